@@ -1,0 +1,41 @@
+/**
+ * @module backends/sqlite/filter-sql
+ * Turns a SearchFilter into a SQL condition on the `memories` alias `m` with bound parameters.
+ * Values only ever travel as parameters; no user string is spliced into SQL.
+ */
+import type { SearchFilter } from "../../model/types.js";
+
+export interface SqlCondition {
+  sql: string;
+  params: Record<string, unknown>;
+}
+
+export function filterCondition(filter: SearchFilter): SqlCondition {
+  const parts: string[] = [];
+  const params: Record<string, unknown> = {};
+  if (filter.since !== undefined) {
+    parts.push("m.at_ms >= @since");
+    params.since = filter.since;
+  }
+  if (filter.until !== undefined) {
+    parts.push("m.at_ms < @until");
+    params.until = filter.until;
+  }
+  if (filter.kinds && filter.kinds.length > 0) {
+    parts.push(`m.kind IN (${filter.kinds.map((_, i) => `@kind${i}`).join(", ")})`);
+    filter.kinds.forEach((k, i) => (params[`kind${i}`] = k));
+  }
+  if (filter.under !== undefined) {
+    // A subtree is an index range: the path itself, or anything from "path." up to (not including) "path/",
+    // because "/" is the character after "." — so "retrieval" never matches "retrievals.x".
+    parts.push("(m.topic = @under OR (m.topic >= @underLo AND m.topic < @underHi))");
+    params.under = filter.under;
+    params.underLo = `${filter.under}.`;
+    params.underHi = `${filter.under}/`;
+  }
+  return { sql: parts.length ? parts.join(" AND ") : "1", params };
+}
+
+export function isEmptyFilter(filter: SearchFilter): boolean {
+  return filterCondition(filter).sql === "1";
+}

@@ -1,0 +1,292 @@
+/**
+ * @module backends/sqlite/store
+ * The embedded default store: SQLite tables are the source of truth (memories, chunks, terms, postings), FTS5
+ * indexes live in the same file, and the dense index is an in-memory matrix derived from the chunk vectors.
+ * This is the only module that writes SQL.
+ */
+import { statSync } from "node:fs";
+import type Database from "better-sqlite3";
+import { CascadeError } from "../../errors.js";
+import type { Memory, PreparedMemory, Ranked, SearchFilter } from "../../model/types.js";
+import type { EmbedderStamp, HydratedChunk, Posting, Store, StoreStats } from "../../ports/store.js";
+import { fromBlob, toBlob } from "../../vectors/math.js";
+import { openConnection, type Connection } from "./connection.js";
+import { filterCondition, isEmptyFilter } from "./filter-sql.js";
+import { migrate } from "./schema.js";
+import { VectorMatrix } from "../../vectors/matrix.js";
+
+interface MemoryRow {
+  rowid: number;
+  id: string;
+  kind: string;
+  text: string;
+  title: string | null;
+  description: string | null;
+  tags: string;
+  topic: string | null;
+  role: string | null;
+  speaker: string | null;
+  session: string | null;
+  at: string;
+  recorded_at: string;
+  metadata: string;
+  chunks: number;
+}
+
+const MEMORY_COLUMNS = `m.rowid, m.id, m.kind, m.text, m.title, m.description, m.tags, m.topic, m.role, m.speaker,
+  m.session, m.at, m.recorded_at, m.metadata, (SELECT count(*) FROM chunks WHERE memory_rowid = m.rowid) AS chunks`;
+
+function toMemory(row: MemoryRow): Memory {
+  return {
+    id: row.id,
+    kind: row.kind,
+    text: row.text,
+    title: row.title,
+    description: row.description,
+    tags: JSON.parse(row.tags) as string[],
+    topic: row.topic,
+    role: row.role,
+    speaker: row.speaker,
+    session: row.session,
+    at: row.at,
+    recordedAt: row.recorded_at,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    chunks: row.chunks,
+  };
+}
+
+export class SqliteStore implements Store {
+  private readonly db: Connection;
+  private readonly statements = new Map<string, Database.Statement>();
+  private matrix: VectorMatrix | null = null;
+  /** PRAGMA data_version when the matrix was loaded: it changes when another connection commits. */
+  private matrixVersion = -1;
+
+  constructor(readonly path: string) {
+    try {
+      this.db = openConnection(path);
+      migrate(this.db);
+    } catch (err) {
+      if (err instanceof CascadeError) throw err;
+      throw new CascadeError("STORE_ERROR", `cannot open the store at ${path}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  private stmt(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  async embedderStamp(): Promise<EmbedderStamp | null> {
+    const row = this.stmt("SELECT value FROM meta WHERE key = 'embedder'").get() as { value: string } | undefined;
+    return row ? (JSON.parse(row.value) as EmbedderStamp) : null;
+  }
+
+  async writeMemories(memories: PreparedMemory[], stamp: EmbedderStamp): Promise<void> {
+    const added: { chunkId: number; vector: Float32Array }[] = [];
+    this.db.transaction(() => {
+      const existing = this.stmt("SELECT value FROM meta WHERE key = 'embedder'").get() as { value: string } | undefined;
+      if (!existing) {
+        this.stmt("INSERT INTO meta (key, value) VALUES ('embedder', ?)").run(JSON.stringify(stamp));
+      } else {
+        const have = JSON.parse(existing.value) as EmbedderStamp;
+        if (have.id !== stamp.id || have.dimensions !== stamp.dimensions) throw mismatch(have, stamp);
+      }
+      for (const p of memories) added.push(...this.insertMemory(p));
+    })();
+    if (this.matrix) for (const a of added) this.matrix.add(a.chunkId, a.vector);
+  }
+
+  private insertMemory({ memory: m, chunks }: PreparedMemory): { chunkId: number; vector: Float32Array }[] {
+    const info = this.stmt(
+      `INSERT INTO memories (id, kind, text, title, description, tags, topic, role, speaker, session, at, at_ms, recorded_at, metadata)
+       VALUES (@id, @kind, @text, @title, @description, @tags, @topic, @role, @speaker, @session, @at, @atMs, @recordedAt, @metadata)`,
+    ).run({
+      ...m,
+      tags: JSON.stringify(m.tags),
+      atMs: Date.parse(m.at),
+      metadata: JSON.stringify(m.metadata),
+    });
+    const memoryRowid = Number(info.lastInsertRowid);
+    if (m.title || m.description || m.tags.length > 0) {
+      this.stmt("INSERT INTO curated_fts (rowid, title, description, tags) VALUES (?, ?, ?, ?)").run(
+        memoryRowid,
+        m.title ?? "",
+        m.description ?? "",
+        m.tags.join(" "),
+      );
+    }
+    const insertChunk = this.stmt(
+      "INSERT INTO chunks (memory_rowid, ord, start, end, indexed_text, vector) VALUES (?, ?, ?, ?, ?, ?)",
+    );
+    const insertFts = this.stmt("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)");
+    const upsertTerm = this.stmt(
+      "INSERT INTO terms (term) VALUES (?) ON CONFLICT (term) DO UPDATE SET term = excluded.term RETURNING id",
+    );
+    const insertPosting = this.stmt("INSERT OR IGNORE INTO postings (term_id, chunk_id) VALUES (?, ?)");
+    return chunks.map((c) => {
+      const chunkId = Number(insertChunk.run(memoryRowid, c.ord, c.start, c.end, c.indexedText, toBlob(c.vector)).lastInsertRowid);
+      insertFts.run(chunkId, c.indexedText);
+      for (const term of c.terms) {
+        const { id } = upsertTerm.get(term) as { id: number };
+        insertPosting.run(id, chunkId);
+      }
+      return { chunkId, vector: c.vector };
+    });
+  }
+
+  async getMemory(id: string): Promise<Memory | null> {
+    const row = this.stmt(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.id = ?`).get(id) as MemoryRow | undefined;
+    return row ? toMemory(row) : null;
+  }
+
+  async deleteMemory(id: string): Promise<boolean> {
+    let chunkIds: number[] = [];
+    const deleted = this.db.transaction(() => {
+      const row = this.stmt("SELECT rowid FROM memories WHERE id = ?").get(id) as { rowid: number } | undefined;
+      if (!row) return false;
+      chunkIds = (this.stmt("SELECT id FROM chunks WHERE memory_rowid = ?").all(row.rowid) as { id: number }[]).map((r) => r.id);
+      const deleteFts = this.stmt("DELETE FROM chunks_fts WHERE rowid = ?");
+      for (const c of chunkIds) deleteFts.run(c);
+      this.stmt("DELETE FROM curated_fts WHERE rowid = ?").run(row.rowid);
+      this.stmt("DELETE FROM memories WHERE rowid = ?").run(row.rowid); // chunks and postings cascade
+      return true;
+    })();
+    if (deleted && this.matrix) for (const c of chunkIds) this.matrix.remove(c);
+    return deleted;
+  }
+
+  async hydrate(chunkIds: number[]): Promise<Map<number, HydratedChunk>> {
+    const rows = this.stmt(
+      `SELECT c.id AS chunk_id, c.ord, c.start, c.end, ${MEMORY_COLUMNS}
+       FROM chunks c JOIN memories m ON m.rowid = c.memory_rowid
+       WHERE c.id IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(chunkIds)) as (MemoryRow & { chunk_id: number; ord: number; start: number; end: number })[];
+    const out = new Map<number, HydratedChunk>();
+    for (const r of rows) {
+      const memory = toMemory(r);
+      out.set(r.chunk_id, { chunkId: r.chunk_id, ord: r.ord, start: r.start, end: r.end, text: memory.text.slice(r.start, r.end), memory });
+    }
+    return out;
+  }
+
+  async searchBody({ match, depth, filter }: { match: string; depth: number; filter: SearchFilter }): Promise<Ranked[]> {
+    if (isEmptyFilter(filter)) {
+      // Unfiltered: let FTS5 rank and cut on its own, then name the memories of just the top `depth`.
+      const top = this.stmt("SELECT rowid AS chunkId, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?").all(
+        match,
+        depth,
+      ) as { chunkId: number; rank: number }[];
+      const owners = this.memoryIdsOfChunks(top.map((t) => t.chunkId));
+      return top.map((t) => ({ chunkId: t.chunkId, memoryId: owners.get(t.chunkId)!, score: -t.rank }));
+    }
+    const cond = filterCondition(filter);
+    const rows = this.stmt(
+      `SELECT c.id AS chunkId, m.id AS memoryId, chunks_fts.rank AS rank
+       FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN memories m ON m.rowid = c.memory_rowid
+       WHERE chunks_fts MATCH @match AND ${cond.sql} ORDER BY chunks_fts.rank LIMIT @depth`,
+    ).all({ ...cond.params, match, depth }) as { chunkId: number; memoryId: string; rank: number }[];
+    return rows.map((r) => ({ chunkId: r.chunkId, memoryId: r.memoryId, score: -r.rank }));
+  }
+
+  async searchCurated({ match, depth, filter }: { match: string; depth: number; filter: SearchFilter }): Promise<Ranked[]> {
+    const cond = filterCondition(filter);
+    const rows = this.stmt(
+      `SELECT (SELECT id FROM chunks WHERE memory_rowid = m.rowid ORDER BY ord LIMIT 1) AS chunkId, m.id AS memoryId,
+              curated_fts.rank AS rank
+       FROM curated_fts JOIN memories m ON m.rowid = curated_fts.rowid
+       WHERE curated_fts MATCH @match AND ${cond.sql} ORDER BY curated_fts.rank LIMIT @depth`,
+    ).all({ ...cond.params, match, depth }) as { chunkId: number; memoryId: string; rank: number }[];
+    return rows.map((r) => ({ chunkId: r.chunkId, memoryId: r.memoryId, score: -r.rank }));
+  }
+
+  async nearestChunks({ vector, depth, filter }: { vector: Float32Array; depth: number; filter: SearchFilter }): Promise<Ranked[]> {
+    const matrix = this.loadMatrix(vector.length);
+    let neighbours;
+    if (isEmptyFilter(filter)) {
+      neighbours = matrix.nearest(vector, depth);
+    } else {
+      const cond = filterCondition(filter);
+      const allowed = this.stmt(
+        `SELECT c.id FROM chunks c JOIN memories m ON m.rowid = c.memory_rowid WHERE ${cond.sql}`,
+      ).pluck().all(cond.params) as number[];
+      neighbours = matrix.nearestAmong(vector, allowed, depth);
+    }
+    const owners = this.memoryIdsOfChunks(neighbours.map((n) => n.key));
+    return neighbours.map((n) => ({ chunkId: n.key, memoryId: owners.get(n.key)!, score: n.similarity }));
+  }
+
+  private loadMatrix(dimensions: number): VectorMatrix {
+    const version = this.db.pragma("data_version", { simple: true }) as number;
+    if (this.matrix && this.matrixVersion === version) return this.matrix;
+    const matrix = new VectorMatrix(dimensions);
+    for (const row of this.stmt("SELECT id, vector FROM chunks").raw().iterate() as Iterable<[number, Buffer]>) {
+      matrix.add(row[0], fromBlob(row[1]));
+    }
+    this.matrix = matrix;
+    this.matrixVersion = version;
+    return matrix;
+  }
+
+  private memoryIdsOfChunks(chunkIds: number[]): Map<number, string> {
+    const rows = this.stmt(
+      `SELECT c.id, m.id FROM chunks c JOIN memories m ON m.rowid = c.memory_rowid
+       WHERE c.id IN (SELECT value FROM json_each(?))`,
+    ).raw().all(JSON.stringify(chunkIds)) as [number, string][];
+    return new Map(rows);
+  }
+
+  async termsAfter(afterId: number): Promise<{ id: number; term: string }[]> {
+    return this.stmt("SELECT id, term FROM terms WHERE id > ? ORDER BY id").all(afterId) as { id: number; term: string }[];
+  }
+
+  async postings({ termIds, filter }: { termIds: number[]; filter: SearchFilter }): Promise<Posting[]> {
+    if (termIds.length === 0) return [];
+    const cond = filterCondition(filter);
+    const rows = this.stmt(
+      `SELECT p.term_id, p.chunk_id, m.id FROM postings p
+       JOIN chunks c ON c.id = p.chunk_id JOIN memories m ON m.rowid = c.memory_rowid
+       WHERE p.term_id IN (SELECT value FROM json_each(@terms)) AND ${cond.sql}`,
+    ).raw().all({ ...cond.params, terms: JSON.stringify(termIds) }) as [number, number, string][];
+    return rows.map(([termId, chunkId, memoryId]) => ({ termId, chunkId, memoryId }));
+  }
+
+  async eventTimes(memoryIds: string[]): Promise<Map<string, number>> {
+    const rows = this.stmt("SELECT id, at_ms FROM memories WHERE id IN (SELECT value FROM json_each(?))")
+      .raw()
+      .all(JSON.stringify(memoryIds)) as [string, number][];
+    return new Map(rows);
+  }
+
+  async stats(): Promise<StoreStats> {
+    const count = (table: string) => (this.stmt(`SELECT count(*) FROM ${table}`).pluck().get() as number);
+    let bytes = 0;
+    if (this.path !== ":memory:") {
+      for (const suffix of ["", "-wal"]) {
+        try {
+          bytes += statSync(this.path + suffix).size;
+        } catch {
+          // no WAL file yet
+        }
+      }
+    }
+    return { memories: count("memories"), chunks: count("chunks"), terms: count("terms"), bytes };
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function mismatch(have: EmbedderStamp, want: EmbedderStamp): CascadeError {
+  return new CascadeError(
+    "EMBEDDER_MISMATCH",
+    `this store was built with embedder ${have.id} (${have.dimensions}-d) and cannot take vectors from ${want.id} ` +
+      `(${want.dimensions}-d); open it with the same embedder or use a new --db`,
+    { field: "embedder" },
+  );
+}

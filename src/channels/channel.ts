@@ -1,0 +1,24 @@
+/**
+ * @module channels/channel
+ * A retrieval channel is a pure step: a parsed query in, a ranked list of chunks out. Channels never see each
+ * other's scores; fusion sees only their ranks.
+ */
+import type { ChannelName, Ranked, SearchFilter } from "../model/types.js";
+
+/** Everything a channel may read about the query, computed once by the search pipeline. */
+export interface ChannelQuery {
+  text: string;
+  /** FTS5 MATCH expression built from the content words, or null when there are none. */
+  match: string | null;
+  /** Distinct content words, lowercased. */
+  words: string[];
+  /** The query's sentence vector (zero when no word is known to the embedder). */
+  vector: Float32Array;
+  filter: SearchFilter;
+  depth: number;
+}
+
+export interface Channel {
+  readonly name: Exclude<ChannelName, "recency">;
+  run(query: ChannelQuery): Promise<Ranked[]>;
+}

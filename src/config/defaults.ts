@@ -1,0 +1,63 @@
+/**
+ * @module config/defaults
+ * Every tunable number in one place, each with the reason for its value. `resolveSearchOptions`
+ * merges a caller's partial options over these once, never mutating either object.
+ */
+import type { ChannelName } from "../model/types.js";
+
+export const defaultWeights: Readonly<Record<ChannelName, number>> = Object.freeze({
+  bm25: 1.0, // exact words and identifiers (error codes, names) are the strongest single signal
+  dense: 1.0, // paraphrases that share no word with the query
+  curated: 0.8, // human-written titles and tags are precise but sparse; slightly below the body channels
+  recency: 0.5, // a tie-breaker among relevant candidates, never a reason on its own
+  colbert: 1.0, // token-level matching catches what one sentence vector averages away
+});
+
+export const defaultSearchOptions = Object.freeze({
+  k: 10,
+  /** The RRF constant from Cormack et al. (2009); large enough that rank 1 does not dominate. */
+  rrfK: 60,
+  /** How deep each channel ranks; a few times k so that fusion has overlap to work with. */
+  depth: 50,
+  /**
+   * Recency re-ranks only the memories that some channel placed in its top `recencyPool`:
+   * over deeper candidate sets it promoted fresh but weakly related memories (see docs/BENCHMARKS.md).
+   */
+  recencyPool: 10,
+  channels: ["bm25", "dense", "curated", "recency", "colbert"] as readonly ChannelName[],
+  weights: defaultWeights,
+});
+
+export const defaultChunking = Object.freeze({
+  /** Upper bound of a chunk in characters (~150 words): short enough that one vector stays specific. */
+  maxChars: 900,
+  /** Sentences repeated at the start of the next chunk, so that a fact cut at a boundary is still whole once. */
+  overlapSentences: 1,
+});
+
+export const defaultLateInteraction = Object.freeze({
+  /** Nearest corpus words looked up per query token when generating late-interaction candidates. */
+  expansions: 8,
+  /** Words less similar than this to a query token are not worth a posting-list read. */
+  minSimilarity: 0.55,
+});
+
+export const defaultLimits = Object.freeze({
+  /** Largest text accepted for one memory. Longer input is a document to split before adding. */
+  maxTextChars: 1_000_000,
+  maxTitleChars: 1_000,
+  maxDescriptionChars: 10_000,
+  maxTags: 64,
+  /** Largest query accepted; anything longer is not a question. */
+  maxQueryChars: 10_000,
+  maxK: 1_000,
+});
+
+export type SearchOptions = {
+  k: number;
+  rrfK: number;
+  depth: number;
+  recencyPool: number;
+  channels: readonly ChannelName[];
+  weights: Readonly<Record<ChannelName, number>>;
+};

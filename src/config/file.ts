@@ -1,0 +1,40 @@
+/**
+ * @module config/file
+ * The optional config file (`cascade.config.json` in the working folder, or the path in --config or
+ * $CASCADE_CONFIG). Flags override it; it overrides the built-in defaults.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { CascadeError } from "../errors.js";
+import { recallOptionsSchema } from "../query/options.js";
+import { parseWith } from "../validate.js";
+
+export const configFileSchema = z
+  .object({
+    db: z.string().optional(),
+    search: recallOptionsSchema.pick({ k: true, channels: true, weights: true, rrfK: true, depth: true }).strict().optional(),
+  })
+  .strict();
+
+export type ConfigFile = z.infer<typeof configFileSchema>;
+
+export const CONFIG_FILE_NAME = "cascade.config.json";
+
+/** Reads the config file; an explicit path must exist, the default one may be absent. */
+export function loadConfigFile(explicitPath?: string): ConfigFile {
+  const path = explicitPath ?? process.env.CASCADE_CONFIG ?? join(process.cwd(), CONFIG_FILE_NAME);
+  if (!existsSync(path)) {
+    if (explicitPath ?? process.env.CASCADE_CONFIG) {
+      throw new CascadeError("INVALID_INPUT", `config: no file at ${path}`, { field: "config" });
+    }
+    return {};
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, "utf8"));
+  } catch (err) {
+    throw new CascadeError("INVALID_INPUT", `config: ${path} is not valid JSON (${(err as Error).message})`, { field: "config" });
+  }
+  return parseWith(configFileSchema, json, "config");
+}

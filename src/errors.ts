@@ -1,0 +1,47 @@
+/**
+ * @module errors
+ * One table of stable error codes. Surfaces map a code to an exit status (CLI),
+ * an HTTP status or an MCP tool error; the message always names what was wrong.
+ */
+
+/** Whether an error is the caller's mistake (exit code 2) or a failure of ours (exit code 1). */
+export type ErrorClass = "usage" | "failure";
+
+export const ERROR_CODES = {
+  INVALID_INPUT: "usage",
+  NOT_FOUND: "usage",
+  EMBEDDER_MISMATCH: "usage",
+  UNSUPPORTED: "failure",
+  PROVIDER_ERROR: "failure",
+  STORE_ERROR: "failure",
+  INTERNAL: "failure",
+} as const satisfies Record<string, ErrorClass>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The one error type Cascade throws on purpose. `code` is stable; `message` is one line for a human. */
+export class CascadeError extends Error {
+  readonly code: ErrorCode;
+  /** The input field at fault, when there is one (`text`, `at`, `--weight`...). */
+  readonly field?: string;
+
+  constructor(code: ErrorCode, message: string, options: { field?: string; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = "CascadeError";
+    this.code = code;
+    this.field = options.field;
+  }
+
+  get isUsageError(): boolean {
+    return ERROR_CODES[this.code] === "usage";
+  }
+}
+
+/** Shorthand for the most common error: a named field holds a value we cannot accept. */
+export function invalidInput(field: string, problem: string): CascadeError {
+  return new CascadeError("INVALID_INPUT", `${field}: ${problem}`, { field });
+}
+
+export function notFound(what: string, id: string): CascadeError {
+  return new CascadeError("NOT_FOUND", `no ${what} with id ${JSON.stringify(id)}`, { field: "id" });
+}

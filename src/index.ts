@@ -1,0 +1,23 @@
+/**
+ * @module cascade
+ * The public SDK. Surfaces (CLI, HTTP, MCP) import only from here.
+ */
+export { openMemory, defaultStorePath, defaultGloveEmbedder, type OpenMemoryOptions } from "./api/open.js";
+export { Engine, type EnginePorts, type EngineConfig, type Remembered, type BatchResult, type BatchOptions } from "./api/engine.js";
+export { CascadeError, ERROR_CODES, type ErrorCode } from "./errors.js";
+export { OpenAIEmbedder, type OpenAIEmbedderOptions } from "./embed/openai.js";
+export { SifEmbedder } from "./embed/sif.js";
+export { loadGloveTable } from "./embed/glove-cache.js";
+export { SqliteStore } from "./backends/sqlite/store.js";
+export { defaultSearchOptions, defaultWeights } from "./config/defaults.js";
+export { fuse, rrfScore, type Fused } from "./fuse/rrf.js";
+export { parseInstant, formatInstant } from "./time/iso.js";
+export type { RecallOptions } from "./query/options.js";
+export type { Embedder, TokenVectors } from "./ports/embedder.js";
+export type { Store } from "./ports/store.js";
+export { CHANNEL_NAMES } from "./model/types.js";
+export type { ChannelName, Hit, Memory, MemoryInput, SearchResult, Ranked } from "./model/types.js";
+export { readJsonlBatches, parseJsonlLine, type JsonlItem } from "./ingest/jsonl.js";
+export { readLocomoConversation, parseLocomoDate, type LocomoConversation, type LocomoQuestion } from "./ingest/locomo.js";
+export { demoCorpus, demoQueries, DEMO_NOW } from "./demo/corpus.js";
+export { loadConfigFile, type ConfigFile, CONFIG_FILE_NAME } from "./config/file.js";

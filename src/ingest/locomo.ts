@@ -1,0 +1,85 @@
+/**
+ * @module ingest/locomo
+ * Reads a LoCoMo conversation file (Maharana et al., ACL 2024) into memories: every turn is a memory of kind
+ * `turn` with its speaker, its session, an event time from the session's date (plus one second per turn, so
+ * the order survives), and its `dia_id` in metadata. A shared image's caption is appended to the text.
+ * The per-session `events_*` annotations are not part of the conversation and are never read.
+ */
+import { z } from "zod";
+import { invalidInput } from "../errors.js";
+import { formatInstant } from "../time/iso.js";
+import { parseWith } from "../validate.js";
+
+const turnSchema = z.object({
+  speaker: z.string(),
+  dia_id: z.string(),
+  text: z.string(),
+  blip_caption: z.string().optional(),
+});
+
+const questionSchema = z.object({
+  question: z.string(),
+  answer: z.unknown().optional(),
+  evidence: z.array(z.string()).default([]),
+  category: z.number(),
+});
+
+export interface LocomoTurn {
+  diaId: string;
+  input: { text: string; speaker: string; session: string; at: string; kind: "turn"; metadata: { dia_id: string } };
+}
+
+export interface LocomoQuestion {
+  question: string;
+  evidence: string[];
+  category: number;
+}
+
+export interface LocomoConversation {
+  name: string;
+  turns: LocomoTurn[];
+  questions: LocomoQuestion[];
+}
+
+const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+
+/** "1:47 pm on 18 May, 2023" → ms (read as UTC). */
+export function parseLocomoDate(value: string): number {
+  const m = /^(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})$/i.exec(value.trim());
+  const month = m ? MONTHS.indexOf(m[5].toLowerCase()) : -1;
+  if (!m || month < 0) throw invalidInput("session date", `cannot read ${JSON.stringify(value)}`);
+  const hour = (Number(m[1]) % 12) + (m[3].toLowerCase() === "pm" ? 12 : 0);
+  return Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2]));
+}
+
+export function readLocomoConversation(json: unknown, name: string): LocomoConversation {
+  const root = parseWith(z.object({ conversation: z.record(z.string(), z.unknown()).optional(), qa: z.array(z.unknown()).optional() }).passthrough(), json, name);
+  // Files hold either the conversation at top level or under "conversation" (the upstream layout).
+  const conv = (root.conversation ?? root) as Record<string, unknown>;
+  const sessions = Object.keys(conv)
+    .map((key) => /^session_(\d+)$/.exec(key))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => Number(m[1]))
+    .sort((a, b) => a - b);
+  const turns: LocomoTurn[] = [];
+  for (const k of sessions) {
+    const date = conv[`session_${k}_date_time`];
+    if (typeof date !== "string") throw invalidInput(`${name}.session_${k}_date_time`, "missing");
+    const start = parseLocomoDate(date);
+    const list = parseWith(z.array(turnSchema), conv[`session_${k}`], `${name}.session_${k}`);
+    list.forEach((t, i) => {
+      const text = t.blip_caption ? `${t.text} [shares ${t.blip_caption}]` : t.text;
+      turns.push({
+        diaId: t.dia_id,
+        input: { text, speaker: t.speaker, session: `session_${k}`, at: formatInstant(start + i * 1000), kind: "turn", metadata: { dia_id: t.dia_id } },
+      });
+    });
+  }
+  const questions = parseWith(z.array(questionSchema), root.qa ?? [], `${name}.qa`).map((q) => ({
+    question: q.question,
+    // a few entries hold several ids in one string ("D8:6; D9:17")
+    evidence: q.evidence.flatMap((e) => e.split(/[;,\s]+/)).filter((e) => /^D\d+:\d+$/.test(e)),
+    category: q.category,
+  }));
+  return { name, turns, questions };
+}

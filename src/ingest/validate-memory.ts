@@ -1,0 +1,71 @@
+/**
+ * @module ingest/validate-memory
+ * Checks a MemoryInput at the boundary and normalises it (trimmed tags, ISO times, default kind).
+ * Nothing is written unless everything here passes.
+ */
+import { z } from "zod";
+import { defaultLimits } from "../config/defaults.js";
+import { invalidInput } from "../errors.js";
+import type { MemoryInput } from "../model/types.js";
+import { formatInstant, parseInstant } from "../time/iso.js";
+import { validateTopicPath } from "../topics/path.js";
+import { parseWith, requireWellFormed } from "../validate.js";
+
+const shortText = z.string().max(200, "at most 200 characters");
+
+export const memoryInputSchema = z
+  .object({
+    text: z.string({ error: "required, a string" }),
+    kind: z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, "a lowercase word such as note, turn or document").optional(),
+    title: z.string().max(defaultLimits.maxTitleChars, `at most ${defaultLimits.maxTitleChars} characters`).optional(),
+    description: z.string().max(defaultLimits.maxDescriptionChars, `at most ${defaultLimits.maxDescriptionChars} characters`).optional(),
+    tags: z.array(z.string().trim().min(1, "a tag cannot be empty").max(100)).max(defaultLimits.maxTags).optional(),
+    topic: z.string().optional(),
+    at: z.string().optional(),
+    role: shortText.optional(),
+    speaker: shortText.optional(),
+    session: shortText.optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+
+export interface ValidMemory {
+  text: string;
+  kind: string;
+  title: string | null;
+  description: string | null;
+  tags: string[];
+  topic: string | null;
+  at: string;
+  role: string | null;
+  speaker: string | null;
+  session: string | null;
+  metadata: Record<string, unknown>;
+}
+
+export function validateMemoryInput(input: unknown, now: number): ValidMemory {
+  const m: MemoryInput = parseWith(memoryInputSchema, input);
+  if (m.text.trim().length === 0) throw invalidInput("text", "cannot be empty");
+  if (m.text.length > defaultLimits.maxTextChars) {
+    throw invalidInput("text", `has ${m.text.length} characters; at most ${defaultLimits.maxTextChars} per memory (split long documents first)`);
+  }
+  for (const field of ["text", "title", "description", "role", "speaker", "session"] as const) {
+    const v = m[field];
+    if (v !== undefined) requireWellFormed(field, v);
+  }
+  m.tags?.forEach((t, i) => requireWellFormed(`tags.${i}`, t));
+  const tags = [...new Set(m.tags ?? [])];
+  return {
+    text: m.text,
+    kind: m.kind ?? (m.speaker || m.role ? "turn" : "note"),
+    title: m.title?.trim() || null,
+    description: m.description?.trim() || null,
+    tags,
+    topic: m.topic === undefined ? null : validateTopicPath("topic", m.topic),
+    at: formatInstant(m.at === undefined ? now : parseInstant("at", m.at)),
+    role: m.role || null,
+    speaker: m.speaker || null,
+    session: m.session || null,
+    metadata: m.metadata ?? {},
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * @module model/types
+ * Domain types only: what a memory, a chunk, a ranked list and a hit are. No behaviour.
+ */
+
+export type ChannelName = "bm25" | "dense" | "curated" | "recency" | "colbert";
+export const CHANNEL_NAMES: readonly ChannelName[] = ["bm25", "dense", "curated", "recency", "colbert"];
+
+/** What a caller supplies to remember something. Everything but `text` is optional. */
+export interface MemoryInput {
+  text: string;
+  kind?: string;
+  title?: string;
+  description?: string;
+  tags?: string[];
+  topic?: string;
+  at?: string;
+  role?: string;
+  speaker?: string;
+  session?: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** A stored memory. Times are ISO 8601 strings in UTC. */
+export interface Memory {
+  id: string;
+  kind: string;
+  text: string;
+  title: string | null;
+  description: string | null;
+  tags: string[];
+  topic: string | null;
+  role: string | null;
+  speaker: string | null;
+  session: string | null;
+  at: string;
+  recordedAt: string;
+  metadata: Record<string, unknown>;
+  chunks: number;
+}
+
+/** A piece of a memory's text; every index works on chunks. */
+export interface ChunkDraft {
+  ord: number;
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** A chunk ready to store: its text, where it sits in the memory, its vector and its terms. */
+export interface PreparedChunk extends ChunkDraft {
+  /** The text the indexes see (the speaker is prefixed so that questions naming people match). */
+  indexedText: string;
+  vector: Float32Array;
+  terms: string[];
+}
+
+/** A memory validated, chunked and embedded: everything a store needs for one write transaction. */
+export interface PreparedMemory {
+  memory: Omit<Memory, "chunks">;
+  chunks: PreparedChunk[];
+}
+
+/** One entry of a channel's ranked list: a chunk (and its memory) with the channel's own score. */
+export interface Ranked {
+  chunkId: number;
+  memoryId: string;
+  score: number;
+}
+
+/** Restrictions every channel applies before ranking, so that k results come back when k exist. */
+export interface SearchFilter {
+  since?: number;
+  until?: number;
+  kinds?: string[];
+  under?: string;
+}
+
+/** One hit after fusion, as the contract's JSON shows it. */
+export interface Hit {
+  id: string;
+  kind: string;
+  level: string | null;
+  text: string;
+  title: string | null;
+  topic: string | null;
+  at: string;
+  speaker: string | null;
+  chunk: { ord: number; start: number; end: number; text: string };
+  sources_hit: ChannelName[];
+  ranks: Partial<Record<ChannelName, number>>;
+  rrf: number;
+  score: number;
+  adjustments: Adjustment[];
+  status: "current" | "superseded";
+  superseded_by: string[];
+  supersedes: string[];
+}
+
+export type Adjustment = { reason: string; factor: number } | { reason: string; delta: number };
+
+export interface ChannelReport {
+  weight: number;
+  candidates: number;
+  ms: number;
+}
+
+export interface SearchResult {
+  query: string;
+  k: number;
+  rrf_k: number;
+  hits: Hit[];
+  channels: Partial<Record<ChannelName, ChannelReport>>;
+  took_ms: number;
+}

@@ -1,0 +1,64 @@
+/**
+ * @module ports/store
+ * The narrow, asynchronous interface between the engine and a storage backend. The SQLite store is the
+ * embedded default; a PostgreSQL store would implement the same methods. Methods take records, not long
+ * positional lists, and return plain values; a backend that cannot do something throws UNSUPPORTED.
+ */
+import type { Memory, PreparedMemory, Ranked, SearchFilter } from "../model/types.js";
+
+/** The vector space a store was built in; recorded by the first write, checked on every open. */
+export interface EmbedderStamp {
+  id: string;
+  dimensions: number;
+}
+
+/** A posting for late interaction: the chunk holds the term. */
+export interface Posting {
+  termId: number;
+  chunkId: number;
+  memoryId: string;
+}
+
+/** A chunk with its memory, for the final top-k only. */
+export interface HydratedChunk {
+  chunkId: number;
+  ord: number;
+  start: number;
+  end: number;
+  text: string;
+  memory: Memory;
+}
+
+export interface StoreStats {
+  memories: number;
+  chunks: number;
+  terms: number;
+  bytes: number;
+}
+
+export interface Store {
+  /** The embedder stamp, or null for a store that has never been written. */
+  embedderStamp(): Promise<EmbedderStamp | null>;
+  /** Writes memories, all or none, in one transaction; stamps the store with the embedder on first write. */
+  writeMemories(memories: PreparedMemory[], stamp: EmbedderStamp): Promise<void>;
+  getMemory(id: string): Promise<Memory | null>;
+  /** Removes a memory from the tables and every index; false when there was no such memory. */
+  deleteMemory(id: string): Promise<boolean>;
+  hydrate(chunkIds: number[]): Promise<Map<number, HydratedChunk>>;
+
+  /** BM25 over chunk bodies. `match` is an already-escaped FTS5 expression. */
+  searchBody(input: { match: string; depth: number; filter: SearchFilter }): Promise<Ranked[]>;
+  /** BM25 over titles, descriptions and tags; each memory is reported through its first chunk. */
+  searchCurated(input: { match: string; depth: number; filter: SearchFilter }): Promise<Ranked[]>;
+  /** Nearest chunks by inner product of unit vectors (cosine). */
+  nearestChunks(input: { vector: Float32Array; depth: number; filter: SearchFilter }): Promise<Ranked[]>;
+  /** The corpus vocabulary added after term id `afterId`, for late-interaction candidate generation. */
+  termsAfter(afterId: number): Promise<{ id: number; term: string }[]>;
+  /** Which chunks hold which of these terms (after the filter). */
+  postings(input: { termIds: number[]; filter: SearchFilter }): Promise<Posting[]>;
+  /** Event times (ms since epoch) of the given memories. */
+  eventTimes(memoryIds: string[]): Promise<Map<string, number>>;
+
+  stats(): Promise<StoreStats>;
+  close(): Promise<void>;
+}

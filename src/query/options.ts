@@ -1,0 +1,64 @@
+/**
+ * @module query/options
+ * Search options at the boundary: validated, then merged once over the named defaults into a resolved
+ * object with no optional fields. The caller's object is never modified.
+ */
+import { z } from "zod";
+import { defaultLimits, defaultSearchOptions, type SearchOptions } from "../config/defaults.js";
+import { invalidInput } from "../errors.js";
+import { CHANNEL_NAMES, type ChannelName, type SearchFilter } from "../model/types.js";
+import { parseInstant } from "../time/iso.js";
+import { validateTopicPath } from "../topics/path.js";
+import { parseWith } from "../validate.js";
+
+const channelName = z.enum(CHANNEL_NAMES as [ChannelName, ...ChannelName[]], {
+  error: `a channel is one of ${CHANNEL_NAMES.join(", ")}`,
+});
+
+export const recallOptionsSchema = z
+  .object({
+    k: z.number().int().min(1).max(defaultLimits.maxK).optional(),
+    channels: z.array(channelName).min(1, "name at least one channel").optional(),
+    weights: z.partialRecord(channelName, z.number().min(0, "a weight cannot be negative").max(100)).optional(),
+    rrfK: z.number().min(0).max(10_000).optional(),
+    depth: z.number().int().min(1).max(10_000).optional(),
+    since: z.string().optional(),
+    until: z.string().optional(),
+    under: z.string().optional(),
+    kinds: z.array(z.string().min(1)).optional(),
+    now: z.string().optional(),
+  })
+  .strict();
+
+export type RecallOptions = z.input<typeof recallOptionsSchema>;
+
+export interface ResolvedRecall extends SearchOptions {
+  filter: SearchFilter;
+  now: number;
+}
+
+export function resolveRecallOptions(options: unknown, base: SearchOptions, clockNow: number): ResolvedRecall {
+  const o = parseWith(recallOptionsSchema, options ?? {});
+  const filter: SearchFilter = {};
+  if (o.since !== undefined) filter.since = parseInstant("since", o.since);
+  if (o.until !== undefined) filter.until = parseInstant("until", o.until);
+  if (filter.since !== undefined && filter.until !== undefined && filter.since >= filter.until) {
+    throw invalidInput("since", "must be earlier than until");
+  }
+  if (o.under !== undefined) filter.under = validateTopicPath("under", o.under);
+  if (o.kinds !== undefined) filter.kinds = [...new Set(o.kinds)];
+  const k = o.k ?? base.k;
+  return {
+    k,
+    rrfK: o.rrfK ?? base.rrfK,
+    // each channel must look at least k deep, or fusion could not fill k results
+    depth: Math.max(o.depth ?? base.depth, k),
+    recencyPool: base.recencyPool,
+    channels: o.channels ? [...new Set(o.channels)] : base.channels,
+    weights: { ...base.weights, ...o.weights },
+    filter,
+    now: o.now !== undefined ? parseInstant("now", o.now) : clockNow,
+  };
+}
+
+export { defaultSearchOptions };

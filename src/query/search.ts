@@ -1,0 +1,80 @@
+/**
+ * @module query/search
+ * The search pipeline: parse the query → run the channels → rank recency among their candidates → fuse by
+ * weighted RRF → hydrate only the top k → annotate and present.
+ */
+import type { Channel, ChannelQuery } from "../channels/channel.js";
+import { rankByRecency, recencyCandidates } from "../channels/recency.js";
+import { fuse } from "../fuse/rrf.js";
+import type { ChannelName, ChannelReport, Hit, Ranked, SearchResult } from "../model/types.js";
+import type { Embedder } from "../ports/embedder.js";
+import type { Store } from "../ports/store.js";
+import { toFtsQuery } from "../text/fts-query.js";
+import { distinctContentWords } from "../text/tokenize.js";
+import type { ResolvedRecall } from "./options.js";
+
+export interface SearchDeps {
+  store: Store;
+  embedder: Embedder;
+  channels: Channel[];
+}
+
+const round = (ms: number) => Math.round(ms * 1000) / 1000;
+
+export async function search(deps: SearchDeps, text: string, opts: ResolvedRecall): Promise<SearchResult> {
+  const started = performance.now();
+  const selected = new Set<ChannelName>(opts.channels);
+  const wantsVector = selected.has("dense");
+  const query: ChannelQuery = {
+    text,
+    match: toFtsQuery(text),
+    words: distinctContentWords(text),
+    vector: wantsVector ? (await deps.embedder.embed([text]))[0] : new Float32Array(deps.embedder.dimensions),
+    filter: opts.filter,
+    depth: opts.depth,
+  };
+
+  const lists: Partial<Record<ChannelName, Ranked[]>> = {};
+  const reports: Partial<Record<ChannelName, ChannelReport>> = {};
+  for (const channel of deps.channels) {
+    if (!selected.has(channel.name)) continue;
+    const t0 = performance.now();
+    const list = await channel.run(query);
+    lists[channel.name] = list;
+    reports[channel.name] = { weight: opts.weights[channel.name], candidates: list.length, ms: round(performance.now() - t0) };
+  }
+  if (selected.has("recency")) {
+    const t0 = performance.now();
+    const candidates = recencyCandidates(lists, opts.recencyPool);
+    const list = rankByRecency(candidates, await deps.store.eventTimes([...candidates.keys()]));
+    lists.recency = list;
+    reports.recency = { weight: opts.weights.recency, candidates: list.length, ms: round(performance.now() - t0) };
+  }
+
+  const top = fuse(lists, opts.weights, opts.rrfK).slice(0, opts.k);
+  const chunks = await deps.store.hydrate(top.map((f) => f.chunkId));
+  const hits: Hit[] = top.map((f) => {
+    const c = chunks.get(f.chunkId)!;
+    const m = c.memory;
+    return {
+      id: m.id,
+      kind: m.kind,
+      level: (m.metadata.level as string | undefined) ?? null,
+      text: m.text,
+      title: m.title,
+      topic: m.topic,
+      at: m.at,
+      speaker: m.speaker,
+      chunk: { ord: c.ord, start: c.start, end: c.end, text: c.text },
+      sources_hit: f.sourcesHit,
+      ranks: f.ranks,
+      rrf: f.rrf,
+      score: f.rrf,
+      adjustments: [],
+      status: "current",
+      superseded_by: [],
+      supersedes: [],
+    };
+  });
+  return { query: text, k: opts.k, rrf_k: opts.rrfK, hits, channels: reports, took_ms: round(performance.now() - started) };
+}

@@ -1,0 +1,275 @@
+/**
+ * @module surfaces/cli/program
+ * The `cascade` command line: flags → engine calls → output. No retrieval logic lives here.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Command, InvalidArgumentError, Option } from "commander";
+import {
+  CascadeError,
+  CHANNEL_NAMES,
+  DEMO_NOW,
+  defaultStorePath,
+  demoCorpus,
+  demoQueries,
+  loadConfigFile,
+  openMemory,
+  parseInstant,
+  readJsonlBatches,
+  readLocomoConversation,
+  type Engine,
+  type RecallOptions,
+} from "../../index.js";
+import { formatMemory, formatSearch } from "./format.js";
+import { emit, type OutputMode } from "./output.js";
+import { progressBar } from "./progress.js";
+
+interface GlobalFlags {
+  db?: string;
+  json?: boolean;
+  now?: string;
+  config?: string;
+}
+
+function integer(name: string, min: number) {
+  return (value: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be an integer ≥ ${min}, got ${JSON.stringify(value)}`);
+    return n;
+  };
+}
+
+function number(name: string) {
+  return (value: string) => {
+    const n = Number(value);
+    if (value.trim() === "" || !Number.isFinite(n)) throw new InvalidArgumentError(`${name} must be a number, got ${JSON.stringify(value)}`);
+    return n;
+  };
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+function parseWeight(value: string, previous: Record<string, number> = {}): Record<string, number> {
+  const m = /^([a-z0-9_]+)=(.+)$/i.exec(value);
+  if (!m) throw new InvalidArgumentError(`--weight takes NAME=W (e.g. bm25=1.5), got ${JSON.stringify(value)}`);
+  if (!(CHANNEL_NAMES as readonly string[]).includes(m[1])) {
+    throw new InvalidArgumentError(`--weight: unknown channel ${JSON.stringify(m[1])}; channels are ${CHANNEL_NAMES.join(", ")}`);
+  }
+  const w = Number(m[2]);
+  if (!Number.isFinite(w) || w < 0) throw new InvalidArgumentError(`--weight ${m[1]}: the weight must be a number ≥ 0, got ${JSON.stringify(m[2])}`);
+  return { ...previous, [m[1]]: w };
+}
+
+function mode(cmd: Command): OutputMode {
+  return { json: Boolean((cmd.optsWithGlobals() as GlobalFlags).json) };
+}
+
+async function withEngine<T>(cmd: Command, fn: (engine: Engine) => Promise<T>, pathOverride?: string): Promise<T> {
+  const flags = cmd.optsWithGlobals() as GlobalFlags;
+  const config = loadConfigFile(flags.config);
+  const engine = await openMemory({
+    path: pathOverride ?? flags.db ?? config.db ?? defaultStorePath(),
+    now: flags.now !== undefined ? parseInstant("--now", flags.now) : undefined,
+    search: config.search,
+  });
+  try {
+    return await fn(engine);
+  } finally {
+    await engine.close();
+  }
+}
+
+export function buildProgram(): Command {
+  const program = new Command("cascade")
+    .description("Memory for AI agents: five retrieval channels fused by weighted RRF over an embedded store.")
+    .option("--db <path>", "the store (default $CASCADE_DB, else ./.cascade/memory.db)")
+    .option("--json", "print exactly one JSON document on stdout")
+    .option("--now <iso>", "fix 'now' for every relative computation (reproducible runs)")
+    .option("--config <path>", "config file (default ./cascade.config.json when present)")
+    .showHelpAfterError(false)
+    .exitOverride();
+
+  program
+    .command("add")
+    .description("remember one thing")
+    .argument("<text>", "the memory's text")
+    .option("--title <title>")
+    .option("--description <text>")
+    .option("--tags <a,b>", "comma-separated tags")
+    .option("--topic <path>", "topic path, e.g. ops.config")
+    .option("--at <iso>", "when it happened (default now)")
+    .option("--role <role>")
+    .option("--speaker <name>")
+    .option("--session <id>")
+    .option("--kind <kind>", "note, turn, decision, document... (default: turn when a speaker or role is set, else note)")
+    .option("--metadata <json>", "a JSON object kept with the memory")
+    .action(async (text: string, o, cmd: Command) => {
+      let metadata: unknown;
+      if (o.metadata !== undefined) {
+        try {
+          metadata = JSON.parse(o.metadata);
+        } catch {
+          throw new CascadeError("INVALID_INPUT", "--metadata: not valid JSON", { field: "metadata" });
+        }
+      }
+      const input = {
+        text,
+        title: o.title,
+        description: o.description,
+        tags: o.tags === undefined ? undefined : String(o.tags).split(",").map((t) => t.trim()).filter(Boolean),
+        topic: o.topic,
+        at: o.at,
+        role: o.role,
+        speaker: o.speaker,
+        session: o.session,
+        kind: o.kind,
+        metadata,
+      };
+      const result = await withEngine(cmd, (e) => e.remember(input));
+      emit(mode(cmd), result, () => `remembered ${result.id} (${result.kind}, ${result.at}${result.topic ? `, ${result.topic}` : ""})`);
+    });
+
+  program
+    .command("import")
+    .description("import memories from a JSONL file (one object a line) or a LoCoMo conversation")
+    .argument("<file>")
+    .addOption(new Option("--format <format>", "input format").choices(["jsonl", "locomo"]).default("jsonl"))
+    .action(async (file: string, o, cmd: Command) => {
+      let size: number;
+      try {
+        size = statSync(file).size;
+      } catch {
+        throw new CascadeError("INVALID_INPUT", `import: cannot read ${file}`, { field: "file" });
+      }
+      const result = await withEngine(cmd, (e) => (o.format === "locomo" ? importLocomo(e, file) : importJsonl(e, file, size)));
+      emit(mode(cmd), result, () => {
+        const failures = result.failed.map((f) => `  line ${f.line}: ${f.error}`).join("\n");
+        return `imported ${result.imported}, failed ${result.failed.length}${failures ? `\n${failures}` : ""}`;
+      });
+    });
+
+  program
+    .command("search")
+    .description("search memories: every channel, fused by weighted RRF")
+    .argument("<query>")
+    .option("-k, --k <n>", "number of hits", integer("-k", 1))
+    .option("--channels <list>", `comma-separated subset of ${CHANNEL_NAMES.join(",")}`)
+    .option("--weight <name=w>", "a channel's RRF weight (repeatable)", parseWeight)
+    .option("--rrf-k <k>", "the RRF constant (default 60)", number("--rrf-k"))
+    .option("--depth <n>", "how deep each channel ranks (default 50)", integer("--depth", 1))
+    .option("--under <topic>", "only memories at this topic path or below it")
+    .option("--since <iso>", "only memories that happened at or after this time")
+    .option("--until <iso>", "only memories that happened before this time")
+    .option("--kind <kind>", "only memories of this kind (repeatable)", collect)
+    .action(async (query: string, o, cmd: Command) => {
+      const options: RecallOptions = {
+        k: o.k,
+        channels: o.channels === undefined ? undefined : (String(o.channels).split(",").map((c) => c.trim()).filter(Boolean) as RecallOptions["channels"]),
+        weights: o.weight,
+        rrfK: o.rrfK,
+        depth: o.depth,
+        under: o.under,
+        since: o.since,
+        until: o.until,
+        kinds: o.kind,
+      };
+      const result = await withEngine(cmd, (e) => e.recall(query, options));
+      emit(mode(cmd), result, () => formatSearch(result));
+    });
+
+  program
+    .command("show")
+    .description("show one memory")
+    .argument("<id>")
+    .action(async (id: string, _o, cmd: Command) => {
+      const m = await withEngine(cmd, (e) => e.show(id));
+      emit(mode(cmd), m, () => formatMemory(m));
+    });
+
+  program
+    .command("forget")
+    .description("remove a memory from the store and every index")
+    .argument("<id>")
+    .action(async (id: string, _o, cmd: Command) => {
+      const r = await withEngine(cmd, (e) => e.forget(id));
+      emit(mode(cmd), r, () => `forgot ${r.id}`);
+    });
+
+  program
+    .command("stats")
+    .description("counts and size of the store")
+    .action(async (_o, cmd: Command) => {
+      const s = await withEngine(cmd, (e) => e.stats());
+      emit(mode(cmd), s, () => `${s.memories} memories, ${s.chunks} chunks, ${s.terms} terms, ${(s.bytes / 1e6).toFixed(1)} MB, embedder ${s.embedder}`);
+    });
+
+  program
+    .command("demo")
+    .description("load a sample team's memories into a fresh store and show fused search")
+    .action(async (_o, cmd: Command) => {
+      const flags = cmd.optsWithGlobals() as GlobalFlags;
+      const dir = flags.db ? null : mkdtempSync(join(tmpdir(), "cascade-demo-"));
+      const path = flags.db ?? join(dir!, "demo.db");
+      cmd.setOptionValueWithSource("now", flags.now ?? DEMO_NOW, "default");
+      try {
+        const result = await withEngine(
+          cmd,
+          async (e) => {
+            const imported = await e.rememberMany(demoCorpus);
+            const answers = [];
+            for (const q of demoQueries) answers.push({ ...q, result: await e.recall(q.query, { k: 3 }) });
+            return { imported: imported.imported, store: flags.db ?? null, queries: answers };
+          },
+          path,
+        );
+        emit(mode(cmd), result, () =>
+          [
+            `Loaded ${result.imported} memories of a payments team (Feb–Jun 2026) into ${flags.db ?? "a temporary store"}.`,
+            ...result.queries.map((q) => `\n$ cascade search ${JSON.stringify(q.query)}\n  (${q.why})\n${formatSearch(q.result)}`),
+            `\nEach hit lists the channels that found it and its rank in each ([bm25#1 dense#3 ...]); the score is the weighted RRF sum.`,
+          ].join("\n"),
+        );
+      } finally {
+        if (dir) rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+  return program;
+}
+
+async function importJsonl(engine: Engine, file: string, size: number) {
+  const bar = progressBar("importing", "bytes");
+  const failed: { line: number; error: string }[] = [];
+  let imported = 0;
+  try {
+    for await (const { items, bytesRead } of readJsonlBatches(file, 512)) {
+      const good = items.filter((i): i is Extract<typeof i, { input: unknown }> => "input" in i);
+      for (const i of items) if ("error" in i) failed.push({ line: i.line, error: i.error });
+      const r = await engine.rememberMany(good.map((g) => g.input));
+      imported += r.imported;
+      for (const f of r.failed) failed.push({ line: good[f.index].line, error: f.error });
+      bar.update(bytesRead, size);
+    }
+  } finally {
+    bar.stop();
+  }
+  return { imported, failed: failed.sort((a, b) => a.line - b.line) };
+}
+
+async function importLocomo(engine: Engine, file: string) {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, "utf8"));
+  } catch (err) {
+    throw new CascadeError("INVALID_INPUT", `import: ${file} is not valid JSON (${(err as Error).message})`, { field: "file" });
+  }
+  const conv = readLocomoConversation(json, file);
+  const bar = progressBar("importing", "turns");
+  try {
+    const r = await engine.rememberMany(conv.turns.map((t) => t.input), { onProgress: (d, t) => bar.update(d, t) });
+    return { imported: r.imported, failed: r.failed.map((f) => ({ line: f.index + 1, error: f.error })) };
+  } finally {
+    bar.stop();
+  }
+}

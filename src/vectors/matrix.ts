@@ -1,0 +1,95 @@
+/**
+ * @module vectors/matrix
+ * Keyed unit vectors in one contiguous Float32Array, searched exactly with usearch's SIMD kernel. Exact search
+ * has recall 1.0 by construction and measured ~3 ms per query at 100,000 100-d vectors on this machine, within
+ * the latency budget, with no build step and no second file to keep in step. The dense channel's index (chunk
+ * vectors) and late interaction's vocabulary (word vectors) are both one of these: derived data, rebuilt from
+ * the store's tables on first use.
+ */
+import usearch from "usearch";
+import { dot } from "./math.js";
+
+const { exactSearch, MetricKind } = usearch;
+
+export interface Neighbour {
+  key: number;
+  similarity: number;
+}
+
+export class VectorMatrix {
+  private data: Float32Array;
+  private keys: Float64Array;
+  private rowOf = new Map<number, number>();
+  private size = 0;
+
+  constructor(readonly dimensions: number, capacity = 1024) {
+    this.data = new Float32Array(capacity * dimensions);
+    this.keys = new Float64Array(capacity);
+  }
+
+  get count(): number {
+    return this.size;
+  }
+
+  add(key: number, vector: Float32Array): void {
+    if (this.size === this.keys.length) this.grow();
+    this.data.set(vector, this.size * this.dimensions);
+    this.keys[this.size] = key;
+    this.rowOf.set(key, this.size);
+    this.size++;
+  }
+
+  /** Removes a chunk by moving the last row into its place (order does not matter to exact search). */
+  remove(key: number): void {
+    const row = this.rowOf.get(key);
+    if (row === undefined) return;
+    const last = this.size - 1;
+    if (row !== last) {
+      const d = this.dimensions;
+      this.data.copyWithin(row * d, last * d, (last + 1) * d);
+      this.keys[row] = this.keys[last];
+      this.rowOf.set(this.keys[row], row);
+    }
+    this.rowOf.delete(key);
+    this.size--;
+  }
+
+  /** The `k` most similar vectors over the whole matrix. */
+  nearest(query: Float32Array, k: number): Neighbour[] {
+    if (this.size === 0 || k <= 0) return [];
+    const count = Math.min(k, this.size);
+    const d = this.dimensions;
+    const matches = exactSearch(this.data.subarray(0, this.size * d), query, d, count, MetricKind.IP, 1);
+    const rows = matches.keys as BigUint64Array;
+    const distances = matches.distances as Float32Array;
+    const out: Neighbour[] = [];
+    for (let i = 0; i < rows.length; i++) {
+      const row = Number(rows[i]);
+      if (row >= this.size) continue; // usearch pads missing results with sentinel keys
+      out.push({ key: this.keys[row], similarity: 1 - distances[i] });
+    }
+    return out;
+  }
+
+  /** The `k` most similar among the given keys only (a filtered search scans just those rows). */
+  nearestAmong(query: Float32Array, keys: Iterable<number>, k: number): Neighbour[] {
+    const d = this.dimensions;
+    const scored: Neighbour[] = [];
+    for (const id of keys) {
+      const row = this.rowOf.get(id);
+      if (row === undefined) continue;
+      scored.push({ key: id, similarity: dot(query, this.data.subarray(row * d, (row + 1) * d)) });
+    }
+    scored.sort((a, b) => b.similarity - a.similarity || a.key - b.key);
+    return scored.slice(0, k);
+  }
+
+  private grow(): void {
+    const data = new Float32Array(this.data.length * 2);
+    data.set(this.data);
+    this.data = data;
+    const ids = new Float64Array(this.keys.length * 2);
+    ids.set(this.keys);
+    this.keys = ids;
+  }
+}

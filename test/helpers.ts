@@ -1,0 +1,56 @@
+/**
+ * Shared test fixtures: stores in temporary folders, the demo corpus, and a CLI runner.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after } from "node:test";
+import { DEMO_NOW, demoCorpus, openMemory, parseInstant, type Engine } from "../src/index.js";
+
+const dirs: string[] = [];
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+export function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), "cascade-test-"));
+  dirs.push(d);
+  return d;
+}
+
+export async function emptyEngine(now = DEMO_NOW): Promise<{ engine: Engine; path: string }> {
+  const path = join(tempDir(), "memory.db");
+  return { engine: await openMemory({ path, now: parseInstant("now", now) }), path };
+}
+
+/** An engine holding the demo corpus; ids are returned in corpus order. */
+export async function demoEngine(): Promise<{ engine: Engine; ids: string[]; path: string }> {
+  const { engine, path } = await emptyEngine();
+  const r = await engine.rememberMany(demoCorpus);
+  return { engine, ids: r.ids as string[], path };
+}
+
+const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+export function cli(args: string[], options: { input?: string; env?: Record<string, string> } = {}): CliResult {
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: "utf8",
+    input: options.input,
+    env: { ...process.env, ...options.env },
+  });
+  let json: unknown = undefined;
+  if (args.includes("--json")) {
+    try {
+      json = JSON.parse(r.stdout);
+    } catch {
+      json = undefined;
+    }
+  }
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, json };
+}
