@@ -25,7 +25,7 @@ export interface WordVectorTable {
   vectorAt(rank: number, out: Float32Array): Float32Array;
 }
 
-interface Header {
+export interface Header {
   version: number;
   dimensions: number;
   count: number;
@@ -48,9 +48,10 @@ function sourcePath(): string {
   }
 }
 
-function buildCache(source: string, target: string, log: (line: string) => void): void {
+/** Converts a wink-format word-vector JSON into the binary cache at `target` (atomically). */
+export function convertWordVectors(source: string, target: string, log: (line: string) => void): void {
   const started = Date.now();
-  log(`cascade: converting GloVe word vectors (${source}, 307 MB JSON) into a binary cache at ${target}; this happens once and takes ~15 s`);
+  log(`cascade: converting word vectors (${source}, ${(statSync(source).size / 1e6).toFixed(0)} MB JSON) into a binary cache at ${target}; this happens once and takes ~15 s for GloVe`);
   const raw = JSON.parse(readFileSync(source, "utf8")) as {
     dimensions: number;
     words: string[];
@@ -91,7 +92,8 @@ function buildCache(source: string, target: string, log: (line: string) => void)
   log(`cascade: word-vector cache ready (${words.length} words, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
 
-function readCache(path: string): { header: Header; table: WordVectorTable } {
+/** Reads a binary cache written by convertWordVectors. */
+export function readWordVectorCache(path: string): { header: Header; table: WordVectorTable } {
   const buf = readFileSync(path);
   const headerLen = buf.readUInt32LE(0);
   const header = JSON.parse(buf.subarray(4, 4 + headerLen).toString("utf8")) as Header;
@@ -128,14 +130,14 @@ export function loadGloveTable(options: { cacheDir?: string; log?: (line: string
   const target = join(options.cacheDir ?? defaultCacheDir(), `glove-wink-sg-100d.v${CACHE_VERSION}.bin`);
   const st = statSync(source);
   if (existsSync(target)) {
-    const { header, table } = readCache(target);
+    const { header, table } = readWordVectorCache(target);
     if (header.version === CACHE_VERSION && header.source.size === st.size) {
       if (!options.cacheDir) loaded = table;
       return table;
     }
   }
-  buildCache(source, target, log);
-  const { table } = readCache(target);
+  convertWordVectors(source, target, log);
+  const { table } = readWordVectorCache(target);
   if (!options.cacheDir) loaded = table;
   return table;
 }

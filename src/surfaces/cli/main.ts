@@ -9,12 +9,6 @@ import { reportError } from "./output.js";
 
 const program = buildProgram();
 const json = process.argv.includes("--json");
-program.configureOutput({
-  // Commander's own errors are reported by reportError, as one line (and as JSON with --json).
-  writeErr: (s) => {
-    if (!s.startsWith("error:")) process.stderr.write(s);
-  },
-});
 
 try {
   await program.parseAsync(process.argv);

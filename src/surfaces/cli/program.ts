@@ -88,6 +88,9 @@ export function buildProgram(): Command {
     .option("--now <iso>", "fix 'now' for every relative computation (reproducible runs)")
     .option("--config <path>", "config file (default ./cascade.config.json when present)")
     .showHelpAfterError(false)
+    // Commander's own errors are reported by reportError as one line (and as JSON with --json); set before the
+    // subcommands are added, so that they inherit it.
+    .configureOutput({ outputError: () => {} })
     .exitOverride();
 
   program

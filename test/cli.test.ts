@@ -1,0 +1,127 @@
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { cli, tempDir } from "./helpers.js";
+
+const NOW = "2026-06-20T09:00:00Z";
+
+describe("cascade CLI", () => {
+  const db = join(tempDir(), "cli.db");
+  const run = (...args: string[]) => cli([...args, "--db", db, "--now", NOW]);
+
+  test("add → search → show → forget, with --json", () => {
+    const added = run("add", "The worker crashed with ECONNRESET during failover", "--title", "Failover crash", "--tags", "incident,postgres", "--topic", "ops.incidents", "--at", "2026-02-12T08:55:00Z", "--json");
+    assert.equal(added.status, 0, added.stderr);
+    assert.match(added.json.id, /^m_[0-9A-Z]{26}$/);
+    assert.deepEqual({ ...added.json, id: undefined }, { id: undefined, kind: "note", topic: "ops.incidents", at: "2026-02-12T08:55:00Z" });
+
+    run("add", "Lunch on Friday is pizza", "--speaker", "Lena", "--json");
+    const found = run("search", "ECONNRESET", "-k", "5", "--json");
+    assert.equal(found.status, 0, found.stderr);
+    assert.equal(found.stderr, "");
+    const r = found.json;
+    assert.equal(r.query, "ECONNRESET");
+    assert.equal(r.k, 5);
+    assert.equal(r.rrf_k, 60);
+    assert.equal(r.hits[0].id, added.json.id);
+    assert.ok(r.hits[0].sources_hit.includes("bm25"));
+    assert.deepEqual(Object.keys(r.hits[0]).sort(), ["adjustments", "at", "chunk", "id", "kind", "level", "rrf", "ranks", "score", "sources_hit", "speaker", "status", "superseded_by", "supersedes", "text", "title", "topic"].sort());
+    assert.equal(r.hits[0].status, "current");
+    assert.deepEqual(Object.keys(r.channels).sort(), ["bm25", "colbert", "curated", "dense", "recency"]);
+    assert.equal(r.channels.curated.weight, 0.8);
+    assert.equal(typeof r.took_ms, "number");
+
+    const shown = run("show", added.json.id, "--json");
+    assert.equal(shown.json.title, "Failover crash");
+    assert.deepEqual(shown.json.tags, ["incident", "postgres"]);
+    const human = run("show", added.json.id);
+    assert.match(human.stdout, /title\s+Failover crash/);
+
+    const forgot = run("forget", added.json.id, "--json");
+    assert.deepEqual(forgot.json, { id: added.json.id, forgotten: true });
+    const again = run("forget", added.json.id, "--json");
+    assert.equal(again.status, 2);
+    assert.deepEqual(again.json.error.code, "NOT_FOUND");
+    assert.equal(again.stderr.trim().split("\n").length, 1);
+  });
+
+  test("search flags: channels, weights, rrf-k", () => {
+    run("add", "Kubernetes upgrade planned for the weekend");
+    const r = run("search", "kubernetes upgrade", "--channels", "bm25,dense", "--weight", "bm25=2", "--rrf-k", "10", "--json").json;
+    assert.deepEqual(Object.keys(r.channels).sort(), ["bm25", "dense"]);
+    assert.equal(r.channels.bm25.weight, 2);
+    assert.equal(r.rrf_k, 10);
+    const h = r.hits[0];
+    assert.ok(Math.abs(h.rrf - (2 / (10 + h.ranks.bm25) + 1 / (10 + h.ranks.dense))) < 1e-12);
+  });
+
+  test("usage errors: one line on stderr, exit code 2, JSON error with --json", () => {
+    const cases: [string[], RegExp][] = [
+      [["search", "x", "--bogus"], /unknown option '--bogus'/],
+      [["search", "x", "-k", "zero"], /-k must be an integer/],
+      [["search", "x", "--weight", "bm25"], /--weight takes NAME=W/],
+      [["search", "x", "--weight", "nope=1"], /unknown channel "nope"/],
+      [["search", "x", "--channels", "bm25,nope"], /channels\.1: a channel is one of/],
+      [["search", "x", "--since", "yesterday"], /since: "yesterday" is not an ISO 8601/],
+      [["add", ""], /text: cannot be empty/],
+      [["add", "x", "--at", "2026-13-01"], /at: .*not a real calendar date/],
+      [["add", "x", "--topic", "a..b"], /topic: label 2/],
+      [["show", "m_missing"], /no memory with id "m_missing"/],
+      [["add", "x", "--now", "soon"], /--now: "soon" is not an ISO 8601/],
+      [["frobnicate"], /unknown command 'frobnicate'/],
+    ];
+    for (const [args, message] of cases) {
+      const plain = cli([...args, "--db", db]);
+      assert.equal(plain.status, 2, `${args.join(" ")}: ${plain.stderr}`);
+      const lines = plain.stderr.trim().split("\n");
+      assert.equal(lines.length, 1, plain.stderr);
+      assert.match(lines[0], message);
+      assert.equal(plain.stdout, "");
+      const json = cli([...args, "--db", db, "--json"]);
+      assert.equal(json.status, 2);
+      assert.ok(json.json?.error?.code, json.stdout);
+      assert.match(json.json.error.message, message);
+    }
+  });
+
+  test("import JSONL: good lines kept, bad lines reported by number", () => {
+    const dir = tempDir();
+    const file = join(dir, "in.jsonl");
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({ text: "Deploy freeze starts on Monday", tags: ["ops"], ref: "a1" }),
+        "{ not json",
+        JSON.stringify({ text: "" }),
+        "",
+        JSON.stringify({ text: "Canary release looked healthy", at: "2026-05-02", speaker: "Marco" }),
+        JSON.stringify(["an", "array"]),
+        JSON.stringify({ text: "Bad date here", at: "May 2nd" }),
+      ].join("\n"),
+    );
+    const importDb = join(dir, "import.db");
+    const r = cli(["import", file, "--db", importDb, "--json"]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.json.imported, 2);
+    assert.deepEqual(r.json.failed.map((f: { line: number }) => f.line), [2, 3, 6, 7]);
+    assert.match(r.json.failed[0].error, /not valid JSON/);
+    assert.match(r.json.failed[1].error, /text: cannot be empty/);
+    assert.match(r.json.failed[3].error, /at: /);
+    const s = cli(["search", "canary", "--db", importDb, "--json"]);
+    assert.equal(s.json.hits[0].speaker, "Marco");
+    const shown = cli(["search", "deploy freeze", "--db", importDb, "--json"]).json.hits[0];
+    assert.equal(cli(["show", shown.id, "--db", importDb, "--json"]).json.metadata.ref, "a1");
+  });
+
+  test("demo runs on a temporary store and shows fused hits with their channels", () => {
+    const r = cli(["demo"]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /Loaded 30 memories/);
+    assert.match(r.stdout, /\[bm25#\d+ dense#\d+/);
+    const j = cli(["demo", "--json"]);
+    assert.equal(j.json.imported, 30);
+    assert.equal(j.json.queries.length, 4);
+    assert.match(j.json.queries[2].result.hits[0].text, /dog ate my headphones/);
+  });
+});

@@ -1,0 +1,140 @@
+import assert from "node:assert/strict";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { CascadeError, OpenAIEmbedder, defaultGloveEmbedder } from "../src/index.js";
+import { convertWordVectors, readWordVectorCache } from "../src/embed/glove-cache.js";
+import { dot } from "../src/vectors/math.js";
+import { tempDir } from "./helpers.js";
+
+describe("GloVe word-vector cache", () => {
+  test("converts the wink JSON format into a binary cache and reads it back", () => {
+    const dir = tempDir();
+    const source = join(dir, "vectors.json");
+    const vectors = { the: [1, 0, 0, 0, 1, 0], dog: [0, 2, 0, 0, 2, 1], puppy: [0, 1.9, 0.1, 0, 1.9, 2], ledger: [0, 0, 0, 3, 3, 3] };
+    writeFileSync(source, JSON.stringify({ precision: 8, l2NormIndex: 4, wordIndex: 5, size: 4, dimensions: 4, words: Object.keys(vectors), vectors, unkVector: [0, 0, 0, 0] }));
+    const lines: string[] = [];
+    convertWordVectors(source, join(dir, "cache.bin"), (l) => lines.push(l));
+    assert.match(lines[0], /converting word vectors/);
+    const { table } = readWordVectorCache(join(dir, "cache.bin"));
+    assert.deepEqual(table.words, ["the", "dog", "puppy", "ledger"]);
+    const v = (w: string) => table.vectorAt(table.rankOf.get(w)!, new Float32Array(4));
+    assert.ok(Math.abs(dot(v("dog"), v("dog")) - 1) < 0.02, "unit length after int8 quantisation");
+    assert.ok(dot(v("dog"), v("puppy")) > 0.99);
+    assert.ok(Math.abs(dot(v("dog"), v("ledger"))) < 0.01);
+  });
+
+  test("the default embedder puts related sentences closer than unrelated ones", async () => {
+    const e = defaultGloveEmbedder();
+    assert.equal(e.dimensions, 100);
+    const [a, b, c] = await e.embed(["my dog loves the beach", "the puppy plays by the sea", "quarterly ledger reconciliation"]);
+    assert.ok(dot(a, b) > dot(a, c) + 0.2, `${dot(a, b)} vs ${dot(a, c)}`);
+    const [none] = await e.embed(["zzqxv qqqzx"]);
+    assert.ok(none.every((x) => x === 0), "no known word: the zero vector");
+  });
+});
+
+describe("OpenAI-compatible embedder against a local server", () => {
+  type Handler = (req: IncomingMessage, body: any, res: ServerResponse) => void;
+  let handler: Handler = () => {};
+  let calls = 0;
+  let baseURL = "";
+  const server = createServer((req, res) => {
+    let raw = "";
+    req.on("data", (c) => (raw += c));
+    req.on("end", () => {
+      calls++;
+      handler(req, raw ? JSON.parse(raw) : null, res);
+    });
+  });
+  before(async () => {
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  });
+  after(() => new Promise<void>((r) => server.close(() => r())));
+
+  const reply = (res: ServerResponse, status: number, body: string) => {
+    res.writeHead(status, { "content-type": "application/json" });
+    res.end(body);
+  };
+  const vectorsFor = (input: string[], dims: number) => ({
+    data: input.map((_, i) => ({ index: i, embedding: Array.from({ length: dims }, (_, j) => (j === i % dims ? 3 : 0)) })),
+  });
+  const embedder = (opts: Partial<ConstructorParameters<typeof OpenAIEmbedder>[0]> = {}) =>
+    new OpenAIEmbedder({ baseURL, model: "test-model", dimensions: 4, apiKey: "sk-test", retries: 1, retryDelayMs: 5, timeoutMs: 500, ...opts });
+  const failsWith = async (p: Promise<unknown>, message: RegExp) =>
+    assert.rejects(p, (err: unknown) => err instanceof CascadeError && err.code === "PROVIDER_ERROR" && message.test(err.message));
+
+  test("sends the model, the key and the texts in batches; normalises the vectors", async () => {
+    const seen: any[] = [];
+    handler = (req, body, res) => {
+      seen.push({ auth: req.headers.authorization, path: req.url, body });
+      reply(res, 200, JSON.stringify(vectorsFor(body.input, 4)));
+    };
+    const out = await embedder({ batchSize: 2 }).embed(["a", "b", "c"]);
+    assert.equal(out.length, 3);
+    assert.deepEqual([...out[0]], [1, 0, 0, 0]);
+    assert.deepEqual([...out[2]], [1, 0, 0, 0]);
+    assert.deepEqual(seen.map((s) => s.body.input), [["a", "b"], ["c"]]);
+    assert.equal(seen[0].auth, "Bearer sk-test");
+    assert.equal(seen[0].path, "/v1/embeddings");
+    assert.equal(seen[0].body.model, "test-model");
+  });
+
+  test("returns vectors in the order of `index`, whatever order the server uses", async () => {
+    handler = (_req, body, res) => {
+      const data = vectorsFor(body.input, 4).data.reverse();
+      reply(res, 200, JSON.stringify({ data }));
+    };
+    const out = await embedder().embed(["a", "b"]);
+    assert.deepEqual([...out[0]], [1, 0, 0, 0]);
+    assert.deepEqual([...out[1]], [0, 1, 0, 0]);
+  });
+
+  test("retries a 5xx, then succeeds", async () => {
+    calls = 0;
+    handler = (_req, body, res) => (calls === 1 ? reply(res, 503, "{}") : reply(res, 200, JSON.stringify(vectorsFor(body.input, 4))));
+    assert.equal((await embedder().embed(["a"])).length, 1);
+    assert.equal(calls, 2);
+  });
+
+  test("gives up after the retries on a persistent 5xx", async () => {
+    calls = 0;
+    handler = (_req, _body, res) => reply(res, 500, "{}");
+    await failsWith(embedder().embed(["a"]), /HTTP 500/);
+    assert.equal(calls, 2);
+  });
+
+  test("a 4xx is not retried and its message is reported", async () => {
+    calls = 0;
+    handler = (_req, _body, res) => reply(res, 401, JSON.stringify({ error: { message: "invalid api key" } }));
+    await failsWith(embedder().embed(["a"]), /HTTP 401.*invalid api key/);
+    assert.equal(calls, 1);
+  });
+
+  test("a server that does not answer times out", async () => {
+    handler = () => {}; // never replies
+    await failsWith(embedder({ timeoutMs: 100, retries: 0 }).embed(["a"]), /no answer within 100 ms/);
+  });
+
+  test("wrong dimensions are refused", async () => {
+    handler = (_req, body, res) => reply(res, 200, JSON.stringify(vectorsFor(body.input, 3)));
+    await failsWith(embedder().embed(["a"]), /3 dimensions, expected 4/);
+  });
+
+  test("NaN (not JSON) and non-finite numbers are refused", async () => {
+    handler = (_req, _body, res) => reply(res, 200, '{"data":[{"index":0,"embedding":[NaN,1,2,3]}]}');
+    await failsWith(embedder().embed(["a"]), /not JSON/);
+    handler = (_req, _body, res) => reply(res, 200, '{"data":[{"index":0,"embedding":[1e999,1,2,3]}]}');
+    await failsWith(embedder().embed(["a"]), /non-finite|shape/);
+  });
+
+  test("a wrong count or shape is refused", async () => {
+    handler = (_req, _body, res) => reply(res, 200, JSON.stringify({ data: [] }));
+    await failsWith(embedder().embed(["a"]), /asked for 1 vectors, got 0/);
+    handler = (_req, _body, res) => reply(res, 200, JSON.stringify({ embeddings: [[1, 2, 3, 4]] }));
+    await failsWith(embedder().embed(["a"]), /shape/);
+  });
+});

@@ -1,0 +1,32 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import fc from "fast-check";
+import { toFtsQuery } from "../src/text/fts-query.js";
+import { demoEngine } from "./helpers.js";
+
+const hostile = ['"', "'", "NEAR(", "NEAR", "AND", "OR", "NOT", "*", "^", ":", "(", ")", "{", "}", "-", "+", "body:", "title:",
+  "🔥", "👩‍💻", "\u0000", "\uD800", "é", "ß", "日本", "\\", "%", "_", " ", "\t", "\n", "ECONNRESET", "config"];
+
+const hostileString = fc.array(fc.oneof(fc.constantFrom(...hostile), fc.string({ unit: "grapheme", maxLength: 4 }), fc.string({ unit: "binary", maxLength: 4 })), { maxLength: 12 }).map((parts) => parts.join(""));
+
+test("FTS5 syntax fuzz: search never throws, whatever the query", async () => {
+  const { engine } = await demoEngine();
+  await fc.assert(
+    fc.asyncProperty(hostileString, async (q) => {
+      const r = await engine.recall(q, { channels: ["bm25", "curated"], k: 5 });
+      assert.ok(Array.isArray(r.hits));
+    }),
+    { numRuns: 400, seed: 20261202 },
+  );
+  for (const q of ["", "   ", '"', 'NEAR(a b', "a AND", "OR OR", "NOT", "*", "^x", "title:x", "(((", "🔥🔥", '"unbalanced']) {
+    await engine.recall(q, { k: 3 });
+  }
+  await engine.close();
+});
+
+test("the MATCH expression quotes every term and keeps no operator", () => {
+  assert.equal(toFtsQuery('NEAR(config "yaml") AND title:*'), '"near" OR "config" OR "yaml" OR "title"');
+  assert.equal(toFtsQuery("   "), null);
+  assert.equal(toFtsQuery("🔥 ^ *"), null);
+  assert.equal(toFtsQuery("the of and"), '"the" OR "of" OR "and"'); // only stop words: keep them rather than nothing
+});

@@ -1,0 +1,128 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import Database from "better-sqlite3";
+import { CascadeError, SqliteStore, defaultGloveEmbedder, openMemory } from "../src/index.js";
+import { SCHEMA_VERSION } from "../src/backends/sqlite/schema.js";
+import type { Embedder } from "../src/index.js";
+import { demoEngine, emptyEngine, tempDir } from "./helpers.js";
+
+describe("the SQLite store", () => {
+  test("runs in WAL mode at the current schema version", async () => {
+    const { engine, path } = await emptyEngine();
+    await engine.remember({ text: "hello world" });
+    await engine.close();
+    const db = new Database(path, { readonly: true });
+    assert.equal(db.pragma("journal_mode", { simple: true }), "wal");
+    assert.equal(db.pragma("user_version", { simple: true }), SCHEMA_VERSION);
+    db.close();
+  });
+
+  test("forget removes a memory from every channel", async () => {
+    const { engine } = await demoEngine();
+    const query = "dog ate my headphones";
+    const before = await engine.recall(query, { k: 1 });
+    const id = before.hits[0].id;
+    assert.deepEqual(before.hits[0].sources_hit.filter((c) => c !== "recency").sort(), ["bm25", "colbert", "dense"]);
+    await engine.forget(id);
+    for (const channel of ["bm25", "dense", "curated", "colbert"] as const) {
+      const r = await engine.recall(query, { channels: [channel], k: 50 });
+      assert.ok(!r.hits.some((h) => h.id === id), `${channel} still returns the forgotten memory`);
+    }
+    await assert.rejects(engine.show(id), (e: unknown) => e instanceof CascadeError && e.code === "NOT_FOUND");
+    await engine.close();
+  });
+
+  test("curated memories are forgotten from the curated index too", async () => {
+    const { engine } = await emptyEngine();
+    const { id } = await engine.remember({ text: "body text", title: "Zanzibar offsite", tags: ["travel"] });
+    assert.equal((await engine.recall("zanzibar", { channels: ["curated"] })).hits.length, 1);
+    await engine.forget(id);
+    assert.equal((await engine.recall("zanzibar", { channels: ["curated"] })).hits.length, 0);
+    await engine.close();
+  });
+
+  test("long texts become several chunks; a hit reports its memory and the chunk that matched", async () => {
+    const { engine } = await emptyEngine();
+    const filler = Array.from({ length: 30 }, (_, i) => `Paragraph ${i} is about nothing in particular, weather and lunch.`).join(" ");
+    const text = `${filler} The cutover to the new billing cluster happens on the ninth of July. ${filler}`;
+    const { id } = await engine.remember({ text });
+    const m = await engine.show(id);
+    assert.ok(m.chunks >= 3, `${m.chunks} chunks`);
+    const r = await engine.recall("billing cluster cutover", { channels: ["bm25"] });
+    assert.equal(r.hits.length, 1);
+    assert.equal(r.hits[0].id, id);
+    assert.match(r.hits[0].chunk.text, /billing cluster/);
+    assert.equal(text.slice(r.hits[0].chunk.start, r.hits[0].chunk.end), r.hits[0].chunk.text);
+    await engine.close();
+  });
+
+  test("a write that fails in its transaction leaves nothing behind", async () => {
+    const { engine, path } = await emptyEngine();
+    await engine.remember({ text: "first" });
+    const store = new SqliteStore(path);
+    const embedder = defaultGloveEmbedder();
+    const [vector] = await embedder.embed(["x"]);
+    const memory = { id: "m_dup", kind: "note", text: "x", title: null, description: null, tags: [], topic: null, role: null, speaker: null, session: null, at: "2026-01-01T00:00:00Z", recordedAt: "2026-01-01T00:00:00Z", metadata: {} };
+    const chunk = { ord: 0, start: 0, end: 1, text: "x", indexedText: "x", vector, terms: ["x"] };
+    const stamp = { id: embedder.id, dimensions: embedder.dimensions };
+    const before = await store.stats();
+    // the second memory reuses the first one's id: the unique index fails the whole transaction
+    await assert.rejects(store.writeMemories([{ memory, chunks: [chunk] }, { memory, chunks: [chunk] }], stamp));
+    assert.deepEqual(await store.stats(), before);
+    await store.close();
+    await engine.close();
+  });
+
+  test("a store built with one embedder refuses another", async () => {
+    const path = join(tempDir(), "m.db");
+    const engine = await openMemory({ path });
+    await engine.remember({ text: "built with GloVe" });
+    await engine.close();
+    const other: Embedder = { id: "other-model", dimensions: 8, embed: async (t) => t.map(() => new Float32Array(8)) };
+    await assert.rejects(openMemory({ path, embedder: other }), (e: unknown) => {
+      assert.ok(e instanceof CascadeError);
+      assert.equal(e.code, "EMBEDDER_MISMATCH");
+      assert.match(e.message, /built with embedder glove-wink-sg-100d\/sif-pc1 \(100-d\).*not other-model \(8-d\)/);
+      return true;
+    });
+  });
+
+  test("a second connection sees the first one's writes in the dense index", async () => {
+    const path = join(tempDir(), "m.db");
+    const reader = await openMemory({ path });
+    const writer = await openMemory({ path });
+    await writer.remember({ text: "the kettle is broken" });
+    assert.equal((await reader.recall("kettle broken", { channels: ["dense"] })).hits.length, 1);
+    await writer.remember({ text: "the toaster is broken too" });
+    assert.equal((await reader.recall("toaster broken", { channels: ["dense"] })).hits.length, 2);
+    await reader.close();
+    await writer.close();
+  });
+
+  test("filters apply inside every channel, so k results come back when k exist", async () => {
+    const { engine } = await demoEngine();
+    const r = await engine.recall("configuration", { under: "ops", k: 5 });
+    assert.ok(r.hits.length > 0);
+    for (const h of r.hits) assert.match(h.topic ?? "", /^ops(\.|$)/);
+    const since = await engine.recall("configuration", { since: "2026-05-01", k: 5, channels: ["dense"] });
+    assert.equal(since.hits.length, 5);
+    for (const h of since.hits) assert.ok(h.at >= "2026-05-01");
+    const kinds = await engine.recall("what happened", { kinds: ["incident"], k: 10 });
+    assert.ok(kinds.hits.length >= 1);
+    for (const h of kinds.hits) assert.equal(h.kind, "incident");
+    await engine.close();
+  });
+
+  test("--under matches the path itself and descendants, not siblings that share a prefix", async () => {
+    const { engine } = await emptyEngine();
+    await engine.remember({ text: "fusion note", topic: "retrieval" });
+    await engine.remember({ text: "fusion note", topic: "retrieval.fusion.rrf" });
+    await engine.remember({ text: "fusion note", topic: "retrievals.x" });
+    await engine.remember({ text: "fusion note", topic: "retrieval_old" });
+    const r = await engine.recall("fusion", { under: "retrieval", channels: ["bm25"] });
+    assert.deepEqual(r.hits.map((h) => h.topic).sort(), ["retrieval", "retrieval.fusion.rrf"]);
+    await engine.close();
+  });
+});
+
