@@ -3,7 +3,7 @@
  * The one engine API that the SDK, CLI, HTTP and MCP surfaces call. It chooses no backend and no model:
  * those arrive as ports (see api/open.ts for the offline defaults).
  */
-import { colbertChannel } from "../channels/colbert.js";
+import { colbertChannel, type LateInteractionOptions } from "../channels/colbert.js";
 import { bm25Channel } from "../channels/bm25.js";
 import { curatedChannel } from "../channels/curated.js";
 import { denseChannel } from "../channels/dense.js";
@@ -31,6 +31,8 @@ export interface EnginePorts {
 export interface EngineConfig {
   /** Search defaults (weights, k, rrf k, channels, depth) for this engine; per-call options override them. */
   search?: Partial<Omit<SearchOptions, "weights">> & { weights?: Partial<SearchOptions["weights"]> };
+  /** Late-interaction candidate generation and weighting. */
+  lateInteraction?: Partial<LateInteractionOptions>;
 }
 
 /** What `remember` answers: enough to refer to the memory later. */
@@ -67,7 +69,7 @@ export class Engine {
       bm25Channel(ports.store),
       denseChannel(ports.store),
       curatedChannel(ports.store),
-      colbertChannel(ports.store, ports.tokens),
+      colbertChannel(ports.store, ports.tokens, config.lateInteraction),
     ];
   }
 

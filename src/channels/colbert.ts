@@ -37,6 +37,17 @@ class Vocabulary {
   }
 }
 
+/**
+ * Each query token's weight: 1 (plain MaxSim), or its inverse document frequency in the corpus. A static model
+ * has no context to learn that a name shared by half the conversation says little; IDF supplies it.
+ */
+async function queryTokenWeights(store: Store, words: string[], vocabulary: Vocabulary, idf: boolean): Promise<number[]> {
+  if (!idf) return words.map(() => 1);
+  const ids = words.map((w) => vocabulary.idOf.get(w));
+  const { chunks, df } = await store.documentFrequencies(ids.filter((id): id is number => id !== undefined));
+  return ids.map((id) => Math.log(1 + chunks / (1 + (id === undefined ? 0 : (df.get(id) ?? 0)))));
+}
+
 export function colbertChannel(store: Store, tokens: TokenVectors, options: Partial<LateInteractionOptions> = {}): Channel {
   const opts = { ...defaultLateInteraction, ...options };
   const vocabulary = new Vocabulary(tokens);
@@ -59,6 +70,7 @@ export function colbertChannel(store: Store, tokens: TokenVectors, options: Part
         return similar;
       });
       const termIds = [...new Set(expansions.flatMap((e) => [...e.keys()]))];
+      const weights = await queryTokenWeights(store, q.words, vocabulary, opts.idfWeighting);
       const postings = await store.postings({ termIds, filter: q.filter });
       const termsOfChunk = new Map<number, { memoryId: string; terms: Set<number> }>();
       for (const p of postings) {
@@ -69,11 +81,11 @@ export function colbertChannel(store: Store, tokens: TokenVectors, options: Part
       const scored: Ranked[] = [];
       for (const [chunkId, { memoryId, terms }] of termsOfChunk) {
         let score = 0;
-        for (const similar of expansions) {
+        expansions.forEach((similar, i) => {
           let best = 0;
           for (const t of terms) best = Math.max(best, similar.get(t) ?? 0);
-          score += best;
-        }
+          score += weights[i] * best;
+        });
         scored.push({ chunkId, memoryId, score });
       }
       scored.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);

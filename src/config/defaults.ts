@@ -36,10 +36,16 @@ export const defaultChunking = Object.freeze({
 });
 
 export const defaultLateInteraction = Object.freeze({
-  /** Nearest corpus words looked up per query token when generating late-interaction candidates. */
-  expansions: 8,
+  /**
+   * Nearest corpus words looked up per query token (the token itself included when the corpus has it). On LoCoMo,
+   * late interaction alone scored Recall@10 0.605 with 8, 0.642 with 4, 0.650 with 3, 0.653 with 2 and 0.630 with 1;
+   * 3 keeps room for a synonym (puppy → dog) beside the word itself.
+   */
+  expansions: 3,
   /** Words less similar than this to a query token are not worth a posting-list read. */
   minSimilarity: 0.55,
+  /** Weight each query token by its IDF in the corpus (see channels/colbert). */
+  idfWeighting: true,
 });
 
 export const defaultLimits = Object.freeze({

@@ -31,7 +31,7 @@ export async function prepareMemories(
   recordedAt: number,
 ): Promise<PreparedMemory[]> {
   const drafts = memories.map((m) => chunkText(m.text, defaultChunking).map((c) => ({ ...c, indexedText: indexedText(m, c.text) })));
-  const vectors = await embedder.embed(drafts.flat().map((c) => c.indexedText));
+  const vectors = await embedder.embed(drafts.flat().map((c) => c.text));
   let next = 0;
   return memories.map((m, i) => ({
     memory: { id: newMemoryId(), ...m, recordedAt: formatInstant(recordedAt) },

@@ -56,6 +56,8 @@ export interface Store {
   termsAfter(afterId: number): Promise<{ id: number; term: string }[]>;
   /** Which chunks hold which of these terms (after the filter). */
   postings(input: { termIds: number[]; filter: SearchFilter }): Promise<Posting[]>;
+  /** How many chunks hold each term, and how many chunks there are in all. */
+  documentFrequencies(termIds: number[]): Promise<{ chunks: number; df: Map<number, number> }>;
   /** Event times (ms since epoch) of the given memories. */
   eventTimes(memoryIds: string[]): Promise<Map<string, number>>;
 

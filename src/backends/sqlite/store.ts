@@ -255,6 +255,12 @@ export class SqliteStore implements Store {
     return rows.map(([termId, chunkId, memoryId]) => ({ termId, chunkId, memoryId }));
   }
 
+  async documentFrequencies(termIds: number[]): Promise<{ chunks: number; df: Map<number, number> }> {
+    const count = this.stmt("SELECT count(*) FROM postings WHERE term_id = ?").pluck();
+    const df = new Map(termIds.map((t) => [t, count.get(t) as number]));
+    return { chunks: this.stmt("SELECT count(*) FROM chunks").pluck().get() as number, df };
+  }
+
   async eventTimes(memoryIds: string[]): Promise<Map<string, number>> {
     const rows = this.stmt("SELECT id, at_ms FROM memories WHERE id IN (SELECT value FROM json_each(?))")
       .raw()

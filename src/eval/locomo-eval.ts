@@ -1,0 +1,113 @@
+/**
+ * @module eval/locomo-eval
+ * LoCoMo retrieval evaluation: for each conversation a fresh in-memory store holds every turn; every question
+ * with evidence is a query; a hit is relevant when its turn (`dia_id`) is in the question's evidence.
+ * Measured per configuration: all channels fused, each channel alone, and each leave-one-out.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+import { Engine, type EngineConfig } from "../api/engine.js";
+import { SqliteStore } from "../backends/sqlite/store.js";
+import { CascadeError } from "../errors.js";
+import { readLocomoConversation, type LocomoConversation } from "../ingest/locomo.js";
+import { CHANNEL_NAMES, type ChannelName } from "../model/types.js";
+import type { Embedder, TokenVectors } from "../ports/embedder.js";
+import type { RecallOptions } from "../query/options.js";
+import { MetricsAccumulator, scoreQuestion, type Metrics } from "./metrics.js";
+
+export interface EvalConfig {
+  /** Options for the default configuration (weights, rrfK, depth...). */
+  search?: Omit<RecallOptions, "channels" | "k">;
+  channels?: ChannelName[];
+  /** Engine configuration (search defaults, late interaction). */
+  engine?: EngineConfig;
+  /** Also measure each channel alone and each leave-one-out (default true). */
+  ablation?: boolean;
+}
+
+export interface EvalReport {
+  conversations: number;
+  questions: number;
+  overall: Metrics;
+  by_category: Record<string, Metrics>;
+  by_channel: Record<string, Metrics>;
+  took_s: number;
+}
+
+export function loadLocomo(path: string): LocomoConversation[] {
+  let files: string[];
+  try {
+    files = statSync(path).isDirectory()
+      ? readdirSync(path).filter((f) => f.endsWith(".json")).sort().map((f) => join(path, f))
+      : [path];
+  } catch {
+    throw new CascadeError("INVALID_INPUT", `eval: cannot read ${path}`, { field: "path" });
+  }
+  if (files.length === 0) throw new CascadeError("INVALID_INPUT", `eval: no .json files in ${path}`, { field: "path" });
+  return files.map((f) => {
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(f, "utf8"));
+    } catch (err) {
+      throw new CascadeError("INVALID_INPUT", `eval: ${f} is not valid JSON (${(err as Error).message})`, { field: "path" });
+    }
+    return readLocomoConversation(json, basename(f, ".json"));
+  });
+}
+
+/** The configurations measured: default, then each channel alone ("bm25"), then each left out ("-bm25"). */
+export function ablationConfigs(channels: ChannelName[], ablation: boolean): [string, ChannelName[]][] {
+  const configs: [string, ChannelName[]][] = [["overall", channels]];
+  if (!ablation) return configs;
+  for (const c of channels) configs.push([c, [c]]);
+  for (const c of channels) configs.push([`-${c}`, channels.filter((x) => x !== c)]);
+  return configs;
+}
+
+export async function evaluateLocomo(
+  conversations: LocomoConversation[],
+  models: { embedder: Embedder; tokens: TokenVectors },
+  config: EvalConfig = {},
+  onProgress?: (done: number, total: number) => void,
+): Promise<EvalReport> {
+  const started = performance.now();
+  const channels = config.channels ?? [...CHANNEL_NAMES];
+  const configs = ablationConfigs(channels, config.ablation ?? true);
+  const totals = new Map(configs.map(([name]) => [name, new MetricsAccumulator()]));
+  const byCategory = new Map<string, MetricsAccumulator>();
+  const total = conversations.reduce((n, c) => n + c.questions.filter((q) => q.evidence.length > 0).length, 0);
+  let done = 0;
+  for (const conv of conversations) {
+    const store = new SqliteStore(":memory:");
+    const engine = await Engine.create({ store, ...models }, config.engine);
+    const imported = await engine.rememberMany(conv.turns.map((t) => t.input));
+    const diaOf = new Map<string, string>();
+    imported.ids.forEach((id, i) => id && diaOf.set(id, conv.turns[i].diaId));
+    for (const q of conv.questions) {
+      if (q.evidence.length === 0) continue;
+      const gold = new Set(q.evidence);
+      for (const [name, set] of configs) {
+        const r = await engine.recall(q.question, { ...config.search, channels: set, k: 10 });
+        const metrics = scoreQuestion(r.hits.map((h) => diaOf.get(h.id)!), gold);
+        totals.get(name)!.add(metrics);
+        if (name === "overall") {
+          const cat = String(q.category);
+          if (!byCategory.has(cat)) byCategory.set(cat, new MetricsAccumulator());
+          byCategory.get(cat)!.add(metrics);
+        }
+      }
+      onProgress?.(++done, total);
+    }
+    await engine.close();
+  }
+  const byChannel: Record<string, Metrics> = {};
+  for (const [name] of configs.slice(1)) byChannel[name] = totals.get(name)!.mean();
+  return {
+    conversations: conversations.length,
+    questions: totals.get("overall")!.count,
+    overall: totals.get("overall")!.mean(),
+    by_category: Object.fromEntries([...byCategory.entries()].sort().map(([k, v]) => [k, v.mean()])),
+    by_channel: byChannel,
+    took_s: Math.round((performance.now() - started) / 100) / 10,
+  };
+}
