@@ -83,7 +83,7 @@ describe("the SQLite store", () => {
     await assert.rejects(openMemory({ path, embedder: other }), (e: unknown) => {
       assert.ok(e instanceof CascadeError);
       assert.equal(e.code, "EMBEDDER_MISMATCH");
-      assert.match(e.message, /built with embedder glove-wink-sg-100d\/sif-pc1 \(100-d\).*not other-model \(8-d\)/);
+      assert.match(e.message, /built with embedder glove-wink-sg-100d\/sif-content \(100-d\).*not other-model \(8-d\)/);
       return true;
     });
   });
