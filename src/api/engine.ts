@@ -8,7 +8,8 @@ import { bm25Channel } from "../channels/bm25.js";
 import { curatedChannel } from "../channels/curated.js";
 import { denseChannel } from "../channels/dense.js";
 import type { Channel } from "../channels/channel.js";
-import { defaultLimits, defaultSearchOptions, type SearchOptions } from "../config/defaults.js";
+import { defaultLimits, defaultSearchOptions, defaultTermPruning, type SearchOptions } from "../config/defaults.js";
+import type { TermPruning } from "../text/terms.js";
 import { CascadeError, notFound } from "../errors.js";
 import { prepareMemories } from "../ingest/prepare.js";
 import { validateMemoryInput, type ValidMemory } from "../ingest/validate-memory.js";
@@ -31,6 +32,8 @@ export interface EnginePorts {
 export interface EngineConfig {
   /** Search defaults (weights, k, rrf k, channels, depth) for this engine; per-call options override them. */
   search?: Partial<Omit<SearchOptions, "weights">> & { weights?: Partial<SearchOptions["weights"]> };
+  /** When common words are left out of lexical lookups. */
+  termPruning?: Partial<TermPruning>;
   /** Late-interaction candidate generation and weighting. */
   lateInteraction?: Partial<LateInteractionOptions>;
 }
@@ -61,10 +64,12 @@ export class Engine {
   private readonly channels: Channel[];
   private readonly clock: Clock;
   readonly searchDefaults: SearchOptions;
+  private readonly termPruning: TermPruning;
 
   private constructor(private readonly ports: EnginePorts, config: EngineConfig) {
     this.clock = ports.clock ?? systemClock;
     this.searchDefaults = { ...defaultSearchOptions, ...config.search, weights: { ...defaultSearchOptions.weights, ...config.search?.weights } };
+    this.termPruning = { ...defaultTermPruning, ...config.termPruning };
     this.channels = [
       bm25Channel(ports.store),
       denseChannel(ports.store),
@@ -145,7 +150,7 @@ export class Engine {
   async recall(query: string, options: RecallOptions = {}): Promise<SearchResult> {
     const opts = resolveRecallOptions(options, this.searchDefaults, this.clock.now());
     validateQuery(query);
-    return search({ store: this.ports.store, embedder: this.ports.embedder, channels: this.channels }, query, opts);
+    return search({ store: this.ports.store, embedder: this.ports.embedder, channels: this.channels, pruning: this.termPruning }, query, opts);
   }
 
   async show(id: string): Promise<Memory> {

@@ -4,18 +4,22 @@
  * other's scores; fusion sees only their ranks.
  */
 import type { ChannelName, Ranked, SearchFilter } from "../model/types.js";
+import type { TermPruning, TermStats } from "../text/terms.js";
 
 /** Everything a channel may read about the query, computed once by the search pipeline. */
 export interface ChannelQuery {
   text: string;
   /** FTS5 MATCH expression built from the content words, or null when there are none. */
   match: string | null;
-  /** Distinct content words, lowercased. */
+  /** The distinct words to look up, lowercased: content words, near-stop-words of this corpus left out. */
   words: string[];
+  /** Document frequencies of `words` and the number of chunks. */
+  stats: TermStats;
   /** The query's sentence vector (zero when no word is known to the embedder). */
   vector: Float32Array;
   filter: SearchFilter;
   depth: number;
+  pruning: TermPruning;
 }
 
 export interface Channel {

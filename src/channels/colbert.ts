@@ -1,17 +1,21 @@
 /**
  * @module channels/colbert
  * Late interaction (ColBERT's MaxSim): a chunk's score is the sum, over the query's tokens, of the best cosine
- * between that token and any token of the chunk. It retrieves on its own: each query token is expanded to its
- * nearest words in the corpus vocabulary, and the chunks holding those words are the candidates. Because a
- * chunk's best match for a token is, in practice, one of that token's nearest words, scoring from the postings
+ * between that token and any token of the chunk, each token weighted by its IDF. It retrieves on its own: each
+ * query token is expanded to its nearest words in the corpus vocabulary, and the chunks holding those words
+ * (read from the body's FTS5 index, so word forms that share a stem match too) are the candidates. Because a
+ * chunk's best match for a token is, in practice, one of that token's nearest words, scoring from these lists
  * gives MaxSim restricted to the expansions without reading any chunk's vectors.
  *
  * Words the model does not know (identifiers such as ECONNRESET) still match themselves with similarity 1.
  */
+import { stemmer } from "stemmer";
 import { defaultLateInteraction } from "../config/defaults.js";
 import type { Ranked } from "../model/types.js";
 import type { TokenVectors } from "../ports/embedder.js";
 import type { Store } from "../ports/store.js";
+import { isStopWord } from "../text/stopwords.js";
+import { idf, isCommon } from "../text/terms.js";
 import { VectorMatrix } from "../vectors/matrix.js";
 import type { Channel } from "./channel.js";
 
@@ -20,7 +24,9 @@ export type LateInteractionOptions = typeof defaultLateInteraction;
 /** The corpus vocabulary with the vectors of the words the model knows; grows as the store does. */
 class Vocabulary {
   private lastId = 0;
-  readonly idOf = new Map<string, number>();
+  private readonly terms = new Map<number, string>();
+  private readonly known = new Set<string>();
+  /** Vectors of the words the model knows, keyed by term id. */
   readonly vectors: VectorMatrix;
 
   constructor(private readonly tokens: TokenVectors) {
@@ -29,23 +35,21 @@ class Vocabulary {
 
   async refresh(store: Store): Promise<void> {
     for (const { id, term } of await store.termsAfter(this.lastId)) {
-      this.idOf.set(term, id);
+      this.terms.set(id, term);
+      this.known.add(term);
       const v = this.tokens.termVector(term);
       if (v) this.vectors.add(id, v);
       this.lastId = id;
     }
   }
-}
 
-/**
- * Each query token's weight: 1 (plain MaxSim), or its inverse document frequency in the corpus. A static model
- * has no context to learn that a name shared by half the conversation says little; IDF supplies it.
- */
-async function queryTokenWeights(store: Store, words: string[], vocabulary: Vocabulary, idf: boolean): Promise<number[]> {
-  if (!idf) return words.map(() => 1);
-  const ids = words.map((w) => vocabulary.idOf.get(w));
-  const { chunks, df } = await store.documentFrequencies(ids.filter((id): id is number => id !== undefined));
-  return ids.map((id) => Math.log(1 + chunks / (1 + (id === undefined ? 0 : (df.get(id) ?? 0)))));
+  has(term: string): boolean {
+    return this.known.has(term);
+  }
+
+  termOf(id: number): string {
+    return this.terms.get(id)!;
+  }
 }
 
 export function colbertChannel(store: Store, tokens: TokenVectors, options: Partial<LateInteractionOptions> = {}): Channel {
@@ -56,40 +60,75 @@ export function colbertChannel(store: Store, tokens: TokenVectors, options: Part
     async run(q) {
       if (q.words.length === 0) return [];
       await vocabulary.refresh(store);
-      // For each query token: which corpus terms stand in for it, and how similar each is.
-      const expansions = q.words.map((word) => {
-        const similar = new Map<number, number>();
-        const exact = vocabulary.idOf.get(word);
-        if (exact !== undefined) similar.set(exact, 1);
-        const v = tokens.termVector(word);
-        if (v) {
-          for (const n of vocabulary.vectors.nearest(v, opts.expansions)) {
-            if (n.similarity >= opts.minSimilarity && !similar.has(n.key)) similar.set(n.key, n.similarity);
+      // For each query token: which corpus words stand in for it, and how similar each is.
+      const expansions = q.words.map((word) => expand(word, vocabulary, tokens, opts));
+      const expansionTerms = [...new Set(expansions.flatMap((e) => [...e.keys()]))];
+      // Expansions common enough to be near-stop-words are not read, as for the query's own words.
+      const expansionStats = await store.termStats(expansionTerms.filter((t) => !q.stats.df.has(t)));
+      const dfOf = (t: string) => q.stats.df.get(t) ?? expansionStats.df.get(t) ?? 0;
+      const readable = new Set(expansionTerms.filter((t) => q.words.includes(t) || !isCommon(dfOf(t), q.stats.chunks, q.pruning)));
+      // The body index stems words, so "help", "helped" and "helping" share one list: read it once, and let
+      // each query token take the best similarity among the variants.
+      const representative = new Map<string, string>();
+      const stemSimilarities = expansions.map((similar) => {
+        const byStem = new Map<string, number>();
+        for (const [term, similarity] of similar) {
+          if (!readable.has(term)) continue;
+          const stem = stemmer(term);
+          if (!representative.has(stem)) representative.set(stem, term);
+          byStem.set(stem, Math.max(byStem.get(stem) ?? 0, similarity));
+        }
+        return byStem;
+      });
+      const lists = await store.chunksWithTerms({ terms: [...representative.values()], filter: q.filter });
+      const weights = q.words.map((w) => (opts.idfWeighting ? idf(q.stats.df.get(w) ?? 0, q.stats.chunks) : 1));
+
+      // best[slot * n + i]: the best similarity between query token i and any word of the chunk in `slot`
+      const n = q.words.length;
+      const slotOf = new Map<number, number>();
+      let best = new Float32Array(1024 * n);
+      stemSimilarities.forEach((byStem, i) => {
+        for (const [stem, similarity] of byStem) {
+          for (const chunkId of lists.get(representative.get(stem)!) ?? []) {
+            let slot = slotOf.get(chunkId);
+            if (slot === undefined) {
+              slot = slotOf.size;
+              slotOf.set(chunkId, slot);
+              if ((slot + 1) * n > best.length) {
+                const grown = new Float32Array(best.length * 2);
+                grown.set(best);
+                best = grown;
+              }
+            }
+            if (similarity > best[slot * n + i]) best[slot * n + i] = similarity;
           }
         }
-        return similar;
       });
-      const termIds = [...new Set(expansions.flatMap((e) => [...e.keys()]))];
-      const weights = await queryTokenWeights(store, q.words, vocabulary, opts.idfWeighting);
-      const postings = await store.postings({ termIds, filter: q.filter });
-      const termsOfChunk = new Map<number, { memoryId: string; terms: Set<number> }>();
-      for (const p of postings) {
-        let entry = termsOfChunk.get(p.chunkId);
-        if (!entry) termsOfChunk.set(p.chunkId, (entry = { memoryId: p.memoryId, terms: new Set() }));
-        entry.terms.add(p.termId);
-      }
-      const scored: Ranked[] = [];
-      for (const [chunkId, { memoryId, terms }] of termsOfChunk) {
+      const scored: { chunkId: number; score: number }[] = [];
+      for (const [chunkId, slot] of slotOf) {
         let score = 0;
-        expansions.forEach((similar, i) => {
-          let best = 0;
-          for (const t of terms) best = Math.max(best, similar.get(t) ?? 0);
-          score += weights[i] * best;
-        });
-        scored.push({ chunkId, memoryId, score });
+        for (let i = 0; i < n; i++) score += weights[i] * best[slot * n + i];
+        scored.push({ chunkId, score });
       }
       scored.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
-      return scored.slice(0, q.depth);
+      const top = scored.slice(0, q.depth);
+      const owners = await store.memoryIdsOfChunks(top.map((t) => t.chunkId));
+      return top.map((t): Ranked => ({ chunkId: t.chunkId, memoryId: owners.get(t.chunkId)!, score: t.score }));
     },
   };
+}
+
+/** The corpus words that stand in for one query token, with their cosine to it (the token itself scores 1). */
+function expand(word: string, vocabulary: Vocabulary, tokens: TokenVectors, opts: LateInteractionOptions): Map<string, number> {
+  const similar = new Map<string, number>();
+  if (vocabulary.has(word)) similar.set(word, 1);
+  const v = tokens.termVector(word);
+  if (v) {
+    for (const n of vocabulary.vectors.nearest(v, opts.expansions)) {
+      const term = vocabulary.termOf(n.key);
+      // stop words sit close to many words in GloVe space ("help" → "to") and hold most chunks: never expand to one
+      if (n.similarity >= opts.minSimilarity && !similar.has(term) && !isStopWord(term)) similar.set(term, n.similarity);
+    }
+  }
+  return similar;
 }

@@ -48,6 +48,13 @@ export const defaultLateInteraction = Object.freeze({
   idfWeighting: true,
 });
 
+export const defaultTermPruning = Object.freeze({
+  /** Words held by more than this share of the chunks are left out of lexical lookups... */
+  fraction: 0.05,
+  /** ...once they are also held by more than this many chunks: small stores never prune (speed is no issue). */
+  minChunks: 2000,
+});
+
 export const defaultLimits = Object.freeze({
   /** Largest text accepted for one memory. Longer input is a document to split before adding. */
   maxTextChars: 1_000_000,

@@ -104,6 +104,11 @@ export class SifEmbedder implements Embedder, TokenVectors {
     return texts.map((t) => this.embedOne(t));
   }
 
+  /** The model's words in descending frequency. */
+  vocabulary(): readonly string[] {
+    return this.table.words;
+  }
+
   termVector(term: string): Float32Array | null {
     const rank = this.table.rankOf.get(term);
     if (rank === undefined) return null;

@@ -12,13 +12,6 @@ export interface EmbedderStamp {
   dimensions: number;
 }
 
-/** A posting for late interaction: the chunk holds the term. */
-export interface Posting {
-  termId: number;
-  chunkId: number;
-  memoryId: string;
-}
-
 /** A chunk with its memory, for the final top-k only. */
 export interface HydratedChunk {
   chunkId: number;
@@ -54,10 +47,12 @@ export interface Store {
   nearestChunks(input: { vector: Float32Array; depth: number; filter: SearchFilter }): Promise<Ranked[]>;
   /** The corpus vocabulary added after term id `afterId`, for late-interaction candidate generation. */
   termsAfter(afterId: number): Promise<{ id: number; term: string }[]>;
-  /** Which chunks hold which of these terms (after the filter). */
-  postings(input: { termIds: number[]; filter: SearchFilter }): Promise<Posting[]>;
-  /** How many chunks hold each term, and how many chunks there are in all. */
-  documentFrequencies(termIds: number[]): Promise<{ chunks: number; df: Map<number, number> }>;
+  /** For each term, the chunks whose body holds it (after the filter; the body index may stem the term). */
+  chunksWithTerms(input: { terms: string[]; filter: SearchFilter }): Promise<Map<string, number[]>>;
+  /** The memory of each chunk. */
+  memoryIdsOfChunks(chunkIds: number[]): Promise<Map<number, string>>;
+  /** How many chunks hold each word (0 for unknown words), and how many chunks there are in all. */
+  termStats(terms: string[]): Promise<{ chunks: number; df: Map<string, number> }>;
   /** Event times (ms since epoch) of the given memories. */
   eventTimes(memoryIds: string[]): Promise<Map<string, number>>;
 

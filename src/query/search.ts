@@ -12,11 +12,13 @@ import type { Store } from "../ports/store.js";
 import { toFtsQuery } from "../text/fts-query.js";
 import { distinctContentWords } from "../text/tokenize.js";
 import type { ResolvedRecall } from "./options.js";
+import { selectTerms, type TermPruning } from "../text/terms.js";
 
 export interface SearchDeps {
   store: Store;
   embedder: Embedder;
   channels: Channel[];
+  pruning: TermPruning;
 }
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
@@ -25,10 +27,15 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   const started = performance.now();
   const selected = new Set<ChannelName>(opts.channels);
   const wantsVector = selected.has("dense");
+  const candidates = distinctContentWords(text);
+  const stats = await deps.store.termStats(candidates);
+  const words = selectTerms(candidates, stats, deps.pruning);
   const query: ChannelQuery = {
     text,
-    match: toFtsQuery(text),
-    words: distinctContentWords(text),
+    match: toFtsQuery(words),
+    words,
+    stats,
+    pruning: deps.pruning,
     vector: wantsVector ? (await deps.embedder.embed([text]))[0] : new Float32Array(deps.embedder.dimensions),
     filter: opts.filter,
     depth: opts.depth,

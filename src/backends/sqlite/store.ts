@@ -8,7 +8,8 @@ import { statSync } from "node:fs";
 import type Database from "better-sqlite3";
 import { CascadeError } from "../../errors.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter } from "../../model/types.js";
-import type { EmbedderStamp, HydratedChunk, Posting, Store, StoreStats } from "../../ports/store.js";
+import type { EmbedderStamp, HydratedChunk, Store, StoreStats } from "../../ports/store.js";
+import { quoteFtsTerm } from "../../text/fts-query.js";
 import { fromBlob, toBlob } from "../../vectors/math.js";
 import { openConnection, type Connection } from "./connection.js";
 import { filterCondition, isEmptyFilter } from "./filter-sql.js";
@@ -88,7 +89,7 @@ export class SqliteStore implements Store {
 
   async writeMemories(memories: PreparedMemory[], stamp: EmbedderStamp): Promise<void> {
     const added: { chunkId: number; vector: Float32Array }[] = [];
-    this.db.transaction(() => {
+    const write = this.db.transaction(() => {
       const existing = this.stmt("SELECT value FROM meta WHERE key = 'embedder'").get() as { value: string } | undefined;
       if (!existing) {
         this.stmt("INSERT INTO meta (key, value) VALUES ('embedder', ?)").run(JSON.stringify(stamp));
@@ -97,7 +98,9 @@ export class SqliteStore implements Store {
         if (have.id !== stamp.id || have.dimensions !== stamp.dimensions) throw mismatch(have, stamp);
       }
       for (const p of memories) added.push(...this.insertMemory(p));
-    })();
+      this.addToChunkCount(added.length);
+    });
+    write();
     if (this.matrix) for (const a of added) this.matrix.add(a.chunkId, a.vector);
   }
 
@@ -121,20 +124,14 @@ export class SqliteStore implements Store {
       );
     }
     const insertChunk = this.stmt(
-      "INSERT INTO chunks (memory_rowid, ord, start, end, indexed_text, vector) VALUES (?, ?, ?, ?, ?, ?)",
+      "INSERT INTO chunks (memory_rowid, ord, start, end, indexed_text, terms, vector) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
     const insertFts = this.stmt("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)");
-    const upsertTerm = this.stmt(
-      "INSERT INTO terms (term) VALUES (?) ON CONFLICT (term) DO UPDATE SET term = excluded.term RETURNING id",
-    );
-    const insertPosting = this.stmt("INSERT OR IGNORE INTO postings (term_id, chunk_id) VALUES (?, ?)");
+    const countTerm = this.stmt("INSERT INTO terms (term, df) VALUES (?, 1) ON CONFLICT (term) DO UPDATE SET df = df + 1");
     return chunks.map((c) => {
-      const chunkId = Number(insertChunk.run(memoryRowid, c.ord, c.start, c.end, c.indexedText, toBlob(c.vector)).lastInsertRowid);
+      const chunkId = Number(insertChunk.run(memoryRowid, c.ord, c.start, c.end, c.indexedText, c.terms.join(" "), toBlob(c.vector)).lastInsertRowid);
       insertFts.run(chunkId, c.indexedText);
-      for (const term of c.terms) {
-        const { id } = upsertTerm.get(term) as { id: number };
-        insertPosting.run(id, chunkId);
-      }
+      for (const term of c.terms) countTerm.run(term);
       return { chunkId, vector: c.vector };
     });
   }
@@ -149,11 +146,17 @@ export class SqliteStore implements Store {
     const deleted = this.db.transaction(() => {
       const row = this.stmt("SELECT rowid FROM memories WHERE id = ?").get(id) as { rowid: number } | undefined;
       if (!row) return false;
-      chunkIds = (this.stmt("SELECT id FROM chunks WHERE memory_rowid = ?").all(row.rowid) as { id: number }[]).map((r) => r.id);
+      const chunks = this.stmt("SELECT id, terms FROM chunks WHERE memory_rowid = ?").all(row.rowid) as { id: number; terms: string }[];
+      chunkIds = chunks.map((c) => c.id);
       const deleteFts = this.stmt("DELETE FROM chunks_fts WHERE rowid = ?");
-      for (const c of chunkIds) deleteFts.run(c);
+      const uncountTerm = this.stmt("UPDATE terms SET df = max(df - 1, 0) WHERE term = ?");
+      for (const c of chunks) {
+        deleteFts.run(c.id);
+        for (const term of c.terms.split(" ")) if (term) uncountTerm.run(term);
+      }
       this.stmt("DELETE FROM curated_fts WHERE rowid = ?").run(row.rowid);
-      this.stmt("DELETE FROM memories WHERE rowid = ?").run(row.rowid); // chunks and postings cascade
+      this.stmt("DELETE FROM memories WHERE rowid = ?").run(row.rowid); // chunks cascade
+      this.addToChunkCount(-chunks.length);
       return true;
     })();
     if (deleted && this.matrix) for (const c of chunkIds) this.matrix.remove(c);
@@ -181,7 +184,7 @@ export class SqliteStore implements Store {
         match,
         depth,
       ) as { chunkId: number; rank: number }[];
-      const owners = this.memoryIdsOfChunks(top.map((t) => t.chunkId));
+      const owners = this.ownersOf(top.map((t) => t.chunkId));
       return top.map((t) => ({ chunkId: t.chunkId, memoryId: owners.get(t.chunkId)!, score: -t.rank }));
     }
     const cond = filterCondition(filter);
@@ -216,7 +219,7 @@ export class SqliteStore implements Store {
       ).pluck().all(cond.params) as number[];
       neighbours = matrix.nearestAmong(vector, allowed, depth);
     }
-    const owners = this.memoryIdsOfChunks(neighbours.map((n) => n.key));
+    const owners = this.ownersOf(neighbours.map((n) => n.key));
     return neighbours.map((n) => ({ chunkId: n.key, memoryId: owners.get(n.key)!, score: n.similarity }));
   }
 
@@ -232,7 +235,16 @@ export class SqliteStore implements Store {
     return matrix;
   }
 
-  private memoryIdsOfChunks(chunkIds: number[]): Map<number, string> {
+  /** Every chunk vector, read straight from the table (for checks against the derived index). */
+  allChunkVectors(): { chunkId: number; vector: Float32Array }[] {
+    return (this.stmt("SELECT id, vector FROM chunks").raw().all() as [number, Buffer][]).map(([chunkId, b]) => ({ chunkId, vector: fromBlob(b) }));
+  }
+
+  async memoryIdsOfChunks(chunkIds: number[]): Promise<Map<number, string>> {
+    return this.ownersOf(chunkIds);
+  }
+
+  private ownersOf(chunkIds: number[]): Map<number, string> {
     const rows = this.stmt(
       `SELECT c.id, m.id FROM chunks c JOIN memories m ON m.rowid = c.memory_rowid
        WHERE c.id IN (SELECT value FROM json_each(?))`,
@@ -244,21 +256,40 @@ export class SqliteStore implements Store {
     return this.stmt("SELECT id, term FROM terms WHERE id > ? ORDER BY id").all(afterId) as { id: number; term: string }[];
   }
 
-  async postings({ termIds, filter }: { termIds: number[]; filter: SearchFilter }): Promise<Posting[]> {
-    if (termIds.length === 0) return [];
+  async chunksWithTerms({ terms, filter }: { terms: string[]; filter: SearchFilter }): Promise<Map<string, number[]>> {
+    const unfiltered = isEmptyFilter(filter);
     const cond = filterCondition(filter);
-    const rows = this.stmt(
-      `SELECT p.term_id, p.chunk_id, m.id FROM postings p
-       JOIN chunks c ON c.id = p.chunk_id JOIN memories m ON m.rowid = c.memory_rowid
-       WHERE p.term_id IN (SELECT value FROM json_each(@terms)) AND ${cond.sql}`,
-    ).raw().all({ ...cond.params, terms: JSON.stringify(termIds) }) as [number, number, string][];
-    return rows.map(([termId, chunkId, memoryId]) => ({ termId, chunkId, memoryId }));
+    const query = unfiltered
+      ? this.stmt("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH @match").pluck()
+      : this.stmt(
+          `SELECT c.id FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN memories m ON m.rowid = c.memory_rowid
+           WHERE chunks_fts MATCH @match AND ${cond.sql}`,
+        ).pluck();
+    const out = new Map<string, number[]>();
+    for (const term of terms) {
+      // a quoted string is FTS5's literal form: the term is data, never syntax
+      out.set(term, query.all({ ...cond.params, match: quoteFtsTerm(term) }) as number[]);
+    }
+    return out;
   }
 
-  async documentFrequencies(termIds: number[]): Promise<{ chunks: number; df: Map<number, number> }> {
-    const count = this.stmt("SELECT count(*) FROM postings WHERE term_id = ?").pluck();
-    const df = new Map(termIds.map((t) => [t, count.get(t) as number]));
-    return { chunks: this.stmt("SELECT count(*) FROM chunks").pluck().get() as number, df };
+  async termStats(terms: string[]): Promise<{ chunks: number; df: Map<string, number> }> {
+    const rows = this.stmt("SELECT term, df FROM terms WHERE term IN (SELECT value FROM json_each(?))").raw().all(JSON.stringify(terms)) as [string, number][];
+    const df = new Map(terms.map((t) => [t, 0]));
+    for (const [t, n] of rows) df.set(t, n);
+    return { chunks: this.chunkCount(), df };
+  }
+
+  /** count(*) scans the table (8 ms at 100,000 chunks); the count is kept in meta instead, in the same transactions. */
+  private chunkCount(): number {
+    const v = this.stmt("SELECT value FROM meta WHERE key = 'chunk_count'").pluck().get() as string | undefined;
+    return v === undefined ? 0 : Number(v);
+  }
+
+  private addToChunkCount(delta: number): void {
+    this.stmt(
+      "INSERT INTO meta (key, value) VALUES ('chunk_count', @delta) ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + @delta",
+    ).run({ delta });
   }
 
   async eventTimes(memoryIds: string[]): Promise<Map<string, number>> {

@@ -1,0 +1,130 @@
+/**
+ * @module bench/run
+ * `cascade bench`: generates a seeded synthetic corpus, imports it with the default embedder, and measures
+ * ingest rate, index build, store size, per-channel and fused query latency, dense recall against brute
+ * force, and peak RSS. Timings are reported, never asserted.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Engine } from "../api/engine.js";
+import { SqliteStore } from "../backends/sqlite/store.js";
+import { CHANNEL_NAMES, type ChannelName } from "../model/types.js";
+import type { SifEmbedder } from "../embed/sif.js";
+import { dot } from "../vectors/math.js";
+import { syntheticCorpus } from "./corpus.js";
+
+export interface BenchOptions {
+  chunks: number;
+  queries: number;
+  seed?: number;
+  /** Folder for the store; a temporary one (removed afterwards) when absent. */
+  dir?: string;
+  onProgress?: (phase: string, done: number, total: number) => void;
+}
+
+export interface Percentiles {
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+export interface BenchReport {
+  chunks: number;
+  memories: number;
+  queries: number;
+  ingest_per_s: number;
+  build_s: number;
+  store_mb: number;
+  peak_rss_mb: number;
+  "ann_recall@10": number;
+  latency_ms: Record<string, Percentiles>;
+}
+
+function percentiles(samples: number[]): Percentiles {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))] * 1000) / 1000;
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
+}
+
+export async function runBench(embedder: SifEmbedder, options: BenchOptions): Promise<BenchReport> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), "cascade-bench-"));
+  const path = join(dir, "bench.db");
+  const store = new SqliteStore(path);
+  const engine = await Engine.create({ store, embedder, tokens: embedder });
+  try {
+    // Memories of 1–3 sentences are one chunk each, so memories = chunks.
+    const corpus = syntheticCorpus({ memories: options.chunks, queries: options.queries, seed: options.seed ?? 42, vocabulary: [...embedder.vocabulary()] });
+
+    const ingestStart = performance.now();
+    const batch = 2000;
+    for (let i = 0; i < corpus.memories.length; i += batch) {
+      const r = await engine.rememberMany(corpus.memories.slice(i, i + batch), { batchSize: batch });
+      if (r.failed.length) throw new Error(`bench: ${r.failed.length} synthetic memories failed: ${r.failed[0].error}`);
+      options.onProgress?.("ingest", Math.min(i + batch, corpus.memories.length), corpus.memories.length);
+    }
+    const ingestS = (performance.now() - ingestStart) / 1000;
+    const stats = await engine.stats();
+
+    // Derived indexes (the dense matrix, the late-interaction vocabulary) are built on first use: time that.
+    const buildStart = performance.now();
+    await engine.recall(corpus.queries[0], { k: 10 });
+    const buildS = (performance.now() - buildStart) / 1000;
+
+    const configs: [string, ChannelName[]][] = [["fused", [...CHANNEL_NAMES]], ...CHANNEL_NAMES.filter((c) => c !== "recency").map((c): [string, ChannelName[]] => [c, [c]])];
+    const latency: Record<string, Percentiles> = {};
+    const warmup = Math.min(20, corpus.queries.length);
+    for (const [name, channels] of configs) {
+      for (const q of corpus.queries.slice(0, warmup)) await engine.recall(q, { k: 10, channels });
+      const samples: number[] = [];
+      for (const q of corpus.queries) {
+        const t0 = performance.now();
+        await engine.recall(q, { k: 10, channels });
+        samples.push(performance.now() - t0);
+      }
+      latency[name] = percentiles(samples);
+      options.onProgress?.("queries", configs.findIndex(([n]) => n === name) + 1, configs.length);
+    }
+
+    const annRecall = await denseRecallAgainstBruteForce(engine, store, embedder, corpus.queries.slice(0, 50));
+    await store.close();
+    const { statSync } = await import("node:fs");
+    const storeBytes = statSync(path).size;
+    return {
+      chunks: stats.chunks,
+      memories: stats.memories,
+      queries: corpus.queries.length,
+      ingest_per_s: Math.round(stats.chunks / ingestS),
+      build_s: Math.round(buildS * 1000) / 1000,
+      store_mb: Math.round((storeBytes / 1e6) * 10) / 10,
+      peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+      "ann_recall@10": annRecall,
+      latency_ms: latency,
+    };
+  } finally {
+    await engine.close();
+    if (!options.dir) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The dense channel's top 10 against a brute-force scan over every stored vector. */
+async function denseRecallAgainstBruteForce(engine: Engine, store: SqliteStore, embedder: SifEmbedder, queries: string[]): Promise<number> {
+  const all = store.allChunkVectors();
+  let found = 0;
+  let total = 0;
+  for (const q of queries) {
+    const [v] = await embedder.embed([q]);
+    const exact = all
+      .map(({ chunkId, vector }) => ({ chunkId, s: dot(v, vector) }))
+      .sort((a, b) => b.s - a.s)
+      .slice(0, 10);
+    const r = await engine.recall(q, { k: 10, channels: ["dense"] });
+    const got = new Set(r.hits.map((h) => h.id));
+    const owners = await store.hydrate(exact.map((e) => e.chunkId));
+    for (const e of exact) {
+      total++;
+      if (got.has(owners.get(e.chunkId)!.memory.id)) found++;
+    }
+  }
+  return total ? Math.round((found / total) * 10000) / 10000 : 1;
+}
