@@ -21,3 +21,6 @@ export { readJsonlBatches, parseJsonlLine, type JsonlItem } from "./ingest/jsonl
 export { readLocomoConversation, parseLocomoDate, type LocomoConversation, type LocomoQuestion } from "./ingest/locomo.js";
 export { demoCorpus, demoQueries, DEMO_NOW } from "./demo/corpus.js";
 export { loadConfigFile, type ConfigFile, CONFIG_FILE_NAME } from "./config/file.js";
+export { runBench, type BenchOptions, type BenchReport } from "./bench/run.js";
+export { evaluateLocomo, loadLocomo, type EvalConfig, type EvalReport } from "./eval/locomo-eval.js";
+export { scoreQuestion, recallAt, ndcgAt, reciprocalRank, hitAt, type Metrics } from "./eval/metrics.js";

@@ -107,23 +107,29 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
   }
 }
 
-/** The dense channel's top 10 against a brute-force scan over every stored vector. */
+/** The dense channel's top 10 against a brute-force scan over every stored vector, read afresh from the table. */
 async function denseRecallAgainstBruteForce(engine: Engine, store: SqliteStore, embedder: SifEmbedder, queries: string[]): Promise<number> {
-  const all = store.allChunkVectors();
+  const { keys, data } = store.readAllVectors(embedder.dimensions).rows();
+  const d = embedder.dimensions;
   let found = 0;
   let total = 0;
   for (const q of queries) {
     const [v] = await embedder.embed([q]);
-    const exact = all
-      .map(({ chunkId, vector }) => ({ chunkId, s: dot(v, vector) }))
-      .sort((a, b) => b.s - a.s)
-      .slice(0, 10);
+    const top: { chunkId: number; s: number }[] = [];
+    for (let row = 0; row < keys.length; row++) {
+      const s = dot(v, data.subarray(row * d, (row + 1) * d));
+      if (top.length < 10 || s > top[top.length - 1].s) {
+        top.push({ chunkId: keys[row], s });
+        top.sort((a, b) => b.s - a.s);
+        if (top.length > 10) top.pop();
+      }
+    }
     const r = await engine.recall(q, { k: 10, channels: ["dense"] });
     const got = new Set(r.hits.map((h) => h.id));
-    const owners = await store.hydrate(exact.map((e) => e.chunkId));
-    for (const e of exact) {
+    const owners = await store.memoryIdsOfChunks(top.map((t) => t.chunkId));
+    for (const t of top) {
       total++;
-      if (got.has(owners.get(e.chunkId)!.memory.id)) found++;
+      if (got.has(owners.get(t.chunkId)!)) found++;
     }
   }
   return total ? Math.round((found / total) * 10000) / 10000 : 1;

@@ -30,10 +30,3 @@ export function removeComponentInPlace(v: Float32Array, u: Float32Array): void {
 export function toBlob(v: Float32Array): Buffer {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 }
-
-export function fromBlob(b: Uint8Array): Float32Array {
-  // copy: the driver's buffer may not be 4-byte aligned
-  const copy = new Uint8Array(b.byteLength);
-  copy.set(b);
-  return new Float32Array(copy.buffer);
-}

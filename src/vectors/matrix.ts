@@ -23,17 +23,19 @@ export class VectorMatrix {
   private size = 0;
 
   constructor(readonly dimensions: number, capacity = 1024) {
-    this.data = new Float32Array(capacity * dimensions);
-    this.keys = new Float64Array(capacity);
+    this.data = new Float32Array(Math.max(1, capacity) * dimensions);
+    this.keys = new Float64Array(Math.max(1, capacity));
   }
 
   get count(): number {
     return this.size;
   }
 
-  add(key: number, vector: Float32Array): void {
+  /** Adds a vector given as a Float32Array or as its raw little-endian bytes (a stored blob, copied once). */
+  add(key: number, vector: Float32Array | Uint8Array): void {
     if (this.size === this.keys.length) this.grow();
-    this.data.set(vector, this.size * this.dimensions);
+    if (vector instanceof Float32Array) this.data.set(vector, this.size * this.dimensions);
+    else new Uint8Array(this.data.buffer, this.size * this.dimensions * 4, this.dimensions * 4).set(vector);
     this.keys[this.size] = key;
     this.rowOf.set(key, this.size);
     this.size++;
@@ -69,6 +71,11 @@ export class VectorMatrix {
       out.push({ key: this.keys[row], similarity: 1 - distances[i] });
     }
     return out;
+  }
+
+  /** Every stored vector, in row order, for brute-force checks. */
+  rows(): { keys: Float64Array; data: Float32Array } {
+    return { keys: this.keys.subarray(0, this.size), data: this.data.subarray(0, this.size * this.dimensions) };
   }
 
   /** The `k` most similar among the given keys only (a filtered search scans just those rows). */

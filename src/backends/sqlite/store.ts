@@ -10,7 +10,7 @@ import { CascadeError } from "../../errors.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter } from "../../model/types.js";
 import type { EmbedderStamp, HydratedChunk, Store, StoreStats } from "../../ports/store.js";
 import { quoteFtsTerm } from "../../text/fts-query.js";
-import { fromBlob, toBlob } from "../../vectors/math.js";
+import { toBlob } from "../../vectors/math.js";
 import { openConnection, type Connection } from "./connection.js";
 import { filterCondition, isEmptyFilter } from "./filter-sql.js";
 import { migrate } from "./schema.js";
@@ -226,18 +226,21 @@ export class SqliteStore implements Store {
   private loadMatrix(dimensions: number): VectorMatrix {
     const version = this.db.pragma("data_version", { simple: true }) as number;
     if (this.matrix && this.matrixVersion === version) return this.matrix;
-    const matrix = new VectorMatrix(dimensions);
+    // sized once (no doubling while loading); blobs are copied straight into the matrix, never one array each
+    const matrix = new VectorMatrix(dimensions, this.chunkCount() + 1024);
     for (const row of this.stmt("SELECT id, vector FROM chunks").raw().iterate() as Iterable<[number, Buffer]>) {
-      matrix.add(row[0], fromBlob(row[1]));
+      matrix.add(row[0], row[1]);
     }
     this.matrix = matrix;
     this.matrixVersion = version;
     return matrix;
   }
 
-  /** Every chunk vector, read straight from the table (for checks against the derived index). */
-  allChunkVectors(): { chunkId: number; vector: Float32Array }[] {
-    return (this.stmt("SELECT id, vector FROM chunks").raw().all() as [number, Buffer][]).map(([chunkId, b]) => ({ chunkId, vector: fromBlob(b) }));
+  /** Every chunk vector, read straight from the table into one matrix (for checks against the derived index). */
+  readAllVectors(dimensions: number): VectorMatrix {
+    const matrix = new VectorMatrix(dimensions, this.chunkCount());
+    for (const row of this.stmt("SELECT id, vector FROM chunks").raw().iterate() as Iterable<[number, Buffer]>) matrix.add(row[0], row[1]);
+    return matrix;
   }
 
   async memoryIdsOfChunks(chunkIds: number[]): Promise<Map<number, string>> {

@@ -2,7 +2,7 @@
  * @module surfaces/cli/format
  * Human-readable renderings of engine results for a terminal.
  */
-import type { Memory, SearchResult } from "../../index.js";
+import type { BenchReport, EvalReport, Memory, Metrics, SearchResult } from "../../index.js";
 
 const oneLine = (s: string, max: number) => {
   const flat = s.replace(/\s+/g, " ").trim();
@@ -41,4 +41,35 @@ export function formatMemory(m: Memory): string {
   ];
   const head = rows.filter(([, v]) => v !== null).map(([k, v]) => `${k.padEnd(12)}${v}`);
   return `${head.join("\n")}\n\n${m.text}`;
+}
+
+const METRICS: (keyof Metrics)[] = ["recall@5", "recall@10", "hit@10", "ndcg@10", "mrr"];
+
+/** A Markdown table of metrics, one row per configuration. */
+export function metricsTable(rows: [string, Metrics][]): string {
+  const head = `| configuration | ${METRICS.join(" | ")} |\n|---|${METRICS.map(() => "---:").join("|")}|`;
+  return [head, ...rows.map(([name, m]) => `| ${name} | ${METRICS.map((k) => m[k].toFixed(3)).join(" | ")} |`)].join("\n");
+}
+
+export function formatEval(r: EvalReport): string {
+  return [
+    `LoCoMo: ${r.conversations} conversations, ${r.questions} questions (${r.took_s} s)`,
+    "",
+    metricsTable([["all channels", r.overall], ...Object.entries(r.by_channel)]),
+    "",
+    metricsTable(Object.entries(r.by_category).map(([c, m]) => [`category ${c}`, m])),
+  ].join("\n");
+}
+
+export function formatBench(r: BenchReport): string {
+  const lat = Object.entries(r.latency_ms)
+    .map(([c, p]) => `| ${c} | ${p.p50.toFixed(2)} | ${p.p95.toFixed(2)} | ${p.p99.toFixed(2)} |`)
+    .join("\n");
+  return [
+    `${r.chunks} chunks, ${r.queries} queries per configuration`,
+    `ingest ${r.ingest_per_s} chunks/s; index build ${r.build_s} s; store ${r.store_mb} MB; peak RSS ${r.peak_rss_mb} MB; dense recall@10 ${r["ann_recall@10"]}`,
+    "",
+    "| query | p50 ms | p95 ms | p99 ms |\n|---|---:|---:|---:|",
+    lat,
+  ].join("\n");
 }

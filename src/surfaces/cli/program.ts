@@ -18,10 +18,16 @@ import {
   parseInstant,
   readJsonlBatches,
   readLocomoConversation,
+  defaultGloveEmbedder,
+  evaluateLocomo,
+  loadLocomo,
+  runBench,
+  type BenchReport,
+  type EvalReport,
   type Engine,
   type RecallOptions,
 } from "../../index.js";
-import { formatMemory, formatSearch } from "./format.js";
+import { formatBench, formatEval, formatMemory, formatSearch } from "./format.js";
 import { emit, type OutputMode } from "./output.js";
 import { progressBar } from "./progress.js";
 
@@ -236,6 +242,45 @@ export function buildProgram(): Command {
       } finally {
         if (dir) rmSync(dir, { recursive: true, force: true });
       }
+    });
+
+  program
+    .command("eval")
+    .description("measure retrieval quality: eval locomo PATH (a LoCoMo conversation file or a folder of them)")
+    .argument("<dataset>", "locomo")
+    .argument("<path>")
+    .option("--no-ablation", "measure only the default configuration (not each channel alone and left out)")
+    .action(async (dataset: string, path: string, o, cmd: Command) => {
+      if (dataset !== "locomo") throw new CascadeError("INVALID_INPUT", `eval: unknown dataset ${JSON.stringify(dataset)}; known: locomo`, { field: "dataset" });
+      const flags = cmd.optsWithGlobals() as GlobalFlags;
+      const config = loadConfigFile(flags.config);
+      const conversations = loadLocomo(path);
+      const embedder = defaultGloveEmbedder();
+      const bar = progressBar("evaluating", "questions");
+      let report: EvalReport;
+      try {
+        report = await evaluateLocomo(conversations, { embedder, tokens: embedder }, { engine: { search: config.search }, ablation: o.ablation }, (d, t) => bar.update(d, t));
+      } finally {
+        bar.stop();
+      }
+      emit(mode(cmd), report, () => formatEval(report));
+    });
+
+  program
+    .command("bench")
+    .description("generate a seeded synthetic corpus, import it, and measure ingest, size, latency and memory")
+    .option("--chunks <n>", "corpus size in chunks", integer("--chunks", 1), 10_000)
+    .option("--queries <n>", "queries timed per configuration", integer("--queries", 1), 200)
+    .option("--seed <n>", "corpus seed", integer("--seed", 0), 42)
+    .action(async (o, cmd: Command) => {
+      const bar = progressBar("bench", "steps");
+      let report: BenchReport;
+      try {
+        report = await runBench(defaultGloveEmbedder(), { chunks: o.chunks, queries: o.queries, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) });
+      } finally {
+        bar.stop();
+      }
+      emit(mode(cmd), report, () => formatBench(report));
     });
 
   return program;

@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { defaultGloveEmbedder, evaluateLocomo, loadLocomo } from "../src/index.js";
+import { cli, tempDir } from "./helpers.js";
+
+/** A tiny LoCoMo-shaped conversation, written for this test. */
+const fixture = {
+  speaker_a: "Ana",
+  speaker_b: "Ben",
+  session_1_date_time: "1:56 pm on 8 May, 2023",
+  session_1: [
+    { speaker: "Ana", dia_id: "D1:1", text: "I adopted a greyhound called Pixel last week." },
+    { speaker: "Ben", dia_id: "D1:2", text: "Congratulations! I started learning the cello." },
+    { speaker: "Ana", dia_id: "D1:3", text: "Work is busy, we ship the new billing system soon.", blip_caption: "a photo of a whiteboard" },
+  ],
+  session_2_date_time: "10:00 am on 20 June, 2023",
+  session_2: [
+    { speaker: "Ben", dia_id: "D2:1", text: "My cello teacher says I am improving quickly." },
+    { speaker: "Ana", dia_id: "D2:2", text: "Pixel ran away in the park but we found him." },
+  ],
+  events_session_1: { Ana: ["never index this: zebra"] },
+  qa: [
+    { question: "What is the name of Ana's greyhound?", answer: "Pixel", evidence: ["D1:1"], category: 4 },
+    { question: "Which instrument is Ben learning?", answer: "cello", evidence: ["D1:2", "D2:1"], category: 1 },
+    { question: "What happened to Pixel in the park?", answer: "ran away", evidence: ["D2:2"], category: 4 },
+    { question: "What zebra?", adversarial_answer: "none", evidence: [], category: 5 },
+  ],
+};
+
+test("eval on a LoCoMo-shaped fixture gives the exact expected numbers", async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, "conv-1.json"), JSON.stringify(fixture));
+  const e = defaultGloveEmbedder();
+  const report = await evaluateLocomo(loadLocomo(dir), { embedder: e, tokens: e }, { channels: ["bm25"], ablation: false });
+  assert.equal(report.questions, 3); // the question without evidence is not a query
+  // bm25 finds each gold turn at rank 1; for the cello question both gold turns are in the top 2
+  assert.deepEqual(report.overall, { "recall@5": 1, "recall@10": 1, "hit@10": 1, "ndcg@10": 1, mrr: 1 });
+  assert.deepEqual(Object.keys(report.by_category), ["1", "4"]);
+
+  const cliReport = cli(["eval", "locomo", dir, "--json"]);
+  assert.equal(cliReport.status, 0, cliReport.stderr);
+  assert.equal(cliReport.json.questions, 3);
+  assert.deepEqual(Object.keys(cliReport.json.by_channel), ["bm25", "dense", "curated", "recency", "colbert", "-bm25", "-dense", "-curated", "-recency", "-colbert"]);
+  assert.deepEqual(cliReport.json.by_channel.recency, { "recall@5": 0, "recall@10": 0, "hit@10": 0, "ndcg@10": 0, mrr: 0 });
+});
+
+test("import --format locomo keeps speaker, session date, dia_id and captions, never the event annotations", () => {
+  const dir = tempDir();
+  const file = join(dir, "conv.json");
+  writeFileSync(file, JSON.stringify(fixture));
+  const db = join(dir, "m.db");
+  assert.equal(cli(["import", file, "--format", "locomo", "--db", db, "--json"]).json.imported, 5);
+  const hit = cli(["search", "whiteboard billing", "--db", db, "--json"]).json.hits[0];
+  assert.equal(hit.speaker, "Ana");
+  assert.equal(hit.at, "2023-05-08T13:56:02Z");
+  assert.match(hit.text, /\[shares a photo of a whiteboard\]/);
+  assert.equal(cli(["show", hit.id, "--db", db, "--json"]).json.metadata.dia_id, "D1:3");
+  assert.equal(cli(["search", "zebra", "--channels", "bm25", "--db", db, "--json"]).json.hits.length, 0);
+});
+
+test("bench --chunks 2000 runs (smoke test; timings are reported, not asserted)", () => {
+  const r = cli(["bench", "--chunks", "2000", "--queries", "20", "--json"]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.json.chunks, 2000);
+  assert.equal(r.json["ann_recall@10"], 1);
+  for (const c of ["fused", "bm25", "dense", "curated", "colbert"]) assert.ok(r.json.latency_ms[c].p95 >= 0);
+});
