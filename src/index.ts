@@ -24,3 +24,7 @@ export { loadConfigFile, type ConfigFile, CONFIG_FILE_NAME } from "./config/file
 export { runBench, type BenchOptions, type BenchReport } from "./bench/run.js";
 export { evaluateLocomo, loadLocomo, type EvalConfig, type EvalReport } from "./eval/locomo-eval.js";
 export { scoreQuestion, recallAt, ndcgAt, reciprocalRank, hitAt, type Metrics } from "./eval/metrics.js";
+export type { EdgeJson, HistoryJson } from "./api/present.js";
+export { CueJudge, judgeRevision } from "./graph/cue-judge.js";
+export type { RevisionJudge, Verdict } from "./ports/judge.js";
+export { EDGE_TYPES, type Edge, type EdgeType, type Suggestion } from "./model/graph.js";

@@ -10,6 +10,11 @@ test("recency never adds a hit that no other channel found", async () => {
   for (const q of queries) {
     const r = await engine.recall(q, { k: 20, depth: 20 });
     for (const h of r.hits) {
+      if (h.sources_hit.length === 0) {
+        // no channel found it: it can only be the current successor of a stale hit, brought in by the graph
+        assert.match(h.adjustments[0]?.reason ?? "", /^current successor of m_/);
+        continue;
+      }
       assert.ok(h.sources_hit.some((c) => c !== "recency"), `${q}: ${h.id} was found by recency alone`);
     }
     assert.ok(!r.hits.slice(0, 5).some((h) => h.id === fresh.id), `${q}: the unrelated newest memory entered the top 5`);

@@ -68,7 +68,11 @@ describe("search results carry their own explanation", () => {
           let expected = 0;
           for (const c of h.sources_hit) expected += r.channels[c]!.weight / (r.rrf_k + h.ranks[c]!);
           assert.ok(Math.abs(h.rrf - expected) < 1e-12, `${q}: ${h.rrf} vs ${expected}`);
-          assert.equal(h.score, h.rrf);
+          // score = rrf × (product of factors) + (sum of deltas)
+          let score = h.rrf;
+          for (const a of h.adjustments) if ("factor" in a) score *= a.factor;
+          for (const a of h.adjustments) if ("delta" in a) score += a.delta;
+          assert.ok(Math.abs(h.score - score) < 1e-12, `${q}: score ${h.score} vs ${score}`);
         }
         for (let i = 1; i < r.hits.length; i++) assert.ok(r.hits[i - 1].score >= r.hits[i].score);
       }

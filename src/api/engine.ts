@@ -19,6 +19,16 @@ import { systemClock } from "../ports/clock.js";
 import type { Embedder, TokenVectors } from "../ports/embedder.js";
 import type { Store, StoreStats } from "../ports/store.js";
 import { resolveRecallOptions, type RecallOptions } from "../query/options.js";
+import { z } from "zod";
+import { CueJudge } from "../graph/cue-judge.js";
+import { defaultDetection, detectRevisions, type DetectionOptions } from "../graph/detect.js";
+import { historyOf } from "../graph/history.js";
+import type { EdgeDraft, Suggestion } from "../model/graph.js";
+import type { PreparedMemory } from "../model/types.js";
+import type { RevisionJudge } from "../ports/judge.js";
+import { parseInstant } from "../time/iso.js";
+import { parseWith } from "../validate.js";
+import { edgeJson, historyJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
 import { search } from "../query/search.js";
 
 export interface EnginePorts {
@@ -32,6 +42,11 @@ export interface EnginePorts {
 export interface EngineConfig {
   /** Search defaults (weights, k, rrf k, channels, depth) for this engine; per-call options override them. */
   search?: Partial<Omit<SearchOptions, "weights">> & { weights?: Partial<SearchOptions["weights"]> };
+  /** Revision detection on ingest (thresholds, on/off) and the judge that decides. */
+  detection?: Partial<DetectionOptions>;
+  judge?: RevisionJudge;
+  /** Score factor for superseded memories in search (default 0.5; 1 marks them without demoting). */
+  demotion?: number;
   /** When common words are left out of lexical lookups. */
   termPruning?: Partial<TermPruning>;
   /** Late-interaction candidate generation and weighting. */
@@ -59,17 +74,47 @@ export interface BatchOptions {
 }
 
 const DEFAULT_BATCH = 256; // large enough to amortise a commit, small enough that progress moves
+/** A superseded memory keeps half its score: still visible beside its successor, never above it. */
+const DEFAULT_DEMOTION = 0.5;
+
+const supersedeSchema = z
+  .object({
+    newId: z.string().min(1),
+    oldId: z.string().min(1),
+    reason: z.string().max(1000).optional(),
+    at: z.string().optional(),
+    provenance: z.enum(["user", "api"]).optional(),
+  })
+  .strict();
+
+/** Takes `supersedes` (an id or ref, or a list of them) off a memory input. */
+function splitSupersedes(input: unknown): { supersedes: string[]; rest: unknown } {
+  if (typeof input !== "object" || input === null || !("supersedes" in input)) return { supersedes: [], rest: input };
+  const { supersedes, ...rest } = input as { supersedes: unknown };
+  if (supersedes === undefined) return { supersedes: [], rest };
+  const list = typeof supersedes === "string" ? [supersedes] : supersedes;
+  if (!Array.isArray(list) || !list.every((s) => typeof s === "string" && s.length > 0)) {
+    throw new CascadeError("INVALID_INPUT", "supersedes: a memory id (or ref), or a list of them", { field: "supersedes" });
+  }
+  return { supersedes: list as string[], rest };
+}
 
 export class Engine {
   private readonly channels: Channel[];
   private readonly clock: Clock;
   readonly searchDefaults: SearchOptions;
   private readonly termPruning: TermPruning;
+  private readonly detection: DetectionOptions;
+  private readonly judge: RevisionJudge;
+  private readonly demotion: number;
 
   private constructor(private readonly ports: EnginePorts, config: EngineConfig) {
     this.clock = ports.clock ?? systemClock;
     this.searchDefaults = { ...defaultSearchOptions, ...config.search, weights: { ...defaultSearchOptions.weights, ...config.search?.weights } };
     this.termPruning = { ...defaultTermPruning, ...config.termPruning };
+    this.detection = { ...defaultDetection, ...config.detection };
+    this.judge = config.judge ?? new CueJudge();
+    this.demotion = config.demotion ?? DEFAULT_DEMOTION;
     this.channels = [
       bm25Channel(ports.store),
       denseChannel(ports.store),
@@ -96,61 +141,168 @@ export class Engine {
     return { id: this.ports.embedder.id, dimensions: this.ports.embedder.dimensions };
   }
 
-  /** Validates, chunks, embeds and stores one memory in one transaction. */
-  async remember(input: unknown): Promise<Remembered> {
-    const now = this.clock.now();
-    const valid = validateMemoryInput(input, now);
-    const [prepared] = await prepareMemories([valid], this.ports.embedder, now);
-    await this.ports.store.writeMemories([prepared], this.stamp);
-    const m = prepared.memory;
-    return { id: m.id, kind: m.kind, topic: m.topic, at: m.at };
+  /**
+   * Validates, chunks, embeds and stores one memory in one transaction, with the `supersedes` edges it names
+   * (memory ids). Afterwards, unless it named its predecessors itself, looks for earlier memories it revises.
+   */
+  async remember(input: unknown, options: { provenance?: "user" | "api" } = {}): Promise<Remembered> {
+    const r = await this.rememberMany([input], { ...options, failFast: true });
+    const id = r.ids[0]!;
+    const m = (await this.ports.store.getMemory(id))!;
+    return { id, kind: m.kind, topic: m.topic, at: m.at };
   }
 
   /**
    * Stores many memories, one transaction per batch. An invalid item is reported with its index and never
    * costs the valid ones; if a batch's write fails as a whole, its items are retried one by one to isolate it.
+   * `supersedes` may name memory ids or the `metadata.ref` of items earlier in the same call.
    */
-  async rememberMany(inputs: unknown[], options: BatchOptions = {}): Promise<BatchResult> {
+  async rememberMany(inputs: unknown[], options: BatchOptions & { provenance?: "user" | "api"; failFast?: boolean } = {}): Promise<BatchResult> {
     const batchSize = options.batchSize ?? DEFAULT_BATCH;
     const result: BatchResult = { imported: 0, ids: inputs.map(() => null), failed: [] };
     const now = this.clock.now();
+    const refs = new Map<string, string>();
+    const fail = (index: number, err: unknown) => {
+      if (options.failFast) throw err;
+      result.failed.push({ index, error: errorMessage(err) });
+    };
     for (let start = 0; start < inputs.length; start += batchSize) {
-      const valid: { index: number; memory: ValidMemory }[] = [];
+      const valid: { index: number; memory: ValidMemory; supersedes: string[] }[] = [];
       inputs.slice(start, start + batchSize).forEach((input, offset) => {
         try {
-          valid.push({ index: start + offset, memory: validateMemoryInput(input, now) });
+          const { supersedes, rest } = splitSupersedes(input);
+          valid.push({ index: start + offset, memory: validateMemoryInput(rest, now), supersedes });
         } catch (err) {
-          result.failed.push({ index: start + offset, error: errorMessage(err) });
+          fail(start + offset, err);
         }
       });
       const prepared = await prepareMemories(valid.map((v) => v.memory), this.ports.embedder, now);
+      prepared.forEach((p, i) => {
+        const ref = valid[i].memory.metadata.ref;
+        if (typeof ref === "string") refs.set(ref, p.memory.id);
+      });
+      const edgesOf = (i: number): EdgeDraft[] =>
+        valid[i].supersedes.map((old) => ({
+          type: "supersedes",
+          from: prepared[i].memory.id,
+          to: refs.get(old) ?? old,
+          validFrom: Date.parse(prepared[i].memory.at),
+          validTo: null,
+          recordedAt: now,
+          provenance: options.provenance ?? "api",
+          confidence: 1,
+          reason: null,
+        }));
+      const written: number[] = [];
       try {
-        await this.ports.store.writeMemories(prepared, this.stamp);
-        prepared.forEach((p, i) => (result.ids[valid[i].index] = p.memory.id));
-        result.imported += prepared.length;
+        await this.ports.store.writeMemories(prepared, this.stamp, prepared.flatMap((_, i) => edgesOf(i)));
+        written.push(...prepared.keys());
       } catch (batchError) {
-        if (batchError instanceof CascadeError && batchError.code === "EMBEDDER_MISMATCH") throw batchError;
-        for (const [i, p] of prepared.entries()) {
-          try {
-            await this.ports.store.writeMemories([p], this.stamp);
-            result.ids[valid[i].index] = p.memory.id;
-            result.imported++;
-          } catch (err) {
-            result.failed.push({ index: valid[i].index, error: errorMessage(err) });
+        if (prepared.length === 1 || (batchError instanceof CascadeError && batchError.code === "EMBEDDER_MISMATCH")) {
+          if (prepared.length === 1) fail(valid[0].index, batchError);
+          else throw batchError;
+        } else {
+          for (const [i, p] of prepared.entries()) {
+            try {
+              await this.ports.store.writeMemories([p], this.stamp, edgesOf(i));
+              written.push(i);
+            } catch (err) {
+              fail(valid[i].index, err);
+            }
           }
         }
       }
+      for (const i of written) result.ids[valid[i].index] = prepared[i].memory.id;
+      result.imported += written.length;
+      // Explicit supersedes always wins: only memories that named no predecessor are looked at.
+      await this.detect(written.filter((i) => valid[i].supersedes.length === 0).map((i) => prepared[i]), now);
       options.onProgress?.(Math.min(start + batchSize, inputs.length), inputs.length);
     }
     result.failed.sort((a, b) => a.index - b.index);
     return result;
   }
 
+  private async detect(memories: PreparedMemory[], now: number): Promise<void> {
+    if (!this.detection.enabled || memories.length === 0) return;
+    const found = await detectRevisions(
+      this.ports.store,
+      this.judge,
+      memories.map((p) => ({ id: p.memory.id, text: p.memory.text, at: p.memory.at, topic: p.memory.topic, vector: p.chunks[0].vector })),
+      this.detection,
+      now,
+    );
+    for (const edge of found.edges) {
+      try {
+        await this.ports.store.addEdges([edge]);
+      } catch (err) {
+        // a detected edge that would close a cycle (or duplicate one) is not worth failing an import for
+        if (!(err instanceof CascadeError && err.isUsageError)) throw err;
+      }
+    }
+    if (found.suggestions.length) await this.ports.store.addSuggestions(found.suggestions);
+  }
+
+  /** Records that NEW replaces OLD from `at` on (default: NEW's event time). */
+  async supersede(newId: string, oldId: string, options: { reason?: string; at?: string; provenance?: "user" | "api" } = {}): Promise<EdgeJson> {
+    const o = parseWith(supersedeSchema, { newId, oldId, ...options });
+    const newer = await this.show(o.newId);
+    await this.show(o.oldId);
+    const [edge] = await this.ports.store.addEdges([
+      {
+        type: "supersedes",
+        from: o.newId,
+        to: o.oldId,
+        validFrom: o.at !== undefined ? parseInstant("at", o.at) : Date.parse(newer.at),
+        validTo: null,
+        recordedAt: this.clock.now(),
+        provenance: o.provenance ?? "api",
+        confidence: 1,
+        reason: o.reason ?? null,
+      },
+    ]);
+    return edgeJson(edge);
+  }
+
+  /** Takes an edge back (it stays in the history, marked retracted now). */
+  async retract(edgeId: string): Promise<EdgeJson> {
+    return edgeJson(await this.ports.store.retractEdge(edgeId, this.clock.now()));
+  }
+
+  /** The supersession chain of a memory, oldest to newest, with every edge touching it. */
+  async history(id: string, options: { asOf?: string; knownAt?: string } = {}): Promise<HistoryJson> {
+    await this.show(id);
+    const now = this.clock.now();
+    const time = {
+      asOf: options.asOf !== undefined ? parseInstant("asOf", options.asOf) : now,
+      knownAt: options.knownAt !== undefined ? parseInstant("knownAt", options.knownAt) : now,
+    };
+    return historyJson(id, await historyOf(this.ports.store, id, time));
+  }
+
+  async suggestions(status: Suggestion["status"] | "all" = "open") {
+    return (await this.ports.store.listSuggestions(status === "all" ? undefined : status)).map(suggestionJson);
+  }
+
+  /** Accepts a suggestion (its edge is added, provenance user) or rejects it. */
+  async decideSuggestion(id: string, decision: "accepted" | "rejected") {
+    const now = this.clock.now();
+    const open = (await this.ports.store.listSuggestions("open")).find((s) => s.id === id);
+    const edge: EdgeDraft | undefined =
+      open && decision === "accepted"
+        ? { type: "supersedes", from: open.from, to: open.to, validFrom: Date.parse((await this.show(open.from)).at), validTo: null, recordedAt: now, provenance: "user", confidence: open.confidence, reason: open.reason }
+        : undefined;
+    return suggestionJson(await this.ports.store.decideSuggestion(id, decision, now, edge));
+  }
+
   /** Searches every selected channel and fuses their ranks. */
   async recall(query: string, options: RecallOptions = {}): Promise<SearchResult> {
     const opts = resolveRecallOptions(options, this.searchDefaults, this.clock.now());
     validateQuery(query);
-    return search({ store: this.ports.store, embedder: this.ports.embedder, channels: this.channels, pruning: this.termPruning }, query, opts);
+    return search(
+      { store: this.ports.store, embedder: this.ports.embedder, channels: this.channels, pruning: this.termPruning, demotion: this.demotion },
+      query,
+      opts,
+    );
   }
 
   async show(id: string): Promise<Memory> {

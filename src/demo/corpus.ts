@@ -11,7 +11,7 @@ export const demoCorpus: MemoryInput[] = [
   { at: "2026-02-02T09:15:00Z", kind: "note", title: "Kick-off: payments service v2", tags: ["planning", "payments"], topic: "projects.payments", text: "Kick-off for payments v2. Goals: cut checkout latency below 300 ms at p95, move card tokenisation out of the monolith, and ship before the summer sale. Owners: Priya (backend), Marco (infra), Lena (product)." },
   { at: "2026-02-03T14:02:00Z", speaker: "Marco", session: "infra-sync", text: "Our configuration is scattered across environment variables in three deploy scripts. Nobody knows which value is live in staging." },
   { at: "2026-02-03T14:05:00Z", speaker: "Priya", session: "infra-sync", text: "Proposal: put all service configuration into YAML files in the repository, one file per environment, reviewed like code." },
-  { at: "2026-02-05T10:30:00Z", kind: "decision", title: "Decision: configuration moves to YAML files in the repo", tags: ["decision", "config"], topic: "ops.config", text: "We decided to move every service setting into versioned YAML files (config/staging.yaml, config/prod.yaml). Environment variables are deprecated for configuration. Rationale: reviews, history, and one place to look." },
+  { at: "2026-02-05T10:30:00Z", kind: "decision", metadata: { ref: "config-in-yaml" }, title: "Decision: configuration moves to YAML files in the repo", tags: ["decision", "config"], topic: "ops.config", text: "We decided to move every service setting into versioned YAML files (config/staging.yaml, config/prod.yaml). Environment variables are deprecated for configuration. Rationale: reviews, history, and one place to look." },
   { at: "2026-02-11T16:40:00Z", speaker: "Lena", session: "product-weekly", text: "Customers in Brazil keep asking for Pix payments. Can we fit it into v2 or does it wait for Q3?" },
   { at: "2026-02-12T08:55:00Z", kind: "incident", title: "Checkout workers crash on database failover", tags: ["incident", "postgres"], topic: "ops.incidents", text: "Checkout workers crashed at 08:41 with ECONNRESET when the primary Postgres node failed over. The connection pool did not retry; 2.3% of checkouts failed for six minutes. Fix: retry idempotent queries once with jitter." },
   { at: "2026-02-12T11:20:00Z", speaker: "Marco", session: "incident-review", text: "Root cause of this morning's outage: pgbouncer dropped every client socket during failover and our driver surfaced the reset instead of reconnecting." },
@@ -28,7 +28,7 @@ export const demoCorpus: MemoryInput[] = [
   { at: "2026-04-15T11:00:00Z", kind: "note", title: "Fraud call made parallel", tags: ["performance", "checkout"], topic: "projects.payments.checkout", text: "Fraud scoring now runs in parallel with tokenisation. Checkout p95 dropped from 410 ms to 285 ms in the load test, under the 300 ms goal." },
   { at: "2026-04-22T13:35:00Z", speaker: "Priya", session: "backend-sync", text: "Keeping YAML files for three environments in sync is painful: every new flag means three pull requests, and staging drifted twice this month." },
   { at: "2026-04-29T09:20:00Z", speaker: "Marco", session: "infra-sync", text: "Security review says secrets must never live in the repository, encrypted or not. They want them in Vault with short-lived leases." },
-  { at: "2026-05-06T15:00:00Z", kind: "decision", title: "Decision reversed: configuration back to environment variables, secrets in Vault", tags: ["decision", "config", "security"], topic: "ops.config", text: "We are reverting the February decision. Configuration goes back to environment variables, rendered by the deploy pipeline from one typed schema; secrets come from Vault at start-up. The YAML files in the repo are removed by the end of May." },
+  { at: "2026-05-06T15:00:00Z", kind: "decision", supersedes: ["config-in-yaml"], title: "Decision reversed: configuration back to environment variables, secrets in Vault", tags: ["decision", "config", "security"], topic: "ops.config", text: "We are reverting the February decision. Configuration goes back to environment variables, rendered by the deploy pipeline from one typed schema; secrets come from Vault at start-up. The YAML files in the repo are removed by the end of May." },
   { at: "2026-05-06T15:20:00Z", speaker: "Priya", session: "backend-sync", text: "Actually I am glad we switched back: the env schema gives us validation at deploy time, which was the only thing the YAML files did well." },
   { at: "2026-05-13T10:40:00Z", kind: "note", title: "Pix integration design", tags: ["design", "pix", "brazil"], topic: "projects.payments.pix", text: "Pix payments are asynchronous: the customer pays from their bank app using a QR code and we receive a webhook. Orders wait in a pending state for up to 30 minutes before they expire." },
   { at: "2026-05-20T08:50:00Z", kind: "incident", title: "Webhook storm from the Pix provider", tags: ["incident", "pix"], topic: "ops.incidents", text: "The Pix provider retried every webhook 40 times after a timeout on our side, and the order service hit its connection limit. We now acknowledge webhooks immediately and process them from a queue." },
@@ -41,9 +41,9 @@ export const demoCorpus: MemoryInput[] = [
 ];
 
 /** Questions the demo asks, each showing something fusion does that one channel would not. */
-export const demoQueries: { query: string; why: string }[] = [
-  { query: "what did we decide about where configuration lives?", why: "a decision and its later reversal: both come back, with the channels that found each" },
-  { query: "ECONNRESET", why: "an identifier no embedder knows: BM25 and late interaction match it exactly" },
-  { query: "puppy chewed my earphones", why: "no shared words: dense and late interaction find the paraphrase" },
-  { query: "card tokenisation vendor", why: "the curated title and tags agree with the body" },
+export const demoQueries: { query: string; why: string; k: number }[] = [
+  { query: "what did we decide about where configuration lives?", why: "a decision and its reversal: the reversal comes first; the February decision is marked superseded and demoted", k: 6 },
+  { query: "ECONNRESET", why: "an identifier no embedder knows: BM25 and late interaction match it exactly", k: 3 },
+  { query: "puppy chewed my earphones", why: "no shared words: dense and late interaction find the paraphrase", k: 3 },
+  { query: "card tokenisation vendor", why: "the curated title and tags agree with the body", k: 3 },
 ];

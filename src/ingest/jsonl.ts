@@ -1,12 +1,11 @@
 /**
  * @module ingest/jsonl
  * JSONL import records: one JSON object a line with `text` and the optional fields of `add`, plus `ref` (the
- * caller's own id, kept in metadata). A line that does not parse is reported with its number and never stops
+ * caller's own id, kept in metadata) and `supersedes` (ids, or refs of earlier lines). A line that does not parse is reported with its number and never stops
  * the lines around it.
  */
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
-import { invalidInput } from "../errors.js";
 
 export type JsonlItem = { line: number; input: Record<string, unknown> } | { line: number; error: string };
 
@@ -20,10 +19,7 @@ export function parseJsonlLine(text: string, line: number): JsonlItem | null {
     return { line, error: `not valid JSON (${(err as Error).message})` };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { line, error: "each line must be a JSON object" };
-  const { ref, supersedes, ...input } = value as Record<string, unknown>;
-  if (supersedes !== undefined) {
-    return { line, error: invalidInput("supersedes", "is not supported yet by this version of Cascade").message };
-  }
+  const { ref, ...input } = value as Record<string, unknown>;
   if (ref !== undefined) {
     if (typeof ref !== "string" || ref === "") return { line, error: "ref: must be a non-empty string" };
     input.metadata = { ...(input.metadata as Record<string, unknown> | undefined), ref };

@@ -19,6 +19,8 @@ export interface MemoryInput {
   speaker?: string;
   session?: string;
   metadata?: Record<string, unknown>;
+  /** Memories this one replaces: ids, or the `metadata.ref` of memories earlier in the same batch. */
+  supersedes?: string[];
 }
 
 /** A stored memory. Times are ISO 8601 strings in UTC. */

@@ -4,6 +4,7 @@
  * embedded default; a PostgreSQL store would implement the same methods. Methods take records, not long
  * positional lists, and return plain values; a backend that cannot do something throws UNSUPPORTED.
  */
+import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../model/graph.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter } from "../model/types.js";
 
 /** The vector space a store was built in; recorded by the first write, checked on every open. */
@@ -32,8 +33,12 @@ export interface StoreStats {
 export interface Store {
   /** The embedder stamp, or null for a store that has never been written. */
   embedderStamp(): Promise<EmbedderStamp | null>;
-  /** Writes memories, all or none, in one transaction; stamps the store with the embedder on first write. */
-  writeMemories(memories: PreparedMemory[], stamp: EmbedderStamp): Promise<void>;
+  /**
+   * Writes memories and the edges that come with them (which may name these new memories), all or none, in one
+   * transaction; stamps the store with the embedder on first write. An edge that would close a cycle of
+   * `supersedes` or names an unknown memory fails the whole write.
+   */
+  writeMemories(memories: PreparedMemory[], stamp: EmbedderStamp, edges?: EdgeDraft[]): Promise<Edge[]>;
   getMemory(id: string): Promise<Memory | null>;
   /** Removes a memory from the tables and every index; false when there was no such memory. */
   deleteMemory(id: string): Promise<boolean>;
@@ -55,6 +60,21 @@ export interface Store {
   termStats(terms: string[]): Promise<{ chunks: number; df: Map<string, number> }>;
   /** Event times (ms since epoch) of the given memories. */
   eventTimes(memoryIds: string[]): Promise<Map<string, number>>;
+
+  /** The first chunk of each memory, to show a memory that no channel ranked. */
+  firstChunkIds(memoryIds: string[]): Promise<Map<string, number>>;
+
+  /** Adds edges in one transaction (see writeMemories for what is refused). */
+  addEdges(drafts: EdgeDraft[]): Promise<Edge[]>;
+  /** Marks an edge retracted at `at` (record time); it stays in history. */
+  retractEdge(id: string, at: number): Promise<Edge>;
+  /** Every edge into or out of these memories, retracted ones included. */
+  edgesTouching(memoryIds: string[], type?: EdgeType): Promise<Edge[]>;
+  /** Records suggestions; a pair already suggested keeps its first record and decision. */
+  addSuggestions(suggestions: Omit<Suggestion, "id" | "status">[]): Promise<void>;
+  listSuggestions(status?: Suggestion["status"]): Promise<Suggestion[]>;
+  /** Accepts or rejects an open suggestion; accepting adds its edge in the same transaction. */
+  decideSuggestion(id: string, decision: "accepted" | "rejected", at: number, edge?: EdgeDraft): Promise<Suggestion>;
 
   stats(): Promise<StoreStats>;
   close(): Promise<void>;

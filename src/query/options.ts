@@ -27,6 +27,9 @@ export const recallOptionsSchema = z
     under: z.string().optional(),
     kinds: z.array(z.string().min(1)).optional(),
     now: z.string().optional(),
+    asOf: z.string().optional(),
+    knownAt: z.string().optional(),
+    currentOnly: z.boolean().optional(),
   })
   .strict();
 
@@ -35,6 +38,11 @@ export type RecallOptions = z.input<typeof recallOptionsSchema>;
 export interface ResolvedRecall extends SearchOptions {
   filter: SearchFilter;
   now: number;
+  /** The world time the graph is read at; when given, memories that happened later are not returned. */
+  asOf: number;
+  /** What Cascade knew: edges recorded by then and not retracted by then. */
+  knownAt: number;
+  currentOnly: boolean;
 }
 
 export function resolveRecallOptions(options: unknown, base: SearchOptions, clockNow: number): ResolvedRecall {
@@ -47,6 +55,9 @@ export function resolveRecallOptions(options: unknown, base: SearchOptions, cloc
   }
   if (o.under !== undefined) filter.under = validateTopicPath("under", o.under);
   if (o.kinds !== undefined) filter.kinds = [...new Set(o.kinds)];
+  const now = o.now !== undefined ? parseInstant("now", o.now) : clockNow;
+  const asOf = o.asOf !== undefined ? parseInstant("asOf", o.asOf) : now;
+  if (o.asOf !== undefined) filter.until = Math.min(filter.until ?? Infinity, asOf + 1);
   const k = o.k ?? base.k;
   return {
     k,
@@ -57,7 +68,10 @@ export function resolveRecallOptions(options: unknown, base: SearchOptions, cloc
     channels: o.channels ? [...new Set(o.channels)] : base.channels,
     weights: { ...base.weights, ...o.weights },
     filter,
-    now: o.now !== undefined ? parseInstant("now", o.now) : clockNow,
+    now,
+    asOf,
+    knownAt: o.knownAt !== undefined ? parseInstant("knownAt", o.knownAt) : now,
+    currentOnly: o.currentOnly ?? false,
   };
 }
 

@@ -6,7 +6,9 @@
 import type { Channel, ChannelQuery } from "../channels/channel.js";
 import { rankByRecency, recencyCandidates } from "../channels/recency.js";
 import { fuse } from "../fuse/rrf.js";
-import type { ChannelName, ChannelReport, Hit, Ranked, SearchResult } from "../model/types.js";
+import type { ChannelName, ChannelReport, Hit, Ranked, SearchFilter, SearchResult } from "../model/types.js";
+import { memoryPassesFilter } from "./filter.js";
+import { annotateSupersession } from "./supersession.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { Store } from "../ports/store.js";
 import { toFtsQuery } from "../text/fts-query.js";
@@ -19,6 +21,18 @@ export interface SearchDeps {
   embedder: Embedder;
   channels: Channel[];
   pruning: TermPruning;
+  /** Score factor for superseded memories. */
+  demotion: number;
+}
+
+/** The memories (of those given) that pass the query's filters, so a successor never breaks them. */
+async function admissibleMemories(store: Store, ids: string[], filter: SearchFilter): Promise<Set<string>> {
+  const ok = new Set<string>();
+  for (const id of ids) {
+    const m = await store.getMemory(id);
+    if (m && memoryPassesFilter(m, filter)) ok.add(id);
+  }
+  return ok;
 }
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
@@ -58,7 +72,15 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     reports.recency = { weight: opts.weights.recency, candidates: list.length, ms: round(performance.now() - t0) };
   }
 
-  const top = fuse(lists, opts.weights, opts.rrfK).slice(0, opts.k);
+  const fused = fuse(lists, opts.weights, opts.rrfK);
+  const annotated = await annotateSupersession(
+    deps.store,
+    fused,
+    { asOf: opts.asOf, knownAt: opts.knownAt },
+    { demotion: deps.demotion, currentOnly: opts.currentOnly },
+    (ids) => admissibleMemories(deps.store, ids, opts.filter),
+  );
+  const top = annotated.slice(0, opts.k);
   const chunks = await deps.store.hydrate(top.map((f) => f.chunkId));
   const hits: Hit[] = top.map((f) => {
     const c = chunks.get(f.chunkId)!;
@@ -76,11 +98,11 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
       sources_hit: f.sourcesHit,
       ranks: f.ranks,
       rrf: f.rrf,
-      score: f.rrf,
-      adjustments: [],
-      status: "current",
-      superseded_by: [],
-      supersedes: [],
+      score: f.score,
+      adjustments: f.adjustments,
+      status: f.status,
+      superseded_by: f.supersededBy,
+      supersedes: f.supersedes,
     };
   });
   return { query: text, k: opts.k, rrf_k: opts.rrfK, hits, channels: reports, took_ms: round(performance.now() - started) };

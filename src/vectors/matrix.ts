@@ -6,10 +6,13 @@
  * vectors) and late interaction's vocabulary (word vectors) are both one of these: derived data, rebuilt from
  * the store's tables on first use.
  */
-import usearch from "usearch";
+import { createRequire } from "node:module";
+import type * as UsearchModule from "usearch";
 import { dot } from "./math.js";
 
-const { exactSearch, MetricKind } = usearch;
+// usearch's ESM entry finds its native build by walking up from a path parsed out of a stack trace, which
+// recurses forever when the caller has no file path (node -e, some bundlers); the CommonJS entry uses __dirname.
+const { exactSearch, MetricKind } = createRequire(import.meta.url)("usearch") as typeof UsearchModule;
 
 export interface Neighbour {
   key: number;

@@ -56,6 +56,41 @@ const MIGRATIONS: string[] = [
   -- chunks_fts (a separate postings table cost 35% of ingest time); df lets a query skip near-stop-words.
   CREATE TABLE terms (id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE, df INTEGER NOT NULL DEFAULT 0);
   `,
+  // 2: the memory graph. Edges are typed and directed (from → to: "from supersedes to"), valid over an
+  // event-time interval, and recorded and retracted in record time: never deleted, so history can be replayed.
+  `
+  CREATE TABLE edges (
+    rowid           INTEGER PRIMARY KEY,
+    id              TEXT NOT NULL UNIQUE,
+    type            TEXT NOT NULL CHECK (type IN ('supersedes', 'contradicts', 'refines', 'derived_from', 'summarizes', 'relates_to')),
+    from_rowid      INTEGER NOT NULL REFERENCES memories (rowid) ON DELETE CASCADE,
+    to_rowid        INTEGER NOT NULL REFERENCES memories (rowid) ON DELETE CASCADE,
+    valid_from_ms   INTEGER NOT NULL,
+    valid_to_ms     INTEGER,
+    recorded_at_ms  INTEGER NOT NULL,
+    retracted_at_ms INTEGER,
+    provenance      TEXT NOT NULL CHECK (provenance IN ('user', 'api', 'heuristic', 'llm')),
+    confidence      REAL NOT NULL CHECK (confidence >= 0 AND confidence <= 1),
+    reason          TEXT,
+    CHECK (from_rowid <> to_rowid)
+  );
+  CREATE INDEX edges_into ON edges (to_rowid, type);
+  CREATE INDEX edges_out_of ON edges (from_rowid, type);
+
+  -- detected revisions below the confidence threshold, for a person to accept or reject
+  CREATE TABLE suggestions (
+    rowid         INTEGER PRIMARY KEY,
+    id            TEXT NOT NULL UNIQUE,
+    from_rowid    INTEGER NOT NULL REFERENCES memories (rowid) ON DELETE CASCADE,
+    to_rowid      INTEGER NOT NULL REFERENCES memories (rowid) ON DELETE CASCADE,
+    confidence    REAL NOT NULL,
+    reason        TEXT NOT NULL,
+    created_at_ms INTEGER NOT NULL,
+    status        TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'accepted', 'rejected')),
+    decided_at_ms INTEGER,
+    UNIQUE (from_rowid, to_rowid)
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

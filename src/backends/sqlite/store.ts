@@ -7,12 +7,14 @@
 import { statSync } from "node:fs";
 import type Database from "better-sqlite3";
 import { CascadeError } from "../../errors.js";
+import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../../model/graph.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter } from "../../model/types.js";
 import type { EmbedderStamp, HydratedChunk, Store, StoreStats } from "../../ports/store.js";
 import { quoteFtsTerm } from "../../text/fts-query.js";
 import { toBlob } from "../../vectors/math.js";
 import { openConnection, type Connection } from "./connection.js";
 import { filterCondition, isEmptyFilter } from "./filter-sql.js";
+import * as graph from "./graph-sql.js";
 import { migrate } from "./schema.js";
 import { VectorMatrix } from "../../vectors/matrix.js";
 
@@ -73,13 +75,19 @@ export class SqliteStore implements Store {
     }
   }
 
+  private readonly prepare = (sql: string) => this.stmt(sql);
+
+  /**
+   * A cached prepared statement, always handed out in plain object mode: `.pluck()` and `.raw()` change a
+   * statement in place, and a mode left over from another caller once made forget delete nothing.
+   */
   private stmt(sql: string): Database.Statement {
     let s = this.statements.get(sql);
     if (!s) {
       s = this.db.prepare(sql);
       this.statements.set(sql, s);
     }
-    return s;
+    return s.reader ? s.raw(false).pluck(false) : s;
   }
 
   async embedderStamp(): Promise<EmbedderStamp | null> {
@@ -87,8 +95,9 @@ export class SqliteStore implements Store {
     return row ? (JSON.parse(row.value) as EmbedderStamp) : null;
   }
 
-  async writeMemories(memories: PreparedMemory[], stamp: EmbedderStamp): Promise<void> {
+  async writeMemories(memories: PreparedMemory[], stamp: EmbedderStamp, edges: EdgeDraft[] = []): Promise<Edge[]> {
     const added: { chunkId: number; vector: Float32Array }[] = [];
+    const written: Edge[] = [];
     const write = this.db.transaction(() => {
       const existing = this.stmt("SELECT value FROM meta WHERE key = 'embedder'").get() as { value: string } | undefined;
       if (!existing) {
@@ -99,9 +108,11 @@ export class SqliteStore implements Store {
       }
       for (const p of memories) added.push(...this.insertMemory(p));
       this.addToChunkCount(added.length);
+      for (const e of edges) written.push(graph.insertEdge(this.prepare, e));
     });
     write();
     if (this.matrix) for (const a of added) this.matrix.add(a.chunkId, a.vector);
+    return written;
   }
 
   private insertMemory({ memory: m, chunks }: PreparedMemory): { chunkId: number; vector: Float32Array }[] {
@@ -155,7 +166,8 @@ export class SqliteStore implements Store {
         for (const term of c.terms.split(" ")) if (term) uncountTerm.run(term);
       }
       this.stmt("DELETE FROM curated_fts WHERE rowid = ?").run(row.rowid);
-      this.stmt("DELETE FROM memories WHERE rowid = ?").run(row.rowid); // chunks cascade
+      const info = this.stmt("DELETE FROM memories WHERE rowid = ?").run(row.rowid); // chunks cascade
+      if (info.changes !== 1) throw new CascadeError("STORE_ERROR", `forget ${id}: the memory row was not deleted`);
       this.addToChunkCount(-chunks.length);
       return true;
     })();
@@ -300,6 +312,42 @@ export class SqliteStore implements Store {
       .raw()
       .all(JSON.stringify(memoryIds)) as [string, number][];
     return new Map(rows);
+  }
+
+  async firstChunkIds(memoryIds: string[]): Promise<Map<string, number>> {
+    const rows = this.stmt(
+      `SELECT m.id, (SELECT c.id FROM chunks c WHERE c.memory_rowid = m.rowid ORDER BY c.ord LIMIT 1)
+       FROM memories m WHERE m.id IN (SELECT value FROM json_each(?))`,
+    ).raw().all(JSON.stringify(memoryIds)) as [string, number][];
+    return new Map(rows);
+  }
+
+  async addEdges(drafts: EdgeDraft[]): Promise<Edge[]> {
+    return this.db.transaction(() => drafts.map((d) => graph.insertEdge(this.prepare, d)))();
+  }
+
+  async retractEdge(id: string, at: number): Promise<Edge> {
+    return this.db.transaction(() => graph.retractEdge(this.prepare, id, at))();
+  }
+
+  async edgesTouching(memoryIds: string[], type?: EdgeType): Promise<Edge[]> {
+    return graph.edgesTouching(this.prepare, memoryIds, type);
+  }
+
+  async addSuggestions(suggestions: Omit<Suggestion, "id" | "status">[]): Promise<void> {
+    this.db.transaction(() => suggestions.forEach((s) => graph.insertSuggestion(this.prepare, s)))();
+  }
+
+  async listSuggestions(status?: Suggestion["status"]): Promise<Suggestion[]> {
+    return graph.listSuggestions(this.prepare, status);
+  }
+
+  async decideSuggestion(id: string, decision: "accepted" | "rejected", at: number, edge?: EdgeDraft): Promise<Suggestion> {
+    return this.db.transaction(() => {
+      const s = graph.decideSuggestion(this.prepare, id, decision, at);
+      if (edge) graph.insertEdge(this.prepare, edge);
+      return s;
+    })();
   }
 
   async stats(): Promise<StoreStats> {

@@ -2,7 +2,7 @@
  * @module surfaces/cli/format
  * Human-readable renderings of engine results for a terminal.
  */
-import type { BenchReport, EvalReport, Memory, Metrics, SearchResult } from "../../index.js";
+import type { BenchReport, EvalReport, HistoryJson, Memory, Metrics, SearchResult } from "../../index.js";
 
 const oneLine = (s: string, max: number) => {
   const flat = s.replace(/\s+/g, " ").trim();
@@ -15,12 +15,20 @@ export function formatSearch(r: SearchResult): string {
     const channels = h.sources_hit.map((c) => `${c}#${h.ranks[c]}`).join(" ");
     const where = [h.at.slice(0, 10), h.topic, h.kind, h.speaker].filter(Boolean).join("  ");
     const head = h.title ? `${h.title} — ` : h.speaker ? `${h.speaker}: ` : "";
-    return `${String(i + 1).padStart(2)}. ${h.score.toFixed(4)}  [${channels}]  ${where}  ${h.id}\n    ${oneLine(head + h.chunk.text, 150)}`;
+    const status = h.status === "superseded" ? `  SUPERSEDED by ${h.superseded_by.join(", ")}` : h.supersedes.length ? `  (supersedes ${h.supersedes.join(", ")})` : "";
+    const adjusted = h.adjustments.map((a) => `${a.reason}${"factor" in a ? ` ×${a.factor}` : ` +${a.delta.toFixed(4)}`}`).join("; ");
+    return `${String(i + 1).padStart(2)}. ${h.score.toFixed(4)}  [${channels || "no channel"}]  ${where}  ${h.id}${status}${adjusted ? `\n    adjusted: ${adjusted}` : ""}\n    ${oneLine(head + h.chunk.text, 150)}`;
   });
   const timing = Object.entries(r.channels)
     .map(([c, rep]) => `${c} ${rep!.candidates} in ${rep!.ms.toFixed(1)} ms`)
     .join(", ");
   return `${lines.join("\n")}\n(${r.took_ms.toFixed(1)} ms; ${timing})`;
+}
+
+export function formatHistory(h: HistoryJson): string {
+  const chain = h.chain.map((c) => `${c.id === h.id ? "*" : " "} ${c.valid_from} → ${c.valid_to ?? "now"}  ${c.status.padEnd(10)} ${c.id}\n    ${oneLine(c.text, 140)}`);
+  const edges = h.edges.map((e) => `  ${e.id}: ${e.from} ${e.type} ${e.to} from ${e.valid_from} (${e.provenance}, ${e.confidence}${e.retracted_at ? `, retracted ${e.retracted_at}` : ""})${e.reason ? ` — ${e.reason}` : ""}`);
+  return `${chain.join("\n")}\n\nedges:\n${edges.join("\n") || "  none"}`;
 }
 
 export function formatMemory(m: Memory): string {

@@ -27,7 +27,7 @@ import {
   type Engine,
   type RecallOptions,
 } from "../../index.js";
-import { formatBench, formatEval, formatMemory, formatSearch } from "./format.js";
+import { formatBench, formatEval, formatHistory, formatMemory, formatSearch } from "./format.js";
 import { emit, type OutputMode } from "./output.js";
 import { progressBar } from "./progress.js";
 
@@ -113,6 +113,7 @@ export function buildProgram(): Command {
     .option("--session <id>")
     .option("--kind <kind>", "note, turn, decision, document... (default: turn when a speaker or role is set, else note)")
     .option("--metadata <json>", "a JSON object kept with the memory")
+    .option("--supersedes <id>", "a memory this one replaces (repeatable)", collect)
     .action(async (text: string, o, cmd: Command) => {
       let metadata: unknown;
       if (o.metadata !== undefined) {
@@ -134,8 +135,9 @@ export function buildProgram(): Command {
         session: o.session,
         kind: o.kind,
         metadata,
+        supersedes: o.supersedes,
       };
-      const result = await withEngine(cmd, (e) => e.remember(input));
+      const result = await withEngine(cmd, (e) => e.remember(input, { provenance: "user" }));
       emit(mode(cmd), result, () => `remembered ${result.id} (${result.kind}, ${result.at}${result.topic ? `, ${result.topic}` : ""})`);
     });
 
@@ -171,6 +173,9 @@ export function buildProgram(): Command {
     .option("--since <iso>", "only memories that happened at or after this time")
     .option("--until <iso>", "only memories that happened before this time")
     .option("--kind <kind>", "only memories of this kind (repeatable)", collect)
+    .option("--as-of <iso>", "read the graph as the world stood then; later memories are not returned")
+    .option("--known-at <iso>", "only edges Cascade had recorded (and not retracted) by then")
+    .option("--current-only", "drop superseded memories")
     .action(async (query: string, o, cmd: Command) => {
       const options: RecallOptions = {
         k: o.k,
@@ -182,6 +187,9 @@ export function buildProgram(): Command {
         since: o.since,
         until: o.until,
         kinds: o.kind,
+        asOf: o.asOf,
+        knownAt: o.knownAt,
+        currentOnly: o.currentOnly,
       };
       const result = await withEngine(cmd, (e) => e.recall(query, options));
       emit(mode(cmd), result, () => formatSearch(result));
@@ -206,6 +214,58 @@ export function buildProgram(): Command {
     });
 
   program
+    .command("supersede")
+    .description("record that NEW replaces OLD from --at on (default: NEW's event time)")
+    .argument("<new>")
+    .argument("<old>")
+    .option("--reason <text>")
+    .option("--at <iso>")
+    .action(async (newId: string, oldId: string, o, cmd: Command) => {
+      const edge = await withEngine(cmd, (e) => e.supersede(newId, oldId, { reason: o.reason, at: o.at, provenance: "user" }));
+      emit(mode(cmd), edge, () => `${edge.from} supersedes ${edge.to} from ${edge.valid_from} (edge ${edge.id})`);
+    });
+
+  program
+    .command("history")
+    .description("a memory's supersession chain, oldest to newest, and every edge touching it")
+    .argument("<id>")
+    .option("--as-of <iso>")
+    .option("--known-at <iso>")
+    .action(async (id: string, o, cmd: Command) => {
+      const h = await withEngine(cmd, (e) => e.history(id, { asOf: o.asOf, knownAt: o.knownAt }));
+      emit(mode(cmd), h, () => formatHistory(h));
+    });
+
+  program
+    .command("retract")
+    .description("take an edge back (it stays in the history)")
+    .argument("<edge-id>")
+    .action(async (id: string, _o, cmd: Command) => {
+      const edge = await withEngine(cmd, (e) => e.retract(id));
+      emit(mode(cmd), edge, () => `retracted ${edge.id} (${edge.from} ${edge.type} ${edge.to})`);
+    });
+
+  program
+    .command("suggestions")
+    .description("revisions detected below the confidence threshold; accept or reject them")
+    .option("--accept <id>")
+    .option("--reject <id>")
+    .option("--all", "list decided suggestions too")
+    .action(async (o, cmd: Command) => {
+      if (o.accept && o.reject) throw new CascadeError("INVALID_INPUT", "suggestions: --accept and --reject cannot be used together", { field: "accept" });
+      const decision = o.accept ? ("accepted" as const) : o.reject ? ("rejected" as const) : null;
+      if (decision) {
+        const s = await withEngine(cmd, (e) => e.decideSuggestion(o.accept ?? o.reject, decision));
+        emit(mode(cmd), s, () => `${s.id} ${s.status}: ${s.from} supersedes ${s.to}`);
+        return;
+      }
+      const list = await withEngine(cmd, (e) => e.suggestions(o.all ? "all" : "open"));
+      emit(mode(cmd), { suggestions: list }, () =>
+        list.length === 0 ? "no open suggestions" : list.map((s) => `${s.id}  ${s.confidence.toFixed(2)}  ${s.from} supersedes ${s.to}?  ${s.reason}  [${s.status}]`).join("\n"),
+      );
+    });
+
+  program
     .command("stats")
     .description("counts and size of the store")
     .action(async (_o, cmd: Command) => {
@@ -227,7 +287,7 @@ export function buildProgram(): Command {
           async (e) => {
             const imported = await e.rememberMany(demoCorpus);
             const answers = [];
-            for (const q of demoQueries) answers.push({ ...q, result: await e.recall(q.query, { k: 3 }) });
+            for (const q of demoQueries) answers.push({ ...q, result: await e.recall(q.query, { k: q.k }) });
             return { imported: imported.imported, store: flags.db ?? null, queries: answers };
           },
           path,

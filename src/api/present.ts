@@ -1,0 +1,57 @@
+/**
+ * @module api/present
+ * Graph records as the contract's JSON shows them (ISO times, snake_case keys).
+ */
+import type { History } from "../graph/history.js";
+import type { Edge, Suggestion } from "../model/graph.js";
+import { formatInstant } from "../time/iso.js";
+
+const iso = (ms: number | null) => (ms === null ? null : formatInstant(ms));
+
+export interface EdgeJson {
+  id: string;
+  type: string;
+  from: string;
+  to: string;
+  valid_from: string;
+  valid_to: string | null;
+  recorded_at: string;
+  retracted_at: string | null;
+  provenance: string;
+  confidence: number;
+  reason: string | null;
+}
+
+export function edgeJson(e: Edge): EdgeJson {
+  return {
+    id: e.id,
+    type: e.type,
+    from: e.from,
+    to: e.to,
+    valid_from: iso(e.validFrom)!,
+    valid_to: iso(e.validTo),
+    recorded_at: iso(e.recordedAt)!,
+    retracted_at: iso(e.retractedAt),
+    provenance: e.provenance,
+    confidence: e.confidence,
+    reason: e.reason,
+  };
+}
+
+export interface HistoryJson {
+  id: string;
+  chain: { id: string; status: string; valid_from: string; valid_to: string | null; text: string }[];
+  edges: EdgeJson[];
+}
+
+export function historyJson(id: string, h: History): HistoryJson {
+  return {
+    id,
+    chain: h.chain.map((c) => ({ id: c.memory.id, status: c.status, valid_from: iso(c.validFrom)!, valid_to: iso(c.validTo), text: c.memory.text })),
+    edges: h.edges.map(edgeJson),
+  };
+}
+
+export function suggestionJson(s: Suggestion) {
+  return { id: s.id, from: s.from, to: s.to, confidence: s.confidence, reason: s.reason, created_at: iso(s.createdAt), status: s.status };
+}

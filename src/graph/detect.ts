@@ -1,0 +1,78 @@
+/**
+ * @module graph/detect
+ * Revision detection on ingest: for a new memory, find earlier memories it may replace (its nearest
+ * neighbours that happened before it, on the same topic when both have one), ask the judge, and sort the
+ * verdicts into edges (confident), suggestions (plausible) and nothing.
+ */
+import type { EdgeDraft, Suggestion } from "../model/graph.js";
+import type { RevisionJudge } from "../ports/judge.js";
+import type { Store } from "../ports/store.js";
+
+export const defaultDetection = Object.freeze({
+  enabled: true,
+  /** At or above: the edge is added (provenance heuristic or llm). */
+  edgeThreshold: 0.8,
+  /** At or above (and below edgeThreshold): recorded as a suggestion for a person to accept or reject. */
+  suggestThreshold: 0.5,
+  /** Earlier neighbours judged per new memory. */
+  candidates: 5,
+});
+
+export type DetectionOptions = typeof defaultDetection;
+
+export interface NewMemory {
+  id: string;
+  text: string;
+  at: string;
+  topic: string | null;
+  vector: Float32Array;
+}
+
+/** Cheap test before any lookup: text with no cue, number, negation or polarity word cannot revise anything. */
+const SIGNAL =
+  /\b(actually|instead|no longer|no more|any ?more|switch\w*|revert\w*|roll\w* back|changed?|mind|scratch|decided|cancel\w*|scrap\w*|drop\w*|moved?|moving|slipped|cut|lower\w*|rais\w*|reduc\w*|increas\w*|decreas\w*|upgrad\w*|downgrad\w*|scaled|back|again|now|replac\w*|supersed\w*|overrid\w*|not|never|stop\w*|enabl\w*|disabl\w*|from)\b|\d|n't\b/i;
+
+export function mayRevise(text: string): boolean {
+  return SIGNAL.test(text);
+}
+
+export async function detectRevisions(
+  store: Store,
+  judge: RevisionJudge,
+  memories: NewMemory[],
+  opts: DetectionOptions,
+  recordedAt: number,
+): Promise<{ edges: EdgeDraft[]; suggestions: Omit<Suggestion, "id" | "status">[] }> {
+  const edges: EdgeDraft[] = [];
+  const suggestions: Omit<Suggestion, "id" | "status">[] = [];
+  for (const m of memories) {
+    if (judge.provenance === "heuristic" && !mayRevise(m.text)) continue;
+    const at = Date.parse(m.at);
+    // Unfiltered nearest neighbours, then "earlier" in memory: a time-filtered scan would read every older chunk.
+    const near = await store.nearestChunks({ vector: m.vector, depth: opts.candidates * 4, filter: {} });
+    const ids = [...new Set(near.map((n) => n.memoryId))].filter((id) => id !== m.id);
+    const times = await store.eventTimes(ids);
+    const earlier = ids.filter((id) => (times.get(id) ?? Infinity) < at).slice(0, opts.candidates);
+    for (const id of earlier) {
+      const older = await store.getMemory(id);
+      if (!older || (m.topic && older.topic && m.topic !== older.topic)) continue;
+      const verdict = await judge.judge({ text: older.text, at: older.at }, { text: m.text, at: m.at });
+      if (verdict.confidence >= opts.edgeThreshold) {
+        edges.push({
+          type: "supersedes",
+          from: m.id,
+          to: id,
+          validFrom: at,
+          validTo: null,
+          recordedAt,
+          provenance: judge.provenance,
+          confidence: verdict.confidence,
+          reason: verdict.reason,
+        });
+      } else if (verdict.confidence >= opts.suggestThreshold) {
+        suggestions.push({ from: m.id, to: id, confidence: verdict.confidence, reason: verdict.reason, createdAt: recordedAt });
+      }
+    }
+  }
+  return { edges, suggestions };
+}

@@ -1,0 +1,23 @@
+/**
+ * @module ports/judge
+ * Decides whether a newer memory revises (supersedes) an older one. The default is offline and rule-based
+ * (graph/cue-judge); an OpenAI-compatible chat model can stand in (graph/chat-judge).
+ */
+
+export interface JudgedMemory {
+  text: string;
+  at: string;
+}
+
+export interface Verdict {
+  /** 0..1: how sure the judge is that `newer` replaces `older`. */
+  confidence: number;
+  /** One line a person can check. */
+  reason: string;
+}
+
+export interface RevisionJudge {
+  readonly id: string;
+  readonly provenance: "heuristic" | "llm";
+  judge(older: JudgedMemory, newer: JudgedMemory): Promise<Verdict>;
+}

@@ -1,0 +1,14 @@
+/**
+ * @module query/filter
+ * The search filter evaluated on one memory in memory (the backends evaluate it in their own query language).
+ */
+import type { Memory, SearchFilter } from "../model/types.js";
+
+export function memoryPassesFilter(m: Memory, f: SearchFilter): boolean {
+  const at = Date.parse(m.at);
+  if (f.since !== undefined && at < f.since) return false;
+  if (f.until !== undefined && at >= f.until) return false;
+  if (f.kinds && f.kinds.length > 0 && !f.kinds.includes(m.kind)) return false;
+  if (f.under !== undefined && !(m.topic === f.under || m.topic?.startsWith(`${f.under}.`))) return false;
+  return true;
+}

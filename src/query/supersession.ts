@@ -1,0 +1,81 @@
+/**
+ * @module query/supersession
+ * The annotate step of search: every fused candidate gets its supersession status at (asOf, knownAt). A
+ * superseded memory is demoted (its score multiplied by `demotion`), and the memory that currently stands for
+ * it is raised to at least the stale one's undemoted score (brought in when no channel found it), so a stale
+ * memory is never the answer in place of its successor. Both moves are listed as adjustments:
+ *   score = rrf × (product of factors) + (sum of deltas).
+ */
+import { currentSuccessor, supersessionOf, type Supersession } from "../graph/status.js";
+import type { Fused } from "../fuse/rrf.js";
+import type { GraphTime } from "../model/graph.js";
+import type { Adjustment } from "../model/types.js";
+import type { Store } from "../ports/store.js";
+
+export interface Annotated extends Fused, Supersession {
+  score: number;
+  adjustments: Adjustment[];
+}
+
+export interface SupersessionPolicy {
+  /** Factor applied to a superseded memory's score (1 = no demotion; it is still marked). */
+  demotion: number;
+  /** Drop superseded memories from the results. */
+  currentOnly: boolean;
+}
+
+export async function annotateSupersession(
+  store: Store,
+  fused: Fused[],
+  time: GraphTime,
+  policy: SupersessionPolicy,
+  /** Whether a memory no channel found may be shown (it must pass the query's filters). */
+  admissible: (memoryIds: string[]) => Promise<Set<string>>,
+): Promise<Annotated[]> {
+  const ids = fused.map((f) => f.memoryId);
+  const status = supersessionOf(ids, await store.edgesTouching(ids, "supersedes"), time);
+  const out = new Map<string, Annotated>(fused.map((f) => [f.memoryId, { ...f, ...status.get(f.memoryId)!, score: f.rrf, adjustments: [] }]));
+
+  // Each current successor must score at least as high as the best stale memory it stands for.
+  const floors = new Map<string, { score: number; stale: string }>();
+  for (const a of out.values()) {
+    if (a.status !== "superseded") continue;
+    if (policy.demotion !== 1) {
+      a.score = a.rrf * policy.demotion;
+      a.adjustments.push({ reason: `superseded by ${a.supersededBy.join(", ")}`, factor: policy.demotion });
+    }
+    const successor = await currentSuccessor(store, a.memoryId, time);
+    if (successor && (floors.get(successor)?.score ?? -1) < a.rrf) floors.set(successor, { score: a.rrf, stale: a.memoryId });
+  }
+
+  const missing = [...floors.keys()].filter((id) => !out.has(id));
+  if (missing.length > 0) {
+    const allowed = await admissible(missing);
+    const chunks = await store.firstChunkIds(missing);
+    const extra = supersessionOf(missing, await store.edgesTouching(missing, "supersedes"), time);
+    for (const id of missing) {
+      if (!allowed.has(id) || !chunks.has(id)) continue;
+      out.set(id, { memoryId: id, chunkId: chunks.get(id)!, ranks: {}, sourcesHit: [], rrf: 0, ...extra.get(id)!, score: 0, adjustments: [] });
+    }
+  }
+  for (const [id, floor] of floors) {
+    const a = out.get(id);
+    if (!a || a.score >= floor.score) continue;
+    const delta = floor.score - a.score;
+    a.adjustments.push({ reason: `current successor of ${floor.stale}`, delta });
+    a.score += delta;
+  }
+
+  const results = [...out.values()].filter((a) => !(policy.currentOnly && a.status === "superseded"));
+  return results.sort(compareAnnotated);
+}
+
+/** Highest score first; on a tie the current memory first, then the best single rank, then the id. */
+function compareAnnotated(a: Annotated, b: Annotated): number {
+  if (b.score !== a.score) return b.score - a.score;
+  if (a.status !== b.status) return a.status === "current" ? -1 : 1;
+  const bestA = Math.min(Infinity, ...Object.values(a.ranks));
+  const bestB = Math.min(Infinity, ...Object.values(b.ranks));
+  if (bestA !== bestB) return bestA - bestB;
+  return a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0;
+}
