@@ -97,7 +97,7 @@ function polarityFlip(older: string, newer: string, overlap: number): string | n
 
 export const defaultCueJudgeOptions = Object.freeze({
   /** Below this share of shared content words the two memories are about different things. */
-  minOverlap: 0.25,
+  minOverlap: 0.45,
 });
 
 export class CueJudge implements RevisionJudge {
