@@ -70,6 +70,8 @@ export interface BatchResult {
 export interface BatchOptions {
   /** Memories per write transaction. */
   batchSize?: number;
+  /** Look for earlier memories each new one revises (default true; a bulk load of old data may skip it). */
+  detect?: boolean;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -215,7 +217,9 @@ export class Engine {
       for (const i of written) result.ids[valid[i].index] = prepared[i].memory.id;
       result.imported += written.length;
       // Explicit supersedes always wins: only memories that named no predecessor are looked at.
-      await this.detect(written.filter((i) => valid[i].supersedes.length === 0).map((i) => prepared[i]), now);
+      if (options.detect !== false) {
+        await this.detect(written.filter((i) => valid[i].supersedes.length === 0).map((i) => prepared[i]), now);
+      }
       options.onProgress?.(Math.min(start + batchSize, inputs.length), inputs.length);
     }
     result.failed.sort((a, b) => a.index - b.index);

@@ -12,7 +12,8 @@ import { SqliteStore } from "../backends/sqlite/store.js";
 import { CHANNEL_NAMES, type ChannelName } from "../model/types.js";
 import type { SifEmbedder } from "../embed/sif.js";
 import { dot } from "../vectors/math.js";
-import { syntheticCorpus } from "./corpus.js";
+import type { EdgeDraft } from "../model/graph.js";
+import { seededRandom, syntheticCorpus } from "./corpus.js";
 
 export interface BenchOptions {
   chunks: number;
@@ -38,6 +39,10 @@ export interface BenchReport {
   store_mb: number;
   peak_rss_mb: number;
   "ann_recall@10": number;
+  /** supersedes edges added before timing `fused_with_edges` */
+  edges: number;
+  /** extra time per memory at ingest for revision detection */
+  detect_ms_per_memory: number;
   latency_ms: Record<string, Percentiles>;
 }
 
@@ -59,7 +64,8 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
     const ingestStart = performance.now();
     const batch = 2000;
     for (let i = 0; i < corpus.memories.length; i += batch) {
-      const r = await engine.rememberMany(corpus.memories.slice(i, i + batch), { batchSize: batch });
+      // a bulk load: revision detection is measured on its own below
+      const r = await engine.rememberMany(corpus.memories.slice(i, i + batch), { batchSize: batch, detect: false });
       if (r.failed.length) throw new Error(`bench: ${r.failed.length} synthetic memories failed: ${r.failed[0].error}`);
       options.onProgress?.("ingest", Math.min(i + batch, corpus.memories.length), corpus.memories.length);
     }
@@ -87,6 +93,37 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
     }
 
     const annRecall = await denseRecallAgainstBruteForce(engine, store, embedder, corpus.queries.slice(0, 50));
+
+    // The graph's cost: fused latency again once 10% of the memories are superseded (newer → older, so acyclic).
+    const ids = (await store.memoryIdsInOrder()).slice(0, corpus.memories.length);
+    const random = seededRandom((options.seed ?? 42) + 1);
+    const edgeCount = Math.floor(ids.length / 10);
+    const drafts: EdgeDraft[] = [];
+    const used = new Set<string>();
+    while (drafts.length < edgeCount && ids.length > 1) {
+      const a = Math.floor(random() * ids.length);
+      const b = Math.floor(random() * ids.length);
+      if (a === b || used.has(`${Math.max(a, b)}>${Math.min(a, b)}`)) continue;
+      used.add(`${Math.max(a, b)}>${Math.min(a, b)}`);
+      drafts.push({ type: "supersedes", from: ids[Math.max(a, b)], to: ids[Math.min(a, b)], validFrom: Date.UTC(2025, 0, 1), validTo: null, recordedAt: Date.UTC(2025, 0, 1), provenance: "api", confidence: 1, reason: null });
+    }
+    await store.addEdges(drafts);
+    const withEdges: number[] = [];
+    for (const q of corpus.queries) {
+      const t0 = performance.now();
+      await engine.recall(q, { k: 10 });
+      withEdges.push(performance.now() - t0);
+    }
+    latency.fused_with_edges = percentiles(withEdges);
+
+    // Revision detection per memory: the same number of new memories with detection on and off.
+    const extra = syntheticCorpus({ memories: 400, queries: 1, seed: (options.seed ?? 42) + 2, vocabulary: [...embedder.vocabulary()] }).memories;
+    const t1 = performance.now();
+    await engine.rememberMany(extra.slice(0, 200), { detect: false });
+    const t2 = performance.now();
+    await engine.rememberMany(extra.slice(200), { detect: true });
+    const t3 = performance.now();
+    const detectMs = Math.max(0, (t3 - t2 - (t2 - t1)) / 200);
     await store.close();
     const { statSync } = await import("node:fs");
     const storeBytes = statSync(path).size;
@@ -99,6 +136,8 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
       store_mb: Math.round((storeBytes / 1e6) * 10) / 10,
       peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
       "ann_recall@10": annRecall,
+      edges: drafts.length,
+      detect_ms_per_memory: Math.round(detectMs * 1000) / 1000,
       latency_ms: latency,
     };
   } finally {

@@ -248,6 +248,11 @@ export class SqliteStore implements Store {
     return matrix;
   }
 
+  /** Every memory id in insertion order (for benchmarks). */
+  async memoryIdsInOrder(): Promise<string[]> {
+    return this.stmt("SELECT id FROM memories ORDER BY rowid").pluck().all() as string[];
+  }
+
   /** Every chunk vector, read straight from the table into one matrix (for checks against the derived index). */
   readAllVectors(dimensions: number): VectorMatrix {
     const matrix = new VectorMatrix(dimensions, this.chunkCount());

@@ -146,6 +146,7 @@ export function buildProgram(): Command {
     .description("import memories from a JSONL file (one object a line) or a LoCoMo conversation")
     .argument("<file>")
     .addOption(new Option("--format <format>", "input format").choices(["jsonl", "locomo"]).default("jsonl"))
+    .option("--no-detect", "do not look for revisions of earlier memories (faster bulk loads)")
     .action(async (file: string, o, cmd: Command) => {
       let size: number;
       try {
@@ -153,7 +154,7 @@ export function buildProgram(): Command {
       } catch {
         throw new CascadeError("INVALID_INPUT", `import: cannot read ${file}`, { field: "file" });
       }
-      const result = await withEngine(cmd, (e) => (o.format === "locomo" ? importLocomo(e, file) : importJsonl(e, file, size)));
+      const result = await withEngine(cmd, (e) => (o.format === "locomo" ? importLocomo(e, file, o.detect) : importJsonl(e, file, size, o.detect)));
       emit(mode(cmd), result, () => {
         const failures = result.failed.map((f) => `  line ${f.line}: ${f.error}`).join("\n");
         return `imported ${result.imported}, failed ${result.failed.length}${failures ? `\n${failures}` : ""}`;
@@ -346,7 +347,7 @@ export function buildProgram(): Command {
   return program;
 }
 
-async function importJsonl(engine: Engine, file: string, size: number) {
+async function importJsonl(engine: Engine, file: string, size: number, detect: boolean) {
   const bar = progressBar("importing", "bytes");
   const failed: { line: number; error: string }[] = [];
   let imported = 0;
@@ -354,7 +355,7 @@ async function importJsonl(engine: Engine, file: string, size: number) {
     for await (const { items, bytesRead } of readJsonlBatches(file, 512)) {
       const good = items.filter((i): i is Extract<typeof i, { input: unknown }> => "input" in i);
       for (const i of items) if ("error" in i) failed.push({ line: i.line, error: i.error });
-      const r = await engine.rememberMany(good.map((g) => g.input));
+      const r = await engine.rememberMany(good.map((g) => g.input), { detect });
       imported += r.imported;
       for (const f of r.failed) failed.push({ line: good[f.index].line, error: f.error });
       bar.update(bytesRead, size);
@@ -365,7 +366,7 @@ async function importJsonl(engine: Engine, file: string, size: number) {
   return { imported, failed: failed.sort((a, b) => a.line - b.line) };
 }
 
-async function importLocomo(engine: Engine, file: string) {
+async function importLocomo(engine: Engine, file: string, detect: boolean) {
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, "utf8"));
@@ -375,7 +376,7 @@ async function importLocomo(engine: Engine, file: string) {
   const conv = readLocomoConversation(json, file);
   const bar = progressBar("importing", "turns");
   try {
-    const r = await engine.rememberMany(conv.turns.map((t) => t.input), { onProgress: (d, t) => bar.update(d, t) });
+    const r = await engine.rememberMany(conv.turns.map((t) => t.input), { detect, onProgress: (d, t) => bar.update(d, t) });
     return { imported: r.imported, failed: r.failed.map((f) => ({ line: f.index + 1, error: f.error })) };
   } finally {
     bar.stop();
