@@ -28,3 +28,4 @@ export type { EdgeJson, HistoryJson } from "./api/present.js";
 export { CueJudge, judgeRevision } from "./graph/cue-judge.js";
 export type { RevisionJudge, Verdict } from "./ports/judge.js";
 export { EDGE_TYPES, type Edge, type EdgeType, type Suggestion } from "./model/graph.js";
+export { ChatJudge, type ChatJudgeOptions } from "./graph/chat-judge.js";

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { CascadeError } from "../errors.js";
 import type { Embedder } from "../ports/embedder.js";
+import { apiKeyFromEnv, postJson } from "../providers/post-json.js";
 import { normalizeInPlace } from "../vectors/math.js";
 
 export interface OpenAIEmbedderOptions {
@@ -36,8 +37,6 @@ const responseSchema = z.object({
   data: z.array(z.object({ embedding: z.array(z.number()), index: z.number().int().nonnegative().optional() })),
 });
 
-class RetryableError extends Error {}
-
 export class OpenAIEmbedder implements Embedder {
   readonly id: string;
   readonly dimensions: number;
@@ -47,12 +46,7 @@ export class OpenAIEmbedder implements Embedder {
     if (!Number.isInteger(options.dimensions) || options.dimensions <= 0) {
       throw new CascadeError("INVALID_INPUT", "embedder.dimensions: must be a positive integer", { field: "dimensions" });
     }
-    this.opts = {
-      ...defaultOpenAIEmbedderOptions,
-      apiKey: process.env.CASCADE_EMBED_API_KEY ?? process.env.OPENAI_API_KEY ?? "",
-      ...options,
-      baseURL: options.baseURL.replace(/\/+$/, ""),
-    };
+    this.opts = { ...defaultOpenAIEmbedderOptions, apiKey: apiKeyFromEnv(), ...options, baseURL: options.baseURL.replace(/\/+$/, "") };
     this.dimensions = options.dimensions;
     this.id = `openai-compatible:${this.opts.model}:${options.dimensions}`;
   }
@@ -60,63 +54,23 @@ export class OpenAIEmbedder implements Embedder {
   async embed(texts: string[]): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
     for (let i = 0; i < texts.length; i += this.opts.batchSize) {
-      out.push(...(await this.embedBatchWithRetry(texts.slice(i, i + this.opts.batchSize))));
+      out.push(...(await this.embedBatch(texts.slice(i, i + this.opts.batchSize))));
     }
     return out;
   }
 
-  private async embedBatchWithRetry(batch: string[]): Promise<Float32Array[]> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.embedBatch(batch);
-      } catch (err) {
-        if (!(err instanceof RetryableError) || attempt >= this.opts.retries) {
-          if (err instanceof CascadeError) throw err;
-          throw new CascadeError("PROVIDER_ERROR", `embedding provider ${this.opts.baseURL}: ${(err as Error).message}`, { cause: err });
-        }
-        await new Promise((r) => setTimeout(r, this.opts.retryDelayMs * 2 ** attempt));
-      }
-    }
-  }
-
   private async embedBatch(batch: string[]): Promise<Float32Array[]> {
-    let res: Response;
-    try {
-      res = await fetch(`${this.opts.baseURL}/embeddings`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}),
-        },
-        body: JSON.stringify({ model: this.opts.model, input: batch }),
-        signal: AbortSignal.timeout(this.opts.timeoutMs),
-      });
-    } catch (err) {
-      const e = err as Error;
-      const what = e.name === "TimeoutError" ? `no answer within ${this.opts.timeoutMs} ms` : e.message;
-      throw new RetryableError(what);
-    }
-    if (res.status === 429 || res.status >= 500) throw new RetryableError(`HTTP ${res.status}`);
-    if (!res.ok) {
-      const body = (await res.text()).slice(0, 200).replace(/\s+/g, " ");
-      throw new Error(`HTTP ${res.status}${body ? `: ${body}` : ""}`);
-    }
-    let json: unknown;
-    try {
-      json = await res.json();
-    } catch {
-      throw new Error("the response is not JSON");
-    }
+    const url = `${this.opts.baseURL}/embeddings`;
+    const json = await postJson(url, { model: this.opts.model, input: batch }, this.opts);
+    const fail = (problem: string) => new CascadeError("PROVIDER_ERROR", `${url}: ${problem}`);
     const parsed = responseSchema.safeParse(json);
-    if (!parsed.success) throw new Error("the response does not have the shape {data: [{embedding: number[]}]}");
+    if (!parsed.success) throw fail("the response does not have the shape {data: [{embedding: number[]}]}");
     const data = parsed.data.data;
-    if (data.length !== batch.length) throw new Error(`asked for ${batch.length} vectors, got ${data.length}`);
+    if (data.length !== batch.length) throw fail(`asked for ${batch.length} vectors, got ${data.length}`);
     const ordered = data.every((d) => d.index !== undefined) ? [...data].sort((a, b) => a.index! - b.index!) : data;
     return ordered.map((d, i) => {
-      if (d.embedding.length !== this.dimensions) {
-        throw new Error(`vector ${i} has ${d.embedding.length} dimensions, expected ${this.dimensions}`);
-      }
-      if (!d.embedding.every(Number.isFinite)) throw new Error(`vector ${i} holds a non-finite number (NaN or Infinity)`);
+      if (d.embedding.length !== this.dimensions) throw fail(`vector ${i} has ${d.embedding.length} dimensions, expected ${this.dimensions}`);
+      if (!d.embedding.every(Number.isFinite)) throw fail(`vector ${i} holds a non-finite number (NaN or Infinity)`);
       return normalizeInPlace(Float32Array.from(d.embedding));
     });
   }
