@@ -28,6 +28,7 @@ import type { PreparedMemory } from "../model/types.js";
 import type { RevisionJudge } from "../ports/judge.js";
 import { parseInstant } from "../time/iso.js";
 import { parseWith } from "../validate.js";
+import { validateTopicPath } from "../topics/path.js";
 import { edgeJson, historyJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
 import { search } from "../query/search.js";
 
@@ -318,6 +319,28 @@ export class Engine {
   async forget(id: string): Promise<{ id: string; forgotten: true }> {
     if (!(await this.ports.store.deleteMemory(id))) throw notFound("memory", id);
     return { id, forgotten: true };
+  }
+
+  /**
+   * The topic tree with counts: `count` memories directly at a path, `total` including its descendants.
+   * Paths with no memory of their own appear when a descendant has some.
+   */
+  async topics(under?: string): Promise<{ topics: { path: string; count: number; total: number }[] }> {
+    if (under !== undefined) validateTopicPath("under", under);
+    const direct = await this.ports.store.topicCounts(under);
+    const nodes = new Map<string, { path: string; count: number; total: number }>();
+    const depth = under ? under.split(".").length : 1;
+    for (const { path, count } of direct) {
+      const labels = path.split(".");
+      for (let i = depth; i <= labels.length; i++) {
+        const p = labels.slice(0, i).join(".");
+        const node = nodes.get(p) ?? { path: p, count: 0, total: 0 };
+        node.total += count;
+        if (i === labels.length) node.count += count;
+        nodes.set(p, node);
+      }
+    }
+    return { topics: [...nodes.values()].sort((a, b) => (a.path < b.path ? -1 : 1)) };
   }
 
   async stats(): Promise<StoreStats & { embedder: string }> {

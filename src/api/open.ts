@@ -10,10 +10,13 @@ import { SifEmbedder } from "../embed/sif.js";
 import { fixedClock, type Clock } from "../ports/clock.js";
 import type { Embedder, TokenVectors } from "../ports/embedder.js";
 import { Engine, type EngineConfig } from "./engine.js";
+import { DEFAULT_NAMESPACE, namespacePath } from "./space.js";
 
 export interface OpenMemoryOptions extends EngineConfig {
   /** SQLite file; default $CASCADE_DB, else ./.cascade/memory.db. ":memory:" for a throwaway store. */
   path?: string;
+  /** A namespace (one user, one agent...): its own store beside the default one, fully isolated. */
+  namespace?: string;
   /** Another embedder (for example OpenAIEmbedder); the default is GloVe 100-d with SIF weighting. */
   embedder?: Embedder;
   /** Token vectors for late interaction; defaults to the GloVe vectors. */
@@ -37,7 +40,7 @@ export function defaultGloveEmbedder(): SifEmbedder {
 
 /** Opens (creating on first write) a memory store with the offline defaults. */
 export async function openMemory(options: OpenMemoryOptions = {}): Promise<Engine> {
-  const store = new SqliteStore(options.path ?? defaultStorePath());
+  const store = new SqliteStore(namespacePath(options.path ?? defaultStorePath(), options.namespace ?? DEFAULT_NAMESPACE));
   try {
     const embedder = options.embedder ?? defaultGloveEmbedder();
     const tokens = options.tokens ?? (options.embedder ? defaultGloveEmbedder() : (embedder as SifEmbedder));

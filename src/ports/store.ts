@@ -76,6 +76,9 @@ export interface Store {
   /** Accepts or rejects an open suggestion; accepting adds its edge in the same transaction. */
   decideSuggestion(id: string, decision: "accepted" | "rejected", at: number, edge?: EdgeDraft): Promise<Suggestion>;
 
+  /** How many memories sit directly at each topic path (at `under` or below it, when given). */
+  topicCounts(under?: string): Promise<{ path: string; count: number }[]>;
+
   stats(): Promise<StoreStats>;
   close(): Promise<void>;
 }

@@ -355,6 +355,13 @@ export class SqliteStore implements Store {
     })();
   }
 
+  async topicCounts(under?: string): Promise<{ path: string; count: number }[]> {
+    const cond = filterCondition(under === undefined ? {} : { under });
+    return this.stmt(`SELECT m.topic AS path, count(*) AS count FROM memories m WHERE m.topic IS NOT NULL AND ${cond.sql} GROUP BY m.topic ORDER BY m.topic`).all(
+      cond.params,
+    ) as { path: string; count: number }[];
+  }
+
   async stats(): Promise<StoreStats> {
     const count = (table: string) => (this.stmt(`SELECT count(*) FROM ${table}`).pluck().get() as number);
     let bytes = 0;

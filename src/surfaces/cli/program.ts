@@ -21,6 +21,7 @@ import {
   defaultGloveEmbedder,
   evaluateLocomo,
   loadLocomo,
+  MemorySpace,
   runBench,
   type BenchReport,
   type EvalReport,
@@ -30,9 +31,12 @@ import {
 import { formatBench, formatEval, formatHistory, formatMemory, formatSearch } from "./format.js";
 import { emit, type OutputMode } from "./output.js";
 import { progressBar } from "./progress.js";
+import { serveUntilSignal } from "../http/serve.js";
+import { serveMcpOverStdio } from "../mcp/server.js";
 
 interface GlobalFlags {
   db?: string;
+  namespace?: string;
   json?: boolean;
   now?: string;
   config?: string;
@@ -76,6 +80,7 @@ async function withEngine<T>(cmd: Command, fn: (engine: Engine) => Promise<T>, p
   const config = loadConfigFile(flags.config);
   const engine = await openMemory({
     path: pathOverride ?? flags.db ?? config.db ?? defaultStorePath(),
+    namespace: flags.namespace,
     now: flags.now !== undefined ? parseInstant("--now", flags.now) : undefined,
     search: config.search,
   });
@@ -93,6 +98,7 @@ export function buildProgram(): Command {
     .option("--json", "print exactly one JSON document on stdout")
     .option("--now <iso>", "fix 'now' for every relative computation (reproducible runs)")
     .option("--config <path>", "config file (default ./cascade.config.json when present)")
+    .option("--namespace <name>", "a separate, isolated memory (one per user or agent); default: the default one")
     .showHelpAfterError(false)
     // Commander's own errors are reported by reportError as one line (and as JSON with --json); set before the
     // subcommands are added, so that they inherit it.
@@ -264,6 +270,38 @@ export function buildProgram(): Command {
       emit(mode(cmd), { suggestions: list }, () =>
         list.length === 0 ? "no open suggestions" : list.map((s) => `${s.id}  ${s.confidence.toFixed(2)}  ${s.from} supersedes ${s.to}?  ${s.reason}  [${s.status}]`).join("\n"),
       );
+    });
+
+  program
+    .command("topics")
+    .description("the topic tree with direct and total counts")
+    .option("--under <topic>")
+    .action(async (o, cmd: Command) => {
+      const t = await withEngine(cmd, (e) => e.topics(o.under));
+      emit(mode(cmd), t, () => (t.topics.length ? t.topics.map((x) => `${"  ".repeat(x.path.split(".").length - 1)}${x.path.split(".").at(-1)}  ${x.count}/${x.total}`).join("\n") : "no topics"));
+    });
+
+  program
+    .command("serve")
+    .description("HTTP JSON API (loopback by default; a token is required on any other address)")
+    .option("--host <host>", "address to listen on", "127.0.0.1")
+    .option("--port <port>", "port (0 picks a free one)", integer("--port", 0), 7373)
+    .option("--token <token>", "bearer token every route but /health requires (default $CASCADE_TOKEN)")
+    .action(async (o, cmd: Command) => {
+      const flags = cmd.optsWithGlobals() as GlobalFlags;
+      const config = loadConfigFile(flags.config);
+      const space = new MemorySpace(flags.db ?? config.db ?? defaultStorePath(), {
+        now: flags.now !== undefined ? parseInstant("--now", flags.now) : undefined,
+        search: config.search,
+      });
+      await serveUntilSignal(space, { host: o.host, port: o.port, token: o.token ?? process.env.CASCADE_TOKEN });
+    });
+
+  program
+    .command("mcp")
+    .description("Model Context Protocol server on stdio (tools memory_search, memory_add, memory_supersede, memory_history, memory_topics)")
+    .action(async (_o, cmd: Command) => {
+      await withEngine(cmd, (e) => serveMcpOverStdio(e));
     });
 
   program

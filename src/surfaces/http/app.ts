@@ -1,0 +1,168 @@
+/**
+ * @module surfaces/http/app
+ * The HTTP JSON API: routes → engine calls → JSON. Bodies are schema-checked here; everything else is the
+ * engine's. Errors carry the same codes as the SDK: INVALID_INPUT → 400, NOT_FOUND → 404, oversize → 413.
+ */
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { z } from "zod";
+import { CascadeError, CHANNEL_NAMES, DEFAULT_NAMESPACE, type ErrorCode, type MemorySpace, type RecallOptions } from "../../index.js";
+import { openApiDocument } from "./openapi.js";
+
+export interface HttpOptions {
+  /** Bearer token every route but /health requires; none means open (only allowed on loopback). */
+  token?: string;
+  maxBodyBytes: number;
+  maxBatch: number;
+}
+
+export const defaultHttpOptions = Object.freeze({
+  maxBodyBytes: 16 * 1024 * 1024, // one memory may hold up to 1,000,000 characters of UTF-8
+  maxBatch: 1000, // a batch is one transaction per 256; a thousand keeps a request under a few seconds
+});
+
+const STATUS: Record<ErrorCode, 400 | 404 | 409 | 500 | 501 | 502> = {
+  INVALID_INPUT: 400,
+  NOT_FOUND: 404,
+  EMBEDDER_MISMATCH: 409,
+  UNSUPPORTED: 501,
+  PROVIDER_ERROR: 502,
+  STORE_ERROR: 500,
+  INTERNAL: 500,
+};
+
+export const searchBodySchema = z
+  .object({
+    query: z.string({ error: "required, a string" }),
+    k: z.number().optional(),
+    channels: z.array(z.enum(CHANNEL_NAMES as [string, ...string[]])).optional(),
+    weights: z.record(z.string(), z.number()).optional(),
+    rrf_k: z.number().optional(),
+    depth: z.number().optional(),
+    under: z.string().optional(),
+    match: z.string().optional(),
+    since: z.string().optional(),
+    until: z.string().optional(),
+    as_of: z.string().optional(),
+    known_at: z.string().optional(),
+    current_only: z.boolean().optional(),
+    kinds: z.array(z.string()).optional(),
+    now: z.string().optional(),
+  })
+  .strict();
+
+export const supersedeBodySchema = z
+  .object({ new: z.string().min(1), old: z.string().min(1), reason: z.string().optional(), at: z.string().optional() })
+  .strict();
+
+export const batchBodySchema = z.object({ memories: z.array(z.unknown()) }).strict();
+
+const decisionSchema = z.object({ decision: z.enum(["accepted", "rejected"]) }).strict();
+
+function problem(c: Context, status: 400 | 401 | 404 | 409 | 413 | 500 | 501 | 502, code: string, message: string) {
+  return c.json({ error: { code, message } }, status);
+}
+
+async function body<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+  let json: unknown;
+  try {
+    json = await c.req.json();
+  } catch {
+    throw new CascadeError("INVALID_INPUT", "body: not valid JSON", { field: "body" });
+  }
+  const r = schema.safeParse(json);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    const field = issue.path.map(String).join(".") || "body";
+    const message = issue.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : issue.message;
+    throw new CascadeError("INVALID_INPUT", `${field}: ${message}`, { field });
+  }
+  return r.data;
+}
+
+export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
+  const app = new Hono();
+  const engine = (c: Context) => space.engine(c.req.header("x-cascade-namespace") ?? DEFAULT_NAMESPACE);
+
+  app.onError((err, c) => {
+    if (err instanceof CascadeError) return problem(c, STATUS[err.code], err.code, err.message);
+    return problem(c, 500, "INTERNAL", err instanceof Error ? err.message : String(err));
+  });
+  app.notFound((c) => problem(c, 404, "NOT_FOUND", `no route ${c.req.method} ${c.req.path}`));
+
+  app.get("/health", (c) => c.json({ ok: true }));
+
+  if (options.token) {
+    const expected = `Bearer ${options.token}`;
+    app.use("*", async (c, next) => {
+      if (c.req.header("authorization") !== expected) return problem(c, 401, "UNAUTHORIZED", "missing or wrong bearer token");
+      await next();
+    });
+  }
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: options.maxBodyBytes,
+      onError: (c) => problem(c, 413, "PAYLOAD_TOO_LARGE", `body: larger than ${options.maxBodyBytes} bytes`),
+    }),
+  );
+
+  app.get("/openapi.json", (c) => c.json(openApiDocument()));
+
+  app.post("/v1/memories", async (c) => {
+    const input = await body(c, z.record(z.string(), z.unknown()));
+    return c.json(await (await engine(c)).remember(input), 201);
+  });
+
+  app.post("/v1/:op{memories:batch}", async (c) => {
+    const { memories } = await body(c, batchBodySchema);
+    if (memories.length > options.maxBatch) {
+      throw new CascadeError("INVALID_INPUT", `memories: at most ${options.maxBatch} per batch, got ${memories.length}`, { field: "memories" });
+    }
+    const r = await (await engine(c)).rememberMany(memories);
+    return c.json({ imported: r.imported, ids: r.ids, failed: r.failed });
+  });
+
+  app.get("/v1/memories/:id", async (c) => c.json(await (await engine(c)).show(c.req.param("id"))));
+  app.delete("/v1/memories/:id", async (c) => c.json(await (await engine(c)).forget(c.req.param("id"))));
+  app.get("/v1/memories/:id/history", async (c) =>
+    c.json(await (await engine(c)).history(c.req.param("id"), { asOf: c.req.query("as_of"), knownAt: c.req.query("known_at") })),
+  );
+
+  app.post("/v1/search", async (c) => {
+    const b = await body(c, searchBodySchema);
+    if (b.match !== undefined) throw new CascadeError("UNSUPPORTED", "match: lquery patterns are not supported yet (use under)", { field: "match" });
+    const options: RecallOptions = {
+      k: b.k,
+      channels: b.channels as RecallOptions["channels"],
+      weights: b.weights as RecallOptions["weights"],
+      rrfK: b.rrf_k,
+      depth: b.depth,
+      under: b.under,
+      since: b.since,
+      until: b.until,
+      asOf: b.as_of,
+      knownAt: b.known_at,
+      currentOnly: b.current_only,
+      kinds: b.kinds,
+      now: b.now,
+    };
+    return c.json(await (await engine(c)).recall(b.query, options));
+  });
+
+  app.post("/v1/supersede", async (c) => {
+    const b = await body(c, supersedeBodySchema);
+    return c.json(await (await engine(c)).supersede(b.new, b.old, { reason: b.reason, at: b.at }), 201);
+  });
+  app.post("/v1/edges/:id/retract", async (c) => c.json(await (await engine(c)).retract(c.req.param("id"))));
+  app.get("/v1/suggestions", async (c) => c.json({ suggestions: await (await engine(c)).suggestions() }));
+  app.post("/v1/suggestions/:id", async (c) => {
+    const { decision } = await body(c, decisionSchema);
+    return c.json(await (await engine(c)).decideSuggestion(c.req.param("id"), decision));
+  });
+
+  app.get("/v1/topics", async (c) => c.json(await (await engine(c)).topics(c.req.query("under"))));
+  app.get("/v1/pyramid", (c) => problem(c, 501, "UNSUPPORTED", "the summary pyramid is not built yet"));
+
+  return app;
+}

@@ -1,0 +1,43 @@
+/**
+ * @module surfaces/http/openapi
+ * The OpenAPI 3.1 document served at /openapi.json. Request bodies come from the same zod schemas the routes
+ * validate with, so the document cannot drift from what the server accepts.
+ */
+import { z } from "zod";
+import { batchBodySchema, searchBodySchema, supersedeBodySchema } from "./app.js";
+
+const json = (schema: z.ZodType) => ({ content: { "application/json": { schema: z.toJSONSchema(schema, { unrepresentable: "any" }) } } });
+const ok = (description: string) => ({ description, content: { "application/json": {} } });
+const errors = {
+  "400": { description: "invalid input: {error: {code, message}}" },
+  "401": { description: "missing or wrong bearer token" },
+  "404": { description: "unknown id" },
+  "413": { description: "body too large" },
+};
+const id = [{ name: "id", in: "path", required: true, schema: { type: "string" } }];
+
+export function openApiDocument() {
+  return {
+    openapi: "3.1.0",
+    info: { title: "Cascade memory API", version: "0.1.0", description: "Memory for AI agents. Header X-Cascade-Namespace picks a namespace." },
+    components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+    security: [{ bearer: [] }],
+    paths: {
+      "/health": { get: { summary: "liveness", security: [], responses: { "200": ok("{ok: true}") } } },
+      "/v1/memories": { post: { summary: "remember one memory (fields of `cascade add`, text required)", requestBody: { content: { "application/json": { schema: { type: "object", required: ["text"] } } } }, responses: { "201": ok("{id, kind, topic, at}"), ...errors } } },
+      "/v1/memories:batch": { post: { summary: "remember many", requestBody: json(batchBodySchema), responses: { "200": ok("{imported, ids, failed}"), ...errors } } },
+      "/v1/memories/{id}": {
+        get: { summary: "show", parameters: id, responses: { "200": ok("the memory"), ...errors } },
+        delete: { summary: "forget", parameters: id, responses: { "200": ok("{id, forgotten}"), ...errors } },
+      },
+      "/v1/memories/{id}/history": { get: { summary: "supersession chain", parameters: id, responses: { "200": ok("{id, chain, edges}"), ...errors } } },
+      "/v1/search": { post: { summary: "fused search", requestBody: json(searchBodySchema), responses: { "200": ok("the search JSON"), ...errors } } },
+      "/v1/supersede": { post: { summary: "NEW supersedes OLD", requestBody: json(supersedeBodySchema), responses: { "201": ok("the edge"), ...errors } } },
+      "/v1/edges/{id}/retract": { post: { summary: "retract an edge", parameters: id, responses: { "200": ok("the edge"), ...errors } } },
+      "/v1/suggestions": { get: { summary: "open revision suggestions", responses: { "200": ok("{suggestions}") } } },
+      "/v1/suggestions/{id}": { post: { summary: "accept or reject", parameters: id, responses: { "200": ok("the suggestion"), ...errors } } },
+      "/v1/topics": { get: { summary: "topic tree with counts", parameters: [{ name: "under", in: "query", schema: { type: "string" } }], responses: { "200": ok("{topics}") } } },
+      "/v1/pyramid": { get: { summary: "summary pyramid (not built yet: 501)", responses: { "501": { description: "not built yet" } } } },
+    },
+  };
+}

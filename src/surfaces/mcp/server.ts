@@ -1,0 +1,143 @@
+/**
+ * @module surfaces/mcp/server
+ * `cascade mcp`: the memory as Model Context Protocol tools over stdio, for Claude Desktop, Claude Code, Cursor
+ * or any MCP client. Tool results are text a model can read: each hit with its status (current or superseded)
+ * and the channels that found it. Errors come back as tool errors with the engine's code.
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { z } from "zod";
+import { CascadeError, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
+
+type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
+
+const text = (t: string): ToolResult => ({ content: [{ type: "text", text: t }] });
+
+async function guarded(fn: () => Promise<string>): Promise<ToolResult> {
+  try {
+    return text(await fn());
+  } catch (err) {
+    const code = err instanceof CascadeError ? err.code : "INTERNAL";
+    return { ...text(`error ${code}: ${err instanceof Error ? err.message : String(err)}`), isError: true };
+  }
+}
+
+export function renderHits(r: SearchResult): string {
+  if (r.hits.length === 0) return `No memory matches "${r.query}".`;
+  return r.hits
+    .map((h, i) => {
+      const status =
+        h.status === "superseded"
+          ? `SUPERSEDED by ${h.superseded_by.join(", ")} — do not act on it`
+          : `current${h.supersedes.length ? `, replaces ${h.supersedes.join(", ")}` : ""}`;
+      const found = h.sources_hit.length ? h.sources_hit.map((c) => `${c} #${h.ranks[c]}`).join(", ") : "brought in as the current version";
+      const where = [h.at, h.topic && `topic ${h.topic}`, h.speaker && `speaker ${h.speaker}`].filter(Boolean).join("; ");
+      return `${i + 1}. [${h.id}] (${status}; ${where}; found by ${found}; score ${h.score.toFixed(4)})\n${h.title ? `${h.title}: ` : ""}${h.text}`;
+    })
+    .join("\n\n");
+}
+
+function renderHistory(h: HistoryJson): string {
+  const chain = h.chain.map((c) => `- [${c.id}] ${c.status}, valid ${c.valid_from} → ${c.valid_to ?? "now"}: ${c.text}`).join("\n");
+  const edges = h.edges.map((e) => `- ${e.from} ${e.type} ${e.to} from ${e.valid_from} (${e.provenance}${e.retracted_at ? `, retracted ${e.retracted_at}` : ""})${e.reason ? `: ${e.reason}` : ""}`).join("\n");
+  return `Chain of ${h.id}, oldest first:\n${chain}\n\nEdges:\n${edges || "- none"}`;
+}
+
+export function createMcpServer(engine: Engine): McpServer {
+  const server = new McpServer({ name: "cascade", version: "0.1.0" });
+
+  server.registerTool(
+    "memory_search",
+    {
+      description:
+        "Search long-term memory. Returns the most relevant memories, newest decisions first when one replaced another. " +
+        "Each result says whether it is current or SUPERSEDED (never act on a superseded one: use the memory that replaced it) " +
+        "and which retrieval channels found it.",
+      inputSchema: {
+        query: z.string().describe("What you want to know, in plain words (e.g. 'what did we decide about the config change')"),
+        k: z.number().int().min(1).max(50).optional().describe("How many memories to return (default 10)"),
+        under: z.string().optional().describe("Only memories at this topic path or below it, e.g. 'ops.config'"),
+        as_of: z.string().optional().describe("ISO date: answer as the world stood then (later memories are left out)"),
+        current_only: z.boolean().optional().describe("Leave out superseded memories entirely"),
+      },
+    },
+    (a) => guarded(async () => renderHits(await engine.recall(a.query, { k: a.k, under: a.under, asOf: a.as_of, currentOnly: a.current_only }))),
+  );
+
+  server.registerTool(
+    "memory_add",
+    {
+      description:
+        "Store something worth remembering (a decision, a fact about the user, an outcome). If it replaces an earlier memory, " +
+        "pass that memory's id in `supersedes`; otherwise Cascade looks for what it may replace on its own.",
+      inputSchema: {
+        text: z.string().describe("The memory itself, self-contained"),
+        title: z.string().optional(),
+        tags: z.array(z.string()).optional(),
+        topic: z.string().optional().describe("Topic path such as 'projects.payments'"),
+        at: z.string().optional().describe("ISO time it happened (default now)"),
+        speaker: z.string().optional(),
+        role: z.string().optional(),
+        session: z.string().optional(),
+        supersedes: z.array(z.string()).optional().describe("Ids of memories this one replaces"),
+      },
+    },
+    (a) =>
+      guarded(async () => {
+        const r = await engine.remember(a, { provenance: "api" });
+        return `Remembered [${r.id}] (${r.kind}, ${r.at}${r.topic ? `, topic ${r.topic}` : ""}).`;
+      }),
+  );
+
+  server.registerTool(
+    "memory_supersede",
+    {
+      description: "Record that one memory replaces another (a reversed decision, a corrected fact). The old one is then marked superseded.",
+      inputSchema: {
+        new_id: z.string().describe("Id of the memory that is now true"),
+        old_id: z.string().describe("Id of the memory it replaces"),
+        reason: z.string().optional(),
+      },
+    },
+    (a) =>
+      guarded(async () => {
+        const e = await engine.supersede(a.new_id, a.old_id, { reason: a.reason, provenance: "api" });
+        return `[${e.from}] now supersedes [${e.to}] from ${e.valid_from} (edge ${e.id}).`;
+      }),
+  );
+
+  server.registerTool(
+    "memory_history",
+    {
+      description: "Show how a memory changed over time: every earlier and later version, oldest first, and why.",
+      inputSchema: { id: z.string().describe("A memory id from memory_search") },
+    },
+    (a) => guarded(async () => renderHistory(await engine.history(a.id))),
+  );
+
+  server.registerTool(
+    "memory_topics",
+    {
+      description: "List the topic tree with how many memories sit at each path (count) and below it (total).",
+      inputSchema: { under: z.string().optional().describe("Only this path and below, e.g. 'ops'") },
+    },
+    (a) =>
+      guarded(async () => {
+        const { topics } = await engine.topics(a.under);
+        return topics.length ? topics.map((t) => `${t.path}  (${t.count} here, ${t.total} in all)`).join("\n") : "No topics yet.";
+      }),
+  );
+
+  return server;
+}
+
+/** Serves MCP on stdin/stdout until the client goes away. Logs go to stderr only: stdout is the protocol. */
+export async function serveMcpOverStdio(engine: Engine): Promise<void> {
+  const server = createMcpServer(engine);
+  await server.connect(new StdioServerTransport());
+  await new Promise<void>((resolve) => {
+    server.server.onclose = () => resolve();
+    process.stdin.once("end", () => resolve());
+  });
+  await server.close();
+}
