@@ -6,6 +6,7 @@
  */
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../model/graph.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter } from "../model/types.js";
+import type { WindowLevel } from "../time/windows.js";
 
 /** The vector space a store was built in; recorded by the first write, checked on every open. */
 export interface EmbedderStamp {
@@ -76,6 +77,10 @@ export interface Store {
   /** Accepts or rejects an open suggestion; accepting adds its edge in the same transaction. */
   decideSuggestion(id: string, decision: "accepted" | "rejected", at: number, edge?: EdgeDraft): Promise<Suggestion>;
 
+  /** Calendar windows whose summaries are out of date (marked by memory and edge writes). */
+  dirtyWindows(): Promise<{ level: WindowLevel; start: number }[]>;
+  /** Marks windows as recomputed. */
+  clearDirtyWindows(windows: { level: WindowLevel; start: number }[]): Promise<void>;
   /** How many memories sit directly at each topic path (at `under` or below it, when given). */
   topicCounts(under?: string): Promise<{ path: string; count: number }[]>;
 

@@ -7,6 +7,7 @@ import type Database from "better-sqlite3";
 import { ulid } from "ulid";
 import { CascadeError, invalidInput, notFound } from "../../errors.js";
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../../model/graph.js";
+import { windowsOf } from "../../time/windows.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -50,6 +51,16 @@ function rowidOf(stmt: Prepare, id: string, field: string): number {
   return row;
 }
 
+/** Marks the day, week and month windows of these memories dirty (inside the caller's transaction). */
+export function markDirty(stmt: Prepare, memoryRowids: number[]): void {
+  const atOf = stmt("SELECT at_ms FROM memories WHERE rowid = ?").pluck();
+  const mark = stmt("INSERT OR IGNORE INTO dirty_windows (level, start_ms) VALUES (?, ?)");
+  for (const rowid of memoryRowids) {
+    const at = atOf.get(rowid) as number | undefined;
+    if (at !== undefined) for (const w of windowsOf(at)) mark.run(w.level, w.start);
+  }
+}
+
 /** Inserts one edge; must run inside a transaction. */
 export function insertEdge(stmt: Prepare, draft: EdgeDraft): Edge {
   const from = rowidOf(stmt, draft.from, "from");
@@ -70,6 +81,7 @@ export function insertEdge(stmt: Prepare, draft: EdgeDraft): Edge {
     ).get(from, to);
     if (same) throw invalidInput("supersedes", `${draft.from} already supersedes ${draft.to}`);
   }
+  markDirty(stmt, [from, to]);
   const id = `e_${ulid()}`;
   stmt(
     `INSERT INTO edges (id, type, from_rowid, to_rowid, valid_from_ms, valid_to_ms, recorded_at_ms, provenance, confidence, reason)
@@ -88,6 +100,7 @@ export function retractEdge(stmt: Prepare, id: string, at: number): Edge {
   const edge = getEdge(stmt, id);
   if (edge.retractedAt !== null) throw invalidInput("id", `edge ${id} was already retracted`);
   stmt("UPDATE edges SET retracted_at_ms = ? WHERE id = ?").run(at, id);
+  markDirty(stmt, [rowidOf(stmt, edge.from, "from"), rowidOf(stmt, edge.to, "to")]);
   return { ...edge, retractedAt: at };
 }
 

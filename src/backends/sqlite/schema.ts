@@ -91,6 +91,11 @@ const MIGRATIONS: string[] = [
     UNIQUE (from_rowid, to_rowid)
   );
   `,
+  // 3: calendar windows whose summaries are out of date. Adding or forgetting a memory, and adding or retracting
+  // an edge, mark the day, week and month of every memory involved, in the same transaction.
+  `
+  CREATE TABLE dirty_windows (level TEXT NOT NULL, start_ms INTEGER NOT NULL, PRIMARY KEY (level, start_ms)) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -11,6 +11,7 @@ import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../../model/graph.js
 import type { Memory, PreparedMemory, Ranked, SearchFilter } from "../../model/types.js";
 import type { EmbedderStamp, HydratedChunk, Store, StoreStats } from "../../ports/store.js";
 import { quoteFtsTerm } from "../../text/fts-query.js";
+import type { WindowLevel } from "../../time/windows.js";
 import { toBlob } from "../../vectors/math.js";
 import { openConnection, type Connection } from "./connection.js";
 import { filterCondition, isEmptyFilter } from "./filter-sql.js";
@@ -126,6 +127,7 @@ export class SqliteStore implements Store {
       metadata: JSON.stringify(m.metadata),
     });
     const memoryRowid = Number(info.lastInsertRowid);
+    graph.markDirty(this.prepare, [memoryRowid]);
     if (m.title || m.description || m.tags.length > 0) {
       this.stmt("INSERT INTO curated_fts (rowid, title, description, tags) VALUES (?, ?, ?, ?)").run(
         memoryRowid,
@@ -166,6 +168,7 @@ export class SqliteStore implements Store {
         for (const term of c.terms.split(" ")) if (term) uncountTerm.run(term);
       }
       this.stmt("DELETE FROM curated_fts WHERE rowid = ?").run(row.rowid);
+      graph.markDirty(this.prepare, [row.rowid]);
       const info = this.stmt("DELETE FROM memories WHERE rowid = ?").run(row.rowid); // chunks cascade
       if (info.changes !== 1) throw new CascadeError("STORE_ERROR", `forget ${id}: the memory row was not deleted`);
       this.addToChunkCount(-chunks.length);
@@ -353,6 +356,15 @@ export class SqliteStore implements Store {
       if (edge) graph.insertEdge(this.prepare, edge);
       return s;
     })();
+  }
+
+  async dirtyWindows(): Promise<{ level: WindowLevel; start: number }[]> {
+    return this.stmt("SELECT level, start_ms AS start FROM dirty_windows ORDER BY level, start_ms").all() as { level: WindowLevel; start: number }[];
+  }
+
+  async clearDirtyWindows(windows: { level: WindowLevel; start: number }[]): Promise<void> {
+    const clear = this.stmt("DELETE FROM dirty_windows WHERE level = ? AND start_ms = ?");
+    this.db.transaction(() => windows.forEach((w) => clear.run(w.level, w.start)))();
   }
 
   async topicCounts(under?: string): Promise<{ path: string; count: number }[]> {
