@@ -10,7 +10,7 @@
  * Words the model does not know (identifiers such as ECONNRESET) still match themselves with similarity 1.
  */
 import { stemmer } from "stemmer";
-import { defaultLateInteraction } from "../config/defaults.js";
+import { defaultLateInteraction, type LateInteractionOptions } from "../config/defaults.js";
 import type { Ranked } from "../model/types.js";
 import type { TokenVectors } from "../ports/embedder.js";
 import type { Store } from "../ports/store.js";
@@ -19,7 +19,7 @@ import { idf, isCommon } from "../text/terms.js";
 import { VectorMatrix } from "../vectors/matrix.js";
 import type { Channel } from "./channel.js";
 
-export type LateInteractionOptions = typeof defaultLateInteraction;
+export type { LateInteractionOptions };
 
 /** The corpus vocabulary with the vectors of the words the model knows; grows as the store does. */
 class Vocabulary {

@@ -35,7 +35,18 @@ export const defaultChunking = Object.freeze({
   overlapSentences: 1,
 });
 
-export const defaultLateInteraction = Object.freeze({
+export interface LateInteractionOptions {
+  expansions: number;
+  minSimilarity: number;
+  idfWeighting: boolean;
+}
+
+export interface TermPruningOptions {
+  fraction: number;
+  minChunks: number;
+}
+
+export const defaultLateInteraction: Readonly<LateInteractionOptions> = Object.freeze({
   /**
    * Nearest corpus words looked up per query token (the token itself included when the corpus has it). On LoCoMo,
    * late interaction alone scored Recall@10 0.605 with 8, 0.642 with 4, 0.650 with 3, 0.653 with 2 and 0.630 with 1;
@@ -48,7 +59,7 @@ export const defaultLateInteraction = Object.freeze({
   idfWeighting: true,
 });
 
-export const defaultTermPruning = Object.freeze({
+export const defaultTermPruning: Readonly<TermPruningOptions> = Object.freeze({
   /** Words held by more than this share of the chunks are left out of lexical lookups... */
   fraction: 0.05,
   /** ...once they are also held by more than this many chunks: small stores never prune (speed is no issue). */

@@ -12,7 +12,14 @@ import { contentWords, words } from "../text/tokenize.js";
 import type { WordVectorTable } from "./glove-cache.js";
 import { dot, normalizeInPlace, removeComponentInPlace } from "../vectors/math.js";
 
-export const defaultSifOptions = Object.freeze({
+export interface SifOptions {
+  a: number;
+  removeCommonComponent: boolean;
+  componentSampleWords: number;
+  dropStopWords: boolean;
+}
+
+export const defaultSifOptions: Readonly<SifOptions> = Object.freeze({
   /** Arora et al. found a in [1e-4, 1e-3] best; 1e-3 keeps mid-frequency content words near full weight. */
   a: 1e-3,
   /**
@@ -26,7 +33,6 @@ export const defaultSifOptions = Object.freeze({
   dropStopWords: true,
 });
 
-export type SifOptions = typeof defaultSifOptions;
 
 /** Zipf estimate of a word's unigram probability from its frequency rank (0-based). */
 function zipfProbability(rank: number, vocabularySize: number): number {

@@ -95,7 +95,7 @@ function polarityFlip(older: string, newer: string, overlap: number): string | n
   return null;
 }
 
-export const defaultCueJudgeOptions = Object.freeze({
+export const defaultCueJudgeOptions: Readonly<{ minOverlap: number }> = Object.freeze({
   /** Below this share of shared content words the two memories are about different things. */
   minOverlap: 0.45,
 });

@@ -8,7 +8,14 @@ import type { EdgeDraft, Suggestion } from "../model/graph.js";
 import type { RevisionJudge } from "../ports/judge.js";
 import type { Store } from "../ports/store.js";
 
-export const defaultDetection = Object.freeze({
+export interface DetectionOptions {
+  enabled: boolean;
+  edgeThreshold: number;
+  suggestThreshold: number;
+  candidates: number;
+}
+
+export const defaultDetection: Readonly<DetectionOptions> = Object.freeze({
   enabled: true,
   /** At or above: the edge is added (provenance heuristic or llm). */
   edgeThreshold: 0.8,
@@ -18,7 +25,6 @@ export const defaultDetection = Object.freeze({
   candidates: 5,
 });
 
-export type DetectionOptions = typeof defaultDetection;
 
 export interface NewMemory {
   id: string;

@@ -5,10 +5,10 @@
  * list is the longest. Such words are left out. A query made only of such words finds nothing lexically (in a
  * store of 100,000 chunks, "of at the" read 60% of the index for no meaningful answer).
  */
-import { defaultTermPruning } from "../config/defaults.js";
+import type { TermPruningOptions } from "../config/defaults.js";
 import { isStopWord } from "./stopwords.js";
 
-export type TermPruning = typeof defaultTermPruning;
+export type TermPruning = TermPruningOptions;
 
 export interface TermStats {
   chunks: number;
