@@ -1,0 +1,115 @@
+/**
+ * HTTP load benchmark: a store of N synthetic memories served by `cascade serve` in a child process, searched by
+ * autocannon from this process at C concurrent connections. Reports round-trip latency percentiles, the
+ * engine's own time for the same requests (took_ms, read from each response), and throughput.
+ *
+ *   node dist/bench/http-load.js [--chunks 100000] [--connections 50] [--seconds 20] [--json]
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { Engine, SqliteStore, defaultGloveEmbedder } from "../src/index.js";
+import { syntheticCorpus } from "../src/bench/corpus.js";
+
+export interface HttpLoadReport {
+  chunks: number;
+  connections: number;
+  requests: number;
+  errors: number;
+  requests_per_s: number;
+  round_trip_ms: { p50: number; p95: number; p99: number };
+  engine_ms: { p50: number; p95: number; p99: number };
+  /** round trip minus the engine's own time, per request */
+  overhead_ms: { p50: number; p95: number; p99: number };
+}
+
+const pct = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (q: number) => Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))] * 100) / 100;
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
+};
+
+/** One store, one server, one autocannon run per number of connections. */
+export async function runHttpLoad(chunks: number, connectionCounts: number[], seconds: number): Promise<HttpLoadReport[]> {
+  const dir = mkdtempSync(join(tmpdir(), "cascade-http-load-"));
+  const db = join(dir, "load.db");
+  try {
+    const embedder = defaultGloveEmbedder();
+    const corpus = syntheticCorpus({ memories: chunks, queries: 500, seed: 42, vocabulary: [...embedder.vocabulary()] });
+    const engine = await Engine.create({ store: new SqliteStore(db), embedder, tokens: embedder });
+    for (let i = 0; i < corpus.memories.length; i += 2000) await engine.rememberMany(corpus.memories.slice(i, i + 2000), { batchSize: 2000, detect: false });
+    await engine.close();
+
+    const cli = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
+    const server = spawn(process.execPath, [cli, "serve", "--port", "0", "--db", db], { stdio: ["ignore", "ignore", "pipe"] });
+    const url = await new Promise<string>((resolve, reject) => {
+      let err = "";
+      server.stderr.on("data", (d) => {
+        err += d;
+        const m = /serving (http:\/\/\S+)/.exec(err);
+        if (m) resolve(m[1]);
+      });
+      server.once("exit", () => reject(new Error(err)));
+    });
+    // warm the server's derived indexes
+    await fetch(`${url}/v1/search`, { method: "POST", body: JSON.stringify({ query: corpus.queries[0] }) });
+
+    const reports: HttpLoadReport[] = [];
+    for (const connections of connectionCounts) reports.push(await load(url, corpus.queries, chunks, connections, seconds));
+    server.kill("SIGTERM");
+    await new Promise((r) => server.once("exit", r));
+    return reports;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function load(url: string, queries: string[], chunks: number, connections: number, seconds: number): Promise<HttpLoadReport> {
+    let next = 0;
+    const roundTrips: number[] = [];
+    const engineMs: number[] = [];
+    const overhead: number[] = [];
+    const result = await autocannon({
+      url: `${url}/v1/search`,
+      connections,
+      duration: seconds,
+      requests: [
+        {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ query: queries[next++ % queries.length], k: 10 }) }),
+        },
+      ],
+      setupClient: (client: any) => {
+        // a client emits 'body' and then 'response' for each of its requests, one request at a time
+        let took: number | null = null;
+        client.on("body", (buf: Buffer) => {
+          took = (JSON.parse(buf.toString()) as { took_ms: number }).took_ms;
+          engineMs.push(took);
+        });
+        client.on("response", (_status: number, _bytes: number, responseTime: number) => {
+          roundTrips.push(responseTime);
+          if (took !== null) overhead.push(responseTime - took);
+          took = null;
+        });
+      },
+    } as any);
+    return {
+      chunks,
+      connections,
+      requests: result.requests.total,
+      errors: result.errors + result.non2xx,
+      requests_per_s: Math.round(result.requests.average),
+      round_trip_ms: pct(roundTrips),
+      engine_ms: pct(engineMs),
+      overhead_ms: pct(overhead),
+    };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const arg = (name: string, fallback: number) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback);
+  const report = await runHttpLoad(arg("--chunks", 100_000), [1, arg("--connections", 50)], arg("--seconds", 15));
+  console.log(JSON.stringify(report, null, 2));
+}
