@@ -5,13 +5,13 @@
  *
  *   node dist/bench/http-load.js [--chunks 100000] [--connections 50] [--seconds 20] [--json]
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { Engine, SqliteStore, defaultGloveEmbedder } from "../src/index.js";
 import { syntheticCorpus } from "../src/bench/corpus.js";
+import { spawnServer } from "./spawn-server.js";
 
 export interface HttpLoadReport {
   chunks: number;
@@ -42,17 +42,7 @@ export async function runHttpLoad(chunks: number, connectionCounts: number[], se
     for (let i = 0; i < corpus.memories.length; i += 2000) await engine.rememberMany(corpus.memories.slice(i, i + 2000), { batchSize: 2000, detect: false });
     await engine.close();
 
-    const cli = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
-    const server = spawn(process.execPath, [cli, "serve", "--port", "0", "--db", db], { stdio: ["ignore", "ignore", "pipe"] });
-    const url = await new Promise<string>((resolve, reject) => {
-      let err = "";
-      server.stderr.on("data", (d) => {
-        err += d;
-        const m = /serving (http:\/\/\S+)/.exec(err);
-        if (m) resolve(m[1]);
-      });
-      server.once("exit", () => reject(new Error(err)));
-    });
+    const { child: server, url } = await spawnServer(db);
     // warm the server's derived indexes
     await fetch(`${url}/v1/search`, { method: "POST", body: JSON.stringify({ query: corpus.queries[0] }) });
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawnServer } from "../bench/spawn-server.js";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { MemorySpace, openMemory, parseInstant } from "../src/index.js";
@@ -132,17 +132,7 @@ describe("HTTP API on a real loopback server", () => {
 
 test("SIGTERM during a batch import loses no acknowledged memory", async () => {
   const db = join(tempDir(), "sigterm.db");
-  const cliPath = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
-  const child = spawn(process.execPath, [cliPath, "serve", "--port", "0", "--db", db], { stdio: ["ignore", "ignore", "pipe"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let err = "";
-    child.stderr.on("data", (d) => {
-      err += d;
-      const m = /serving (http:\/\/\S+)/.exec(err);
-      if (m) resolve(m[1]);
-    });
-    child.once("exit", () => reject(new Error(`server exited: ${err}`)));
-  });
+  const { child, url } = await spawnServer(db);
   const acknowledged: string[] = [];
   let sent = 0;
   const batch = (n: number) => Array.from({ length: 200 }, (_, i) => ({ text: `Batch ${n} memory ${i}: the quarterly numbers look fine.` }));

@@ -109,12 +109,15 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
     }
     await store.addEdges(drafts);
     const withEdges: number[] = [];
+    const annotate: number[] = [];
     for (const q of corpus.queries) {
       const t0 = performance.now();
-      await engine.recall(q, { k: 10 });
+      const r = await engine.recall(q, { k: 10 });
       withEdges.push(performance.now() - t0);
+      annotate.push(r.annotate_ms);
     }
     latency.fused_with_edges = percentiles(withEdges);
+    latency.supersession_annotation = percentiles(annotate);
 
     // Revision detection per memory: the same number of new memories with detection on and off.
     const extra = syntheticCorpus({ memories: 400, queries: 1, seed: (options.seed ?? 42) + 2, vocabulary: [...embedder.vocabulary()] }).memories;

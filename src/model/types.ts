@@ -113,5 +113,7 @@ export interface SearchResult {
   rrf_k: number;
   hits: Hit[];
   channels: Partial<Record<ChannelName, ChannelReport>>;
+  /** Time spent on supersession status, successors and adjustments (included in took_ms). */
+  annotate_ms: number;
   took_ms: number;
 }

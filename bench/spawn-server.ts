@@ -1,0 +1,21 @@
+/**
+ * Starts `cascade serve --port 0` in a child process and resolves with its URL, read from the line it prints
+ * on stderr. Shared by the HTTP load benchmark and the SIGTERM test.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+
+const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
+
+export async function spawnServer(db: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--db", db], { stdio: ["ignore", "ignore", "pipe"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let err = "";
+    child.stderr!.on("data", (d) => {
+      err += d;
+      const m = /serving (http:\/\/\S+)/.exec(err);
+      if (m) resolve(m[1]);
+    });
+    child.once("exit", () => reject(new Error(`cascade serve exited: ${err}`)));
+  });
+  return { child, url };
+}
