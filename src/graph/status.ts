@@ -41,18 +41,40 @@ export function supersessionOf(memoryIds: string[], edges: Edge[], t: GraphTime)
 }
 
 /**
- * The memory that currently stands for `id` at t: follow "superseded by" edges (the newest at each step) until a
- * memory that nothing supersedes. Returns null when `id` itself is current.
+ * The memory that currently stands for each of `ids` at t: follow "superseded by" edges (the newest at each
+ * step) until a memory that nothing supersedes. One edge query per chain level for all ids together; `known`,
+ * when given, must be the edges touching every one of `ids` (the caller has usually fetched them already).
+ * Ids that are themselves current map to nothing.
  */
-export async function currentSuccessor(store: Store, id: string, t: GraphTime): Promise<string | null> {
-  let at = id;
-  const seen = new Set([id]);
-  for (;;) {
-    const into = (await store.edgesTouching([at], "supersedes"))
-      .filter((e) => e.to === at && edgeCounts(e, t))
-      .sort((a, b) => b.validFrom - a.validFrom || b.recordedAt - a.recordedAt);
-    if (into.length === 0 || seen.has(into[0].from)) return at === id ? null : at;
-    at = into[0].from;
-    seen.add(at);
+export async function currentSuccessors(store: Store, ids: string[], t: GraphTime, known?: Edge[]): Promise<Map<string, string>> {
+  const newestInto = (edges: Edge[]) => {
+    const into = new Map<string, Edge>();
+    for (const e of edges) {
+      if (e.type !== "supersedes" || !edgeCounts(e, t)) continue;
+      const best = into.get(e.to);
+      if (!best || e.validFrom > best.validFrom || (e.validFrom === best.validFrom && e.recordedAt > best.recordedAt)) into.set(e.to, e);
+    }
+    return into;
+  };
+  const result = new Map<string, string>();
+  // at[id] = where the walk from id has got to
+  const at = new Map(ids.map((id) => [id, id]));
+  const seen = new Map(ids.map((id) => [id, new Set([id])]));
+  let edges = known ?? (await store.edgesTouching(ids, "supersedes"));
+  let frontier = ids;
+  while (frontier.length > 0) {
+    const into = newestInto(edges);
+    const next: string[] = [];
+    for (const id of frontier) {
+      const e = into.get(at.get(id)!);
+      if (!e || seen.get(id)!.has(e.from)) continue;
+      seen.get(id)!.add(e.from);
+      at.set(id, e.from);
+      result.set(id, e.from);
+      next.push(id);
+    }
+    frontier = next;
+    if (frontier.length) edges = await store.edgesTouching([...new Set(frontier.map((id) => at.get(id)!))], "supersedes");
   }
+  return result;
 }

@@ -6,7 +6,7 @@
  * memory is never the answer in place of its successor. Both moves are listed as adjustments:
  *   score = rrf × (product of factors) + (sum of deltas).
  */
-import { currentSuccessor, supersessionOf, type Supersession } from "../graph/status.js";
+import { currentSuccessors, supersessionOf, type Supersession } from "../graph/status.js";
 import type { Fused } from "../fuse/rrf.js";
 import type { GraphTime } from "../model/graph.js";
 import type { Adjustment } from "../model/types.js";
@@ -33,18 +33,20 @@ export async function annotateSupersession(
   admissible: (memoryIds: string[]) => Promise<Set<string>>,
 ): Promise<Annotated[]> {
   const ids = fused.map((f) => f.memoryId);
-  const status = supersessionOf(ids, await store.edgesTouching(ids, "supersedes"), time);
+  const edges = await store.edgesTouching(ids, "supersedes");
+  const status = supersessionOf(ids, edges, time);
   const out = new Map<string, Annotated>(fused.map((f) => [f.memoryId, { ...f, ...status.get(f.memoryId)!, score: f.rrf, adjustments: [] }]));
 
   // Each current successor must score at least as high as the best stale memory it stands for.
   const floors = new Map<string, { score: number; stale: string }>();
-  for (const a of out.values()) {
-    if (a.status !== "superseded") continue;
+  const stale = [...out.values()].filter((a) => a.status === "superseded");
+  const successors = stale.length ? await currentSuccessors(store, stale.map((a) => a.memoryId), time, edges) : new Map<string, string>();
+  for (const a of stale) {
     if (policy.demotion !== 1) {
       a.score = a.rrf * policy.demotion;
       a.adjustments.push({ reason: `superseded by ${a.supersededBy.join(", ")}`, factor: policy.demotion });
     }
-    const successor = await currentSuccessor(store, a.memoryId, time);
+    const successor = successors.get(a.memoryId);
     if (successor && (floors.get(successor)?.score ?? -1) < a.rrf) floors.set(successor, { score: a.rrf, stale: a.memoryId });
   }
 
