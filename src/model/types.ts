@@ -76,6 +76,8 @@ export interface SearchFilter {
   until?: number;
   kinds?: string[];
   under?: string;
+  /** Exact topic paths allowed (an lquery `--match`, resolved against the store's topics). */
+  topics?: string[];
 }
 
 /** One hit after fusion, as the contract's JSON shows it. */

@@ -8,6 +8,7 @@ import { defaultLimits, defaultSearchOptions, type SearchOptions } from "../conf
 import { invalidInput } from "../errors.js";
 import { CHANNEL_NAMES, type ChannelName, type SearchFilter } from "../model/types.js";
 import { parseInstant } from "../time/iso.js";
+import { parseLquery } from "../topics/lquery.js";
 import { validateTopicPath } from "../topics/path.js";
 import { parseWith } from "../validate.js";
 
@@ -25,6 +26,7 @@ export const recallOptionsSchema = z
     since: z.string().optional(),
     until: z.string().optional(),
     under: z.string().optional(),
+    match: z.string().optional(),
     kinds: z.array(z.string().min(1)).optional(),
     now: z.string().optional(),
     asOf: z.string().optional(),
@@ -36,6 +38,8 @@ export const recallOptionsSchema = z
 export type RecallOptions = z.input<typeof recallOptionsSchema>;
 
 export interface ResolvedRecall extends SearchOptions {
+  /** The parsed lquery, still to be resolved against the store's topics. */
+  match: ReturnType<typeof parseLquery> | null;
   filter: SearchFilter;
   now: number;
   /** The world time the graph is read at; when given, memories that happened later are not returned. */
@@ -72,6 +76,7 @@ export function resolveRecallOptions(options: unknown, base: SearchOptions, cloc
     asOf,
     knownAt: o.knownAt !== undefined ? parseInstant("knownAt", o.knownAt) : now,
     currentOnly: o.currentOnly ?? false,
+    match: o.match !== undefined ? parseLquery(o.match) : null,
   };
 }
 

@@ -8,6 +8,7 @@ import { rankByRecency, recencyCandidates } from "../channels/recency.js";
 import { fuse } from "../fuse/rrf.js";
 import type { ChannelName, ChannelReport, Hit, Ranked, SearchFilter, SearchResult } from "../model/types.js";
 import { memoryPassesFilter } from "./filter.js";
+import { matchesLquery } from "../topics/lquery.js";
 import { annotateSupersession } from "./supersession.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { Store } from "../ports/store.js";
@@ -39,6 +40,11 @@ const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
 export async function search(deps: SearchDeps, text: string, opts: ResolvedRecall): Promise<SearchResult> {
   const started = performance.now();
+  if (opts.match) {
+    // an lquery becomes the exact set of the store's topics it matches, which every channel filters on
+    const all = await deps.store.topicCounts();
+    opts = { ...opts, filter: { ...opts.filter, topics: all.map((t) => t.path).filter((p) => matchesLquery(opts.match!, p)) } };
+  }
   const selected = new Set<ChannelName>(opts.channels);
   const wantsVector = selected.has("dense");
   const candidates = distinctContentWords(text);

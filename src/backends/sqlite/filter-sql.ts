@@ -33,6 +33,10 @@ export function filterCondition(filter: SearchFilter): SqlCondition {
     params.underLo = `${filter.under}.`;
     params.underHi = `${filter.under}/`;
   }
+  if (filter.topics !== undefined) {
+    parts.push("m.topic IN (SELECT value FROM json_each(@topics))");
+    params.topics = JSON.stringify(filter.topics);
+  }
   return { sql: parts.length ? parts.join(" AND ") : "1", params };
 }
 

@@ -251,6 +251,11 @@ export class SqliteStore implements Store {
     return matrix;
   }
 
+  /** Folds the write-ahead log into the database file (after a bulk load, before timing reads). */
+  checkpoint(): void {
+    this.db.pragma("wal_checkpoint(TRUNCATE)");
+  }
+
   /** Every memory id in insertion order (for benchmarks). */
   async memoryIdsInOrder(): Promise<string[]> {
     return this.stmt("SELECT id FROM memories ORDER BY rowid").pluck().all() as string[];

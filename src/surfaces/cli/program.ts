@@ -177,6 +177,7 @@ export function buildProgram(): Command {
     .option("--rrf-k <k>", "the RRF constant (default 60)", number("--rrf-k"))
     .option("--depth <n>", "how deep each channel ranks (default 50)", integer("--depth", 1))
     .option("--under <topic>", "only memories at this topic path or below it")
+    .option("--match <lquery>", "only memories whose topic matches an ltree lquery, e.g. '*.fusion.*'")
     .option("--since <iso>", "only memories that happened at or after this time")
     .option("--until <iso>", "only memories that happened before this time")
     .option("--kind <kind>", "only memories of this kind (repeatable)", collect)
@@ -191,6 +192,7 @@ export function buildProgram(): Command {
         rrfK: o.rrfK,
         depth: o.depth,
         under: o.under,
+        match: o.match,
         since: o.since,
         until: o.until,
         kinds: o.kind,

@@ -131,7 +131,6 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
 
   app.post("/v1/search", async (c) => {
     const b = await body(c, searchBodySchema);
-    if (b.match !== undefined) throw new CascadeError("UNSUPPORTED", "match: lquery patterns are not supported yet (use under)", { field: "match" });
     const options: RecallOptions = {
       k: b.k,
       channels: b.channels as RecallOptions["channels"],
@@ -139,6 +138,7 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
       rrfK: b.rrf_k,
       depth: b.depth,
       under: b.under,
+      match: b.match,
       since: b.since,
       until: b.until,
       asOf: b.as_of,
