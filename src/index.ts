@@ -30,3 +30,4 @@ export type { RevisionJudge, Verdict } from "./ports/judge.js";
 export { EDGE_TYPES, type Edge, type EdgeType, type Suggestion } from "./model/graph.js";
 export { ChatJudge, type ChatJudgeOptions } from "./graph/chat-judge.js";
 export { MemorySpace, DEFAULT_NAMESPACE, validateNamespace, namespacePath } from "./api/space.js";
+export { parseWith } from "./validate.js";

@@ -80,19 +80,19 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
     const buildS = (performance.now() - buildStart) / 1000;
 
     const configs: [string, ChannelName[]][] = [["fused", [...CHANNEL_NAMES]], ...CHANNEL_NAMES.filter((c) => c !== "recency").map((c): [string, ChannelName[]] => [c, [c]])];
-    const latency: Record<string, Percentiles> = {};
-    const warmup = Math.min(50, corpus.queries.length);
-    for (const [name, channels] of configs) {
-      for (const q of corpus.queries.slice(0, warmup)) await engine.recall(q, { k: 10, channels });
-      const samples: number[] = [];
-      for (const q of corpus.queries) {
+    // Configurations take turns query by query, so that this noisy machine's slow spells fall on all alike.
+    const samples = new Map<string, number[]>(configs.map(([name]) => [name, []]));
+    for (const q of corpus.queries.slice(0, Math.min(50, corpus.queries.length))) for (const [, channels] of configs) await engine.recall(q, { k: 10, channels });
+    for (const [i, q] of corpus.queries.entries()) {
+      for (const [name, channels] of configs) {
         const t0 = performance.now();
         await engine.recall(q, { k: 10, channels });
-        samples.push(performance.now() - t0);
+        samples.get(name)!.push(performance.now() - t0);
       }
-      latency[name] = percentiles(samples);
-      options.onProgress?.("queries", configs.findIndex(([n]) => n === name) + 1, configs.length);
+      options.onProgress?.("queries", i + 1, corpus.queries.length);
     }
+    const latency: Record<string, Percentiles> = {};
+    for (const [name, xs] of samples) latency[name] = percentiles(xs);
 
     const annRecall = await denseRecallAgainstBruteForce(engine, store, embedder, corpus.queries.slice(0, 50));
 

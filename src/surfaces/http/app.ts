@@ -6,7 +6,7 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import { CascadeError, CHANNEL_NAMES, DEFAULT_NAMESPACE, type ErrorCode, type MemorySpace, type RecallOptions } from "../../index.js";
+import { CascadeError, CHANNEL_NAMES, DEFAULT_NAMESPACE, parseWith, type ErrorCode, type MemorySpace, type RecallOptions } from "../../index.js";
 import { openApiDocument } from "./openapi.js";
 
 export interface HttpOptions {
@@ -70,14 +70,7 @@ async function body<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer
   } catch {
     throw new CascadeError("INVALID_INPUT", "body: not valid JSON", { field: "body" });
   }
-  const r = schema.safeParse(json);
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    const field = issue.path.map(String).join(".") || "body";
-    const message = issue.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : issue.message;
-    throw new CascadeError("INVALID_INPUT", `${field}: ${message}`, { field });
-  }
-  return r.data;
+  return parseWith(schema, json);
 }
 
 export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
