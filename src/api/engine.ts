@@ -3,34 +3,32 @@
  * The one engine API that the SDK, CLI, HTTP and MCP surfaces call. It chooses no backend and no model:
  * those arrive as ports (see api/open.ts for the offline defaults).
  */
-import { colbertChannel, type LateInteractionOptions } from "../channels/colbert.js";
+import { z } from "zod";
 import { bm25Channel } from "../channels/bm25.js";
+import type { Channel } from "../channels/channel.js";
+import { colbertChannel, type LateInteractionOptions } from "../channels/colbert.js";
 import { curatedChannel } from "../channels/curated.js";
 import { denseChannel } from "../channels/dense.js";
-import type { Channel } from "../channels/channel.js";
 import { defaultLimits, defaultSearchOptions, defaultTermPruning, type SearchOptions } from "../config/defaults.js";
-import type { TermPruning } from "../text/terms.js";
-import { CascadeError, notFound } from "../errors.js";
-import { prepareMemories } from "../ingest/prepare.js";
-import { validateMemoryInput, type ValidMemory } from "../ingest/validate-memory.js";
-import type { Memory, SearchResult } from "../model/types.js";
-import type { Clock } from "../ports/clock.js";
-import { systemClock } from "../ports/clock.js";
-import type { Embedder, TokenVectors } from "../ports/embedder.js";
-import type { Store, StoreStats } from "../ports/store.js";
-import { resolveRecallOptions, type RecallOptions } from "../query/options.js";
-import { z } from "zod";
+import { CascadeError, invalidInput, notFound } from "../errors.js";
 import { CueJudge } from "../graph/cue-judge.js";
 import { defaultDetection, detectRevisions, type DetectionOptions } from "../graph/detect.js";
 import { historyOf } from "../graph/history.js";
+import { prepareMemories } from "../ingest/prepare.js";
+import { validateMemoryInput, type ValidMemory } from "../ingest/validate-memory.js";
 import type { EdgeDraft, Suggestion } from "../model/graph.js";
-import type { PreparedMemory } from "../model/types.js";
+import type { Memory, PreparedMemory, SearchResult } from "../model/types.js";
+import { systemClock, type Clock } from "../ports/clock.js";
+import type { Embedder, TokenVectors } from "../ports/embedder.js";
 import type { RevisionJudge } from "../ports/judge.js";
-import { parseInstant } from "../time/iso.js";
-import { parseWith } from "../validate.js";
-import { validateTopicPath } from "../topics/path.js";
-import { edgeJson, historyJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
+import type { Store, StoreStats } from "../ports/store.js";
+import { resolveRecallOptions, type RecallOptions } from "../query/options.js";
 import { search } from "../query/search.js";
+import type { TermPruning } from "../text/terms.js";
+import { parseInstant } from "../time/iso.js";
+import { validateTopicPath } from "../topics/path.js";
+import { parseWith } from "../validate.js";
+import { edgeJson, historyJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
 
 export interface EnginePorts {
   store: Store;
@@ -118,6 +116,7 @@ export class Engine {
     this.detection = { ...defaultDetection, ...config.detection };
     this.judge = config.judge ?? new CueJudge();
     this.demotion = config.demotion ?? DEFAULT_DEMOTION;
+    if (!(this.demotion >= 0 && this.demotion <= 1)) throw invalidInput("demotion", "a factor between 0 and 1");
     this.channels = [
       bm25Channel(ports.store),
       denseChannel(ports.store),
