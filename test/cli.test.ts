@@ -125,3 +125,24 @@ describe("cascade CLI", () => {
     assert.match(j.json.queries[2].result.hits[0].text, /dog ate my headphones/);
   });
 });
+
+test("the config file switches engine features (here: revision detection) and is validated", () => {
+  const dir = tempDir();
+  const db = join(dir, "cfg.db");
+  const off = join(dir, "off.json");
+  writeFileSync(off, JSON.stringify({ engine: { detection: { enabled: false } }, search: { k: 3 } }));
+  const run = (...args: string[]) => cli([...args, "--db", db, "--now", NOW, "--json"]);
+  const a = run("add", "We raise the connection pool size to 50.", "--at", "2026-02-01").json;
+  const b = run("add", "We reverted the connection pool size back to 20.", "--at", "2026-06-01", "--config", off).json;
+  assert.equal(run("history", b.id).json.edges.length, 0, "detection was off for this add");
+  const c = run("add", "Actually we reverted the connection pool size back to 30.", "--at", "2026-06-02").json;
+  assert.ok(run("history", c.id).json.edges.length >= 1, "and on by default");
+  assert.equal(run("search", "connection pool", "--config", off).json.k, 3);
+  assert.ok(a.id);
+
+  const bad = join(dir, "bad.json");
+  writeFileSync(bad, JSON.stringify({ engine: { demotion: 2 } }));
+  const r = cli(["search", "x", "--db", db, "--config", bad]);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /config\.engine\.demotion: /);
+});

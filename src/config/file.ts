@@ -10,10 +10,31 @@ import { CascadeError } from "../errors.js";
 import { recallOptionsSchema } from "../query/options.js";
 import { parseWith } from "../validate.js";
 
+const unit = z.number().min(0).max(1);
+
+/** Engine features, so that each can be switched or tuned (and measured on and off with `cascade eval`). */
+export const engineConfigSchema = z
+  .object({
+    detection: z
+      .object({ enabled: z.boolean(), edgeThreshold: unit, suggestThreshold: unit, candidates: z.number().int().min(1).max(50) })
+      .partial()
+      .strict()
+      .optional(),
+    demotion: unit.optional(),
+    lateInteraction: z
+      .object({ expansions: z.number().int().min(1).max(64), minSimilarity: z.number().min(-1).max(1), idfWeighting: z.boolean() })
+      .partial()
+      .strict()
+      .optional(),
+    termPruning: z.object({ fraction: unit, minChunks: z.number().int().min(0) }).partial().strict().optional(),
+  })
+  .strict();
+
 export const configFileSchema = z
   .object({
     db: z.string().optional(),
     search: recallOptionsSchema.pick({ k: true, channels: true, weights: true, rrfK: true, depth: true }).strict().optional(),
+    engine: engineConfigSchema.optional(),
   })
   .strict();
 

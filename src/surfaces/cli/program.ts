@@ -83,6 +83,7 @@ async function withEngine<T>(cmd: Command, fn: (engine: Engine) => Promise<T>, p
     namespace: flags.namespace,
     now: flags.now !== undefined ? parseInstant("--now", flags.now) : undefined,
     search: config.search,
+    ...config.engine,
   });
   try {
     return await fn(engine);
@@ -295,6 +296,7 @@ export function buildProgram(): Command {
       const space = new MemorySpace(flags.db ?? config.db ?? defaultStorePath(), {
         now: flags.now !== undefined ? parseInstant("--now", flags.now) : undefined,
         search: config.search,
+        ...config.engine,
       });
       await serveUntilSignal(space, { host: o.host, port: o.port, token: o.token ?? process.env.CASCADE_TOKEN });
     });
@@ -360,7 +362,7 @@ export function buildProgram(): Command {
       const bar = progressBar("evaluating", "questions");
       let report: EvalReport;
       try {
-        report = await evaluateLocomo(conversations, { embedder, tokens: embedder }, { engine: { search: config.search }, ablation: o.ablation }, (d, t) => bar.update(d, t));
+        report = await evaluateLocomo(conversations, { embedder, tokens: embedder }, { engine: { search: config.search, ...config.engine }, ablation: o.ablation }, (d, t) => bar.update(d, t));
       } finally {
         bar.stop();
       }
