@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { CascadeError } from "../src/index.js";
+import { join } from "node:path";
 import { matchesLquery, parseLquery } from "../src/topics/lquery.js";
+import { cli, tempDir } from "./helpers.js";
 
 // The example table of PostgreSQL's ltree documentation (F.23.4) and the results it documents.
 const TREE = [
@@ -67,8 +69,6 @@ describe("lquery, against PostgreSQL's documented results", () => {
 });
 
 test("--match filters every channel to the matching topics (CLI)", async () => {
-  const { cli, tempDir } = await import("./helpers.js");
-  const { join } = await import("node:path");
   const db = join(tempDir(), "match.db");
   for (const topic of ["retrieval.fusion.rrf", "retrieval.dense", "ops.fusion.reactor", "retrieval"]) {
     cli(["add", `Notes on fusion and retrieval for ${topic}`, "--topic", topic, "--db", db]);

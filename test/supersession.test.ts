@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { CascadeError, judgeRevision } from "../src/index.js";
+import { CascadeError, Engine, SqliteStore, defaultGloveEmbedder, judgeRevision, openMemory, parseInstant } from "../src/index.js";
 import { revisionPairs } from "./fixtures/revision-pairs.js";
 import { cli, emptyEngine, tempDir } from "./helpers.js";
 
@@ -111,7 +111,6 @@ describe("the graph", () => {
 
   test("bi-temporal: --known-at sees only edges recorded by then", async () => {
     const path = join(tempDir(), "bitemporal.db");
-    const { openMemory, parseInstant } = await import("../src/index.js");
     const may = await openMemory({ path, now: parseInstant("now", "2026-05-15T00:00:00Z") });
     const a = await may.remember({ text: "The release train leaves every two weeks.", at: "2026-01-10" });
     const b = await may.remember({ text: "The release train leaves every week.", at: "2026-03-10" });
@@ -182,7 +181,6 @@ test("revision detection on the 40-pair fixture: precision and recall of the def
 });
 
 test("propagation: adding or retracting a supersedes edge marks both memories' day, week and month dirty", async () => {
-  const { SqliteStore, Engine, defaultGloveEmbedder } = await import("../src/index.js");
   const store = new SqliteStore(":memory:");
   const e = defaultGloveEmbedder();
   const engine = await Engine.create({ store, embedder: e, tokens: e }, { detection: { enabled: false } });

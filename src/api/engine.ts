@@ -148,10 +148,9 @@ export class Engine {
    * (memory ids). Afterwards, unless it named its predecessors itself, looks for earlier memories it revises.
    */
   async remember(input: unknown, options: { provenance?: "user" | "api" } = {}): Promise<Remembered> {
-    const r = await this.rememberMany([input], { ...options, failFast: true });
-    const id = r.ids[0]!;
-    const m = (await this.ports.store.getMemory(id))!;
-    return { id, kind: m.kind, topic: m.topic, at: m.at };
+    let remembered: Remembered | undefined;
+    await this.rememberMany([input], { ...options, failFast: true, onWritten: (_, m) => (remembered = { id: m.id, kind: m.kind, topic: m.topic, at: m.at }) });
+    return remembered!;
   }
 
   /**
@@ -159,7 +158,16 @@ export class Engine {
    * costs the valid ones; if a batch's write fails as a whole, its items are retried one by one to isolate it.
    * `supersedes` may name memory ids or the `metadata.ref` of items earlier in the same call.
    */
-  async rememberMany(inputs: unknown[], options: BatchOptions & { provenance?: "user" | "api"; failFast?: boolean } = {}): Promise<BatchResult> {
+  async rememberMany(
+    inputs: unknown[],
+    options: BatchOptions & {
+      provenance?: "user" | "api";
+      /** Throw the first error instead of reporting it (one memory at a time). */
+      failFast?: boolean;
+      /** Told of each memory as its transaction commits, so a caller needs no second read. */
+      onWritten?: (index: number, memory: PreparedMemory["memory"]) => void;
+    } = {},
+  ): Promise<BatchResult> {
     const batchSize = options.batchSize ?? DEFAULT_BATCH;
     const result: BatchResult = { imported: 0, ids: inputs.map(() => null), failed: [] };
     const now = this.clock.now();
@@ -214,7 +222,10 @@ export class Engine {
           }
         }
       }
-      for (const i of written) result.ids[valid[i].index] = prepared[i].memory.id;
+      for (const i of written) {
+        result.ids[valid[i].index] = prepared[i].memory.id;
+        options.onWritten?.(valid[i].index, prepared[i].memory);
+      }
       result.imported += written.length;
       // Explicit supersedes always wins: only memories that named no predecessor are looked at.
       if (options.detect !== false) {

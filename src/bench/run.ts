@@ -4,7 +4,7 @@
  * ingest rate, index build, store size, per-channel and fused query latency, dense recall against brute
  * force, and peak RSS. Timings are reported, never asserted.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Engine } from "../api/engine.js";
@@ -130,7 +130,6 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
     const t3 = performance.now();
     const detectMs = Math.max(0, (t3 - t2 - (t2 - t1)) / 200);
     await store.close();
-    const { statSync } = await import("node:fs");
     const storeBytes = statSync(path).size;
     return {
       chunks: stats.chunks,

@@ -87,8 +87,10 @@ function conflictingValue(older: string, newer: string): string | null {
 function polarityFlip(older: string, newer: string, overlap: number): string | null {
   // a negation only flips the claim when the two say nearly the same thing; otherwise "no" is just a word
   if (overlap >= 0.5 && NEGATION.test(newer) !== NEGATION.test(older)) return "negation";
-  const so = new Set(stems(older).concat((older.toLowerCase().match(WORD) ?? []).map((w) => stemmer(w))));
-  const sn = new Set(stems(newer).concat((newer.toLowerCase().match(WORD) ?? []).map((w) => stemmer(w))));
+  // every word, stop words included: "on"/"off" and "up"/"down" are antonyms too
+  const allStems = (text: string) => new Set((text.toLowerCase().match(WORD) ?? []).map((w) => stemmer(w)));
+  const so = allStems(older);
+  const sn = allStems(newer);
   for (const [x, y] of ANTONYMS) {
     if ((so.has(x) && sn.has(y) && !so.has(y)) || (so.has(y) && sn.has(x) && !so.has(x))) return `${x}/${y}`;
   }

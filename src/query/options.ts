@@ -4,7 +4,7 @@
  * object with no optional fields. The caller's object is never modified.
  */
 import { z } from "zod";
-import { defaultLimits, defaultSearchOptions, type SearchOptions } from "../config/defaults.js";
+import { defaultLimits, type SearchOptions } from "../config/defaults.js";
 import { invalidInput } from "../errors.js";
 import { CHANNEL_NAMES, type ChannelName, type SearchFilter } from "../model/types.js";
 import { parseInstant } from "../time/iso.js";
@@ -80,4 +80,3 @@ export function resolveRecallOptions(options: unknown, base: SearchOptions, cloc
   };
 }
 
-export { defaultSearchOptions };
