@@ -187,7 +187,7 @@ test("propagation: adding or retracting a supersedes edge marks both memories' d
   const a = await engine.remember({ text: "Retro notes are kept in the wiki.", at: "2026-03-04T10:00:00Z" }); // a Wednesday
   const b = await engine.remember({ text: "Retro notes are kept in the repository.", at: "2026-05-31T10:00:00Z" }); // a Sunday
   const windows = (await store.dirtyWindows()).map((w) => `${w.level} ${new Date(w.start).toISOString().slice(0, 10)}`);
-  assert.deepEqual(windows, ["day 2026-03-04", "day 2026-05-31", "month 2026-03-01", "month 2026-05-01", "week 2026-03-02", "week 2026-05-25"]);
+  assert.deepEqual(windows, ["day 2026-03-04", "day 2026-05-31", "week 2026-03-02", "week 2026-05-25", "month 2026-03-01", "month 2026-05-01"]);
   await store.clearDirtyWindows(await store.dirtyWindows());
   const edge = await engine.supersede(b.id, a.id);
   assert.equal((await store.dirtyWindows()).length, 6);
@@ -196,6 +196,6 @@ test("propagation: adding or retracting a supersedes edge marks both memories' d
   assert.equal((await store.dirtyWindows()).length, 6);
   await store.clearDirtyWindows(await store.dirtyWindows());
   await engine.forget(a.id);
-  assert.deepEqual((await store.dirtyWindows()).map((w) => w.level), ["day", "month", "week"]);
+  assert.deepEqual((await store.dirtyWindows()).map((w) => w.level), ["day", "week", "month"]);
   await engine.close();
 });

@@ -9,6 +9,7 @@ import type { Channel } from "../channels/channel.js";
 import { colbertChannel, type LateInteractionOptions } from "../channels/colbert.js";
 import { curatedChannel } from "../channels/curated.js";
 import { denseChannel } from "../channels/dense.js";
+import { timeChannel } from "../channels/time.js";
 import { defaultLimits, defaultSearchOptions, defaultTermPruning, type SearchOptions } from "../config/defaults.js";
 import { CascadeError, invalidInput, notFound } from "../errors.js";
 import { CueJudge } from "../graph/cue-judge.js";
@@ -28,6 +29,12 @@ import type { TermPruning } from "../text/terms.js";
 import { parseInstant } from "../time/iso.js";
 import { validateTopicPath } from "../topics/path.js";
 import { parseWith } from "../validate.js";
+import { buildPyramid, defaultPyramid, type BuildReport, type PyramidOptions } from "../pyramid/build.js";
+import { ExtractiveSummarizer } from "../pyramid/extractive.js";
+import type { Summarizer } from "../ports/summarizer.js";
+import type { PyramidNode } from "../model/pyramid.js";
+import { formatInstant } from "../time/iso.js";
+import { validateTimeZone, WINDOW_LEVELS, type WindowLevel } from "../time/windows.js";
 import { edgeJson, historyJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
 
 export interface EnginePorts {
@@ -50,6 +57,20 @@ export interface EngineConfig {
   termPruning?: Partial<TermPruning>;
   /** Late-interaction candidate generation and weighting. */
   lateInteraction?: Partial<LateInteractionOptions>;
+  /** The summary pyramid: time zone, length bounds, build on ingest. */
+  pyramid?: Partial<PyramidOptions>;
+  /** Writes the pyramid's summaries (default: the offline extractive summariser). */
+  summarizer?: Summarizer;
+}
+
+/** A pyramid node as `pyramid show` lists it. */
+export interface PyramidNodeJson {
+  id: string;
+  level: WindowLevel;
+  start: string;
+  end: string;
+  text: string;
+  children: number;
 }
 
 /** What `remember` answers: enough to refer to the memory later. */
@@ -108,6 +129,8 @@ export class Engine {
   private readonly detection: DetectionOptions;
   private readonly judge: RevisionJudge;
   private readonly demotion: number;
+  private readonly pyramidOptions: PyramidOptions;
+  private readonly summarizer: Summarizer;
 
   private constructor(private readonly ports: EnginePorts, config: EngineConfig) {
     this.clock = ports.clock ?? systemClock;
@@ -117,11 +140,15 @@ export class Engine {
     this.judge = config.judge ?? new CueJudge();
     this.demotion = config.demotion ?? DEFAULT_DEMOTION;
     if (!(this.demotion >= 0 && this.demotion <= 1)) throw invalidInput("demotion", "a factor between 0 and 1");
+    this.pyramidOptions = { ...defaultPyramid, ...config.pyramid, limits: { ...defaultPyramid.limits, ...config.pyramid?.limits } };
+    validateTimeZone("pyramid.zone", this.pyramidOptions.zone);
+    this.summarizer = config.summarizer ?? new ExtractiveSummarizer(ports.embedder);
     this.channels = [
       bm25Channel(ports.store),
       denseChannel(ports.store),
       curatedChannel(ports.store),
       colbertChannel(ports.store, ports.tokens, config.lateInteraction),
+      timeChannel(ports.store),
     ];
   }
 
@@ -234,6 +261,7 @@ export class Engine {
       options.onProgress?.(Math.min(start + batchSize, inputs.length), inputs.length);
     }
     result.failed.sort((a, b) => a.index - b.index);
+    if (this.pyramidOptions.onIngest && result.imported > 0) await this.buildPyramid();
     return result;
   }
 
@@ -314,16 +342,38 @@ export class Engine {
     const opts = resolveRecallOptions(options, this.searchDefaults, this.clock.now());
     validateQuery(query);
     return search(
-      { store: this.ports.store, embedder: this.ports.embedder, channels: this.channels, pruning: this.termPruning, demotion: this.demotion },
+      { store: this.ports.store, embedder: this.ports.embedder, channels: this.channels, pruning: this.termPruning, demotion: this.demotion, zone: this.pyramidOptions.zone },
       query,
       opts,
     );
   }
 
-  async show(id: string): Promise<Memory> {
+  /** A memory; a summary node also lists its children (turns, or the nodes one level down). */
+  async show(id: string): Promise<Memory & { children?: string[] }> {
     const m = await this.ports.store.getMemory(id);
     if (!m) throw notFound("memory", id);
-    return m;
+    return m.kind === "summary" ? { ...m, children: await this.ports.store.summaryChildren(id) } : m;
+  }
+
+  /** Recomputes the summaries of every dirty day, week and month window (nothing, when none is dirty). */
+  async buildPyramid(options: { onProgress?: (done: number, total: number) => void } = {}): Promise<BuildReport> {
+    return buildPyramid(
+      { store: this.ports.store, embedder: this.ports.embedder, summarizer: this.summarizer, stamp: this.stamp, now: this.clock.now() },
+      this.pyramidOptions,
+      options.onProgress,
+    );
+  }
+
+  /** The pyramid's nodes, oldest first (days, then weeks, then months), or one level's. */
+  async pyramid(options: { level?: string } = {}): Promise<{ zone: string; dirty: number; nodes: PyramidNodeJson[] }> {
+    const level = options.level;
+    if (level !== undefined && !WINDOW_LEVELS.includes(level as WindowLevel)) throw invalidInput("level", `one of ${WINDOW_LEVELS.join(", ")}`);
+    const nodes = await this.ports.store.pyramidNodes({ level: level as WindowLevel | undefined });
+    return {
+      zone: await this.ports.store.pyramidZone(),
+      dirty: (await this.ports.store.dirtyWindows()).length,
+      nodes: nodes.map((n: PyramidNode) => ({ ...n, start: formatInstant(n.start), end: formatInstant(n.end) })),
+    };
   }
 
   async forget(id: string): Promise<{ id: string; forgotten: true }> {

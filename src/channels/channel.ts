@@ -5,6 +5,7 @@
  */
 import type { ChannelName, Ranked, SearchFilter } from "../model/types.js";
 import type { TermPruning, TermStats } from "../text/terms.js";
+import type { ParsedTime } from "../time/expressions.js";
 
 /** Everything a channel may read about the query, computed once by the search pipeline. */
 export interface ChannelQuery {
@@ -18,6 +19,8 @@ export interface ChannelQuery {
   /** The query's sentence vector (zero when no word is known to the embedder). */
   vector: Float32Array;
   filter: SearchFilter;
+  /** The query's time expression, when time parsing is on. */
+  time: ParsedTime | null;
   depth: number;
   pruning: TermPruning;
 }

@@ -11,6 +11,23 @@ export const defaultWeights: Readonly<Record<ChannelName, number>> = Object.free
   curated: 0.8, // human-written titles and tags are precise but sparse; slightly below the body channels
   recency: 0.5, // a tie-breaker among relevant candidates, never a reason on its own
   colbert: 1.0, // token-level matching catches what one sentence vector averages away
+  time: 1.0, // summary nodes whose window matches the query's time expression; silent without one
+});
+
+/** How a time expression in the query acts on the candidates. */
+export type TimeMode = "boost" | "restrict" | "off";
+export const TIME_MODES: readonly TimeMode[] = ["boost", "restrict", "off"];
+
+export interface TimeAdjustments {
+  inWindow: number;
+  levelMatch: number;
+}
+
+export const defaultTimeAdjustments: Readonly<TimeAdjustments> = Object.freeze({
+  /** Score factor for a candidate inside the query's time window (a summary: at least half inside). */
+  inWindow: 1.5,
+  /** Further factor for a summary at the pyramid level that fits the span (a day node for "last Tuesday"). */
+  levelMatch: 1.5,
 });
 
 export const defaultSearchOptions = Object.freeze({
@@ -24,8 +41,10 @@ export const defaultSearchOptions = Object.freeze({
    * over deeper candidate sets it promoted fresh but weakly related memories (see docs/BENCHMARKS.md).
    */
   recencyPool: 10,
-  channels: ["bm25", "dense", "curated", "recency", "colbert"] as readonly ChannelName[],
+  channels: ["bm25", "dense", "curated", "recency", "colbert", "time"] as readonly ChannelName[],
   weights: defaultWeights,
+  /** A time expression boosts what falls in its window (see query/time.ts); restrict filters instead. */
+  time: "boost" as TimeMode,
 });
 
 export const defaultChunking = Object.freeze({
@@ -84,4 +103,5 @@ export type SearchOptions = {
   recencyPool: number;
   channels: readonly ChannelName[];
   weights: Readonly<Record<ChannelName, number>>;
+  time: TimeMode;
 };

@@ -6,56 +6,38 @@
 import { z } from "zod";
 import { CascadeError } from "../errors.js";
 import type { JudgedMemory, RevisionJudge, Verdict } from "../ports/judge.js";
-import { apiKeyFromEnv, postJson } from "../providers/post-json.js";
+import { chatCompletion, resolveChatOptions, type ChatOptions, type ResolvedChatOptions } from "../providers/chat.js";
 
-export interface ChatJudgeOptions {
-  baseURL: string;
-  model: string;
-  apiKey?: string;
-  timeoutMs?: number;
-  retries?: number;
-  retryDelayMs?: number;
-}
+export type ChatJudgeOptions = ChatOptions;
 
 const SYSTEM = `You maintain an agent's long-term memory. Decide whether the NEWER memory replaces the OLDER one:
 it reverses, corrects or updates the same fact or decision about the same subject. A memory that only adds
 information, repeats, or talks about another subject does not replace it.
 Answer with JSON only: {"supersedes": true|false, "confidence": number between 0 and 1, "reason": "one short sentence"}.`;
 
-const completionSchema = z.object({ choices: z.array(z.object({ message: z.object({ content: z.string() }) })).min(1) });
 const answerSchema = z.object({ supersedes: z.boolean(), confidence: z.number().min(0).max(1), reason: z.string().max(500) });
 
 export class ChatJudge implements RevisionJudge {
   readonly id: string;
   readonly provenance = "llm" as const;
-  private readonly opts: Required<ChatJudgeOptions>;
+  private readonly opts: ResolvedChatOptions;
 
   constructor(options: ChatJudgeOptions) {
-    this.opts = { timeoutMs: 30_000, retries: 2, retryDelayMs: 500, apiKey: apiKeyFromEnv(), ...options, baseURL: options.baseURL.replace(/\/+$/, "") };
+    this.opts = resolveChatOptions(options);
     this.id = `chat-judge:${this.opts.model}`;
   }
 
   async judge(older: JudgedMemory, newer: JudgedMemory): Promise<Verdict> {
-    const url = `${this.opts.baseURL}/chat/completions`;
-    const json = await postJson(
-      url,
-      {
-        model: this.opts.model,
-        temperature: 0,
-        response_format: { type: "json_object" },
-        messages: [
-          { role: "system", content: SYSTEM },
-          { role: "user", content: `OLDER (${older.at}): ${older.text}\n\nNEWER (${newer.at}): ${newer.text}` },
-        ],
-      },
+    const { content, url } = await chatCompletion(
       this.opts,
+      SYSTEM,
+      `OLDER (${older.at}): ${older.text}\n\nNEWER (${newer.at}): ${newer.text}`,
+      "json",
     );
-    const completion = completionSchema.safeParse(json);
-    if (!completion.success) throw new CascadeError("PROVIDER_ERROR", `${url}: the response has no choices[0].message.content`);
     let answer: unknown;
     try {
       // tolerate a fenced block around the JSON, which some local models add
-      answer = JSON.parse(completion.data.choices[0].message.content.replace(/^\s*```(json)?|```\s*$/g, ""));
+      answer = JSON.parse(content.replace(/^\s*```(json)?|```\s*$/g, ""));
     } catch {
       throw new CascadeError("PROVIDER_ERROR", `${url}: the model's answer is not JSON`);
     }

@@ -16,7 +16,11 @@ const shortText = z.string().max(200, "at most 200 characters");
 export const memoryInputSchema = z
   .object({
     text: z.string({ error: "required, a string" }),
-    kind: z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, "a lowercase word such as note, turn or document").optional(),
+    kind: z
+      .string()
+      .regex(/^[a-z][a-z0-9_-]{0,31}$/, "a lowercase word such as note, turn or document")
+      .refine((k) => k !== "summary", "summary is reserved for the summary pyramid (cascade pyramid build writes them)")
+      .optional(),
     title: z.string().max(defaultLimits.maxTitleChars, `at most ${defaultLimits.maxTitleChars} characters`).optional(),
     description: z.string().max(defaultLimits.maxDescriptionChars, `at most ${defaultLimits.maxDescriptionChars} characters`).optional(),
     tags: z.array(z.string().trim().min(1, "a tag cannot be empty").max(100)).max(defaultLimits.maxTags).optional(),

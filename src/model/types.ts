@@ -3,8 +3,8 @@
  * Domain types only: what a memory, a chunk, a ranked list and a hit are. No behaviour.
  */
 
-export type ChannelName = "bm25" | "dense" | "curated" | "recency" | "colbert";
-export const CHANNEL_NAMES: readonly ChannelName[] = ["bm25", "dense", "curated", "recency", "colbert"];
+export type ChannelName = "bm25" | "dense" | "curated" | "recency" | "colbert" | "time";
+export const CHANNEL_NAMES: readonly ChannelName[] = ["bm25", "dense", "curated", "recency", "colbert", "time"];
 
 /** What a caller supplies to remember something. Everything but `text` is optional. */
 export interface MemoryInput {
@@ -75,6 +75,8 @@ export interface SearchFilter {
   since?: number;
   until?: number;
   kinds?: string[];
+  /** Kinds left out (e.g. `summary`, to search raw memories only). */
+  excludeKinds?: string[];
   under?: string;
   /** Exact topic paths allowed (an lquery `--match`, resolved against the store's topics). */
   topics?: string[];
@@ -85,6 +87,8 @@ export interface Hit {
   id: string;
   kind: string;
   level: string | null;
+  /** A summary's [start, end) window (ISO); null for other memories. */
+  window: { start: string; end: string } | null;
   text: string;
   title: string | null;
   topic: string | null;

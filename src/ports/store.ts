@@ -6,7 +6,16 @@
  */
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../model/graph.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter } from "../model/types.js";
-import type { WindowLevel } from "../time/windows.js";
+import type { PyramidNode } from "../model/pyramid.js";
+import type { Window, WindowLevel } from "../time/windows.js";
+
+export interface NodeQuery {
+  level?: WindowLevel;
+  /** Nodes whose window overlaps [from, to). */
+  from?: number;
+  to?: number;
+  ids?: string[];
+}
 
 /** The vector space a store was built in; recorded by the first write, checked on every open. */
 export interface EmbedderStamp {
@@ -81,6 +90,19 @@ export interface Store {
   dirtyWindows(): Promise<{ level: WindowLevel; start: number }[]>;
   /** Marks windows as recomputed. */
   clearDirtyWindows(windows: { level: WindowLevel; start: number }[]): Promise<void>;
+  /** The time zone the pyramid's windows are cut in (UTC until set). */
+  pyramidZone(): Promise<string>;
+  /** Changes the zone: drops every summary node and marks every window of every memory dirty. */
+  setPyramidZone(zone: string): Promise<void>;
+  /** What feeds a window: its raw memories (day), its day nodes (week), the week nodes overlapping it (month). */
+  windowInputs(window: Window): Promise<Memory[]>;
+  /** Replaces the window's node (if any) with this summary memory and its children, in one transaction. */
+  writeSummary(node: PreparedMemory, window: Window, childIds: string[], stamp: EmbedderStamp): Promise<void>;
+  /** Removes the window's node from every index; false when there was none. */
+  deleteSummary(level: WindowLevel, start: number): Promise<boolean>;
+  pyramidNodes(query?: NodeQuery): Promise<PyramidNode[]>;
+  /** The children of a summary node (turns, or nodes one level down), oldest first. */
+  summaryChildren(id: string): Promise<string[]>;
   /** How many memories sit directly at each topic path (at `under` or below it, when given). */
   topicCounts(under?: string): Promise<{ path: string; count: number }[]>;
 

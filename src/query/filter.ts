@@ -9,6 +9,7 @@ export function memoryPassesFilter(m: Memory, f: SearchFilter): boolean {
   if (f.since !== undefined && at < f.since) return false;
   if (f.until !== undefined && at >= f.until) return false;
   if (f.kinds && f.kinds.length > 0 && !f.kinds.includes(m.kind)) return false;
+  if (f.excludeKinds?.includes(m.kind)) return false;
   if (f.under !== undefined && !(m.topic === f.under || m.topic?.startsWith(`${f.under}.`))) return false;
   if (f.topics !== undefined && (m.topic === null || !f.topics.includes(m.topic))) return false;
   return true;

@@ -4,7 +4,7 @@
  * object with no optional fields. The caller's object is never modified.
  */
 import { z } from "zod";
-import { defaultLimits, type SearchOptions } from "../config/defaults.js";
+import { defaultLimits, TIME_MODES, type SearchOptions, type TimeMode } from "../config/defaults.js";
 import { invalidInput } from "../errors.js";
 import { CHANNEL_NAMES, type ChannelName, type SearchFilter } from "../model/types.js";
 import { parseInstant } from "../time/iso.js";
@@ -28,6 +28,8 @@ export const recallOptionsSchema = z
     under: z.string().optional(),
     match: z.string().optional(),
     kinds: z.array(z.string().min(1)).optional(),
+    excludeKinds: z.array(z.string().min(1)).optional(),
+    time: z.enum(TIME_MODES as [TimeMode, ...TimeMode[]], { error: `time is one of ${TIME_MODES.join(", ")}` }).optional(),
     now: z.string().optional(),
     asOf: z.string().optional(),
     knownAt: z.string().optional(),
@@ -59,6 +61,7 @@ export function resolveRecallOptions(options: unknown, base: SearchOptions, cloc
   }
   if (o.under !== undefined) filter.under = validateTopicPath("under", o.under);
   if (o.kinds !== undefined) filter.kinds = [...new Set(o.kinds)];
+  if (o.excludeKinds !== undefined) filter.excludeKinds = [...new Set(o.excludeKinds)];
   const now = o.now !== undefined ? parseInstant("now", o.now) : clockNow;
   const asOf = o.asOf !== undefined ? parseInstant("asOf", o.asOf) : now;
   if (o.asOf !== undefined) filter.until = Math.min(filter.until ?? Infinity, asOf + 1);
@@ -71,6 +74,7 @@ export function resolveRecallOptions(options: unknown, base: SearchOptions, cloc
     recencyPool: base.recencyPool,
     channels: o.channels ? [...new Set(o.channels)] : base.channels,
     weights: { ...base.weights, ...o.weights },
+    time: o.time ?? base.time,
     filter,
     now,
     asOf,

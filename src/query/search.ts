@@ -15,6 +15,9 @@ import type { Store } from "../ports/store.js";
 import { toFtsQuery } from "../text/fts-query.js";
 import { distinctContentWords } from "../text/tokenize.js";
 import type { ResolvedRecall } from "./options.js";
+import { adjustForTime, type Scored } from "./time.js";
+import { parseTimeExpressions } from "../time/expressions.js";
+import { defaultTimeAdjustments } from "../config/defaults.js";
 import { selectTerms, type TermPruning } from "../text/terms.js";
 
 export interface SearchDeps {
@@ -24,6 +27,8 @@ export interface SearchDeps {
   pruning: TermPruning;
   /** Score factor for superseded memories. */
   demotion: number;
+  /** The time zone time expressions are read in (the pyramid's). */
+  zone: string;
 }
 
 /** The memories (of those given) that pass the query's filters, so a successor never breaks them. */
@@ -45,19 +50,28 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     const all = await deps.store.topicCounts();
     opts = { ...opts, filter: { ...opts.filter, topics: all.map((t) => t.path).filter((p) => matchesLquery(opts.match!, p)) } };
   }
+  const time = opts.time === "off" ? null : parseTimeExpressions(text, opts.now, deps.zone);
+  if (time?.span && opts.time === "restrict") {
+    const since = Math.max(opts.filter.since ?? -Infinity, time.span.start);
+    const until = Math.min(opts.filter.until ?? Infinity, time.span.end);
+    opts = { ...opts, filter: { ...opts.filter, since, until: Math.max(since, until) } };
+  }
+  // the lexical and vector channels search the question without its date words
+  const lexical = time ? time.text : text;
   const selected = new Set<ChannelName>(opts.channels);
   const wantsVector = selected.has("dense");
-  const candidates = distinctContentWords(text);
+  const candidates = distinctContentWords(lexical);
   const stats = await deps.store.termStats(candidates);
   const words = selectTerms(candidates, stats, deps.pruning);
   const query: ChannelQuery = {
-    text,
+    text: lexical,
     match: toFtsQuery(words),
     words,
     stats,
     pruning: deps.pruning,
-    vector: wantsVector ? (await deps.embedder.embed([text]))[0] : new Float32Array(deps.embedder.dimensions),
+    vector: wantsVector ? (await deps.embedder.embed([lexical]))[0] : new Float32Array(deps.embedder.dimensions),
     filter: opts.filter,
+    time,
     depth: opts.depth,
   };
 
@@ -78,14 +92,15 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     reports.recency = { weight: opts.weights.recency, candidates: list.length, ms: round(performance.now() - t0) };
   }
 
-  // Only the head of the fused list can reach the top k: demotion only lowers a memory, and a successor is
-  // raised to the score of a stale memory that is itself in the head. Annotating all ~150 candidates cost
-  // 3–8 ms a query once 10% of memories were superseded.
-  const fused = fuse(lists, opts.weights, opts.rrfK).slice(0, Math.max(3 * opts.k, 30));
+  // Time adjustments see every candidate (one query for their times). Only the head of that list can then reach
+  // the top k: demotion only lowers a memory, and a successor is raised to the score of a stale memory that is
+  // itself in the head. Annotating supersession for all ~150 candidates cost 3–8 ms a query at 10% superseded.
+  let scored: Scored[] = fuse(lists, opts.weights, opts.rrfK).map((f) => ({ ...f, score: f.rrf, adjustments: [] }));
   const annotateStart = performance.now();
+  if (time && opts.time === "boost") scored = await adjustForTime(deps.store, scored, time, defaultTimeAdjustments);
   const annotated = await annotateSupersession(
     deps.store,
-    fused,
+    scored.slice(0, Math.max(3 * opts.k, 30)),
     { asOf: opts.asOf, knownAt: opts.knownAt },
     { demotion: deps.demotion, currentOnly: opts.currentOnly },
     (ids) => admissibleMemories(deps.store, ids, opts.filter),
@@ -99,7 +114,8 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     return {
       id: m.id,
       kind: m.kind,
-      level: (m.metadata.level as string | undefined) ?? null,
+      level: m.kind === "summary" ? ((m.metadata.level as string | undefined) ?? null) : null,
+      window: m.kind === "summary" ? { start: String(m.metadata.start), end: String(m.metadata.end) } : null,
       text: m.text,
       title: m.title,
       topic: m.topic,

@@ -7,15 +7,12 @@
  *   score = rrf × (product of factors) + (sum of deltas).
  */
 import { currentSuccessors, supersessionOf, type Supersession } from "../graph/status.js";
-import type { Fused } from "../fuse/rrf.js";
 import type { GraphTime } from "../model/graph.js";
 import type { Adjustment } from "../model/types.js";
 import type { Store } from "../ports/store.js";
+import { compareScored, type Scored } from "./time.js";
 
-export interface Annotated extends Fused, Supersession {
-  score: number;
-  adjustments: Adjustment[];
-}
+export interface Annotated extends Scored, Supersession {}
 
 export interface SupersessionPolicy {
   /** Factor applied to a superseded memory's score (1 = no demotion; it is still marked). */
@@ -26,28 +23,29 @@ export interface SupersessionPolicy {
 
 export async function annotateSupersession(
   store: Store,
-  fused: Fused[],
+  scored: Scored[],
   time: GraphTime,
   policy: SupersessionPolicy,
   /** Whether a memory no channel found may be shown (it must pass the query's filters). */
   admissible: (memoryIds: string[]) => Promise<Set<string>>,
 ): Promise<Annotated[]> {
-  const ids = fused.map((f) => f.memoryId);
+  const ids = scored.map((f) => f.memoryId);
   const edges = await store.edgesTouching(ids, "supersedes");
   const status = supersessionOf(ids, edges, time);
-  const out = new Map<string, Annotated>(fused.map((f) => [f.memoryId, { ...f, ...status.get(f.memoryId)!, score: f.rrf, adjustments: [] }]));
+  const out = new Map<string, Annotated>(scored.map((f) => [f.memoryId, { ...f, ...status.get(f.memoryId)! }]));
 
   // Each current successor must score at least as high as the best stale memory it stands for.
   const floors = new Map<string, { score: number; stale: string }>();
   const stale = [...out.values()].filter((a) => a.status === "superseded");
   const successors = stale.length ? await currentSuccessors(store, stale.map((a) => a.memoryId), time, edges) : new Map<string, string>();
   for (const a of stale) {
+    const undemoted = a.score;
     if (policy.demotion !== 1) {
-      a.score = a.rrf * policy.demotion;
+      a.score *= policy.demotion;
       a.adjustments.push({ reason: `superseded by ${a.supersededBy.join(", ")}`, factor: policy.demotion });
     }
     const successor = successors.get(a.memoryId);
-    if (successor && (floors.get(successor)?.score ?? -1) < a.rrf) floors.set(successor, { score: a.rrf, stale: a.memoryId });
+    if (successor && (floors.get(successor)?.score ?? -1) < undemoted) floors.set(successor, { score: undemoted, stale: a.memoryId });
   }
 
   const missing = [...floors.keys()].filter((id) => !out.has(id));
@@ -76,8 +74,5 @@ export async function annotateSupersession(
 function compareAnnotated(a: Annotated, b: Annotated): number {
   if (b.score !== a.score) return b.score - a.score;
   if (a.status !== b.status) return a.status === "current" ? -1 : 1;
-  const bestA = Math.min(Infinity, ...Object.values(a.ranks));
-  const bestB = Math.min(Infinity, ...Object.values(b.ranks));
-  if (bestA !== bestB) return bestA - bestB;
-  return a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0;
+  return compareScored(a, b);
 }

@@ -13,7 +13,7 @@ interface Span {
 
 const segmenter = new Intl.Segmenter("en", { granularity: "sentence" });
 
-function sentenceSpans(text: string): Span[] {
+export function sentenceSpans(text: string): Span[] {
   const spans: Span[] = [];
   for (const s of segmenter.segment(text)) {
     const trimmedStart = s.index + (s.segment.length - s.segment.trimStart().length);

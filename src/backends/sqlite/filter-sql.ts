@@ -25,6 +25,10 @@ export function filterCondition(filter: SearchFilter): SqlCondition {
     parts.push(`m.kind IN (${filter.kinds.map((_, i) => `@kind${i}`).join(", ")})`);
     filter.kinds.forEach((k, i) => (params[`kind${i}`] = k));
   }
+  if (filter.excludeKinds && filter.excludeKinds.length > 0) {
+    parts.push(`m.kind NOT IN (${filter.excludeKinds.map((_, i) => `@xkind${i}`).join(", ")})`);
+    filter.excludeKinds.forEach((k, i) => (params[`xkind${i}`] = k));
+  }
   if (filter.under !== undefined) {
     // A subtree is an index range: the path itself, or anything from "path." up to (not including) "path/",
     // because "/" is the character after "." — so "retrieval" never matches "retrievals.x".

@@ -7,7 +7,7 @@ import type Database from "better-sqlite3";
 import { ulid } from "ulid";
 import { CascadeError, invalidInput, notFound } from "../../errors.js";
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../../model/graph.js";
-import { windowsOf } from "../../time/windows.js";
+import { markDirty } from "./pyramid-sql.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -49,16 +49,6 @@ function rowidOf(stmt: Prepare, id: string, field: string): number {
   const row = stmt("SELECT rowid FROM memories WHERE id = ?").pluck().get(id) as number | undefined;
   if (row === undefined) throw new CascadeError("NOT_FOUND", `${field}: no memory with id ${JSON.stringify(id)}`, { field });
   return row;
-}
-
-/** Marks the day, week and month windows of these memories dirty (inside the caller's transaction). */
-export function markDirty(stmt: Prepare, memoryRowids: number[]): void {
-  const atOf = stmt("SELECT at_ms FROM memories WHERE rowid = ?").pluck();
-  const mark = stmt("INSERT OR IGNORE INTO dirty_windows (level, start_ms) VALUES (?, ?)");
-  for (const rowid of memoryRowids) {
-    const at = atOf.get(rowid) as number | undefined;
-    if (at !== undefined) for (const w of windowsOf(at)) mark.run(w.level, w.start);
-  }
 }
 
 /** Inserts one edge; must run inside a transaction. */

@@ -96,6 +96,23 @@ const MIGRATIONS: string[] = [
   `
   CREATE TABLE dirty_windows (level TEXT NOT NULL, start_ms INTEGER NOT NULL, PRIMARY KEY (level, start_ms)) WITHOUT ROWID;
   `,
+  // 4: the summary pyramid. A node is a memory of kind 'summary' (so every channel indexes it) with its level and
+  // [start, end) window; its children are turns (day), day nodes (week) or the week nodes overlapping it (month).
+  `
+  CREATE TABLE summary_nodes (
+    memory_rowid INTEGER PRIMARY KEY REFERENCES memories (rowid) ON DELETE CASCADE,
+    level        TEXT NOT NULL CHECK (level IN ('day', 'week', 'month')),
+    start_ms     INTEGER NOT NULL,
+    end_ms       INTEGER NOT NULL,
+    UNIQUE (level, start_ms)
+  );
+  CREATE TABLE summary_children (
+    parent_rowid INTEGER NOT NULL REFERENCES memories (rowid) ON DELETE CASCADE,
+    child_rowid  INTEGER NOT NULL REFERENCES memories (rowid) ON DELETE CASCADE,
+    PRIMARY KEY (parent_rowid, child_rowid)
+  ) WITHOUT ROWID;
+  CREATE INDEX summary_children_child ON summary_children (child_rowid);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -9,13 +9,15 @@ import type Database from "better-sqlite3";
 import { CascadeError } from "../../errors.js";
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../../model/graph.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter } from "../../model/types.js";
-import type { EmbedderStamp, HydratedChunk, Store, StoreStats } from "../../ports/store.js";
+import type { EmbedderStamp, HydratedChunk, NodeQuery, Store, StoreStats } from "../../ports/store.js";
 import { quoteFtsTerm } from "../../text/fts-query.js";
-import type { WindowLevel } from "../../time/windows.js";
+import type { PyramidNode } from "../../model/pyramid.js";
+import type { Window, WindowLevel } from "../../time/windows.js";
 import { toBlob } from "../../vectors/math.js";
 import { openConnection, type Connection } from "./connection.js";
 import { filterCondition, isEmptyFilter } from "./filter-sql.js";
 import * as graph from "./graph-sql.js";
+import * as pyramid from "./pyramid-sql.js";
 import { migrate } from "./schema.js";
 import { VectorMatrix } from "../../vectors/matrix.js";
 
@@ -99,24 +101,28 @@ export class SqliteStore implements Store {
   async writeMemories(memories: PreparedMemory[], stamp: EmbedderStamp, edges: EdgeDraft[] = []): Promise<Edge[]> {
     const added: { chunkId: number; vector: Float32Array }[] = [];
     const written: Edge[] = [];
-    const write = this.db.transaction(() => {
-      const existing = this.stmt("SELECT value FROM meta WHERE key = 'embedder'").get() as { value: string } | undefined;
-      if (!existing) {
-        this.stmt("INSERT INTO meta (key, value) VALUES ('embedder', ?)").run(JSON.stringify(stamp));
-      } else {
-        const have = JSON.parse(existing.value) as EmbedderStamp;
-        if (have.id !== stamp.id || have.dimensions !== stamp.dimensions) throw mismatch(have, stamp);
-      }
-      for (const p of memories) added.push(...this.insertMemory(p));
+    this.db.transaction(() => {
+      this.checkStamp(stamp);
+      for (const p of memories) added.push(...this.insertMemory(p).chunks);
       this.addToChunkCount(added.length);
       for (const e of edges) written.push(graph.insertEdge(this.prepare, e));
-    });
-    write();
+    })();
     if (this.matrix) for (const a of added) this.matrix.add(a.chunkId, a.vector);
     return written;
   }
 
-  private insertMemory({ memory: m, chunks }: PreparedMemory): { chunkId: number; vector: Float32Array }[] {
+  /** Stamps a new store with the embedder, or refuses vectors from another one (inside a transaction). */
+  private checkStamp(stamp: EmbedderStamp): void {
+    const existing = this.stmt("SELECT value FROM meta WHERE key = 'embedder'").get() as { value: string } | undefined;
+    if (!existing) {
+      this.stmt("INSERT INTO meta (key, value) VALUES ('embedder', ?)").run(JSON.stringify(stamp));
+    } else {
+      const have = JSON.parse(existing.value) as EmbedderStamp;
+      if (have.id !== stamp.id || have.dimensions !== stamp.dimensions) throw mismatch(have, stamp);
+    }
+  }
+
+  private insertMemory({ memory: m, chunks }: PreparedMemory): { rowid: number; chunks: { chunkId: number; vector: Float32Array }[] } {
     const info = this.stmt(
       `INSERT INTO memories (id, kind, text, title, description, tags, topic, role, speaker, session, at, at_ms, recorded_at, metadata)
        VALUES (@id, @kind, @text, @title, @description, @tags, @topic, @role, @speaker, @session, @at, @atMs, @recordedAt, @metadata)`,
@@ -127,7 +133,7 @@ export class SqliteStore implements Store {
       metadata: JSON.stringify(m.metadata),
     });
     const memoryRowid = Number(info.lastInsertRowid);
-    graph.markDirty(this.prepare, [memoryRowid]);
+    pyramid.markDirty(this.prepare, [memoryRowid]);
     if (m.title || m.description || m.tags.length > 0) {
       this.stmt("INSERT INTO curated_fts (rowid, title, description, tags) VALUES (?, ?, ?, ?)").run(
         memoryRowid,
@@ -141,12 +147,13 @@ export class SqliteStore implements Store {
     );
     const insertFts = this.stmt("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)");
     const countTerm = this.stmt("INSERT INTO terms (term, df) VALUES (?, 1) ON CONFLICT (term) DO UPDATE SET df = df + 1");
-    return chunks.map((c) => {
+    const stored = chunks.map((c) => {
       const chunkId = Number(insertChunk.run(memoryRowid, c.ord, c.start, c.end, c.indexedText, c.terms.join(" "), toBlob(c.vector)).lastInsertRowid);
       insertFts.run(chunkId, c.indexedText);
       for (const term of c.terms) countTerm.run(term);
       return { chunkId, vector: c.vector };
     });
+    return { rowid: memoryRowid, chunks: stored };
   }
 
   async getMemory(id: string): Promise<Memory | null> {
@@ -159,23 +166,32 @@ export class SqliteStore implements Store {
     const deleted = this.db.transaction(() => {
       const row = this.stmt("SELECT rowid FROM memories WHERE id = ?").get(id) as { rowid: number } | undefined;
       if (!row) return false;
-      const chunks = this.stmt("SELECT id, terms FROM chunks WHERE memory_rowid = ?").all(row.rowid) as { id: number; terms: string }[];
-      chunkIds = chunks.map((c) => c.id);
-      const deleteFts = this.stmt("DELETE FROM chunks_fts WHERE rowid = ?");
-      const uncountTerm = this.stmt("UPDATE terms SET df = max(df - 1, 0) WHERE term = ?");
-      for (const c of chunks) {
-        deleteFts.run(c.id);
-        for (const term of c.terms.split(" ")) if (term) uncountTerm.run(term);
-      }
-      this.stmt("DELETE FROM curated_fts WHERE rowid = ?").run(row.rowid);
-      graph.markDirty(this.prepare, [row.rowid]);
-      const info = this.stmt("DELETE FROM memories WHERE rowid = ?").run(row.rowid); // chunks cascade
-      if (info.changes !== 1) throw new CascadeError("STORE_ERROR", `forget ${id}: the memory row was not deleted`);
-      this.addToChunkCount(-chunks.length);
+      pyramid.markDirty(this.prepare, [row.rowid]);
+      chunkIds = this.removeMemoryRow(row.rowid, id);
       return true;
     })();
-    if (deleted && this.matrix) for (const c of chunkIds) this.matrix.remove(c);
+    this.forgetVectors(chunkIds);
     return deleted;
+  }
+
+  /** Removes one memory from the tables and every index (inside a transaction); returns its chunk ids. */
+  private removeMemoryRow(rowid: number, id: string): number[] {
+    const chunks = this.stmt("SELECT id, terms FROM chunks WHERE memory_rowid = ?").all(rowid) as { id: number; terms: string }[];
+    const deleteFts = this.stmt("DELETE FROM chunks_fts WHERE rowid = ?");
+    const uncountTerm = this.stmt("UPDATE terms SET df = max(df - 1, 0) WHERE term = ?");
+    for (const c of chunks) {
+      deleteFts.run(c.id);
+      for (const term of c.terms.split(" ")) if (term) uncountTerm.run(term);
+    }
+    this.stmt("DELETE FROM curated_fts WHERE rowid = ?").run(rowid);
+    const info = this.stmt("DELETE FROM memories WHERE rowid = ?").run(rowid); // chunks, nodes and links cascade
+    if (info.changes !== 1) throw new CascadeError("STORE_ERROR", `forget ${id}: the memory row was not deleted`);
+    this.addToChunkCount(-chunks.length);
+    return chunks.map((c) => c.id);
+  }
+
+  private forgetVectors(chunkIds: number[]): void {
+    if (this.matrix) for (const c of chunkIds) this.matrix.remove(c);
   }
 
   async hydrate(chunkIds: number[]): Promise<Map<number, HydratedChunk>> {
@@ -364,12 +380,73 @@ export class SqliteStore implements Store {
   }
 
   async dirtyWindows(): Promise<{ level: WindowLevel; start: number }[]> {
-    return this.stmt("SELECT level, start_ms AS start FROM dirty_windows ORDER BY level, start_ms").all() as { level: WindowLevel; start: number }[];
+    return this.stmt(
+      "SELECT level, start_ms AS start FROM dirty_windows ORDER BY CASE level WHEN 'day' THEN 0 WHEN 'week' THEN 1 ELSE 2 END, start_ms",
+    ).all() as { level: WindowLevel; start: number }[];
   }
 
   async clearDirtyWindows(windows: { level: WindowLevel; start: number }[]): Promise<void> {
     const clear = this.stmt("DELETE FROM dirty_windows WHERE level = ? AND start_ms = ?");
     this.db.transaction(() => windows.forEach((w) => clear.run(w.level, w.start)))();
+  }
+
+  async pyramidZone(): Promise<string> {
+    return pyramid.pyramidZone(this.prepare);
+  }
+
+  async setPyramidZone(zone: string): Promise<void> {
+    const removed: number[] = [];
+    this.db.transaction(() => {
+      const nodes = this.stmt("SELECT m.rowid, m.id FROM summary_nodes n JOIN memories m ON m.rowid = n.memory_rowid").raw().all() as [number, string][];
+      for (const [rowid, id] of nodes) removed.push(...this.removeMemoryRow(rowid, id));
+      this.stmt("DELETE FROM dirty_windows").run();
+      this.stmt("INSERT INTO meta (key, value) VALUES ('pyramid_zone', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(zone);
+      pyramid.markAllDirty(this.prepare);
+    })();
+    this.forgetVectors(removed);
+  }
+
+  async windowInputs(window: Window): Promise<Memory[]> {
+    const rowids = pyramid.windowInputRowids(this.prepare, window.level, window.start, window.end);
+    const rows = this.stmt(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.rowid IN (SELECT value FROM json_each(?)) ORDER BY m.at_ms, m.rowid`).all(
+      JSON.stringify(rowids),
+    ) as MemoryRow[];
+    return rows.map(toMemory);
+  }
+
+  async writeSummary(node: PreparedMemory, window: Window, childIds: string[], stamp: EmbedderStamp): Promise<void> {
+    const added: { chunkId: number; vector: Float32Array }[] = [];
+    const removed: number[] = [];
+    this.db.transaction(() => {
+      this.checkStamp(stamp);
+      removed.push(...this.removeNode(window.level, window.start));
+      const { rowid, chunks } = this.insertMemory(node);
+      added.push(...chunks);
+      this.addToChunkCount(chunks.length);
+      const children = this.stmt("SELECT rowid FROM memories WHERE id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(childIds)) as number[];
+      pyramid.insertNode(this.prepare, rowid, window.level, window.start, window.end, children);
+    })();
+    this.forgetVectors(removed);
+    if (this.matrix) for (const a of added) this.matrix.add(a.chunkId, a.vector);
+  }
+
+  async deleteSummary(level: WindowLevel, start: number): Promise<boolean> {
+    const removed = this.db.transaction(() => this.removeNode(level, start))();
+    this.forgetVectors(removed);
+    return removed.length > 0;
+  }
+
+  private removeNode(level: WindowLevel, start: number): number[] {
+    const rowid = pyramid.nodeRowid(this.prepare, level, start);
+    return rowid === undefined ? [] : this.removeMemoryRow(rowid, `${level} node`);
+  }
+
+  async pyramidNodes(query: NodeQuery = {}): Promise<PyramidNode[]> {
+    return pyramid.listNodes(this.prepare, query);
+  }
+
+  async summaryChildren(id: string): Promise<string[]> {
+    return pyramid.childIds(this.prepare, id);
   }
 
   async topicCounts(under?: string): Promise<{ path: string; count: number }[]> {

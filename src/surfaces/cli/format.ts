@@ -2,7 +2,7 @@
  * @module surfaces/cli/format
  * Human-readable renderings of engine results for a terminal.
  */
-import type { BenchReport, EvalReport, HistoryJson, Memory, Metrics, SearchResult } from "../../index.js";
+import type { BenchReport, EvalReport, HistoryJson, Memory, Metrics, PyramidNodeJson, SearchResult } from "../../index.js";
 
 const oneLine = (s: string, max: number) => {
   const flat = s.replace(/\s+/g, " ").trim();
@@ -13,7 +13,8 @@ export function formatSearch(r: SearchResult): string {
   if (r.hits.length === 0) return `No memories match ${JSON.stringify(r.query)}.`;
   const lines = r.hits.map((h, i) => {
     const channels = h.sources_hit.map((c) => `${c}#${h.ranks[c]}`).join(" ");
-    const where = [h.at.slice(0, 10), h.topic, h.kind, h.speaker].filter(Boolean).join("  ");
+    const kind = h.level && h.window ? `${h.level} summary ${h.window.start.slice(0, 10)}..${h.window.end.slice(0, 10)}` : h.kind;
+    const where = [h.level ? null : h.at.slice(0, 10), h.topic, kind, h.speaker].filter(Boolean).join("  ");
     const head = h.title ? `${h.title} — ` : h.speaker ? `${h.speaker}: ` : "";
     const status = h.status === "superseded" ? `  SUPERSEDED by ${h.superseded_by.join(", ")}` : h.supersedes.length ? `  (supersedes ${h.supersedes.join(", ")})` : "";
     const adjusted = h.adjustments.map((a) => `${a.reason}${"factor" in a ? ` ×${a.factor}` : ` +${a.delta.toFixed(4)}`}`).join("; ");
@@ -31,7 +32,13 @@ export function formatHistory(h: HistoryJson): string {
   return `${chain.join("\n")}\n\nedges:\n${edges.join("\n") || "  none"}`;
 }
 
-export function formatMemory(m: Memory): string {
+export function formatPyramid(r: { zone: string; dirty: number; nodes: PyramidNodeJson[] }): string {
+  const lines = r.nodes.map((n) => `${n.level.padEnd(6)} ${n.start.slice(0, 10)}..${n.end.slice(0, 10)}  ${String(n.children).padStart(4)} children  ${n.id}\n    ${oneLine(n.text, 150)}`);
+  const state = r.dirty ? `${r.dirty} windows changed since the last build: run cascade pyramid build` : "up to date";
+  return `${lines.join("\n") || "no summary nodes yet (cascade pyramid build)"}\n(${r.nodes.length} nodes, time zone ${r.zone}, ${state})`;
+}
+
+export function formatMemory(m: Memory & { children?: string[] }): string {
   const rows: [string, string | null][] = [
     ["id", m.id],
     ["kind", m.kind],
@@ -47,6 +54,7 @@ export function formatMemory(m: Memory): string {
     ["chunks", String(m.chunks)],
     ["metadata", Object.keys(m.metadata).length ? JSON.stringify(m.metadata) : null],
   ];
+  if (m.children) rows.push(["children", `${m.children.length}: ${m.children.join(", ")}`]);
   const head = rows.filter(([, v]) => v !== null).map(([k, v]) => `${k.padEnd(12)}${v}`);
   return `${head.join("\n")}\n\n${m.text}`;
 }

@@ -28,7 +28,7 @@ import {
   type Engine,
   type RecallOptions,
 } from "../../index.js";
-import { formatBench, formatEval, formatHistory, formatMemory, formatSearch } from "./format.js";
+import { formatBench, formatEval, formatHistory, formatMemory, formatPyramid, formatSearch } from "./format.js";
 import { emit, type OutputMode } from "./output.js";
 import { progressBar } from "./progress.js";
 import { serveUntilSignal } from "../http/serve.js";
@@ -181,7 +181,9 @@ export function buildProgram(): Command {
     .option("--match <lquery>", "only memories whose topic matches an ltree lquery, e.g. '*.fusion.*'")
     .option("--since <iso>", "only memories that happened at or after this time")
     .option("--until <iso>", "only memories that happened before this time")
-    .option("--kind <kind>", "only memories of this kind (repeatable)", collect)
+    .option("--kind <kind>", "only memories of this kind, e.g. summary (repeatable)", collect)
+    .option("--exclude-kind <kind>", "leave out memories of this kind, e.g. summary (repeatable)", collect)
+    .addOption(new Option("--time <mode>", "what a time expression in the query does: boost what falls in its window, restrict to it, or off").choices(["boost", "restrict", "off"]))
     .option("--as-of <iso>", "read the graph as the world stood then; later memories are not returned")
     .option("--known-at <iso>", "only edges Cascade had recorded (and not retracted) by then")
     .option("--current-only", "drop superseded memories")
@@ -197,6 +199,8 @@ export function buildProgram(): Command {
         since: o.since,
         until: o.until,
         kinds: o.kind,
+        excludeKinds: o.excludeKind,
+        time: o.time,
         asOf: o.asOf,
         knownAt: o.knownAt,
         currentOnly: o.currentOnly,
@@ -212,6 +216,29 @@ export function buildProgram(): Command {
     .action(async (id: string, _o, cmd: Command) => {
       const m = await withEngine(cmd, (e) => e.show(id));
       emit(mode(cmd), m, () => formatMemory(m));
+    });
+
+  const pyramid = program.command("pyramid").description("the summary pyramid: day, week and month rollups, searchable beside the raw memories");
+  pyramid
+    .command("build")
+    .description("recompute the summaries of every window changed since the last build (nothing, when none changed)")
+    .action(async (_o, cmd: Command) => {
+      const bar = progressBar("pyramid", "windows");
+      const r = await withEngine(cmd, (e) => e.buildPyramid({ onProgress: (d, t) => bar.update(d, t) })).finally(() => bar.stop());
+      emit(mode(cmd), r, () => {
+        const n = r.recomputed.day + r.recomputed.week + r.recomputed.month;
+        return n === 0
+          ? "pyramid up to date: nothing to recompute"
+          : `recomputed ${n} windows (${r.recomputed.day} days, ${r.recomputed.week} weeks, ${r.recomputed.month} months): ${r.written} written, ${r.removed} removed, in ${(r.took_ms / 1000).toFixed(1)} s`;
+      });
+    });
+  pyramid
+    .command("show")
+    .description("list the pyramid's nodes (oldest first)")
+    .addOption(new Option("--level <level>", "only this level").choices(["day", "week", "month"]))
+    .action(async (o, cmd: Command) => {
+      const r = await withEngine(cmd, (e) => e.pyramid({ level: o.level }));
+      emit(mode(cmd), r, () => formatPyramid(r));
     });
 
   program

@@ -1,0 +1,75 @@
+/**
+ * @module backends/sqlite/pyramid-sql
+ * The summary pyramid's tables for the SQLite store: which calendar windows are dirty, which memories feed a
+ * window, and the nodes with their children. Summary memories themselves go through the store's ordinary
+ * memory write, so every index holds them.
+ */
+import type Database from "better-sqlite3";
+import type { PyramidNode } from "../../model/pyramid.js";
+import type { NodeQuery } from "../../ports/store.js";
+import { windowsOf, type WindowLevel } from "../../time/windows.js";
+
+type Prepare = (sql: string) => Database.Statement;
+
+export function pyramidZone(stmt: Prepare): string {
+  return (stmt("SELECT value FROM meta WHERE key = 'pyramid_zone'").pluck().get() as string | undefined) ?? "UTC";
+}
+
+/**
+ * Marks the day, week and month windows of these memories dirty (inside the caller's transaction). Summary
+ * memories are skipped: writing a node must not dirty the windows it was just computed for.
+ */
+export function markDirty(stmt: Prepare, memoryRowids: number[]): void {
+  const atOf = stmt("SELECT at_ms FROM memories WHERE rowid = ? AND kind <> 'summary'").pluck();
+  const mark = stmt("INSERT OR IGNORE INTO dirty_windows (level, start_ms) VALUES (?, ?)");
+  const zone = pyramidZone(stmt);
+  for (const rowid of memoryRowids) {
+    const at = atOf.get(rowid) as number | undefined;
+    if (at !== undefined) for (const w of windowsOf(at, zone)) mark.run(w.level, w.start);
+  }
+}
+
+/** Every window of every raw memory, dirty: after a change of time zone the whole pyramid is recomputed. */
+export function markAllDirty(stmt: Prepare): void {
+  const zone = pyramidZone(stmt);
+  const mark = stmt("INSERT OR IGNORE INTO dirty_windows (level, start_ms) VALUES (?, ?)");
+  const times = stmt("SELECT DISTINCT at_ms FROM memories WHERE kind <> 'summary'").pluck().all() as number[];
+  for (const at of times) for (const w of windowsOf(at, zone)) mark.run(w.level, w.start);
+}
+
+/** Row ids of the memories that feed a window: turns for a day, day nodes for a week, overlapping weeks for a month. */
+export function windowInputRowids(stmt: Prepare, level: WindowLevel, start: number, end: number): number[] {
+  if (level === "day") {
+    return stmt("SELECT rowid FROM memories WHERE at_ms >= ? AND at_ms < ? AND kind <> 'summary' ORDER BY at_ms, rowid").pluck().all(start, end) as number[];
+  }
+  const below = level === "week" ? "day" : "week";
+  return stmt("SELECT memory_rowid FROM summary_nodes WHERE level = ? AND start_ms < ? AND end_ms > ? ORDER BY start_ms").pluck().all(below, end, start) as number[];
+}
+
+export function nodeRowid(stmt: Prepare, level: WindowLevel, start: number): number | undefined {
+  return stmt("SELECT memory_rowid FROM summary_nodes WHERE level = ? AND start_ms = ?").pluck().get(level, start) as number | undefined;
+}
+
+export function insertNode(stmt: Prepare, rowid: number, level: WindowLevel, start: number, end: number, childRowids: number[]): void {
+  stmt("INSERT INTO summary_nodes (memory_rowid, level, start_ms, end_ms) VALUES (?, ?, ?, ?)").run(rowid, level, start, end);
+  const link = stmt("INSERT INTO summary_children (parent_rowid, child_rowid) VALUES (?, ?)");
+  for (const child of childRowids) link.run(rowid, child);
+}
+
+export function listNodes(stmt: Prepare, q: NodeQuery): PyramidNode[] {
+  return stmt(
+    `SELECT m.id, n.level, n.start_ms AS start, n.end_ms AS end, m.text,
+            (SELECT count(*) FROM summary_children c WHERE c.parent_rowid = n.memory_rowid) AS children
+     FROM summary_nodes n JOIN memories m ON m.rowid = n.memory_rowid
+     WHERE (@level IS NULL OR n.level = @level) AND (@to IS NULL OR n.start_ms < @to) AND (@from IS NULL OR n.end_ms > @from)
+       AND (@ids IS NULL OR m.id IN (SELECT value FROM json_each(@ids)))
+     ORDER BY CASE n.level WHEN 'day' THEN 0 WHEN 'week' THEN 1 ELSE 2 END, n.start_ms`,
+  ).all({ level: q.level ?? null, from: q.from ?? null, to: q.to ?? null, ids: q.ids ? JSON.stringify(q.ids) : null }) as PyramidNode[];
+}
+
+export function childIds(stmt: Prepare, parentId: string): string[] {
+  return stmt(
+    `SELECT m.id FROM summary_children c JOIN memories p ON p.rowid = c.parent_rowid JOIN memories m ON m.rowid = c.child_rowid
+     WHERE p.id = ? ORDER BY m.at_ms, m.rowid`,
+  ).pluck().all(parentId) as string[];
+}

@@ -1,0 +1,135 @@
+/**
+ * @module pyramid/build
+ * Incremental rollups. Writes mark the day, week and month of every memory they touch dirty; a build
+ * recomputes exactly those windows, days first (they read turns), then weeks (they read day nodes), then months
+ * (they read the week nodes overlapping them, keeping only the sentences from their own days). A window left
+ * with nothing to summarise loses its node. An unchanged pyramid is a build that does nothing.
+ */
+import type { Memory } from "../model/types.js";
+import { SUMMARY_KIND, type SummarySentence } from "../model/pyramid.js";
+import type { Embedder } from "../ports/embedder.js";
+import type { EmbedderStamp, Store } from "../ports/store.js";
+import type { SummaryLimits, Summarizer } from "../ports/summarizer.js";
+import { prepareMemories } from "../ingest/prepare.js";
+import { sentenceSpans } from "../text/chunk.js";
+import { formatInstant } from "../time/iso.js";
+import { windowAt, windowName, windowTitle, type Window, type WindowLevel } from "../time/windows.js";
+
+export interface PyramidOptions {
+  /** IANA time zone the windows are cut in. */
+  zone: string;
+  /** Length bounds of each level's summaries. */
+  limits: Record<WindowLevel, SummaryLimits>;
+  /** Bring the pyramid up to date after every write (otherwise: `pyramid build`). */
+  onIngest: boolean;
+}
+
+export const defaultPyramid: Readonly<PyramidOptions> = Object.freeze({
+  zone: "UTC",
+  // a day is read at a glance; each level up covers more and gets a little more room, never a wall of text
+  limits: { day: { maxSentences: 6, maxChars: 900 }, week: { maxSentences: 8, maxChars: 1400 }, month: { maxSentences: 12, maxChars: 2000 } },
+  onIngest: false,
+});
+
+export interface BuildDeps {
+  store: Store;
+  embedder: Embedder;
+  summarizer: Summarizer;
+  stamp: EmbedderStamp;
+  now: number;
+}
+
+export interface BuildReport {
+  /** Windows recomputed, by level. */
+  recomputed: Record<WindowLevel, number>;
+  written: number;
+  removed: number;
+  took_ms: number;
+}
+
+/** The stable id of a window's node: `p_day_2026-06-16`, `p_week_2026-W25`, `p_month_2026-06`. */
+export function nodeId(window: Pick<Window, "level" | "start">, zone: string): string {
+  return `p_${window.level}_${windowName(window, zone)}`;
+}
+
+export async function buildPyramid(deps: BuildDeps, opts: PyramidOptions, onProgress?: (done: number, total: number) => void): Promise<BuildReport> {
+  const started = performance.now();
+  const { store } = deps;
+  if ((await store.pyramidZone()) !== opts.zone) await store.setPyramidZone(opts.zone);
+  const dirty = await store.dirtyWindows(); // days, then weeks, then months
+  const report: BuildReport = { recomputed: { day: 0, week: 0, month: 0 }, written: 0, removed: 0, took_ms: 0 };
+  for (const [i, d] of dirty.entries()) {
+    const window = windowAt(d.level, d.start, opts.zone);
+    const inputs = await store.windowInputs(window);
+    const sentences = await candidateSentences(store, window, inputs);
+    const summary = sentences.length
+      ? await deps.summarizer.summarize({ window, title: windowTitle(window, opts.zone), sentences, limits: opts.limits[window.level] })
+      : [];
+    if (summary.length > 0) {
+      await store.writeSummary(await prepareNode(deps, window, opts.zone, summary), window, inputs.map((m) => m.id), deps.stamp);
+      report.written++;
+    } else if (await store.deleteSummary(window.level, window.start)) {
+      report.removed++;
+    }
+    await store.clearDirtyWindows([d]);
+    report.recomputed[window.level]++;
+    onProgress?.(i + 1, dirty.length);
+  }
+  report.took_ms = Math.round(performance.now() - started);
+  return report;
+}
+
+/**
+ * A day's turns split into sentences, or the sentences of the child nodes (a month keeps those of its own
+ * days). Sentences from a memory that another memory of the window supersedes are left out: the window already
+ * knows the newer version.
+ */
+async function candidateSentences(store: Store, window: Window, inputs: Memory[]): Promise<SummarySentence[]> {
+  const sentences =
+    window.level === "day"
+      ? inputs.flatMap((m) =>
+          sentenceSpans(m.text).map((s): SummarySentence => ({ text: m.text.slice(s.start, s.end), speaker: m.speaker, at: m.at, sources: [m.id] })),
+        )
+      : inputs
+          .flatMap((node) => (node.metadata.sentences as SummarySentence[] | undefined) ?? [])
+          .filter((s) => {
+            const at = Date.parse(s.at);
+            return at >= window.start && at < window.end;
+          });
+  const sources = [...new Set(sentences.flatMap((s) => s.sources))];
+  if (sources.length === 0) return sentences;
+  const stale = new Set<string>();
+  for (const e of await store.edgesTouching(sources, "supersedes")) {
+    if (e.retractedAt === null && e.validFrom >= window.start && e.validFrom < window.end) stale.add(e.to);
+  }
+  return sentences.filter((s) => !s.sources.every((id) => stale.has(id)));
+}
+
+async function prepareNode(deps: BuildDeps, window: Window, zone: string, summary: SummarySentence[]) {
+  const [prepared] = await prepareMemories(
+    [
+      {
+        text: summary.map((s) => (s.speaker ? `${s.speaker}: ${s.text}` : s.text)).join("\n"),
+        kind: SUMMARY_KIND,
+        title: windowTitle(window, zone),
+        description: null,
+        tags: [window.level],
+        topic: null,
+        at: formatInstant(window.start),
+        role: null,
+        speaker: null,
+        session: null,
+        metadata: {
+          level: window.level,
+          start: formatInstant(window.start),
+          end: formatInstant(window.end),
+          summarizer: deps.summarizer.id,
+          sentences: summary,
+        },
+      },
+    ],
+    deps.embedder,
+    deps.now,
+  );
+  return { ...prepared, memory: { ...prepared.memory, id: nodeId(window, zone) } };
+}

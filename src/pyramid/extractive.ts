@@ -1,0 +1,108 @@
+/**
+ * @module pyramid/extractive
+ * The default summariser: offline, deterministic, extractive. It picks the sentences that best cover the window
+ * by Maximal Marginal Relevance (Carbonell and Goldstein, 1998) against the window's centroid: each pick is the
+ * sentence closest to what the window is about and least like the sentences already picked.
+ *
+ * A summary must not keep a belief the window itself reversed. So a picked sentence gives way to a later
+ * sentence by the same speaker that revises it (the revision judge's cues: "actually", "instead", a changed
+ * value, a flipped polarity) or says the same thing again (near-identical vectors): the later one is kept.
+ */
+import { judgeRevision } from "../graph/cue-judge.js";
+import type { SummarySentence } from "../model/pyramid.js";
+import type { Embedder } from "../ports/embedder.js";
+import type { SummaryRequest, Summarizer } from "../ports/summarizer.js";
+import { contentWords } from "../text/tokenize.js";
+import { dot, isZero, normalizeInPlace } from "../vectors/math.js";
+
+export interface ExtractiveOptions {
+  /** Weight of coverage against novelty in MMR (1 = coverage only). */
+  lambda: number;
+  /** Vectors at least this similar say the same thing. */
+  restatement: number;
+  /** The revision judge's confidence from which a later sentence replaces an earlier one. */
+  revision: number;
+  /** Below this similarity two sentences are about different things and the judge is not asked. */
+  related: number;
+  /** Sentences with fewer content words ("Hi!", "Thanks so much") are not worth a summary's room. */
+  minContentWords: number;
+}
+
+export const defaultExtractive: Readonly<ExtractiveOptions> = Object.freeze({
+  lambda: 0.7,
+  restatement: 0.92,
+  revision: 0.5,
+  related: 0.5,
+  minContentWords: 3,
+});
+
+interface Candidate {
+  sentence: SummarySentence;
+  order: number;
+  vector: Float32Array;
+}
+
+export class ExtractiveSummarizer implements Summarizer {
+  readonly id = "extractive-mmr/1";
+  private readonly opts: ExtractiveOptions;
+
+  constructor(private readonly embedder: Embedder, options: Partial<ExtractiveOptions> = {}) {
+    this.opts = { ...defaultExtractive, ...options };
+  }
+
+  async summarize({ sentences, limits }: SummaryRequest): Promise<SummarySentence[]> {
+    const informative = sentences.filter((s) => contentWords(s.text).length >= this.opts.minContentWords);
+    const pool = informative.length > 0 ? informative : sentences;
+    if (pool.length === 0) return [];
+    const vectors = await this.embedder.embed(pool.map((s) => s.text));
+    const candidates: Candidate[] = pool.map((sentence, order) => ({ sentence, order, vector: vectors[order] }));
+
+    const centroid = new Float32Array(this.embedder.dimensions);
+    for (const c of candidates) for (let i = 0; i < centroid.length; i++) centroid[i] += c.vector[i];
+    if (!isZero(centroid)) normalizeInPlace(centroid);
+    const coverage = candidates.map((c) => dot(c.vector, centroid));
+
+    const picked: Candidate[] = [];
+    const gone = new Set<number>(); // picked, or replaced by a later sentence
+    let chars = 0;
+    while (picked.length < limits.maxSentences) {
+      let best: Candidate | null = null;
+      let bestScore = -Infinity;
+      for (const c of candidates) {
+        if (gone.has(c.order) || chars + c.sentence.text.length > limits.maxChars) continue;
+        let redundancy = 0;
+        for (const p of picked) redundancy = Math.max(redundancy, dot(c.vector, p.vector));
+        const score = this.opts.lambda * coverage[c.order] - (1 - this.opts.lambda) * redundancy;
+        if (score > bestScore) [best, bestScore] = [c, score];
+      }
+      if (!best) break;
+      const kept = this.latestVersion(best, candidates, gone);
+      gone.add(best.order).add(kept.order);
+      // and nothing older that the kept sentence already restates or revises may be picked later
+      for (const c of candidates) if (c.order < kept.order && !gone.has(c.order) && this.replaces(kept, c)) gone.add(c.order);
+      if (chars + kept.sentence.text.length > limits.maxChars) continue;
+      picked.push(kept);
+      chars += kept.sentence.text.length;
+    }
+    return picked.sort((a, b) => a.order - b.order).map((c) => c.sentence);
+  }
+
+  /** The last sentence in the chain of later restatements or revisions of `c`. */
+  private latestVersion(c: Candidate, candidates: Candidate[], gone: Set<number>): Candidate {
+    let current = c;
+    for (const later of candidates) {
+      if (later.order <= current.order || gone.has(later.order) || !this.replaces(later, current)) continue;
+      gone.add(current.order);
+      current = later;
+    }
+    return current;
+  }
+
+  /** Whether `later` (by the same speaker) says `earlier` again or revises it. */
+  private replaces(later: Candidate, earlier: Candidate): boolean {
+    if (later.sentence.speaker !== earlier.sentence.speaker) return false;
+    const similarity = dot(later.vector, earlier.vector);
+    if (similarity >= this.opts.restatement) return true;
+    return similarity >= this.opts.related && judgeRevision(earlier.sentence.text, later.sentence.text).confidence >= this.opts.revision;
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * @module time/expressions
+ * Time expressions in a query, read relative to `now` in the pyramid's time zone, so that "what happened last
+ * Tuesday" becomes a window (that Tuesday) and a question without its date words ("what happened").
+ *
+ * Understood (case-insensitive): today, yesterday; last/this/on <weekday>; <Month> <day>[, <year>] and
+ * <day> <Month> [<year>] (with "on"); in/during <Month> [<year>]; <Month> <year>; ISO dates (2026-06-03) and
+ * months (2026-06); last/this/past week, month, quarter, year; Q1-Q4 [<year>]; over/in/for the last/past N
+ * days/weeks/months (N in digits or one to twelve); N days/weeks/months ago. A date without a year is the
+ * latest such date not after `now`. Questions about change over time ("how did X evolve") ask for the month
+ * level even without a window.
+ */
+import { civilDate, startOfDate, weekdayOf, type CivilDate, type WindowLevel } from "./windows.js";
+
+export interface TimeSpan {
+  start: number;
+  end: number;
+  /** The pyramid level whose windows are this span's size. */
+  level: WindowLevel;
+  /** The words that named it, as written in the query. */
+  phrase: string;
+}
+
+export interface ParsedTime {
+  /** The query without its time expression (the lexical channels search this). */
+  text: string;
+  span: TimeSpan | null;
+  /** The pyramid level to prefer: the span's, or month for questions about change over time. */
+  level: WindowLevel | null;
+}
+
+const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+const NUMBERS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, a: 1 };
+
+const MONTH = "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+const WEEKDAY = "(monday|tuesday|wednesday|thursday|friday|saturday|sunday)";
+const COUNT = "(\\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)";
+const UNIT = "(day|week|month|year)s?";
+const DAY_NUM = "(\\d{1,2})(?:st|nd|rd|th)?";
+const YEAR = "(\\d{4})";
+const EVOLVE = /\b(evolv\w*|evolution|develop(ed|ment)? over|progress(ed)? over|chang(e|ed|es) over|over time|history of|how has|how have)\b/i;
+
+type Resolve = (m: RegExpExecArray, ctx: Context) => Omit<TimeSpan, "phrase"> | null;
+
+interface Context {
+  now: number;
+  zone: string;
+  today: CivilDate;
+}
+
+const DAY = 86_400_000;
+
+const day = (c: CivilDate, ctx: Context) => ({ start: startOfDate(c, ctx.zone), end: startOfDate({ ...c, d: c.d + 1 }, ctx.zone), level: "day" as const });
+const monthSpan = (y: number, m: number, months: number, ctx: Context) => ({
+  start: startOfDate({ y, m, d: 1 }, ctx.zone),
+  end: startOfDate({ y, m: m + months, d: 1 }, ctx.zone),
+  level: "month" as const,
+});
+const weekOf = (c: CivilDate, ctx: Context) => {
+  const monday = { ...c, d: c.d - weekdayOf(c) };
+  return { start: startOfDate(monday, ctx.zone), end: startOfDate({ ...monday, d: monday.d + 7 }, ctx.zone), level: "week" as const };
+};
+const monthIndex = (name: string) => MONTHS.findIndex((m) => m.startsWith(name.toLowerCase().slice(0, 3))) + 1;
+const count = (s: string) => NUMBERS[s.toLowerCase()] ?? Number(s);
+/** The level whose windows best fit a span of this length. */
+const levelFor = (ms: number): WindowLevel => (ms <= 2 * DAY ? "day" : ms <= 21 * DAY ? "week" : "month");
+
+/** The latest date with this month and day that is not after today (a year back when needed). */
+function latest(month: number, dayOfMonth: number | null, ctx: Context): number {
+  const y = ctx.today.y;
+  const thisYear = dayOfMonth === null ? month <= ctx.today.m : month < ctx.today.m || (month === ctx.today.m && dayOfMonth <= ctx.today.d);
+  return thisYear ? y : y - 1;
+}
+
+function validDate(y: number, m: number, d: number): boolean {
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return m >= 1 && m <= 12 && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+}
+
+/** Patterns, most specific first; each match resolves to a span or is skipped. */
+const PATTERNS: [RegExp, Resolve][] = [
+  [new RegExp(`\\b(?:over|in|during|for|within)?\\s*(?:the )?(?:last|past) ${COUNT} ${UNIT}\\b`, "i"), (m, ctx) => {
+    const n = count(m[1]);
+    if (!(n >= 1 && n <= 120)) return null;
+    const unit = m[2].toLowerCase();
+    const t = ctx.today;
+    const from = unit === "day" ? { ...t, d: t.d - n + 1 } : unit === "week" ? { ...t, d: t.d - 7 * n + 1 } : unit === "month" ? { ...t, m: t.m - n } : { ...t, y: t.y - n };
+    const start = startOfDate(from, ctx.zone);
+    const end = startOfDate({ ...t, d: t.d + 1 }, ctx.zone);
+    return { start, end, level: levelFor(end - start) };
+  }],
+  [new RegExp(`\\b${COUNT} ${UNIT} ago\\b`, "i"), (m, ctx) => {
+    const n = count(m[1]);
+    const t = ctx.today;
+    const unit = m[2].toLowerCase();
+    if (unit === "day") return day({ ...t, d: t.d - n }, ctx);
+    if (unit === "week") return weekOf({ ...t, d: t.d - 7 * n }, ctx);
+    if (unit === "month") return monthSpan(t.y, t.m - n, 1, ctx);
+    return monthSpan(t.y - n, 1, 12, ctx);
+  }],
+  [/\b(\d{4})-(\d{2})-(\d{2})\b/, (m, ctx) => (validDate(+m[1], +m[2], +m[3]) ? day({ y: +m[1], m: +m[2], d: +m[3] }, ctx) : null)],
+  [/\b(\d{4})-(\d{2})\b(?!-)/, (m, ctx) => (+m[2] >= 1 && +m[2] <= 12 ? monthSpan(+m[1], +m[2], 1, ctx) : null)],
+  [new RegExp(`\\b(?:on )?(?:the )?${DAY_NUM} (?:of )?${MONTH}(?:,? ${YEAR})?\\b`, "i"), (m, ctx) => {
+    const mo = monthIndex(m[2]);
+    const d = +m[1];
+    const y = m[3] ? +m[3] : latest(mo, d, ctx);
+    return validDate(y, mo, d) ? day({ y, m: mo, d }, ctx) : null;
+  }],
+  [new RegExp(`\\b(?:on )?${MONTH} ${DAY_NUM}(?:,? ${YEAR})?\\b`, "i"), (m, ctx) => {
+    const mo = monthIndex(m[1]);
+    const d = +m[2];
+    const y = m[3] ? +m[3] : latest(mo, d, ctx);
+    return validDate(y, mo, d) ? day({ y, m: mo, d }, ctx) : null;
+  }],
+  [new RegExp(`\\b(?:in |during )?${MONTH},? ${YEAR}\\b`, "i"), (m, ctx) => monthSpan(+m[2], monthIndex(m[1]), 1, ctx)],
+  [new RegExp(`\\b(?:in|during) ${MONTH}\\b`, "i"), (m, ctx) => {
+    const mo = monthIndex(m[1]);
+    return monthSpan(latest(mo, null, ctx), mo, 1, ctx);
+  }],
+  [new RegExp(`\\b(?:in |during )?(?:the )?q([1-4])(?:,? ${YEAR})?\\b`, "i"), (m, ctx) => {
+    const q = +m[1];
+    const y = m[2] ? +m[2] : (q - 1) * 3 + 1 <= ctx.today.m ? ctx.today.y : ctx.today.y - 1;
+    return monthSpan(y, (q - 1) * 3 + 1, 3, ctx);
+  }],
+  [/\b(?:earlier )?(?:the )?(this|last|past|previous) (week|month|quarter|year)(?:'s)?\b/i, (m, ctx) => {
+    const which = m[1].toLowerCase();
+    const unit = m[2].toLowerCase();
+    const t = ctx.today;
+    if (which === "past") {
+      const from = unit === "week" ? { ...t, d: t.d - 6 } : unit === "month" ? { ...t, m: t.m - 1 } : unit === "quarter" ? { ...t, m: t.m - 3 } : { ...t, y: t.y - 1 };
+      const start = startOfDate(from, ctx.zone);
+      const end = startOfDate({ ...t, d: t.d + 1 }, ctx.zone);
+      return { start, end, level: levelFor(end - start) };
+    }
+    const back = which === "this" ? 0 : 1;
+    if (unit === "week") return weekOf({ ...t, d: t.d - 7 * back }, ctx);
+    if (unit === "month") return monthSpan(t.y, t.m - back, 1, ctx);
+    if (unit === "quarter") return monthSpan(t.y, Math.floor((t.m - 1) / 3) * 3 + 1 - 3 * back, 3, ctx);
+    return monthSpan(t.y - back, 1, 12, ctx);
+  }],
+  [new RegExp(`\\b(last|this past|on|this) ${WEEKDAY}\\b`, "i"), (m, ctx) => {
+    const target = WEEKDAYS.indexOf(m[2].toLowerCase());
+    const today = weekdayOf(ctx.today);
+    const strict = m[1].toLowerCase() !== "on" && m[1].toLowerCase() !== "this";
+    let back = (today - target + 7) % 7;
+    if (back === 0 && strict) back = 7;
+    return day({ ...ctx.today, d: ctx.today.d - back }, ctx);
+  }],
+  [/\b(?:on )?(yesterday|today|tonight|this morning|this afternoon|this evening)\b/i, (m, ctx) =>
+    day({ ...ctx.today, d: ctx.today.d - (m[1].toLowerCase() === "yesterday" ? 1 : 0) }, ctx)],
+];
+
+/** Finds the first time expression in `query` (most specific pattern first) and takes it out of the text. */
+export function parseTimeExpressions(query: string, now: number, zone = "UTC"): ParsedTime {
+  const ctx: Context = { now, zone, today: civilDate(now, zone) };
+  let span: TimeSpan | null = null;
+  let text = query;
+  for (const [pattern, resolve] of PATTERNS) {
+    const m = pattern.exec(query);
+    if (!m) continue;
+    const resolved = resolve(m, ctx);
+    if (!resolved || !(resolved.end > resolved.start)) continue;
+    span = { ...resolved, phrase: m[0].trim() };
+    text = (query.slice(0, m.index) + " " + query.slice(m.index + m[0].length)).replace(/\s+/g, " ").replace(/\s+([?.!,])/g, "$1").trim();
+    break;
+  }
+  const evolve = EVOLVE.test(query);
+  const level: WindowLevel | null = span ? (evolve && span.level !== "day" ? "month" : span.level) : evolve ? "month" : null;
+  return { text, span, level };
+}

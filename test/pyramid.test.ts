@@ -1,0 +1,146 @@
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { parseInstant, type Engine } from "../src/index.js";
+import { CACHE_DECISION, DEPLOYMENT_PLAN, DIARY_NOW, projectDiary } from "./fixtures/project-diary.js";
+import { cli, emptyEngine, tempDir } from "./helpers.js";
+
+async function diaryEngine(): Promise<{ engine: Engine; ids: string[] }> {
+  const { engine } = await emptyEngine(DIARY_NOW);
+  // no revision detection: the pyramid must find the reversal on its own
+  const r = await engine.rememberMany(projectDiary(), { detect: false });
+  assert.equal(r.failed.length, 0);
+  await engine.buildPyramid();
+  return { engine, ids: r.ids as string[] };
+}
+
+const DAY = 86_400_000;
+
+test("day, week and month nodes exist with correct windows and child counts", async () => {
+  const { engine } = await diaryEngine();
+  const { nodes } = await engine.pyramid();
+  const days = nodes.filter((n) => n.level === "day");
+  const weeks = nodes.filter((n) => n.level === "week");
+  const months = nodes.filter((n) => n.level === "month");
+  assert.equal(days.length, 80, "16 weeks of weekdays");
+  assert.equal(weeks.length, 16);
+  assert.deepEqual(months.map((m) => [m.start, m.end]), [
+    ["2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z"],
+    ["2026-04-01T00:00:00Z", "2026-05-01T00:00:00Z"],
+    ["2026-05-01T00:00:00Z", "2026-06-01T00:00:00Z"],
+    ["2026-06-01T00:00:00Z", "2026-07-01T00:00:00Z"],
+  ]);
+  const diary = projectDiary();
+  for (const d of days) {
+    assert.equal(parseInstant("end", d.end) - parseInstant("start", d.start), DAY);
+    const expected = diary.filter((m) => m.at!.slice(0, 10) === d.start.slice(0, 10)).length;
+    assert.equal(d.children, expected, `children of ${d.id}`);
+  }
+  for (const w of weeks) {
+    assert.equal(new Date(w.start).getUTCDay(), 1, "weeks start on Monday");
+    assert.equal(parseInstant("end", w.end) - parseInstant("start", w.start), 7 * DAY);
+    assert.equal(w.children, 5, `the five weekdays of ${w.id}`);
+  }
+  // a week reaching into the next month is a child of both: March 2-30, March 30-April 27, April 27-May 25, June 1-15
+  assert.deepEqual(months.map((m) => m.children), [5, 5, 5, 3]);
+  const week = await engine.show("p_week_2026-W20");
+  assert.deepEqual(week.children, ["p_day_2026-05-11", "p_day_2026-05-12", "p_day_2026-05-13", "p_day_2026-05-14", "p_day_2026-05-15"]);
+  const day = await engine.show("p_day_2026-05-11");
+  assert.equal(day.kind, "summary");
+  assert.ok(day.children!.every((id) => id.startsWith("m_")));
+  await engine.close();
+});
+
+test("rebuilding recomputes only dirty windows; forgetting a turn marks exactly its three windows", async () => {
+  const { engine, ids } = await diaryEngine();
+  const again = await engine.buildPyramid();
+  assert.deepEqual(again.recomputed, { day: 0, week: 0, month: 0 }, "an unchanged pyramid does no work");
+  const victim = ids[40];
+  const m = await engine.show(victim);
+  await engine.forget(victim);
+  const before = await engine.pyramid();
+  assert.equal(before.dirty, 3);
+  const r = await engine.buildPyramid();
+  assert.deepEqual(r.recomputed, { day: 1, week: 1, month: 1 });
+  const day = await engine.show(`p_day_${m.at.slice(0, 10)}`);
+  assert.ok(!day.children!.includes(victim));
+  await engine.remember({ text: "A new note about the audit log export.", at: "2026-04-07T12:00:00Z" });
+  assert.deepEqual((await engine.buildPyramid()).recomputed, { day: 1, week: 1, month: 1 });
+  await engine.close();
+});
+
+test("a reversal inside one week: the week summary keeps the later statement only", async () => {
+  const { engine } = await diaryEngine();
+  const week = await engine.show("p_week_2026-W20");
+  assert.match(week.text, /Memcached/);
+  assert.ok(!week.text.includes(CACHE_DECISION.first.text), week.text);
+  const month = await engine.show("p_month_2026-05");
+  assert.ok(!month.text.includes(CACHE_DECISION.first.text), month.text);
+  await engine.close();
+});
+
+test("what happened last Tuesday ranks that Tuesday's day node first", async () => {
+  const { engine } = await diaryEngine();
+  const r = await engine.recall("what happened last Tuesday", { now: DIARY_NOW });
+  assert.equal(r.hits[0].id, "p_day_2026-06-16");
+  assert.equal(r.hits[0].level, "day");
+  assert.deepEqual(r.hits[0].window, { start: "2026-06-16T00:00:00Z", end: "2026-06-17T00:00:00Z" });
+  assert.ok(r.hits[0].sources_hit.includes("time"));
+  assert.ok(r.hits[0].adjustments.some((a) => /time window/.test(a.reason)));
+  await engine.close();
+});
+
+test("how did the deployment plan evolve over the last 3 months: month nodes in the top 3", async () => {
+  const { engine } = await diaryEngine();
+  const r = await engine.recall("how did the deployment plan evolve over the last 3 months", { now: DIARY_NOW });
+  const top3 = r.hits.slice(0, 3);
+  assert.ok(top3.some((h) => h.level === "month"), JSON.stringify(top3.map((h) => h.id)));
+  // the plan's latest statement is in June's summary
+  const june = await engine.show("p_month_2026-06");
+  assert.match(june.text, /canary releases/);
+  assert.ok(DEPLOYMENT_PLAN.length === 4);
+  await engine.close();
+});
+
+test("summaries can be excluded or searched alone, and time parsing can be switched off", async () => {
+  const { engine } = await diaryEngine();
+  const raw = await engine.recall("deployment plan Nomad", { excludeKinds: ["summary"], k: 20 });
+  assert.ok(raw.hits.length > 0 && raw.hits.every((h) => h.kind !== "summary"));
+  const only = await engine.recall("deployment plan Nomad", { kinds: ["summary"], k: 20 });
+  assert.ok(only.hits.length > 0 && only.hits.every((h) => h.kind === "summary" && h.level !== null));
+  const off = await engine.recall("what happened last Tuesday", { now: DIARY_NOW, time: "off" });
+  assert.ok(off.hits.every((h) => !h.sources_hit.includes("time")));
+  const restricted = await engine.recall("code review last week", { now: DIARY_NOW, time: "restrict", k: 50 });
+  assert.ok(restricted.hits.length > 0);
+  for (const h of restricted.hits) assert.ok(h.at >= "2026-06-08" && h.at < "2026-06-15", h.at);
+  await engine.close();
+});
+
+test("cascade pyramid build / show and search over summaries, on the command line", async () => {
+  const dir = tempDir();
+  const db = join(dir, "p.db");
+  const file = join(dir, "diary.jsonl");
+  writeFileSync(file, projectDiary().map((m) => JSON.stringify(m)).join("\n"));
+  const run = (...args: string[]) => cli([...args, "--db", db, "--now", DIARY_NOW]);
+  assert.equal(run("import", file, "--no-detect").status, 0);
+  const shown = run("pyramid", "show", "--json");
+  assert.equal(shown.status, 0);
+  assert.deepEqual(shown.json.nodes, []);
+  assert.ok(shown.json.dirty > 0);
+  const built = run("pyramid", "build", "--json");
+  assert.equal(built.status, 0, built.stderr);
+  assert.deepEqual(built.json.recomputed, { day: 80, week: 16, month: 4 });
+  assert.match(run("pyramid", "build").stdout, /up to date/);
+  const weeks = run("pyramid", "show", "--level", "week", "--json");
+  assert.equal(weeks.json.nodes.length, 16);
+  assert.deepEqual(Object.keys(weeks.json.nodes[0]).sort(), ["children", "end", "id", "level", "start", "text"]);
+  assert.equal(run("pyramid", "show", "--level", "year").status, 2);
+  const hits = run("search", "what happened last Tuesday", "--json");
+  assert.equal(hits.json.hits[0].kind, "summary");
+  assert.equal(hits.json.hits[0].level, "day");
+  assert.match(run("show", "p_week_2026-W20").stdout, /children\s+5: p_day_2026-05-11/);
+  const bad = run("search", "x", "--time", "sometimes");
+  assert.equal(bad.status, 2);
+  assert.equal(run("add", "x", "--kind", "summary").status, 2);
+});
