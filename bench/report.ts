@@ -7,8 +7,8 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
-import { defaultGloveEmbedder, evaluateLocomo, loadLocomo, runBench, type BenchReport } from "../src/index.js";
-import { formatBench, metricsTable } from "../src/surfaces/cli/format.js";
+import { defaultGloveEmbedder, evaluateLocomo, loadLocomo, runBench, runPyramidBench, type BenchReport, type EvalConfig, type Metrics } from "../src/index.js";
+import { formatBench, formatPyramidBench, metricsTable } from "../src/surfaces/cli/format.js";
 import { runHttpLoad } from "./http-load.js";
 
 const args = process.argv.slice(2);
@@ -20,7 +20,27 @@ const embedder = defaultGloveEmbedder();
 const log = (s: string) => process.stderr.write(s + "\n");
 
 log(`evaluating LoCoMo at ${locomoPath}`);
-const quality = await evaluateLocomo(loadLocomo(locomoPath), { embedder, tokens: embedder });
+const conversations = loadLocomo(locomoPath);
+const quality = await evaluateLocomo(conversations, { embedder, tokens: embedder });
+
+// The pyramid and time parsing, each on and off (no ablation): all questions, and category 2 (temporal).
+log("LoCoMo with the pyramid and time parsing on and off");
+const timeConfigs: [string, EvalConfig][] = [
+  ["time off, no pyramid", { search: { time: "off" } }],
+  ["time boost (default), no pyramid", {}],
+  ["time restrict, no pyramid", { search: { time: "restrict" } }],
+  ["time off, pyramid, summaries credit nothing", { search: { time: "off" }, pyramid: true }],
+  ["time off, pyramid, summaries credit their source turns", { search: { time: "off" }, pyramid: true, summaryCredit: true }],
+  ["time boost, pyramid, summaries credit nothing", { pyramid: true }],
+  ["time boost, pyramid, summaries credit their source turns", { pyramid: true, summaryCredit: true }],
+];
+const timeRows: [string, Metrics, Metrics][] = [];
+for (const [name, config] of timeConfigs) {
+  const r = await evaluateLocomo(conversations, { embedder, tokens: embedder }, { ...config, ablation: false });
+  timeRows.push([name, r.overall, r.by_category["2"]]);
+}
+log("pyramid build at 100,000 turns");
+const pyramidSpeed = await runPyramidBench(embedder, { turns: 100_000 });
 const speed: BenchReport[] = [];
 for (const chunks of sizes) {
   log(`benchmarking ${chunks} chunks`);
@@ -62,6 +82,31 @@ Reading: fused Recall@10 is ${quality.overall["recall@10"].toFixed(3)}; the best
 ${best[1]["recall@10"].toFixed(3)}. LoCoMo turns have no titles, descriptions or tags, so \`curated\` finds nothing
 here, and \`recency\` alone returns nothing by design (it only orders what other channels found).
 ${hurts.length ? `Leaving out ${hurts.join(", ")} raises Recall@10 by more than a point: see the notes below.` : "No channel's leave-one-out shows it hurting Recall@10 by more than a point."}
+
+## The summary pyramid and time expressions on LoCoMo
+
+Command: \`cascade eval locomo ${locomoPath} --no-ablation [--time boost|restrict|off] [--pyramid] [--summary-credit]\`.
+"now" is the day after each conversation's last turn. With \`--pyramid\` the day/week/month summaries are built
+after ingest and compete with the turns for the top 10. Counting is shown both ways: a summary hit either
+retrieves nothing (it only takes a place) or retrieves the turns its sentences were taken from (not all its
+children: a month summary is credited with its dozen source turns, not the month).
+
+All questions:
+
+${metricsTable(timeRows.map(([n, all]) => [n, all]))}
+
+Category 2 (temporal):
+
+${metricsTable(timeRows.map(([n, , cat2]) => [n, cat2]))}
+
+## Summary pyramid build
+
+Command: \`cascade bench --pyramid --chunks 100000\` — 100,000 synthetic turns spread evenly over two years,
+the default extractive summariser.
+
+${formatPyramidBench(pyramidSpeed)}
+
+Targets (issue 3): a full build ≤ 60 s; a refresh after 100 new turns ≤ 1 s.
 
 ## Speed and memory: synthetic corpus
 

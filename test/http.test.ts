@@ -63,6 +63,14 @@ describe("HTTP API on a real loopback server", () => {
     assert.deepEqual(suggestions.map((x: any) => [x.from, x.to]), [[june, feb.json.id]]);
     assert.equal((await call("POST", `/v1/suggestions/${suggestions[0].id}`, { decision: "rejected" })).json.status, "rejected");
     assert.deepEqual((await call("GET", "/v1/suggestions")).json, { suggestions: [] });
+    const built = await call("POST", "/v1/pyramid:build");
+    assert.deepEqual(built.json.recomputed, { day: 2, week: 2, month: 2 });
+    const pyramid = await call("GET", "/v1/pyramid?level=day");
+    assert.deepEqual(pyramid.json.nodes.map((n: any) => [n.id, n.children]), [["p_day_2026-02-01", 1], ["p_day_2026-06-01", 1]]);
+    assert.equal((await call("GET", "/v1/pyramid?level=decade")).status, 400);
+    const summaries = await call("POST", "/v1/search", { query: "pool size in June 2026", kinds: ["summary"], now: NOW });
+    assert.equal(summaries.json.hits[0].id, "p_month_2026-06");
+    assert.deepEqual(summaries.json.hits[0].window, { start: "2026-06-01T00:00:00Z", end: "2026-07-01T00:00:00Z" });
     assert.deepEqual((await call("DELETE", `/v1/memories/${june}`)).json, { id: june, forgotten: true });
     const doc = await call("GET", "/openapi.json");
     assert.equal(doc.json.openapi, "3.1.0");

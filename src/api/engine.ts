@@ -58,7 +58,7 @@ export interface EngineConfig {
   /** Late-interaction candidate generation and weighting. */
   lateInteraction?: Partial<LateInteractionOptions>;
   /** The summary pyramid: time zone, length bounds, build on ingest. */
-  pyramid?: Partial<PyramidOptions>;
+  pyramid?: Partial<Omit<PyramidOptions, "limits">> & { limits?: Partial<PyramidOptions["limits"]> };
   /** Writes the pyramid's summaries (default: the offline extractive summariser). */
   summarizer?: Summarizer;
 }

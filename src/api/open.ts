@@ -10,6 +10,8 @@ import { SifEmbedder } from "../embed/sif.js";
 import { fixedClock, type Clock } from "../ports/clock.js";
 import type { Embedder, TokenVectors } from "../ports/embedder.js";
 import { Engine, type EngineConfig } from "./engine.js";
+import { ChatSummarizer } from "../pyramid/chat-summarizer.js";
+import type { ChatOptions } from "../providers/chat.js";
 import { DEFAULT_NAMESPACE, namespacePath } from "./space.js";
 
 export interface OpenMemoryOptions extends EngineConfig {
@@ -21,6 +23,8 @@ export interface OpenMemoryOptions extends EngineConfig {
   embedder?: Embedder;
   /** Token vectors for late interaction; defaults to the GloVe vectors. */
   tokens?: TokenVectors;
+  /** Summaries by an OpenAI-compatible chat model (key from $CASCADE_EMBED_API_KEY or $OPENAI_API_KEY). */
+  chatSummarizer?: ChatOptions;
   /** Fix "now" (ISO ms) for reproducible runs. */
   now?: number;
   clock?: Clock;
@@ -45,7 +49,8 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Engin
     const embedder = options.embedder ?? defaultGloveEmbedder();
     const tokens = options.tokens ?? (options.embedder ? defaultGloveEmbedder() : (embedder as SifEmbedder));
     const clock = options.clock ?? (options.now !== undefined ? fixedClock(options.now) : undefined);
-    return await Engine.create({ store, embedder, tokens, clock }, options);
+    const summarizer = options.summarizer ?? (options.chatSummarizer ? new ChatSummarizer(options.chatSummarizer) : undefined);
+    return await Engine.create({ store, embedder, tokens, clock }, { ...options, summarizer });
   } catch (err) {
     await store.close();
     throw err;

@@ -27,13 +27,27 @@ export const engineConfigSchema = z
       .strict()
       .optional(),
     termPruning: z.object({ fraction: unit, minChunks: z.number().int().min(0) }).partial().strict().optional(),
+    pyramid: z
+      .object({
+        zone: z.string(),
+        onIngest: z.boolean(),
+        limits: z.partialRecord(
+          z.enum(["day", "week", "month"]),
+          z.object({ maxSentences: z.number().int().min(1).max(100), maxChars: z.number().int().min(50).max(100_000) }).strict(),
+        ),
+      })
+      .partial()
+      .strict()
+      .optional(),
+    /** Summaries written by an OpenAI-compatible chat model instead of the offline extractive summariser. */
+    chatSummarizer: z.object({ baseURL: z.string().url(), model: z.string().min(1) }).strict().optional(),
   })
   .strict();
 
 export const configFileSchema = z
   .object({
     db: z.string().optional(),
-    search: recallOptionsSchema.pick({ k: true, channels: true, weights: true, rrfK: true, depth: true }).strict().optional(),
+    search: recallOptionsSchema.pick({ k: true, channels: true, weights: true, rrfK: true, depth: true, time: true }).strict().optional(),
     engine: engineConfigSchema.optional(),
   })
   .strict();

@@ -13,7 +13,9 @@ import { readLocomoConversation, type LocomoConversation } from "../ingest/locom
 import { CHANNEL_NAMES, type ChannelName } from "../model/types.js";
 import type { Embedder, TokenVectors } from "../ports/embedder.js";
 import type { RecallOptions } from "../query/options.js";
-import { MetricsAccumulator, scoreQuestion, type Metrics } from "./metrics.js";
+import { MetricsAccumulator, scoreQuestion, type Metrics, type RankedItem } from "./metrics.js";
+import type { Hit } from "../model/types.js";
+import type { SummarySentence } from "../model/pyramid.js";
 
 export interface EvalConfig {
   /** Options for the default configuration (weights, rrfK, depth...). */
@@ -23,6 +25,13 @@ export interface EvalConfig {
   engine?: EngineConfig;
   /** Also measure each channel alone and each leave-one-out (default true). */
   ablation?: boolean;
+  /** Build the summary pyramid after ingest, so summaries compete with turns (default false). */
+  pyramid?: boolean;
+  /**
+   * Count a summary hit as retrieving the turns its sentences were taken from (default false: a summary
+   * retrieves nothing and only takes a place in the top k).
+   */
+  summaryCredit?: boolean;
 }
 
 export interface EvalReport {
@@ -83,12 +92,25 @@ export async function evaluateLocomo(
     const imported = await engine.rememberMany(conv.turns.map((t) => t.input));
     const diaOf = new Map<string, string>();
     imported.ids.forEach((id, i) => id && diaOf.set(id, conv.turns[i].diaId));
+    if (config.pyramid) await engine.buildPyramid();
+    // questions are asked after the conversation: "now" is the day after its last turn, for time expressions
+    const now = new Date(Math.max(...conv.turns.map((t) => Date.parse(t.input.at))) + 86_400_000).toISOString();
+    const itemOf = (h: Hit): RankedItem => {
+      if (h.kind !== "summary") return diaOf.get(h.id)!;
+      if (!config.summaryCredit) return `summary:${h.id}`;
+      const sentences = (summaries.get(h.id) ?? []) as SummarySentence[];
+      return [...new Set(sentences.flatMap((s) => s.sources).map((id) => diaOf.get(id)).filter((d): d is string => d !== undefined))];
+    };
+    const summaries = new Map<string, unknown>();
+    if (config.summaryCredit) {
+      for (const n of (await engine.pyramid()).nodes) summaries.set(n.id, (await engine.show(n.id)).metadata.sentences);
+    }
     for (const q of conv.questions) {
       if (q.evidence.length === 0) continue;
       const gold = new Set(q.evidence);
       for (const [name, set] of configs) {
-        const r = await engine.recall(q.question, { ...config.search, channels: set, k: 10 });
-        const metrics = scoreQuestion(r.hits.map((h) => diaOf.get(h.id)!), gold);
+        const r = await engine.recall(q.question, { now, ...config.search, channels: set, k: 10 });
+        const metrics = scoreQuestion(r.hits.map(itemOf), gold);
         totals.get(name)!.add(metrics);
         if (name === "overall") {
           const cat = String(q.category);

@@ -13,24 +13,33 @@ export interface Metrics {
 
 export const METRIC_NAMES: (keyof Metrics)[] = ["recall@5", "recall@10", "hit@10", "ndcg@10", "mrr"];
 
+/**
+ * A ranked result is one item, or several: a summary credited with the turns it was built from. A result is
+ * relevant when it holds a gold item; it gains once, however many it holds, so nDCG stays at most 1.
+ */
+export type RankedItem = string | readonly string[];
+
+const itemsOf = (r: RankedItem): readonly string[] => (typeof r === "string" ? [r] : r);
+
 /** Share of the gold items found in the first k results. Duplicated results count once. */
-export function recallAt(ranked: string[], gold: Set<string>, k: number): number {
+export function recallAt(ranked: RankedItem[], gold: Set<string>, k: number): number {
   if (gold.size === 0) return 0;
-  const found = new Set(ranked.slice(0, k).filter((r) => gold.has(r)));
+  const found = new Set(ranked.slice(0, k).flatMap(itemsOf).filter((r) => gold.has(r)));
   return found.size / gold.size;
 }
 
-export function hitAt(ranked: string[], gold: Set<string>, k: number): number {
-  return ranked.slice(0, k).some((r) => gold.has(r)) ? 1 : 0;
+export function hitAt(ranked: RankedItem[], gold: Set<string>, k: number): number {
+  return ranked.slice(0, k).some((r) => itemsOf(r).some((x) => gold.has(x))) ? 1 : 0;
 }
 
-/** nDCG@k with binary gains; a gold item repeated in the list gains only at its first position. */
-export function ndcgAt(ranked: string[], gold: Set<string>, k: number): number {
+/** nDCG@k with binary gains; a result gains only when it holds a gold item not already found higher up. */
+export function ndcgAt(ranked: RankedItem[], gold: Set<string>, k: number): number {
   const seen = new Set<string>();
   let dcg = 0;
   ranked.slice(0, k).forEach((r, i) => {
-    if (gold.has(r) && !seen.has(r)) {
-      seen.add(r);
+    const fresh = itemsOf(r).filter((x) => gold.has(x) && !seen.has(x));
+    if (fresh.length > 0) {
+      fresh.forEach((x) => seen.add(x));
       dcg += 1 / Math.log2(i + 2);
     }
   });
@@ -40,12 +49,12 @@ export function ndcgAt(ranked: string[], gold: Set<string>, k: number): number {
 }
 
 /** Reciprocal rank of the first gold item in the first k results (0 when none is there). */
-export function reciprocalRank(ranked: string[], gold: Set<string>, k = 10): number {
-  const i = ranked.slice(0, k).findIndex((r) => gold.has(r));
+export function reciprocalRank(ranked: RankedItem[], gold: Set<string>, k = 10): number {
+  const i = ranked.slice(0, k).findIndex((r) => itemsOf(r).some((x) => gold.has(x)));
   return i < 0 ? 0 : 1 / (i + 1);
 }
 
-export function scoreQuestion(ranked: string[], gold: Set<string>): Metrics {
+export function scoreQuestion(ranked: RankedItem[], gold: Set<string>): Metrics {
   return {
     "recall@5": recallAt(ranked, gold, 5),
     "recall@10": recallAt(ranked, gold, 10),

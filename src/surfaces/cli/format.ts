@@ -2,7 +2,7 @@
  * @module surfaces/cli/format
  * Human-readable renderings of engine results for a terminal.
  */
-import type { BenchReport, EvalReport, HistoryJson, Memory, Metrics, PyramidNodeJson, SearchResult } from "../../index.js";
+import type { BenchReport, PyramidBenchReport, EvalReport, HistoryJson, Memory, Metrics, PyramidNodeJson, SearchResult } from "../../index.js";
 
 const oneLine = (s: string, max: number) => {
   const flat = s.replace(/\s+/g, " ").trim();
@@ -88,5 +88,13 @@ export function formatBench(r: BenchReport): string {
     "",
     "| query | p50 ms | p95 ms | p99 ms |\n|---|---:|---:|---:|",
     lat,
+  ].join("\n");
+}
+
+export function formatPyramidBench(r: PyramidBenchReport): string {
+  return [
+    `${r.turns} turns over ${r.days} days (ingest ${r.ingest_s} s)`,
+    `full build: ${r.build_s} s for ${r.nodes.day} days, ${r.nodes.week} weeks, ${r.nodes.month} months`,
+    `refresh after ${r.refresh_turns} new turns: ${r.refresh_s} s (${r.refresh_windows} windows recomputed)`,
   ].join("\n");
 }

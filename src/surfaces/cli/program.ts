@@ -23,12 +23,13 @@ import {
   loadLocomo,
   MemorySpace,
   runBench,
+  runPyramidBench,
   type BenchReport,
   type EvalReport,
   type Engine,
   type RecallOptions,
 } from "../../index.js";
-import { formatBench, formatEval, formatHistory, formatMemory, formatPyramid, formatSearch } from "./format.js";
+import { formatBench, formatEval, formatPyramidBench, formatHistory, formatMemory, formatPyramid, formatSearch } from "./format.js";
 import { emit, type OutputMode } from "./output.js";
 import { progressBar } from "./progress.js";
 import { serveUntilSignal } from "../http/serve.js";
@@ -380,6 +381,9 @@ export function buildProgram(): Command {
     .argument("<dataset>", "locomo")
     .argument("<path>")
     .option("--no-ablation", "measure only the default configuration (not each channel alone and left out)")
+    .option("--pyramid", "build the summary pyramid after ingest, so summaries compete with turns")
+    .option("--summary-credit", "count a summary hit as retrieving the turns its sentences came from")
+    .addOption(new Option("--time <mode>", "time expressions in questions: boost, restrict or off").choices(["boost", "restrict", "off"]))
     .action(async (dataset: string, path: string, o, cmd: Command) => {
       if (dataset !== "locomo") throw new CascadeError("INVALID_INPUT", `eval: unknown dataset ${JSON.stringify(dataset)}; known: locomo`, { field: "dataset" });
       const flags = cmd.optsWithGlobals() as GlobalFlags;
@@ -389,7 +393,13 @@ export function buildProgram(): Command {
       const bar = progressBar("evaluating", "questions");
       let report: EvalReport;
       try {
-        report = await evaluateLocomo(conversations, { embedder, tokens: embedder }, { engine: { search: config.search, ...config.engine }, ablation: o.ablation }, (d, t) => bar.update(d, t));
+        report = await evaluateLocomo(conversations, { embedder, tokens: embedder }, {
+            engine: { search: config.search, ...config.engine },
+            ablation: o.ablation,
+            pyramid: Boolean(o.pyramid),
+            summaryCredit: Boolean(o.summaryCredit),
+            search: o.time ? { time: o.time } : undefined,
+          }, (d, t) => bar.update(d, t));
       } finally {
         bar.stop();
       }
@@ -402,7 +412,14 @@ export function buildProgram(): Command {
     .option("--chunks <n>", "corpus size in chunks", integer("--chunks", 1), 10_000)
     .option("--queries <n>", "queries timed per configuration", integer("--queries", 1), 200)
     .option("--seed <n>", "corpus seed", integer("--seed", 0), 42)
+    .option("--pyramid", "instead: time a full summary-pyramid build over --chunks turns spread over two years, and a refresh after 100 more")
     .action(async (o, cmd: Command) => {
+      if (o.pyramid) {
+        const bar = progressBar("pyramid bench", "steps");
+        const r = await runPyramidBench(defaultGloveEmbedder(), { turns: o.chunks, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) }).finally(() => bar.stop());
+        emit(mode(cmd), r, () => formatPyramidBench(r));
+        return;
+      }
       const bar = progressBar("bench", "steps");
       let report: BenchReport;
       try {

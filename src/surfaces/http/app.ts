@@ -47,6 +47,8 @@ export const searchBodySchema = z
     known_at: z.string().optional(),
     current_only: z.boolean().optional(),
     kinds: z.array(z.string()).optional(),
+    exclude_kinds: z.array(z.string()).optional(),
+    time: z.string().optional(),
     now: z.string().optional(),
   })
   .strict();
@@ -138,6 +140,8 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
       knownAt: b.known_at,
       currentOnly: b.current_only,
       kinds: b.kinds,
+      excludeKinds: b.exclude_kinds,
+      time: b.time as RecallOptions["time"],
       now: b.now,
     };
     return c.json(await (await engine(c)).recall(b.query, options));
@@ -155,7 +159,8 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
   });
 
   app.get("/v1/topics", async (c) => c.json(await (await engine(c)).topics(c.req.query("under"))));
-  app.get("/v1/pyramid", (c) => problem(c, 501, "UNSUPPORTED", "the summary pyramid is not built yet"));
+  app.get("/v1/pyramid", async (c) => c.json(await (await engine(c)).pyramid({ level: c.req.query("level") })));
+  app.post("/v1/pyramid:build", async (c) => c.json(await (await engine(c)).buildPyramid()));
 
   return app;
 }

@@ -37,7 +37,14 @@ export function openApiDocument() {
       "/v1/suggestions": { get: { summary: "open revision suggestions", responses: { "200": ok("{suggestions}") } } },
       "/v1/suggestions/{id}": { post: { summary: "accept or reject", parameters: id, responses: { "200": ok("the suggestion"), ...errors } } },
       "/v1/topics": { get: { summary: "topic tree with counts", parameters: [{ name: "under", in: "query", schema: { type: "string" } }], responses: { "200": ok("{topics}") } } },
-      "/v1/pyramid": { get: { summary: "summary pyramid (not built yet: 501)", responses: { "501": { description: "not built yet" } } } },
+      "/v1/pyramid": {
+        get: {
+          summary: "summary pyramid nodes",
+          parameters: [{ name: "level", in: "query", schema: { type: "string", enum: ["day", "week", "month"] } }],
+          responses: { "200": ok("{zone, dirty, nodes}"), ...errors },
+        },
+      },
+      "/v1/pyramid:build": { post: { summary: "recompute dirty windows", responses: { "200": ok("{recomputed, written, removed, took_ms}") } } },
     },
   };
 }

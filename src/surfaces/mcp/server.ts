@@ -31,7 +31,8 @@ export function renderHits(r: SearchResult): string {
           ? `SUPERSEDED by ${h.superseded_by.join(", ")} — do not act on it`
           : `current${h.supersedes.length ? `, replaces ${h.supersedes.join(", ")}` : ""}`;
       const found = h.sources_hit.length ? h.sources_hit.map((c) => `${c} #${h.ranks[c]}`).join(", ") : "brought in as the current version";
-      const where = [h.at, h.topic && `topic ${h.topic}`, h.speaker && `speaker ${h.speaker}`].filter(Boolean).join("; ");
+      const when = h.window ? `${h.level} summary of ${h.window.start} to ${h.window.end}` : h.at;
+      const where = [when, h.topic && `topic ${h.topic}`, h.speaker && `speaker ${h.speaker}`].filter(Boolean).join("; ");
       return `${i + 1}. [${h.id}] (${status}; ${where}; found by ${found}; score ${h.score.toFixed(4)})\n${h.title ? `${h.title}: ` : ""}${h.text}`;
     })
     .join("\n\n");
@@ -125,6 +126,22 @@ export function createMcpServer(engine: Engine): McpServer {
       guarded(async () => {
         const { topics } = await engine.topics(a.under);
         return topics.length ? topics.map((t) => `${t.path}  (${t.count} here, ${t.total} in all)`).join("\n") : "No topics yet.";
+      }),
+  );
+
+  server.registerTool(
+    "memory_pyramid",
+    {
+      description:
+        "Summaries of what happened per day, week or month (oldest first). Use it for overviews (\"what happened last week\", " +
+        "\"how did X evolve this quarter\"); memory_search also finds these summaries when a question names a time.",
+      inputSchema: { level: z.enum(["day", "week", "month"]).optional().describe("Only this level (default: all)") },
+    },
+    (a) =>
+      guarded(async () => {
+        const { nodes, dirty } = await engine.pyramid({ level: a.level });
+        const stale = dirty ? `\n(${dirty} windows changed since the summaries were built.)` : "";
+        return (nodes.length ? nodes.map((n) => `[${n.id}] ${n.level} ${n.start} to ${n.end} (${n.children} children):\n${n.text}`).join("\n\n") : "No summaries yet.") + stale;
       }),
   );
 
