@@ -32,3 +32,15 @@ describe("retrieval metrics on hand-computed cases", () => {
     assert.deepEqual(scoreQuestion(["x", "a"], new Set(["a"])), { "recall@5": 1, "recall@10": 1, "hit@10": 1, "ndcg@10": 1 / Math.log2(3), mrr: 0.5 });
   });
 });
+
+test("a result holding several items (a summary credited with its source turns) gains once", () => {
+  const gold = new Set(["a", "b", "c"]);
+  const ranked = [["x", "a", "b"], "y", "c"];
+  assert.equal(recallAt(ranked, gold, 1), 2 / 3);
+  assert.equal(recallAt(ranked, gold, 3), 1);
+  assert.equal(hitAt([["x"], "y"], gold, 10), 0);
+  assert.equal(reciprocalRank(["y", ["z", "c"]], gold), 1 / 2);
+  // gains at ranks 1 and 3 against an ideal of ranks 1, 2, 3
+  const ideal = 1 + 1 / Math.log2(3) + 1 / Math.log2(4);
+  assert.ok(Math.abs(ndcgAt(ranked, gold, 10) - (1 + 1 / Math.log2(4)) / ideal) < 1e-12);
+});

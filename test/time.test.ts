@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { CascadeError, Engine, SqliteStore, defaultGloveEmbedder, parseTimeExpressions } from "../src/index.js";
+import { windowAt, windowName } from "../src/time/windows.js";
+
+const NOW = Date.parse("2026-06-20T15:00:00Z"); // a Saturday
+const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
+
+test("time expressions become windows relative to now, and leave the query", () => {
+  const cases: [string, string, string, string, string][] = [
+    // query, remaining text, start, end, level
+    ["what happened last Tuesday", "what happened", "2026-06-16T00:00:00Z", "2026-06-17T00:00:00Z", "day"],
+    ["what did we decide yesterday?", "what did we decide?", "2026-06-19T00:00:00Z", "2026-06-20T00:00:00Z", "day"],
+    ["notes from March 3", "notes from", "2026-03-03T00:00:00Z", "2026-03-04T00:00:00Z", "day"],
+    ["standup on 3 March 2025", "standup", "2025-03-03T00:00:00Z", "2025-03-04T00:00:00Z", "day"],
+    ["release notes from December 24", "release notes from", "2025-12-24T00:00:00Z", "2025-12-25T00:00:00Z", "day"],
+    ["what happened in June", "what happened", "2026-06-01T00:00:00Z", "2026-07-01T00:00:00Z", "month"],
+    ["trips in September", "trips", "2025-09-01T00:00:00Z", "2025-10-01T00:00:00Z", "month"],
+    ["What did Caroline do in May 2023?", "What did Caroline do?", "2023-05-01T00:00:00Z", "2023-06-01T00:00:00Z", "month"],
+    ["last week's incidents", "incidents", "2026-06-08T00:00:00Z", "2026-06-15T00:00:00Z", "week"],
+    ["this month", "", "2026-06-01T00:00:00Z", "2026-07-01T00:00:00Z", "month"],
+    ["roadmap this quarter", "roadmap", "2026-04-01T00:00:00Z", "2026-07-01T00:00:00Z", "month"],
+    ["how did the deployment plan evolve over the last 3 months", "how did the deployment plan evolve", "2026-03-20T00:00:00Z", "2026-06-21T00:00:00Z", "month"],
+    ["two weeks ago", "", "2026-06-01T00:00:00Z", "2026-06-08T00:00:00Z", "week"],
+    ["the 2026-06-03 standup", "the standup", "2026-06-03T00:00:00Z", "2026-06-04T00:00:00Z", "day"],
+    ["Q1 results", "results", "2026-01-01T00:00:00Z", "2026-04-01T00:00:00Z", "month"],
+    ["budget for 2026-02", "budget for", "2026-02-01T00:00:00Z", "2026-03-01T00:00:00Z", "month"],
+  ];
+  for (const [query, text, start, end, level] of cases) {
+    const p = parseTimeExpressions(query, NOW);
+    assert.ok(p.span, query);
+    assert.deepEqual([p.text, iso(p.span.start), iso(p.span.end), p.span.level], [text, start, end, level], query);
+  }
+  for (const plain of ["plain question about pools", "may I ask about the march", "2026-13-45 is not a date", "on February 30"]) {
+    assert.equal(parseTimeExpressions(plain, NOW).span, null, plain);
+  }
+  assert.equal(parseTimeExpressions("how did the pricing evolve", NOW).level, "month");
+});
+
+test("windows follow the time zone, across a change of daylight saving time", () => {
+  const zone = "Europe/Berlin";
+  const lateEvening = Date.parse("2026-06-15T23:30:00Z"); // 01:30 on the 16th in Berlin
+  const day = windowAt("day", lateEvening, zone);
+  assert.equal(iso(day.start), "2026-06-15T22:00:00Z");
+  assert.equal(windowName(day, zone), "2026-06-16");
+  const dst = windowAt("day", Date.parse("2026-03-29T12:00:00Z"), zone); // clocks go forward: a 23-hour day
+  assert.equal(dst.end - dst.start, 23 * 3_600_000);
+  const week = windowAt("week", lateEvening, zone);
+  assert.equal(windowName(week, zone), "2026-W25");
+  assert.equal(windowName(windowAt("week", Date.parse("2027-01-01T12:00:00Z")), "UTC"), "2026-W53");
+  assert.equal(windowName(windowAt("week", Date.parse("2026-01-01T12:00:00Z")), "UTC"), "2026-W01");
+});
+
+test("the pyramid cuts windows in its configured zone; an unknown zone is refused", async () => {
+  const e = defaultGloveEmbedder();
+  const engine = await Engine.create({ store: new SqliteStore(":memory:"), embedder: e, tokens: e }, { detection: { enabled: false }, pyramid: { zone: "America/New_York" } });
+  await engine.remember({ text: "Late call with the vendor about renewal terms and pricing.", at: "2026-06-16T02:00:00Z" }); // 22:00 on the 15th in New York
+  await engine.buildPyramid();
+  const { nodes, zone } = await engine.pyramid({ level: "day" });
+  assert.equal(zone, "America/New_York");
+  assert.deepEqual(nodes.map((n) => [n.id, n.start]), [["p_day_2026-06-15", "2026-06-15T04:00:00Z"]]);
+  await engine.close();
+  await assert.rejects(
+    Engine.create({ store: new SqliteStore(":memory:"), embedder: e, tokens: e }, { pyramid: { zone: "Mars/Olympus" } }),
+    (err: unknown) => err instanceof CascadeError && err.code === "INVALID_INPUT" && /pyramid.zone/.test(err.message),
+  );
+});
