@@ -3,12 +3,14 @@
  * The public SDK. Surfaces (CLI, HTTP, MCP) import only from here.
  */
 export { openMemory, defaultStorePath, defaultGloveEmbedder, type OpenMemoryOptions } from "./api/open.js";
-export { Engine, type EnginePorts, type EngineConfig, type Remembered, type BatchResult, type BatchOptions, type PyramidNodeJson } from "./api/engine.js";
+export { Engine, type EnginePorts, type EngineConfig, type Remembered, type BatchResult, type BatchOptions, type PyramidNodeJson, type TopicJson } from "./api/engine.js";
 export { ExtractiveSummarizer, type ExtractiveOptions } from "./pyramid/extractive.js";
 export { ChatSummarizer } from "./pyramid/chat-summarizer.js";
 export { defaultPyramid, nodeId, type BuildReport, type PyramidOptions } from "./pyramid/build.js";
 export type { Summarizer, SummaryRequest, SummaryLimits } from "./ports/summarizer.js";
 export type { SummarySentence, PyramidNode } from "./model/pyramid.js";
+export { defaultPlacement, UNSORTED, type Placement, type PlacementOptions } from "./topics/placement.js";
+export { isAncestor, isDescendant } from "./topics/path.js";
 export { parseTimeExpressions, type ParsedTime, type TimeSpan } from "./time/expressions.js";
 export { CascadeError, ERROR_CODES, type ErrorCode } from "./errors.js";
 export { OpenAIEmbedder, type OpenAIEmbedderOptions } from "./embed/openai.js";

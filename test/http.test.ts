@@ -56,13 +56,18 @@ describe("HTTP API on a real loopback server", () => {
     assert.deepEqual(asOf.json.hits.map((h: any) => h.id), [feb.json.id]);
     const history = await call("GET", `/v1/memories/${feb.json.id}/history`);
     assert.deepEqual(history.json.chain.map((c: any) => c.id), [feb.json.id, june]);
-    assert.deepEqual((await call("GET", "/v1/topics?under=ops")).json, { topics: [{ path: "ops", count: 0, total: 2 }, { path: "ops.config", count: 2, total: 2 }] });
+    assert.deepEqual((await call("GET", "/v1/topics?under=ops")).json, { topics: [{ path: "ops", count: 0, total: 2, description: null }, { path: "ops.config", count: 2, total: 2, description: null }] });
     assert.equal((await call("POST", `/v1/edges/${edge.json.id}/retract`)).json.retracted_at, NOW);
     // detection saw "50 → 20" for the same attribute and suggested the revision that was then recorded by hand
     const suggestions = (await call("GET", "/v1/suggestions")).json.suggestions;
     assert.deepEqual(suggestions.map((x: any) => [x.from, x.to]), [[june, feb.json.id]]);
     assert.equal((await call("POST", `/v1/suggestions/${suggestions[0].id}`, { decision: "rejected" })).json.status, "rejected");
     assert.deepEqual((await call("GET", "/v1/suggestions")).json, { suggestions: [] });
+    assert.equal((await call("POST", "/v1/topics", { path: "ops.runbooks", description: "How to run things" })).status, 201);
+    assert.deepEqual((await call("POST", "/v1/topics:move", { from: "ops", to: "platform" })).json, { from: "ops", to: "platform", memories: 2 });
+    assert.equal((await call("POST", "/v1/topics:merge", { from: "platform.runbooks", to: "platform.config" })).json.memories, 0);
+    assert.equal((await call("DELETE", "/v1/topics/platform.config")).status, 400);
+    assert.equal((await call("POST", "/v1/topics", { path: "a..b" })).status, 400);
     const built = await call("POST", "/v1/pyramid:build");
     assert.deepEqual(built.json.recomputed, { day: 2, week: 2, month: 2 });
     const pyramid = await call("GET", "/v1/pyramid?level=day");

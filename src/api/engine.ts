@@ -28,6 +28,7 @@ import { search } from "../query/search.js";
 import type { TermPruning } from "../text/terms.js";
 import { parseInstant } from "../time/iso.js";
 import { validateTopicPath } from "../topics/path.js";
+import { defaultPlacement, topicPlacer, type PlacementOptions, type TopicPlacer } from "../topics/placement.js";
 import { parseWith } from "../validate.js";
 import { buildPyramid, defaultPyramid, type BuildReport, type PyramidOptions } from "../pyramid/build.js";
 import { ExtractiveSummarizer } from "../pyramid/extractive.js";
@@ -61,6 +62,16 @@ export interface EngineConfig {
   pyramid?: Partial<Omit<PyramidOptions, "limits">> & { limits?: Partial<PyramidOptions["limits"]> };
   /** Writes the pyramid's summaries (default: the offline extractive summariser). */
   summarizer?: Summarizer;
+  /** Automatic topic placement of memories added without a topic. */
+  placement?: Partial<PlacementOptions>;
+}
+
+/** A topic in the tree: memories directly at it (`count`), at it or below (`total`), and its description. */
+export interface TopicJson {
+  path: string;
+  count: number;
+  total: number;
+  description: string | null;
 }
 
 /** A pyramid node as `pyramid show` lists it. */
@@ -131,6 +142,9 @@ export class Engine {
   private readonly demotion: number;
   private readonly pyramidOptions: PyramidOptions;
   private readonly summarizer: Summarizer;
+  private readonly placement: PlacementOptions;
+  /** Topic centroids, loaded on the first write that needs them and kept current by this engine's writes. */
+  private placer: TopicPlacer | null = null;
 
   private constructor(private readonly ports: EnginePorts, config: EngineConfig) {
     this.clock = ports.clock ?? systemClock;
@@ -143,6 +157,7 @@ export class Engine {
     this.pyramidOptions = { ...defaultPyramid, ...config.pyramid, limits: { ...defaultPyramid.limits, ...config.pyramid?.limits } };
     validateTimeZone("pyramid.zone", this.pyramidOptions.zone);
     this.summarizer = config.summarizer ?? new ExtractiveSummarizer(ports.embedder);
+    this.placement = { ...defaultPlacement, ...config.placement };
     this.channels = [
       bm25Channel(ports.store),
       denseChannel(ports.store),
@@ -213,7 +228,7 @@ export class Engine {
           fail(start + offset, err);
         }
       });
-      const prepared = await prepareMemories(valid.map((v) => v.memory), this.ports.embedder, now);
+      const prepared = await this.placeTopics(await prepareMemories(valid.map((v) => v.memory), this.ports.embedder, now));
       prepared.forEach((p, i) => {
         const ref = valid[i].memory.metadata.ref;
         if (typeof ref === "string") refs.set(ref, p.memory.id);
@@ -263,6 +278,36 @@ export class Engine {
     result.failed.sort((a, b) => a.index - b.index);
     if (this.pyramidOptions.onIngest && result.imported > 0) await this.buildPyramid();
     return result;
+  }
+
+  /**
+   * Gives each memory that came without a topic the nearest topic (or `unsorted`), recording the choice and its
+   * confidence in `metadata.placement`. Explicit topics are never changed. A store with no topic places nothing.
+   */
+  private async placeTopics(prepared: PreparedMemory[]): Promise<PreparedMemory[]> {
+    if (!this.placement.enabled || prepared.length === 0) return prepared;
+    const placer = await this.loadPlacer();
+    return prepared.map((p) => {
+      const vector = p.chunks[0].vector;
+      if (p.memory.topic !== null) {
+        placer.add(p.memory.topic, vector);
+        return p;
+      }
+      const placement = placer.place(vector);
+      if (!placement) return p;
+      placer.add(placement.topic, vector);
+      return { ...p, memory: { ...p.memory, topic: placement.topic, metadata: { ...p.memory.metadata, placement } } };
+    });
+  }
+
+  private async loadPlacer(): Promise<TopicPlacer> {
+    if (!this.placer) {
+      const rows = (await this.ports.store.topicRows()).filter((r) => r.description);
+      const vectors = rows.length ? await this.ports.embedder.embed(rows.map((r) => r.description!)) : [];
+      const described = rows.map((r, i) => ({ ...r, vector: vectors[i] }));
+      this.placer = topicPlacer(await this.ports.store.topicVectorSums(), described, this.placement);
+    }
+    return this.placer;
   }
 
   private async detect(memories: PreparedMemory[], now: number): Promise<void> {
@@ -383,24 +428,67 @@ export class Engine {
 
   /**
    * The topic tree with counts: `count` memories directly at a path, `total` including its descendants.
-   * Paths with no memory of their own appear when a descendant has some.
+   * Paths with no memory of their own appear when a descendant has some, or when they were created.
    */
-  async topics(under?: string): Promise<{ topics: { path: string; count: number; total: number }[] }> {
+  async topics(under?: string): Promise<{ topics: TopicJson[] }> {
     if (under !== undefined) validateTopicPath("under", under);
     const direct = await this.ports.store.topicCounts(under);
-    const nodes = new Map<string, { path: string; count: number; total: number }>();
+    const rows = await this.ports.store.topicRows(under);
+    const nodes = new Map<string, TopicJson>();
     const depth = under ? under.split(".").length : 1;
-    for (const { path, count } of direct) {
+    const touch = (path: string, count: number) => {
       const labels = path.split(".");
       for (let i = depth; i <= labels.length; i++) {
         const p = labels.slice(0, i).join(".");
-        const node = nodes.get(p) ?? { path: p, count: 0, total: 0 };
+        const node = nodes.get(p) ?? { path: p, count: 0, total: 0, description: null };
         node.total += count;
         if (i === labels.length) node.count += count;
         nodes.set(p, node);
       }
+    };
+    for (const { path, count } of direct) touch(path, count);
+    for (const r of rows) {
+      touch(r.path, 0);
+      nodes.get(r.path)!.description = r.description;
     }
     return { topics: [...nodes.values()].sort((a, b) => (a.path < b.path ? -1 : 1)) };
+  }
+
+  /** Creates a topic (or sets its description). Its ancestors need not exist. */
+  async createTopic(path: string, options: { description?: string } = {}): Promise<TopicJson> {
+    validateTopicPath("topic", path);
+    const description = options.description === undefined ? null : validateDescription(options.description);
+    await this.ports.store.saveTopic(path, description, this.clock.now());
+    this.placer = null;
+    return (await this.topics(path)).topics.find((t) => t.path === path)!;
+  }
+
+  /** Moves (renames) a subtree: every memory and topic at `from` or below it, atomically. */
+  async moveTopic(from: string, to: string): Promise<{ from: string; to: string; memories: number }> {
+    return this.repath(from, to, false);
+  }
+
+  /** Merges `from` (and its subtree) into `into`, which may already hold memories. */
+  async mergeTopic(from: string, into: string): Promise<{ from: string; to: string; memories: number }> {
+    return this.repath(from, into, true);
+  }
+
+  private async repath(from: string, to: string, merge: boolean) {
+    validateTopicPath("from", from);
+    validateTopicPath("to", to);
+    if ((await this.topics(from)).topics.length === 0) throw notFound("topic", from);
+    const memories = await this.ports.store.moveTopic(from, to, { merge });
+    this.placer = null;
+    return { from, to, memories };
+  }
+
+  /** Deletes an empty topic (and the empty topics below it). */
+  async deleteTopic(path: string): Promise<{ path: string; deleted: true }> {
+    validateTopicPath("topic", path);
+    if ((await this.topics(path)).topics.length === 0) throw notFound("topic", path);
+    await this.ports.store.deleteTopic(path);
+    this.placer = null;
+    return { path, deleted: true };
   }
 
   async stats(): Promise<StoreStats & { embedder: string }> {
@@ -410,6 +498,12 @@ export class Engine {
   async close(): Promise<void> {
     await this.ports.store.close();
   }
+}
+
+function validateDescription(description: unknown): string {
+  if (typeof description !== "string" || description.trim().length === 0) throw invalidInput("description", "a non-empty string");
+  if (description.length > defaultLimits.maxDescriptionChars) throw invalidInput("description", `at most ${defaultLimits.maxDescriptionChars} characters`);
+  return description.trim();
 }
 
 function validateQuery(query: string): void {

@@ -39,6 +39,11 @@ export const engineConfigSchema = z
       .partial()
       .strict()
       .optional(),
+    placement: z
+      .object({ enabled: z.boolean(), minSimilarity: z.number().min(-1).max(1), minConfidence: unit, certainLift: z.number().positive().max(2) })
+      .partial()
+      .strict()
+      .optional(),
     /** Summaries written by an OpenAI-compatible chat model instead of the offline extractive summariser. */
     chatSummarizer: z.object({ baseURL: z.string().url(), model: z.string().min(1) }).strict().optional(),
   })

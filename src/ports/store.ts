@@ -103,6 +103,19 @@ export interface Store {
   pyramidNodes(query?: NodeQuery): Promise<PyramidNode[]>;
   /** The children of a summary node (turns, or nodes one level down), oldest first. */
   summaryChildren(id: string): Promise<string[]>;
+  /** Topics that were created or described (they exist even with no memory), at `under` or below it. */
+  topicRows(under?: string): Promise<{ path: string; description: string | null }[]>;
+  /** Creates a topic, or sets its description (a null description keeps the one it has). */
+  saveTopic(path: string, description: string | null, at: number): Promise<void>;
+  /**
+   * Re-paths every memory and topic at `from` or below it to the same place under `to`, all or nothing. Without
+   * `merge`, refuses when `to` already holds anything. Returns the number of memories re-pathed.
+   */
+  moveTopic(from: string, to: string, options: { merge: boolean }): Promise<number>;
+  /** Removes a topic and its descendants' rows; refuses when any memory sits at or below it. */
+  deleteTopic(path: string): Promise<number>;
+  /** Sum of member (first-chunk) vectors and member count per topic, for placing new memories. */
+  topicVectorSums(): Promise<Map<string, { count: number; sum: Float32Array }>>;
   /** How many memories sit directly at each topic path (at `under` or below it, when given). */
   topicCounts(under?: string): Promise<{ path: string; count: number }[]>;
 

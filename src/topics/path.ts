@@ -21,3 +21,13 @@ export function validateTopicPath(field: string, path: string): string {
   });
   return path;
 }
+
+/** ltree's `a <@ b`: a is b or lies below it. */
+export function isDescendant(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b}.`);
+}
+
+/** ltree's `a @> b`: a is b or lies above it. */
+export function isAncestor(a: string, b: string): boolean {
+  return isDescendant(b, a);
+}

@@ -27,6 +27,13 @@ export function removeComponentInPlace(v: Float32Array, u: Float32Array): void {
   for (let i = 0; i < v.length; i++) v[i] -= p * u[i];
 }
 
+/** A copy of a stored vector (blobs need not be 4-byte aligned). */
+export function fromBlob(b: Buffer): Float32Array {
+  const v = new Float32Array(b.byteLength / 4);
+  new Uint8Array(v.buffer).set(b);
+  return v;
+}
+
 export function toBlob(v: Float32Array): Buffer {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 }

@@ -113,6 +113,11 @@ const MIGRATIONS: string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX summary_children_child ON summary_children (child_rowid);
   `,
+  // 5: the taxonomy. Memories carry their topic path (indexed: a subtree is an index range); this table holds the
+  // topics people created or described, which exist even before any memory sits there.
+  `
+  CREATE TABLE topics (path TEXT PRIMARY KEY, description TEXT, created_at_ms INTEGER NOT NULL) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

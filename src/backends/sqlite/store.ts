@@ -13,11 +13,12 @@ import type { EmbedderStamp, HydratedChunk, NodeQuery, Store, StoreStats } from 
 import { quoteFtsTerm } from "../../text/fts-query.js";
 import type { PyramidNode } from "../../model/pyramid.js";
 import type { Window, WindowLevel } from "../../time/windows.js";
-import { toBlob } from "../../vectors/math.js";
+import { fromBlob, toBlob } from "../../vectors/math.js";
 import { openConnection, type Connection } from "./connection.js";
 import { filterCondition, isEmptyFilter } from "./filter-sql.js";
 import * as graph from "./graph-sql.js";
 import * as pyramid from "./pyramid-sql.js";
+import * as topics from "./topics-sql.js";
 import { migrate } from "./schema.js";
 import { VectorMatrix } from "../../vectors/matrix.js";
 
@@ -447,6 +448,38 @@ export class SqliteStore implements Store {
 
   async summaryChildren(id: string): Promise<string[]> {
     return pyramid.childIds(this.prepare, id);
+  }
+
+  async topicRows(under?: string): Promise<{ path: string; description: string | null }[]> {
+    return topics.topicRows(this.prepare, under);
+  }
+
+  async saveTopic(path: string, description: string | null, at: number): Promise<void> {
+    topics.upsertTopic(this.prepare, path, description, at);
+  }
+
+  async moveTopic(from: string, to: string, options: { merge: boolean }): Promise<number> {
+    return this.db.transaction(() => topics.repath(this.prepare, from, to, options.merge))();
+  }
+
+  async deleteTopic(path: string): Promise<number> {
+    return this.db.transaction(() => {
+      const held = topics.memoriesUnder(this.prepare, path);
+      if (held > 0) throw new CascadeError("INVALID_INPUT", `topic: ${path} still holds ${held} memories (move, merge or forget them first)`, { field: "topic" });
+      return topics.deleteTopicRows(this.prepare, path);
+    })();
+  }
+
+  async topicVectorSums(): Promise<Map<string, { count: number; sum: Float32Array }>> {
+    const out = new Map<string, { count: number; sum: Float32Array }>();
+    for (const [topic, blob] of topics.topicMemberVectors(this.prepare)) {
+      const v = fromBlob(blob);
+      let entry = out.get(topic);
+      if (!entry) out.set(topic, (entry = { count: 0, sum: new Float32Array(v.length) }));
+      entry.count++;
+      for (let i = 0; i < v.length; i++) entry.sum[i] += v[i];
+    }
+    return out;
   }
 
   async topicCounts(under?: string): Promise<{ path: string; count: number }[]> {

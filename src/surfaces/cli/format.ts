@@ -2,7 +2,7 @@
  * @module surfaces/cli/format
  * Human-readable renderings of engine results for a terminal.
  */
-import type { BenchReport, PyramidBenchReport, EvalReport, HistoryJson, Memory, Metrics, PyramidNodeJson, SearchResult } from "../../index.js";
+import type { BenchReport, PyramidBenchReport, TopicJson, EvalReport, HistoryJson, Memory, Metrics, PyramidNodeJson, SearchResult } from "../../index.js";
 
 const oneLine = (s: string, max: number) => {
   const flat = s.replace(/\s+/g, " ").trim();
@@ -32,6 +32,36 @@ export function formatHistory(h: HistoryJson): string {
   return `${chain.join("\n")}\n\nedges:\n${edges.join("\n") || "  none"}`;
 }
 
+/** The topic tree drawn with box-drawing lines: each node with "direct/total" counts and its description. */
+export function formatTopicTree(topics: TopicJson[]): string {
+  if (topics.length === 0) return "no topics";
+  const byPath = new Map(topics.map((t) => [t.path, t]));
+  const parentOf = (path: string) => {
+    const labels = path.split(".");
+    for (let i = labels.length - 1; i > 0; i--) {
+      const p = labels.slice(0, i).join(".");
+      if (byPath.has(p)) return p;
+    }
+    return null;
+  };
+  const children = new Map<string | null, TopicJson[]>();
+  for (const t of topics) {
+    const p = parentOf(t.path);
+    children.set(p, [...(children.get(p) ?? []), t]);
+  }
+  const lines: string[] = [];
+  const draw = (t: TopicJson, prefix: string, last: boolean, root: boolean) => {
+    const parent = parentOf(t.path);
+    const label = parent ? t.path.slice(parent.length + 1) : t.path;
+    const counts = t.count === t.total ? `${t.total}` : `${t.count} here, ${t.total} in all`;
+    lines.push(`${root ? "" : prefix + (last ? "└── " : "├── ")}${label}  (${counts})${t.description ? `  — ${oneLine(t.description, 80)}` : ""}`);
+    const kids = children.get(t.path) ?? [];
+    kids.forEach((k, i) => draw(k, root ? "" : prefix + (last ? "    " : "│   "), i === kids.length - 1, false));
+  };
+  for (const r of children.get(null) ?? []) draw(r, "", true, true);
+  return lines.join("\n");
+}
+
 export function formatPyramid(r: { zone: string; dirty: number; nodes: PyramidNodeJson[] }): string {
   const lines = r.nodes.map((n) => `${n.level.padEnd(6)} ${n.start.slice(0, 10)}..${n.end.slice(0, 10)}  ${String(n.children).padStart(4)} children  ${n.id}\n    ${oneLine(n.text, 150)}`);
   const state = r.dirty ? `${r.dirty} windows changed since the last build: run cascade pyramid build` : "up to date";
@@ -55,6 +85,10 @@ export function formatMemory(m: Memory & { children?: string[] }): string {
     ["metadata", Object.keys(m.metadata).length ? JSON.stringify(m.metadata) : null],
   ];
   if (m.children) rows.push(["children", `${m.children.length}: ${m.children.join(", ")}`]);
+  const placed = m.metadata.placement as { topic: string; confidence: number; similarity: number; nearest: string } | undefined;
+  if (placed) {
+    rows.splice(8, 0, ["placed", `automatically, ${placed.topic === "unsorted" ? `unsorted (nearest ${placed.nearest}, similarity ${placed.similarity})` : `confidence ${placed.confidence}, similarity ${placed.similarity}`}`]);
+  }
   const head = rows.filter(([, v]) => v !== null).map(([k, v]) => `${k.padEnd(12)}${v}`);
   return `${head.join("\n")}\n\n${m.text}`;
 }

@@ -59,6 +59,9 @@ export const supersedeBodySchema = z
 
 export const batchBodySchema = z.object({ memories: z.array(z.unknown()) }).strict();
 
+export const topicBodySchema = z.object({ path: z.string({ error: "required, a topic path" }), description: z.string().optional() }).strict();
+export const repathBodySchema = z.object({ from: z.string({ error: "required, a topic path" }), to: z.string({ error: "required, a topic path" }) }).strict();
+
 const decisionSchema = z.object({ decision: z.enum(["accepted", "rejected"]) }).strict();
 
 function problem(c: Context, status: 400 | 401 | 404 | 409 | 413 | 500 | 501 | 502, code: string, message: string) {
@@ -159,6 +162,16 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
   });
 
   app.get("/v1/topics", async (c) => c.json(await (await engine(c)).topics(c.req.query("under"))));
+  app.post("/v1/topics", async (c) => {
+    const b = await body(c, topicBodySchema);
+    return c.json(await (await engine(c)).createTopic(b.path, { description: b.description }), 201);
+  });
+  app.post("/v1/:op{topics:(move|merge)}", async (c) => {
+    const b = await body(c, repathBodySchema);
+    const e = await engine(c);
+    return c.json(c.req.param("op") === "topics:move" ? await e.moveTopic(b.from, b.to) : await e.mergeTopic(b.from, b.to));
+  });
+  app.delete("/v1/topics/:path", async (c) => c.json(await (await engine(c)).deleteTopic(c.req.param("path"))));
   app.get("/v1/pyramid", async (c) => c.json(await (await engine(c)).pyramid({ level: c.req.query("level") })));
   app.post("/v1/pyramid:build", async (c) => c.json(await (await engine(c)).buildPyramid()));
 

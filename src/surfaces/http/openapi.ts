@@ -4,7 +4,7 @@
  * validate with, so the document cannot drift from what the server accepts.
  */
 import { z } from "zod";
-import { batchBodySchema, searchBodySchema, supersedeBodySchema } from "./app.js";
+import { batchBodySchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./app.js";
 
 const json = (schema: z.ZodType) => ({ content: { "application/json": { schema: z.toJSONSchema(schema, { unrepresentable: "any" }) } } });
 const ok = (description: string) => ({ description, content: { "application/json": {} } });
@@ -36,7 +36,13 @@ export function openApiDocument() {
       "/v1/edges/{id}/retract": { post: { summary: "retract an edge", parameters: id, responses: { "200": ok("the edge"), ...errors } } },
       "/v1/suggestions": { get: { summary: "open revision suggestions", responses: { "200": ok("{suggestions}") } } },
       "/v1/suggestions/{id}": { post: { summary: "accept or reject", parameters: id, responses: { "200": ok("the suggestion"), ...errors } } },
-      "/v1/topics": { get: { summary: "topic tree with counts", parameters: [{ name: "under", in: "query", schema: { type: "string" } }], responses: { "200": ok("{topics}") } } },
+      "/v1/topics": {
+        get: { summary: "topic tree with counts", parameters: [{ name: "under", in: "query", schema: { type: "string" } }], responses: { "200": ok("{topics}") } },
+        post: { summary: "create or describe a topic", requestBody: json(topicBodySchema), responses: { "201": ok("the topic"), ...errors } },
+      },
+      "/v1/topics:move": { post: { summary: "move a subtree atomically", requestBody: json(repathBodySchema), responses: { "200": ok("{from, to, memories}"), ...errors } } },
+      "/v1/topics:merge": { post: { summary: "merge a subtree into another topic", requestBody: json(repathBodySchema), responses: { "200": ok("{from, to, memories}"), ...errors } } },
+      "/v1/topics/{path}": { delete: { summary: "delete an empty topic", parameters: [{ name: "path", in: "path", required: true, schema: { type: "string" } }], responses: { "200": ok("{path, deleted}"), ...errors } } },
       "/v1/pyramid": {
         get: {
           summary: "summary pyramid nodes",

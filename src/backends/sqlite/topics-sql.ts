@@ -1,0 +1,68 @@
+/**
+ * @module backends/sqlite/topics-sql
+ * The taxonomy's SQL: topic rows, and re-pathing a subtree. A subtree is the path itself plus the index range
+ * ["path.", "path/") — "/" is the character after "." — so "retrieval" never takes in "retrievals.x", and
+ * neither reads nor re-pathing ever scans every memory.
+ */
+import type Database from "better-sqlite3";
+import { invalidInput } from "../../errors.js";
+
+type Prepare = (sql: string) => Database.Statement;
+
+export interface TopicRow {
+  path: string;
+  description: string | null;
+}
+
+const SUBTREE = (column: string) => `(${column} = @root OR (${column} >= @lo AND ${column} < @hi))`;
+const range = (root: string) => ({ root, lo: `${root}.`, hi: `${root}/` });
+
+export function topicRows(stmt: Prepare, under?: string): TopicRow[] {
+  if (under === undefined) return stmt("SELECT path, description FROM topics ORDER BY path").all() as TopicRow[];
+  return stmt(`SELECT path, description FROM topics WHERE ${SUBTREE("path")} ORDER BY path`).all(range(under)) as TopicRow[];
+}
+
+export function upsertTopic(stmt: Prepare, path: string, description: string | null, at: number): void {
+  stmt(
+    `INSERT INTO topics (path, description, created_at_ms) VALUES (?, ?, ?)
+     ON CONFLICT (path) DO UPDATE SET description = coalesce(excluded.description, topics.description)`,
+  ).run(path, description, at);
+}
+
+export function memoriesUnder(stmt: Prepare, root: string): number {
+  return stmt(`SELECT count(*) FROM memories WHERE ${SUBTREE("topic")}`).pluck().get(range(root)) as number;
+}
+
+/**
+ * Re-paths every memory and topic row at `from` or below it to the same place under `to` (inside the caller's
+ * transaction). With `merge`, rows already at the target keep their description.
+ */
+export function repath(stmt: Prepare, from: string, to: string, merge: boolean): number {
+  if (to === from || to.startsWith(`${from}.`)) throw invalidInput("to", `cannot move ${from} into its own subtree (${to})`);
+  const params = { ...range(from), to, start: from.length + 1 };
+  if (!merge) {
+    const taken = memoriesUnder(stmt, to) + (stmt(`SELECT count(*) FROM topics WHERE ${SUBTREE("path")}`).pluck().get(range(to)) as number);
+    if (taken > 0) throw invalidInput("to", `${to} already holds memories or topics; merge into it instead`);
+  } else {
+    // rows that would collide keep the target's description (or take the source's when the target has none)
+    stmt(
+      `UPDATE topics AS t SET description = coalesce(t.description, s.description)
+       FROM topics AS s WHERE ${SUBTREE("s.path")} AND t.path = @to || substr(s.path, @start)`,
+    ).run(params);
+    stmt(`DELETE FROM topics WHERE ${SUBTREE("path")} AND (@to || substr(path, @start)) IN (SELECT path FROM topics)`).run(params);
+  }
+  stmt(`UPDATE topics SET path = @to || substr(path, @start) WHERE ${SUBTREE("path")}`).run(params);
+  return stmt(`UPDATE memories SET topic = @to || substr(topic, @start) WHERE ${SUBTREE("topic")}`).run(params).changes;
+}
+
+export function deleteTopicRows(stmt: Prepare, root: string): number {
+  return stmt(`DELETE FROM topics WHERE ${SUBTREE("path")}`).run(range(root)).changes;
+}
+
+/** The first-chunk vector of every memory with a topic, grouped by topic (for placement centroids). */
+export function topicMemberVectors(stmt: Prepare): Iterable<[string, Buffer]> {
+  return stmt(
+    `SELECT m.topic, c.vector FROM memories m JOIN chunks c ON c.memory_rowid = m.rowid AND c.ord = 0
+     WHERE m.topic IS NOT NULL AND m.kind <> 'summary'`,
+  ).raw().iterate() as Iterable<[string, Buffer]>;
+}

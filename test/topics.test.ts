@@ -1,0 +1,172 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { test } from "node:test";
+import { CascadeError, isAncestor, isDescendant, openMemory, parseInstant } from "../src/index.js";
+import { FITS_NOTHING, TO_PLACE, TOPICS } from "./fixtures/topic-placement.js";
+import { cli, emptyEngine, tempDir } from "./helpers.js";
+
+const usage = (e: unknown) => e instanceof CascadeError && e.isUsageError;
+
+test("<@ and @> with ltree's meaning (PostgreSQL's documented example: path <@ 'Top.Science')", () => {
+  const tree = ["Top", "Top.Science", "Top.Science.Astronomy", "Top.Science.Astronomy.Astrophysics", "Top.Science.Astronomy.Cosmology", "Top.Hobbies", "Top.Hobbies.Amateurs_Astronomy"];
+  assert.deepEqual(tree.filter((p) => isDescendant(p, "Top.Science")), ["Top.Science", "Top.Science.Astronomy", "Top.Science.Astronomy.Astrophysics", "Top.Science.Astronomy.Cosmology"]);
+  assert.deepEqual(tree.filter((p) => isAncestor(p, "Top.Science.Astronomy")), ["Top", "Top.Science", "Top.Science.Astronomy"]);
+  assert.equal(isDescendant("retrievals.x", "retrieval"), false);
+});
+
+test("prefix queries take the node and all its descendants, and nothing else", async () => {
+  const { engine } = await emptyEngine();
+  for (const topic of ["retrieval", "retrieval.fusion", "retrieval.fusion.rrf", "retrievals.x", "retrieval-old", "retrieva", "other.retrieval"]) {
+    await engine.remember({ text: `Notes about ranked retrieval fusion filed under ${topic}.`, topic });
+  }
+  const r = await engine.recall("ranked retrieval fusion notes", { under: "retrieval", k: 50 });
+  assert.deepEqual(r.hits.map((h) => h.topic).sort(), ["retrieval", "retrieval.fusion", "retrieval.fusion.rrf"]);
+  const t = await engine.topics("retrieval");
+  assert.deepEqual(t.topics.map((x) => [x.path, x.count, x.total]), [["retrieval", 1, 3], ["retrieval.fusion", 1, 2], ["retrieval.fusion.rrf", 1, 1]]);
+  await engine.close();
+});
+
+test("a subtree is an index range: the query plan searches the topic index, never scans memories", () => {
+  const db = new Database(":memory:");
+  db.exec("CREATE TABLE memories (rowid INTEGER PRIMARY KEY, topic TEXT); CREATE INDEX memories_topic ON memories (topic);");
+  const plan = db
+    .prepare("EXPLAIN QUERY PLAN SELECT rowid FROM memories m WHERE (m.topic = @under OR (m.topic >= @lo AND m.topic < @hi))")
+    .all({ under: "a", lo: "a.", hi: "a/" })
+    .map((r: any) => r.detail)
+    .join("\n");
+  assert.match(plan, /SEARCH m USING COVERING INDEX memories_topic \(topic=\?\)/);
+  assert.match(plan, /SEARCH m USING COVERING INDEX memories_topic \(topic>\? AND topic<\?\)/);
+  assert.doesNotMatch(plan, /SCAN m\b/);
+  db.close();
+});
+
+test("create, describe, move, merge and delete topics", async () => {
+  const { engine } = await emptyEngine();
+  await engine.createTopic("retrieval.fusion", { description: "How channels are combined" });
+  const a = await engine.remember({ text: "RRF uses k = 60.", topic: "retrieval.fusion.rrf" });
+  await engine.remember({ text: "Dense search is exact.", topic: "retrieval.dense" });
+  let t = await engine.topics();
+  assert.deepEqual(t.topics.map((x) => [x.path, x.count, x.total, x.description]), [
+    ["retrieval", 0, 2, null],
+    ["retrieval.dense", 1, 1, null],
+    ["retrieval.fusion", 0, 1, "How channels are combined"],
+    ["retrieval.fusion.rrf", 1, 1, null],
+  ]);
+  assert.deepEqual(await engine.moveTopic("retrieval.fusion", "search.ranking.fusion"), { from: "retrieval.fusion", to: "search.ranking.fusion", memories: 1 });
+  assert.equal((await engine.show(a.id)).topic, "search.ranking.fusion.rrf");
+  t = await engine.topics("search");
+  assert.equal(t.topics.find((x) => x.path === "search.ranking.fusion")!.description, "How channels are combined");
+  await assert.rejects(engine.moveTopic("retrieval", "search"), (e: unknown) => usage(e) && /already holds/.test((e as Error).message));
+  await assert.rejects(engine.moveTopic("search", "search.deeper"), (e: unknown) => usage(e) && /own subtree/.test((e as Error).message));
+  await assert.rejects(engine.moveTopic("nowhere", "x"), (e: unknown) => e instanceof CascadeError && e.code === "NOT_FOUND");
+  assert.equal((await engine.mergeTopic("retrieval", "search")).memories, 1);
+  assert.deepEqual((await engine.topics()).topics.map((x) => x.path), ["search", "search.dense", "search.ranking", "search.ranking.fusion", "search.ranking.fusion.rrf"]);
+  await assert.rejects(engine.deleteTopic("search.ranking"), (e: unknown) => usage(e) && /still holds 1 memories/.test((e as Error).message));
+  await engine.createTopic("archive.empty", { description: "nothing yet" });
+  assert.deepEqual(await engine.deleteTopic("archive"), { path: "archive", deleted: true });
+  assert.ok(!(await engine.topics()).topics.some((x) => x.path.startsWith("archive")));
+  await engine.close();
+});
+
+test("moving a subtree of 1,000 memories is atomic: a failure midway leaves every path unchanged", async () => {
+  const dir = tempDir();
+  const path = join(dir, "move.db");
+  const engine = await openMemory({ path, now: parseInstant("now", "2026-06-20") });
+  const inputs = Array.from({ length: 1000 }, (_, i) => ({ text: `Ticket ${i} about the billing export.`, topic: `ops.billing.t${i % 10}` }));
+  await engine.rememberMany(inputs, { detect: false });
+  // inject a failure on the 500th re-pathed memory, from outside the engine
+  const raw = new Database(path);
+  const victim = (raw.prepare("SELECT rowid FROM memories ORDER BY rowid LIMIT 1 OFFSET 499").get() as { rowid: number }).rowid;
+  raw.exec(`CREATE TRIGGER fail_midway BEFORE UPDATE OF topic ON memories WHEN NEW.rowid = ${victim} BEGIN SELECT RAISE(ABORT, 'injected failure'); END;`);
+  const before = raw.prepare("SELECT rowid, topic FROM memories ORDER BY rowid").all();
+  await assert.rejects(engine.moveTopic("ops.billing", "finance.billing"), /injected failure/);
+  assert.deepEqual(raw.prepare("SELECT rowid, topic FROM memories ORDER BY rowid").all(), before);
+  raw.exec("DROP TRIGGER fail_midway");
+  raw.close();
+  assert.equal((await engine.moveTopic("ops.billing", "finance.billing")).memories, 1000);
+  assert.equal((await engine.topics("finance.billing")).topics[0].total, 1000);
+  await engine.close();
+});
+
+test("automatic placement on a labelled fixture: accuracy reported, unsorted when nothing fits", async () => {
+  const { engine } = await emptyEngine();
+  for (const t of TOPICS) {
+    await engine.createTopic(t.path, { description: t.description });
+    for (const s of t.seeds) await engine.remember({ text: s, topic: t.path });
+  }
+  let correct = 0;
+  let unsorted = 0;
+  const wrong: string[] = [];
+  for (const m of TO_PLACE) {
+    const r = await engine.remember({ text: m.text });
+    if (r.topic === m.topic) correct++;
+    else if (r.topic === "unsorted") unsorted++;
+    else wrong.push(`${m.text} → ${r.topic}`);
+  }
+  let rightlyUnsorted = 0;
+  for (const text of FITS_NOTHING) if ((await engine.remember({ text })).topic === "unsorted") rightlyUnsorted++;
+  const accuracy = correct / TO_PLACE.length;
+  console.log(
+    `# placement on ${TO_PLACE.length} labelled memories over ${TOPICS.length} topics: accuracy ${accuracy.toFixed(3)} (${correct} right, ` +
+      `${unsorted} unsorted, ${wrong.length} wrong); ${rightlyUnsorted}/${FITS_NOTHING.length} that fit nothing went to unsorted` +
+      (wrong.length ? `\n#   wrong: ${wrong.join("; ")}` : ""),
+  );
+  assert.ok(accuracy >= 0.7, `accuracy ${accuracy}`);
+  assert.ok(wrong.length <= 3, `wrong guesses: ${wrong.join("; ")}`);
+  assert.ok(rightlyUnsorted >= 4, `unsorted: ${rightlyUnsorted}`);
+  // the choice is stored and shown; explicit topics are never overridden
+  const placed = await engine.remember({ text: "Baked a loaf of rye bread with caraway seeds." });
+  const shown = await engine.show(placed.id);
+  assert.equal(shown.topic, "home.cooking");
+  assert.equal((shown.metadata.placement as any).topic, "home.cooking");
+  assert.ok((shown.metadata.placement as any).confidence > 0);
+  const explicit = await engine.remember({ text: "Baked a loaf of rye bread with caraway seeds.", topic: "travel.trips" });
+  assert.equal(explicit.topic, "travel.trips");
+  assert.equal((await engine.show(explicit.id)).metadata.placement, undefined);
+  await engine.close();
+});
+
+test("invalid paths and patterns: clear errors, exit code 2, nothing written", async () => {
+  const dir = tempDir();
+  const db = join(dir, "t.db");
+  const run = (...args: string[]) => cli([...args, "--db", db]);
+  const cases: [string[], RegExp][] = [
+    [["add", "x", "--topic", "a..b"], /topic: label 2 of "a\.\.b" is empty/],
+    [["add", "x", "--topic", ".a"], /topic: label 1 of "\.a" is empty/],
+    [["add", "x", "--topic", "a."], /topic: label 2 of "a\." is empty/],
+    [["add", "x", "--topic", "has space.b"], /topic: label 1 .* may hold only letters, digits, _ and -/],
+    [["add", "x", "--topic", `a.${"x".repeat(1001)}`], /topic: label 2 .* has 1001 characters; at most 1000/],
+    [["topic", "create", "a..b"], /topic: label 2/],
+    [["topic", "move", "a", "b c"], /to: label 1/],
+    [["search", "x", "--match", "a.*{2"], /match: .*unbalanced braces/],
+    [["search", "x", "--match", "a..b"], /match: .*item 2 is empty/],
+    [["search", "x", "--under", "a b"], /under: label 1/],
+  ];
+  for (const [args, message] of cases) {
+    const r = run(...args);
+    assert.equal(r.status, 2, args.join(" "));
+    assert.match(r.stderr, message, args.join(" "));
+    assert.equal(r.stderr.trim().split("\n").length, 1);
+  }
+  const listed = run("topics", "--json");
+  assert.deepEqual(listed.json ?? JSON.parse(listed.stdout || '{"topics": []}'), { topics: [] });
+});
+
+test("topics --under draws the subtree on a terminal and lists it as JSON", async () => {
+  const dir = tempDir();
+  const db = join(dir, "tree.db");
+  const run = (...args: string[]) => cli([...args, "--db", db]);
+  run("topic", "create", "retrieval", "--description", "Finding memories");
+  run("add", "RRF with k 60", "--topic", "retrieval.fusion.rrf");
+  run("add", "Exact dense search", "--topic", "retrieval.dense");
+  run("add", "Fusion weights", "--topic", "retrieval.fusion");
+  assert.equal(
+    run("topics", "--under", "retrieval").stdout.trim(),
+    ["retrieval  (0 here, 3 in all)  — Finding memories", "├── dense  (1)", "└── fusion  (1 here, 2 in all)", "    └── rrf  (1)"].join("\n"),
+  );
+  const json = run("topics", "--under", "retrieval.fusion", "--json").json;
+  assert.deepEqual(json.topics.map((t: any) => [t.path, t.count, t.total]), [["retrieval.fusion", 1, 2], ["retrieval.fusion.rrf", 1, 1]]);
+  const hit = run("search", "dense search", "--json").json.hits[0];
+  assert.equal(hit.topic, "retrieval.dense");
+});
