@@ -31,6 +31,7 @@ export { demoCorpus, demoQueries, DEMO_NOW } from "./demo/corpus.js";
 export { loadConfigFile, type ConfigFile, CONFIG_FILE_NAME } from "./config/file.js";
 export { runBench, type BenchOptions, type BenchReport } from "./bench/run.js";
 export { runPyramidBench, type PyramidBenchReport } from "./bench/pyramid.js";
+export { runTopicBench, type TopicBenchReport } from "./bench/topics.js";
 export { evaluateLocomo, loadLocomo, type EvalConfig, type EvalReport } from "./eval/locomo-eval.js";
 export { scoreQuestion, recallAt, ndcgAt, reciprocalRank, hitAt, type Metrics } from "./eval/metrics.js";
 export type { EdgeJson, HistoryJson } from "./api/present.js";

@@ -126,3 +126,35 @@ describe("the SQLite store", () => {
   });
 });
 
+
+test("filters give the same results applied in memory (selective) or by a join", async () => {
+  const e = defaultGloveEmbedder();
+  const dir = tempDir();
+  const path = join(dir, "filters.db");
+  const { Engine } = await import("../src/index.js");
+  const writer = await Engine.create({ store: new SqliteStore(path), embedder: e, tokens: e }, { detection: { enabled: false } });
+  const topics = ["ops.db", "ops.db.replica", "ops.net", "eng.search", "eng.search.rank"];
+  await writer.rememberMany(
+    Array.from({ length: 300 }, (_, i) => ({
+      text: `Note ${i}: the ${["database replica", "network switch", "search ranking", "replica lag", "index build"][i % 5]} needed attention after the ${["deploy", "outage", "review"][i % 3]}.`,
+      topic: topics[i % topics.length],
+      at: new Date(Date.UTC(2026, 0, 1 + (i % 120))).toISOString(),
+      kind: i % 4 === 0 ? "decision" : "note",
+    })),
+    { detect: false },
+  );
+  await writer.close();
+  const inMemory = await Engine.create({ store: new SqliteStore(path), embedder: e, tokens: e });
+  const joined = await Engine.create({ store: new SqliteStore(path, { selectiveChunks: 0 }), embedder: e, tokens: e });
+  const filters = [{ under: "ops.db" }, { under: "eng" }, { since: "2026-02-01", until: "2026-03-15" }, { kinds: ["decision"] }, { under: "ops", kinds: ["note"], since: "2026-01-20" }];
+  for (const f of filters) {
+    for (const query of ["replica lag after the outage", "search ranking review", "index build deploy"]) {
+      const a = await inMemory.recall(query, { ...f, k: 20, channels: ["bm25", "dense", "colbert", "curated"] });
+      const b = await joined.recall(query, { ...f, k: 20, channels: ["bm25", "dense", "colbert", "curated"] });
+      assert.ok(a.hits.length > 0, JSON.stringify(f));
+      assert.deepEqual(a.hits.map((h) => [h.id, h.ranks]), b.hits.map((h) => [h.id, h.ranks]), `${query} ${JSON.stringify(f)}`);
+    }
+  }
+  await inMemory.close();
+  await joined.close();
+});

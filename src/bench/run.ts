@@ -46,7 +46,7 @@ export interface BenchReport {
   latency_ms: Record<string, Percentiles>;
 }
 
-function percentiles(samples: number[]): Percentiles {
+export function percentiles(samples: number[]): Percentiles {
   const s = [...samples].sort((a, b) => a - b);
   const at = (q: number) => Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))] * 1000) / 1000;
   return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };

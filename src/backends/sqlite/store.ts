@@ -62,14 +62,27 @@ function toMemory(row: MemoryRow): Memory {
   };
 }
 
+/** Filters allowing at most this many chunks are applied in memory (see SqliteStore.allowedChunks). */
+const SELECTIVE_CHUNKS = 20_000;
+
+export interface SqliteStoreOptions {
+  /** Largest filter result applied in memory rather than by a join (tests set 0 to exercise the join). */
+  selectiveChunks?: number;
+}
+
 export class SqliteStore implements Store {
   private readonly db: Connection;
   private readonly statements = new Map<string, Database.Statement>();
   private matrix: VectorMatrix | null = null;
   /** PRAGMA data_version when the matrix was loaded: it changes when another connection commits. */
   private matrixVersion = -1;
+  /** The chunks the last filter allowed, shared by the channels of one query (see allowedChunks). */
+  private allowedCache: { key: string; version: string; ids: Set<number> | null } | null = null;
 
-  constructor(readonly path: string) {
+  private readonly selectiveChunks: number;
+
+  constructor(readonly path: string, options: SqliteStoreOptions = {}) {
+    this.selectiveChunks = options.selectiveChunks ?? SELECTIVE_CHUNKS;
     try {
       this.db = openConnection(path);
       migrate(this.db);
@@ -209,7 +222,35 @@ export class SqliteStore implements Store {
     return out;
   }
 
+  /**
+   * The chunk ids a selective filter allows (a topic subtree, a short time range), or null when it allows more
+   * than `selectiveChunks` (20,000). Reading them through the memories' indexes and filtering FTS5's matches in memory is
+   * 4-5× faster than joining every match to its memory (31 → 7 ms for a 1% subtree at 100,000 chunks); for a
+   * filter that keeps most chunks the join is as good and no large set is built. Cached for the channels of one
+   * query until the store changes.
+   */
+  private allowedChunks(filter: SearchFilter): Set<number> | null {
+    const key = JSON.stringify(filter);
+    // data_version moves with other connections' commits, total_changes() with this connection's own writes
+    const version = this.stmt("SELECT (SELECT data_version FROM pragma_data_version) || ':' || total_changes()").pluck().get() as string;
+    if (this.allowedCache?.key === key && this.allowedCache.version === version) return this.allowedCache.ids;
+    const cond = filterCondition(filter);
+    const ids = this.stmt(`SELECT c.id FROM memories m JOIN chunks c ON c.memory_rowid = m.rowid WHERE ${cond.sql} LIMIT @cap`)
+      .pluck()
+      .all({ ...cond.params, cap: this.selectiveChunks + 1 }) as number[];
+    const set = ids.length > this.selectiveChunks ? null : new Set(ids);
+    this.allowedCache = { key, version, ids: set };
+    return set;
+  }
+
   async searchBody({ match, depth, filter }: { match: string; depth: number; filter: SearchFilter }): Promise<Ranked[]> {
+    const allowed = isEmptyFilter(filter) ? null : this.allowedChunks(filter);
+    if (allowed) {
+      const all = this.stmt("SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ?").raw().all(match) as [number, number][];
+      const top = all.filter(([id]) => allowed.has(id)).sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(0, depth);
+      const owners = this.ownersOf(top.map((t) => t[0]));
+      return top.map(([chunkId, rank]) => ({ chunkId, memoryId: owners.get(chunkId)!, score: -rank }));
+    }
     if (isEmptyFilter(filter)) {
       // Unfiltered: let FTS5 rank and cut on its own, then name the memories of just the top `depth`.
       const top = this.stmt("SELECT rowid AS chunkId, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?").all(
@@ -245,10 +286,11 @@ export class SqliteStore implements Store {
     if (isEmptyFilter(filter)) {
       neighbours = matrix.nearest(vector, depth);
     } else {
+      const selective = this.allowedChunks(filter);
       const cond = filterCondition(filter);
-      const allowed = this.stmt(
-        `SELECT c.id FROM chunks c JOIN memories m ON m.rowid = c.memory_rowid WHERE ${cond.sql}`,
-      ).pluck().all(cond.params) as number[];
+      const allowed = selective
+        ? [...selective]
+        : (this.stmt(`SELECT c.id FROM chunks c JOIN memories m ON m.rowid = c.memory_rowid WHERE ${cond.sql}`).pluck().all(cond.params) as number[]);
       neighbours = matrix.nearestAmong(vector, allowed, depth);
     }
     const owners = this.ownersOf(neighbours.map((n) => n.key));
@@ -302,7 +344,8 @@ export class SqliteStore implements Store {
   }
 
   async chunksWithTerms({ terms, filter }: { terms: string[]; filter: SearchFilter }): Promise<Map<string, number[]>> {
-    const unfiltered = isEmptyFilter(filter);
+    const selective = isEmptyFilter(filter) ? null : this.allowedChunks(filter);
+    const unfiltered = isEmptyFilter(filter) || selective !== null;
     const cond = filterCondition(filter);
     const query = unfiltered
       ? this.stmt("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH @match").pluck()
@@ -313,7 +356,8 @@ export class SqliteStore implements Store {
     const out = new Map<string, number[]>();
     for (const term of terms) {
       // a quoted string is FTS5's literal form: the term is data, never syntax
-      out.set(term, query.all({ ...cond.params, match: quoteFtsTerm(term) }) as number[]);
+      const ids = query.all({ ...cond.params, match: quoteFtsTerm(term) }) as number[];
+      out.set(term, selective ? ids.filter((id) => selective.has(id)) : ids);
     }
     return out;
   }

@@ -2,7 +2,7 @@
  * @module surfaces/cli/format
  * Human-readable renderings of engine results for a terminal.
  */
-import type { BenchReport, PyramidBenchReport, TopicJson, EvalReport, HistoryJson, Memory, Metrics, PyramidNodeJson, SearchResult } from "../../index.js";
+import type { BenchReport, PyramidBenchReport, TopicBenchReport, TopicJson, EvalReport, HistoryJson, Memory, Metrics, PyramidNodeJson, SearchResult } from "../../index.js";
 
 const oneLine = (s: string, max: number) => {
   const flat = s.replace(/\s+/g, " ").trim();
@@ -130,5 +130,19 @@ export function formatPyramidBench(r: PyramidBenchReport): string {
     `${r.turns} turns over ${r.days} days (ingest ${r.ingest_s} s)`,
     `full build: ${r.build_s} s for ${r.nodes.day} days, ${r.nodes.week} weeks, ${r.nodes.month} months`,
     `refresh after ${r.refresh_turns} new turns: ${r.refresh_s} s (${r.refresh_windows} windows recomputed)`,
+  ].join("\n");
+}
+
+export function formatTopicBench(r: TopicBenchReport): string {
+  const p = (x: { p50: number; p95: number; p99: number }) => `${x.p50.toFixed(2)} / ${x.p95.toFixed(2)} / ${x.p99.toFixed(2)}`;
+  return [
+    `${r.memories} memories over ${r.topics} topics; --under ${r.under} holds ${(r.under_share * 100).toFixed(1)}%; ${r.queries} queries each way, taking turns`,
+    "",
+    "| measured | p50 / p95 / p99 ms |\n|---|---|",
+    `| fused query | ${p(r.fused_ms)} |`,
+    `| fused query --under ${r.under} | ${p(r.fused_under_ms)} |`,
+    `| whole tree with counts | ${p(r.tree_listing_ms)} |`,
+    "",
+    `--under adds ${r.under_added_p95_ms} ms to the fused p95.`,
   ].join("\n");
 }

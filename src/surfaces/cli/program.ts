@@ -24,12 +24,13 @@ import {
   MemorySpace,
   runBench,
   runPyramidBench,
+  runTopicBench,
   type BenchReport,
   type EvalReport,
   type Engine,
   type RecallOptions,
 } from "../../index.js";
-import { formatBench, formatEval, formatPyramidBench, formatTopicTree, formatHistory, formatMemory, formatPyramid, formatSearch } from "./format.js";
+import { formatBench, formatEval, formatPyramidBench, formatTopicBench, formatTopicTree, formatHistory, formatMemory, formatPyramid, formatSearch } from "./format.js";
 import { emit, type OutputMode } from "./output.js";
 import { progressBar } from "./progress.js";
 import { serveUntilSignal } from "../http/serve.js";
@@ -455,7 +456,14 @@ export function buildProgram(): Command {
     .option("--queries <n>", "queries timed per configuration", integer("--queries", 1), 200)
     .option("--seed <n>", "corpus seed", integer("--seed", 0), 42)
     .option("--pyramid", "instead: time a full summary-pyramid build over --chunks turns spread over two years, and a refresh after 100 more")
+    .option("--topics", "instead: --chunks memories over 1,000 topics; fused queries with and without --under (1%), and the tree listing")
     .action(async (o, cmd: Command) => {
+      if (o.topics) {
+        const bar = progressBar("topic bench", "steps");
+        const r = await runTopicBench(defaultGloveEmbedder(), { memories: o.chunks, queries: o.queries, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) }).finally(() => bar.stop());
+        emit(mode(cmd), r, () => formatTopicBench(r));
+        return;
+      }
       if (o.pyramid) {
         const bar = progressBar("pyramid bench", "steps");
         const r = await runPyramidBench(defaultGloveEmbedder(), { turns: o.chunks, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) }).finally(() => bar.stop());
