@@ -64,7 +64,7 @@ describe("the SQLite store", () => {
     const embedder = defaultGloveEmbedder();
     const [vector] = await embedder.embed(["x"]);
     const memory = { id: "m_dup", kind: "note", text: "x", title: null, description: null, tags: [], topic: null, role: null, speaker: null, session: null, at: "2026-01-01T00:00:00Z", recordedAt: "2026-01-01T00:00:00Z", metadata: {} };
-    const chunk = { ord: 0, start: 0, end: 1, text: "x", indexedText: "x", vector, terms: ["x"] };
+    const chunk = { ord: 0, start: 0, end: 1, text: "x", indexedText: "x", contextChars: 0, vector, terms: ["x"] };
     const stamp = { id: embedder.id, dimensions: embedder.dimensions };
     const before = await store.stats();
     // the second memory reuses the first one's id: the unique index fails the whole transaction

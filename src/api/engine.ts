@@ -17,6 +17,7 @@ import { defaultDetection, detectRevisions, type DetectionOptions } from "../gra
 import { historyOf } from "../graph/history.js";
 import { prepareMemories } from "../ingest/prepare.js";
 import { validateMemoryInput, type ValidMemory } from "../ingest/validate-memory.js";
+import { sessionContexts } from "../ingest/context.js";
 import type { EdgeDraft, Suggestion } from "../model/graph.js";
 import type { Memory, PreparedMemory, SearchResult } from "../model/types.js";
 import { systemClock, type Clock } from "../ports/clock.js";
@@ -64,6 +65,8 @@ export interface EngineConfig {
   summarizer?: Summarizer;
   /** Automatic topic placement of memories added without a topic. */
   placement?: Partial<PlacementOptions>;
+  /** Index each turn with the turn before it in its session (lexical channels only; default true). */
+  conversationContext?: boolean;
 }
 
 /** A topic in the tree: memories directly at it (`count`), at it or below (`total`), and its description. */
@@ -145,6 +148,7 @@ export class Engine {
   private readonly placement: PlacementOptions;
   /** Topic centroids, loaded on the first write that needs them and kept current by this engine's writes. */
   private placer: TopicPlacer | null = null;
+  private readonly contextTurns: boolean;
 
   private constructor(private readonly ports: EnginePorts, config: EngineConfig) {
     this.clock = ports.clock ?? systemClock;
@@ -158,6 +162,7 @@ export class Engine {
     validateTimeZone("pyramid.zone", this.pyramidOptions.zone);
     this.summarizer = config.summarizer ?? new ExtractiveSummarizer(ports.embedder);
     this.placement = { ...defaultPlacement, ...config.placement };
+    this.contextTurns = config.conversationContext ?? true;
     this.channels = [
       bm25Channel(ports.store),
       denseChannel(ports.store),
@@ -228,7 +233,10 @@ export class Engine {
           fail(start + offset, err);
         }
       });
-      const prepared = await this.placeTopics(await prepareMemories(valid.map((v) => v.memory), this.ports.embedder, now));
+      const contexts = this.contextTurns ? await sessionContexts(valid.map((v) => v.memory), (session, at) => this.ports.store.previousInSession(session, at)) : [];
+      const prepared = await this.placeTopics(await prepareMemories(valid.map((v) => v.memory), this.ports.embedder, now, contexts));
+      // a context taken from earlier in this batch names its memory once that memory has an id
+      contexts.forEach((c, i) => c?.batchIndex !== undefined && (prepared[i].contextOf = prepared[c.batchIndex].memory.id));
       prepared.forEach((p, i) => {
         const ref = valid[i].memory.metadata.ref;
         if (typeof ref === "string") refs.set(ref, p.memory.id);

@@ -44,6 +44,7 @@ export const engineConfigSchema = z
       .partial()
       .strict()
       .optional(),
+    conversationContext: z.boolean().optional(),
     /** Summaries written by an OpenAI-compatible chat model instead of the offline extractive summariser. */
     chatSummarizer: z.object({ baseURL: z.string().url(), model: z.string().min(1) }).strict().optional(),
   })

@@ -6,7 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { monotonicFactory } from "ulid";
 import { defaultChunking } from "../config/defaults.js";
-import type { PreparedChunk, PreparedMemory } from "../model/types.js";
+import type { PreparedChunk, PreparedMemory, TurnContext } from "../model/types.js";
+import { contextSuffix } from "./context.js";
 import type { Embedder } from "../ports/embedder.js";
 import { chunkText } from "../text/chunk.js";
 import { distinctContentWords } from "../text/tokenize.js";
@@ -42,16 +43,28 @@ function indexedText(memory: ValidMemory, text: string): string {
   return memory.speaker ? `${memory.speaker}: ${text}` : text;
 }
 
-/** Chunks and embeds memories in one embedder batch. */
+/**
+ * Chunks and embeds memories in one embedder batch. A memory's context (the turn before it in its session) is
+ * appended to its first chunk's indexed text for the lexical indexes; the vector is the chunk's own text, so
+ * forgetting the context's memory can strip it without a model.
+ */
 export async function prepareMemories(
   memories: ValidMemory[],
   embedder: Embedder,
   recordedAt: number,
+  contexts: (TurnContext | null)[] = [],
 ): Promise<PreparedMemory[]> {
-  const drafts = memories.map((m) => chunkText(m.text, defaultChunking).map((c) => ({ ...c, indexedText: indexedText(m, c.text) })));
+  const drafts = memories.map((m, i) =>
+    chunkText(m.text, defaultChunking).map((c) => {
+      const own = indexedText(m, c.text);
+      const suffix = c.ord === 0 && contexts[i] ? contextSuffix(contexts[i]!) : "";
+      return { ...c, indexedText: own + suffix, contextChars: suffix.length };
+    }),
+  );
   const vectors = await embedder.embed(drafts.flat().map((c) => c.text));
   let next = 0;
   return memories.map((m, i) => ({
+    ...(contexts[i] ? { contextOf: contexts[i]!.id } : {}),
     memory: { id: newMemoryId(), ...m, recordedAt: formatInstant(recordedAt) },
     chunks: drafts[i].map(
       (c): PreparedChunk => ({ ...c, vector: vectors[next++], terms: distinctContentWords(c.indexedText) }),

@@ -53,6 +53,8 @@ export interface ChunkDraft {
 export interface PreparedChunk extends ChunkDraft {
   /** The text the indexes see (the speaker is prefixed so that questions naming people match). */
   indexedText: string;
+  /** Characters at the end of `indexedText` that are conversational context (the turn before), not this text. */
+  contextChars: number;
   vector: Float32Array;
   terms: string[];
 }
@@ -61,6 +63,15 @@ export interface PreparedChunk extends ChunkDraft {
 export interface PreparedMemory {
   memory: Omit<Memory, "chunks">;
   chunks: PreparedChunk[];
+  /** The memory whose text is indexed as this one's context (its first chunk), if any. */
+  contextOf?: string;
+}
+
+/** The turn before a memory in its session, indexed with it (see ingest/context.ts). */
+export interface TurnContext {
+  id: string;
+  speaker: string | null;
+  text: string;
 }
 
 /** One entry of a channel's ranked list: a chunk (and its memory) with the channel's own score. */

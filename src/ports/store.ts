@@ -5,7 +5,7 @@
  * positional lists, and return plain values; a backend that cannot do something throws UNSUPPORTED.
  */
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../model/graph.js";
-import type { Memory, PreparedMemory, Ranked, SearchFilter } from "../model/types.js";
+import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "../model/types.js";
 import type { PyramidNode } from "../model/pyramid.js";
 import type { Window, WindowLevel } from "../time/windows.js";
 
@@ -50,6 +50,8 @@ export interface Store {
    */
   writeMemories(memories: PreparedMemory[], stamp: EmbedderStamp, edges?: EdgeDraft[]): Promise<Edge[]>;
   getMemory(id: string): Promise<Memory | null>;
+  /** The latest memory of a session that happened before `at` (ISO), as conversational context. */
+  previousInSession(session: string, at: string): Promise<TurnContext | null>;
   /** Removes a memory from the tables and every index; false when there was no such memory. */
   deleteMemory(id: string): Promise<boolean>;
   hydrate(chunkIds: number[]): Promise<Map<number, HydratedChunk>>;

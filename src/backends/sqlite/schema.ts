@@ -118,6 +118,15 @@ const MIGRATIONS: string[] = [
   `
   CREATE TABLE topics (path TEXT PRIMARY KEY, description TEXT, created_at_ms INTEGER NOT NULL) WITHOUT ROWID;
   `,
+  // 6: conversational context. A turn's first chunk also indexes the turn before it in its session
+  // (context_chars: that suffix's length in indexed_text); context_rowid names that turn, so that forgetting it
+  // strips its words from the later turn's index.
+  `
+  ALTER TABLE memories ADD COLUMN context_rowid INTEGER;
+  ALTER TABLE chunks ADD COLUMN context_chars INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX memories_context ON memories (context_rowid) WHERE context_rowid IS NOT NULL;
+  CREATE INDEX memories_session ON memories (session, at_ms) WHERE session IS NOT NULL;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

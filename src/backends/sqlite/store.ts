@@ -8,7 +8,8 @@ import { statSync } from "node:fs";
 import type Database from "better-sqlite3";
 import { CascadeError } from "../../errors.js";
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../../model/graph.js";
-import type { Memory, PreparedMemory, Ranked, SearchFilter } from "../../model/types.js";
+import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "../../model/types.js";
+import { distinctContentWords } from "../../text/tokenize.js";
 import type { EmbedderStamp, HydratedChunk, NodeQuery, Store, StoreStats } from "../../ports/store.js";
 import { quoteFtsTerm } from "../../text/fts-query.js";
 import type { PyramidNode } from "../../model/pyramid.js";
@@ -136,7 +137,7 @@ export class SqliteStore implements Store {
     }
   }
 
-  private insertMemory({ memory: m, chunks }: PreparedMemory): { rowid: number; chunks: { chunkId: number; vector: Float32Array }[] } {
+  private insertMemory({ memory: m, chunks, contextOf }: PreparedMemory): { rowid: number; chunks: { chunkId: number; vector: Float32Array }[] } {
     const info = this.stmt(
       `INSERT INTO memories (id, kind, text, title, description, tags, topic, role, speaker, session, at, at_ms, recorded_at, metadata)
        VALUES (@id, @kind, @text, @title, @description, @tags, @topic, @role, @speaker, @session, @at, @atMs, @recordedAt, @metadata)`,
@@ -147,6 +148,9 @@ export class SqliteStore implements Store {
       metadata: JSON.stringify(m.metadata),
     });
     const memoryRowid = Number(info.lastInsertRowid);
+    if (contextOf) {
+      this.stmt("UPDATE memories SET context_rowid = (SELECT rowid FROM memories WHERE id = ?) WHERE rowid = ?").run(contextOf, memoryRowid);
+    }
     pyramid.markDirty(this.prepare, [memoryRowid]);
     if (m.title || m.description || m.tags.length > 0) {
       this.stmt("INSERT INTO curated_fts (rowid, title, description, tags) VALUES (?, ?, ?, ?)").run(
@@ -157,12 +161,12 @@ export class SqliteStore implements Store {
       );
     }
     const insertChunk = this.stmt(
-      "INSERT INTO chunks (memory_rowid, ord, start, end, indexed_text, terms, vector) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO chunks (memory_rowid, ord, start, end, indexed_text, terms, vector, context_chars) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     );
     const insertFts = this.stmt("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)");
     const countTerm = this.stmt("INSERT INTO terms (term, df) VALUES (?, 1) ON CONFLICT (term) DO UPDATE SET df = df + 1");
     const stored = chunks.map((c) => {
-      const chunkId = Number(insertChunk.run(memoryRowid, c.ord, c.start, c.end, c.indexedText, c.terms.join(" "), toBlob(c.vector)).lastInsertRowid);
+      const chunkId = Number(insertChunk.run(memoryRowid, c.ord, c.start, c.end, c.indexedText, c.terms.join(" "), toBlob(c.vector), c.contextChars).lastInsertRowid);
       insertFts.run(chunkId, c.indexedText);
       for (const term of c.terms) countTerm.run(term);
       return { chunkId, vector: c.vector };
@@ -181,11 +185,40 @@ export class SqliteStore implements Store {
       const row = this.stmt("SELECT rowid FROM memories WHERE id = ?").get(id) as { rowid: number } | undefined;
       if (!row) return false;
       pyramid.markDirty(this.prepare, [row.rowid]);
+      this.stripContextOf(row.rowid);
       chunkIds = this.removeMemoryRow(row.rowid, id);
       return true;
     })();
     this.forgetVectors(chunkIds);
     return deleted;
+  }
+
+  /** Takes a forgotten memory's words out of the index of the turns that carried it as context. */
+  private stripContextOf(rowid: number): void {
+    const dependents = this.stmt("SELECT rowid FROM memories WHERE context_rowid = ?").pluck().all(rowid) as number[];
+    for (const dep of dependents) {
+      const c = this.stmt("SELECT id, indexed_text, terms, context_chars FROM chunks WHERE memory_rowid = ? AND ord = 0").get(dep) as
+        | { id: number; indexed_text: string; terms: string; context_chars: number }
+        | undefined;
+      if (c && c.context_chars > 0) {
+        const text = c.indexed_text.slice(0, c.indexed_text.length - c.context_chars);
+        const terms = distinctContentWords(text);
+        const kept = new Set(terms);
+        this.stmt("DELETE FROM chunks_fts WHERE rowid = ?").run(c.id);
+        this.stmt("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)").run(c.id, text);
+        const uncount = this.stmt("UPDATE terms SET df = max(df - 1, 0) WHERE term = ?");
+        for (const t of c.terms.split(" ")) if (t && !kept.has(t)) uncount.run(t);
+        this.stmt("UPDATE chunks SET indexed_text = ?, terms = ?, context_chars = 0 WHERE id = ?").run(text, terms.join(" "), c.id);
+      }
+      this.stmt("UPDATE memories SET context_rowid = NULL WHERE rowid = ?").run(dep);
+    }
+  }
+
+  async previousInSession(session: string, at: string): Promise<TurnContext | null> {
+    const row = this.stmt(
+      "SELECT id, speaker, text FROM memories WHERE session = ? AND at_ms < ? AND kind <> 'summary' ORDER BY at_ms DESC, rowid DESC LIMIT 1",
+    ).get(session, Date.parse(at)) as TurnContext | undefined;
+    return row ?? null;
   }
 
   /** Removes one memory from the tables and every index (inside a transaction); returns its chunk ids. */
