@@ -1,30 +1,9 @@
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
+import { answer, chatServer } from "./chat-server.js";
 import { CascadeError, ChatSummarizer, Engine, SqliteStore, defaultGloveEmbedder } from "../src/index.js";
 
-let reply: (body: any) => { status: number; body: string } = () => ({ status: 500, body: "" });
-const seen: any[] = [];
-const server = createServer((req, res) => {
-  let raw = "";
-  req.on("data", (c) => (raw += c));
-  req.on("end", () => {
-    const body = JSON.parse(raw);
-    seen.push({ url: req.url, body, auth: req.headers.authorization });
-    const r = reply(body);
-    res.writeHead(r.status, { "content-type": "application/json" });
-    res.end(r.body);
-  });
-});
-let baseURL = "";
-before(async () => {
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-});
-after(() => new Promise<void>((r) => server.close(() => r())));
-
-const answer = (content: string) => ({ status: 200, body: JSON.stringify({ choices: [{ message: { role: "assistant", content } }] }) });
+const chat = chatServer();
 
 async function engineWith(summarizer: ChatSummarizer) {
   const e = defaultGloveEmbedder();
@@ -36,11 +15,11 @@ async function engineWith(summarizer: ChatSummarizer) {
 }
 
 test("the chat summariser sends each window's sentences and stores the model's paragraph with every source", async () => {
-  reply = (body) => answer(`  Summary of ${body.messages[1].content.split("\n")[0].replace("Period: ", "").replace(/\. At most.*/, "")}: the team moved from Kubernetes to Nomad.  `);
-  const { engine, ids } = await engineWith(new ChatSummarizer({ baseURL, model: "summary-model", apiKey: "k-123", retries: 0 }));
+  chat.reply = (body) => answer(`  Summary of ${body.messages[1].content.split("\n")[0].replace("Period: ", "").replace(/\. At most.*/, "")}: the team moved from Kubernetes to Nomad.  `);
+  const { engine, ids } = await engineWith(new ChatSummarizer({ baseURL: chat.baseURL, model: "summary-model", apiKey: "k-123", retries: 0 }));
   const r = await engine.buildPyramid();
   assert.deepEqual(r.recomputed, { day: 2, week: 1, month: 1 });
-  const first = seen.find((s) => /Monday 11 May 2026/.test(s.body.messages[1].content));
+  const first = chat.seen.find((s) => /Monday 11 May 2026/.test(s.body.messages[1].content));
   assert.equal(first.url, "/v1/chat/completions");
   assert.equal(first.body.model, "summary-model");
   assert.equal(first.auth, "Bearer k-123");
@@ -53,13 +32,13 @@ test("the chat summariser sends each window's sentences and stores the model's p
 });
 
 test("a failing model fails the build and leaves the windows dirty, so nothing is lost", async () => {
-  const { engine, store } = await engineWith(new ChatSummarizer({ baseURL, model: "m", retries: 0 }));
-  reply = () => ({ status: 200, body: JSON.stringify({ nope: true }) });
+  const { engine, store } = await engineWith(new ChatSummarizer({ baseURL: chat.baseURL, model: "m", retries: 0 }));
+  chat.reply = () => ({ status: 200, body: JSON.stringify({ nope: true }) });
   await assert.rejects(engine.buildPyramid(), (e: unknown) => e instanceof CascadeError && e.code === "PROVIDER_ERROR" && /choices/.test(e.message));
   assert.equal((await store.dirtyWindows()).length, 4);
-  reply = () => answer("   ");
+  chat.reply = () => answer("   ");
   await assert.rejects(engine.buildPyramid(), /empty summary/);
-  reply = () => answer("x".repeat(5000));
+  chat.reply = () => answer("x".repeat(5000));
   await engine.buildPyramid();
   const day = await engine.show("p_day_2026-05-11");
   assert.ok(day.text.length <= 900, `bounded: ${day.text.length}`);
