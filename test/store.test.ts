@@ -158,3 +158,38 @@ test("filters give the same results applied in memory (selective) or by a join",
   await inMemory.close();
   await joined.close();
 });
+
+test("doctor finds indexes that disagree with the tables, and --repair rebuilds them (CLI)", async () => {
+  const { cli } = await import("./helpers.js");
+  const dir = tempDir();
+  const db = join(dir, "doctor.db");
+  const run = (...args: string[]) => cli([...args, "--db", db, "--now", "2026-06-20"]);
+  run("add", "The flamingo exhibit opens in May.", "--title", "Zoo news");
+  run("add", "Penguins are fed at noon.", "--tags", "zoo");
+  const healthy = run("doctor", "--json");
+  assert.equal(healthy.status, 0, healthy.stdout);
+  assert.equal(healthy.json.ok, true);
+  assert.ok(healthy.json.checks.length >= 8);
+  // damage the derived indexes behind the engine's back
+  const raw = new Database(db);
+  const chunk = (raw.prepare("SELECT c.id FROM chunks c JOIN memories m ON m.rowid = c.memory_rowid WHERE m.text LIKE 'The flamingo%'").get() as { id: number }).id;
+  raw.prepare("DELETE FROM chunks_fts WHERE rowid = ?").run(chunk);
+  raw.prepare("DELETE FROM curated_fts").run();
+  raw.prepare("UPDATE terms SET df = 42 WHERE term = 'penguins'").run();
+  raw.prepare("UPDATE meta SET value = '7' WHERE key = 'chunk_count'").run();
+  raw.close();
+  assert.deepEqual(run("search", "flamingo", "--channels", "bm25", "--json").json.hits, []);
+  const sick = run("doctor", "--json");
+  assert.equal(sick.status, 1);
+  assert.equal(sick.json.ok, false);
+  assert.deepEqual(
+    sick.json.checks.filter((c: any) => !c.ok).map((c: any) => c.name),
+    ["body index (bm25, late interaction)", "curated index (titles, descriptions, tags)", "vocabulary counts", "chunk count"],
+  );
+  const repaired = run("doctor", "--repair", "--json");
+  assert.equal(repaired.status, 0);
+  assert.ok(repaired.json.checks.filter((c: any) => !c.ok).every((c: any) => c.repaired));
+  assert.equal(run("doctor", "--json").json.ok, true);
+  assert.equal(run("search", "flamingo", "--channels", "bm25", "--json").json.hits.length, 1);
+  assert.equal(run("search", "zoo news", "--channels", "curated", "--json").json.hits.length, 2);
+});

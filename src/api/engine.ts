@@ -23,7 +23,7 @@ import type { Memory, PreparedMemory, SearchResult } from "../model/types.js";
 import { systemClock, type Clock } from "../ports/clock.js";
 import type { Embedder, TokenVectors } from "../ports/embedder.js";
 import type { RevisionJudge } from "../ports/judge.js";
-import type { Store, StoreStats } from "../ports/store.js";
+import type { DoctorCheck, Store, StoreStats } from "../ports/store.js";
 import { resolveRecallOptions, type RecallOptions } from "../query/options.js";
 import { search } from "../query/search.js";
 import type { TermPruning } from "../text/terms.js";
@@ -497,6 +497,12 @@ export class Engine {
     await this.ports.store.deleteTopic(path);
     this.placer = null;
     return { path, deleted: true };
+  }
+
+  /** Whether the store's indexes agree with its tables; `repair` rebuilds the ones that do not. */
+  async doctor(options: { repair?: boolean } = {}): Promise<{ ok: boolean; checks: DoctorCheck[] }> {
+    const checks = await this.ports.store.doctor(Boolean(options.repair));
+    return { ok: checks.every((c) => c.ok || c.repaired), checks };
   }
 
   async stats(): Promise<StoreStats & { embedder: string }> {

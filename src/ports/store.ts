@@ -9,6 +9,13 @@ import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "
 import type { PyramidNode } from "../model/pyramid.js";
 import type { Window, WindowLevel } from "../time/windows.js";
 
+export interface DoctorCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+  repaired?: boolean;
+}
+
 export interface NodeQuery {
   level?: WindowLevel;
   /** Nodes whose window overlaps [from, to). */
@@ -122,5 +129,7 @@ export interface Store {
   topicCounts(under?: string): Promise<{ path: string; count: number }[]>;
 
   stats(): Promise<StoreStats>;
+  /** Checks that every derived index agrees with the tables; with `repair`, rebuilds them from the tables. */
+  doctor(repair: boolean): Promise<DoctorCheck[]>;
   close(): Promise<void>;
 }

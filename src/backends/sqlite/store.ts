@@ -10,7 +10,8 @@ import { CascadeError } from "../../errors.js";
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../../model/graph.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "../../model/types.js";
 import { distinctContentWords } from "../../text/tokenize.js";
-import type { EmbedderStamp, HydratedChunk, NodeQuery, Store, StoreStats } from "../../ports/store.js";
+import type { DoctorCheck, EmbedderStamp, HydratedChunk, NodeQuery, Store, StoreStats } from "../../ports/store.js";
+import { runDoctor } from "./doctor.js";
 import { quoteFtsTerm } from "../../text/fts-query.js";
 import type { PyramidNode } from "../../model/pyramid.js";
 import type { Window, WindowLevel } from "../../time/windows.js";
@@ -564,6 +565,12 @@ export class SqliteStore implements Store {
     return this.stmt(`SELECT m.topic AS path, count(*) AS count FROM memories m WHERE m.topic IS NOT NULL AND ${cond.sql} GROUP BY m.topic ORDER BY m.topic`).all(
       cond.params,
     ) as { path: string; count: number }[];
+  }
+
+  async doctor(repair: boolean): Promise<DoctorCheck[]> {
+    const checks = runDoctor(this.db, this.prepare, (await this.embedderStamp())?.dimensions ?? null, repair);
+    if (checks.some((c) => c.repaired)) this.matrix = null; // reloaded from the table on next use
+    return checks;
   }
 
   async stats(): Promise<StoreStats> {

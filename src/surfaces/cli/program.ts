@@ -380,6 +380,18 @@ export function buildProgram(): Command {
     });
 
   program
+    .command("doctor")
+    .description("check that the store's indexes agree with its tables (exit 1 if not); --repair rebuilds them")
+    .option("--repair", "rebuild the indexes that disagree from the tables")
+    .action(async (o, cmd: Command) => {
+      const r = await withEngine(cmd, (e) => e.doctor({ repair: o.repair }));
+      emit(mode(cmd), r, () =>
+        [...r.checks.map((c) => `${c.ok ? "ok      " : c.repaired ? "REPAIRED" : "FAILED  "}  ${c.name}: ${c.detail}`), r.ok ? "the store is healthy" : "problems found: run cascade doctor --repair"].join("\n"),
+      );
+      if (!r.ok) process.exitCode = 1;
+    });
+
+  program
     .command("stats")
     .description("counts and size of the store")
     .action(async (_o, cmd: Command) => {
