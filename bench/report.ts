@@ -52,7 +52,7 @@ for (const chunks of sizes) {
 
 log("peers (LanceDB, Orama) on LoCoMo and at 100,000 chunks");
 const peersQ = await peerQuality(locomoPath, log);
-const peersS = await peerSpeed(100_000, 200, log);
+const peersS = await peerSpeed(100_000, 100, log);
 const bestPeerHybrid = Math.max(peersQ.by_config["lancedb hybrid (RRF)"]["recall@10"], peersQ.by_config["orama hybrid"]["recall@10"]);
 
 log("HTTP load at 100,000 chunks");
