@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { defaultGloveEmbedder, parseInstant, runPyramidBench, type Engine } from "../src/index.js";
+import { Engine, SqliteStore, defaultGloveEmbedder, parseInstant, runPyramidBench } from "../src/index.js";
 import { CACHE_DECISION, DEPLOYMENT_PLAN, DIARY_NOW, projectDiary } from "./fixtures/project-diary.js";
 import { cli, emptyEngine, tempDir } from "./helpers.js";
 
@@ -150,4 +150,18 @@ test("the pyramid bench builds a small synthetic span and refreshes exactly thre
   assert.deepEqual(r.nodes.day, 30);
   assert.equal(r.refresh_windows, 3);
   assert.ok(r.build_s > 0 && r.refresh_s > 0);
+});
+
+test("with pyramid.onIngest, every write brings the pyramid up to date", async () => {
+  const e = defaultGloveEmbedder();
+  const engine = await Engine.create({ store: new SqliteStore(":memory:"), embedder: e, tokens: e }, { detection: { enabled: false }, pyramid: { onIngest: true } });
+  await engine.remember({ text: "Kick-off meeting for the billing rewrite with the whole team.", at: "2026-06-15T10:00:00Z" });
+  let p = await engine.pyramid();
+  assert.equal(p.dirty, 0);
+  assert.deepEqual(p.nodes.map((n) => n.id), ["p_day_2026-06-15", "p_week_2026-W25", "p_month_2026-06"]);
+  await engine.remember({ text: "Billing rewrite: the invoice model is drafted.", at: "2026-06-16T10:00:00Z" });
+  p = await engine.pyramid({ level: "day" });
+  assert.deepEqual(p.nodes.map((n) => n.id), ["p_day_2026-06-15", "p_day_2026-06-16"]);
+  assert.equal((await engine.show("p_week_2026-W25")).children!.length, 2);
+  await engine.close();
 });
