@@ -26,7 +26,7 @@ export const engineConfigSchema = z
       .partial()
       .strict()
       .optional(),
-    termPruning: z.object({ fraction: unit, minChunks: z.number().int().min(0) }).partial().strict().optional(),
+    termPruning: z.object({ fraction: unit, minChunks: z.number().int().min(0), maxChunks: z.number().int().min(0) }).partial().strict().optional(),
     pyramid: z
       .object({
         zone: z.string(),

@@ -17,7 +17,7 @@ export interface TermStats {
 
 /** True when a word is too common to be worth reading at this corpus size. */
 export function isCommon(df: number, chunks: number, pruning: TermPruning): boolean {
-  return df > Math.max(pruning.fraction * chunks, pruning.minChunks);
+  return df > Math.max(Math.min(pruning.fraction * chunks, pruning.maxChunks), pruning.minChunks);
 }
 
 export function selectTerms(words: string[], stats: TermStats, pruning: TermPruning): string[] {

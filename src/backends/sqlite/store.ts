@@ -354,11 +354,9 @@ export class SqliteStore implements Store {
     return this.stmt("SELECT id FROM memories ORDER BY rowid").pluck().all() as string[];
   }
 
-  /** Every chunk vector, read straight from the table into one matrix (for checks against the derived index). */
-  readAllVectors(dimensions: number): VectorMatrix {
-    const matrix = new VectorMatrix(dimensions, this.chunkCount());
-    for (const row of this.stmt("SELECT id, vector FROM chunks").raw().iterate() as Iterable<[number, Buffer]>) matrix.add(row[0], row[1]);
-    return matrix;
+  /** Every chunk vector, straight from the table, one at a time (for checks against the derived index). */
+  *streamVectors(): Generator<[number, Float32Array]> {
+    for (const [id, blob] of this.stmt("SELECT id, vector FROM chunks").raw().iterate() as Iterable<[number, Buffer]>) yield [id, fromBlob(blob)];
   }
 
   async memoryIdsOfChunks(chunkIds: number[]): Promise<Map<number, string>> {
