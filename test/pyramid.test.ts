@@ -165,3 +165,12 @@ test("with pyramid.onIngest, every write brings the pyramid up to date", async (
   assert.equal((await engine.show("p_week_2026-W25")).children!.length, 2);
   await engine.close();
 });
+
+test("revision detection never takes a summary for a belief to revise", async () => {
+  const { engine } = await diaryEngine();
+  const r = await engine.remember({ text: "We will store the session cache in Memcached on the new cluster instead of Redis.", at: "2026-06-18T10:00:00Z" });
+  const h = await engine.history(r.id);
+  assert.ok(h.edges.length > 0, "the revision of the cache decision is found");
+  assert.ok(h.edges.every((e) => !e.to.startsWith("p_") && !e.from.startsWith("p_")), JSON.stringify(h.edges));
+  await engine.close();
+});

@@ -323,7 +323,13 @@ export class Engine {
     const found = await detectRevisions(
       this.ports.store,
       this.judge,
-      memories.map((p) => ({ id: p.memory.id, text: p.memory.text, at: p.memory.at, topic: p.memory.topic, vector: p.chunks[0].vector })),
+      memories.map((p) => ({
+        id: p.memory.id,
+        text: p.memory.text,
+        at: p.memory.at,
+        topic: p.memory.metadata.placement ? null : p.memory.topic,
+        vector: p.chunks[0].vector,
+      })),
       this.detection,
       now,
     );

@@ -56,12 +56,17 @@ export async function detectRevisions(
     const at = Date.parse(m.at);
     // Unfiltered nearest neighbours, then "earlier" in memory: a time-filtered scan would read every older chunk.
     const near = await store.nearestChunks({ vector: m.vector, depth: opts.candidates * 4, filter: {} });
-    const ids = [...new Set(near.map((n) => n.memoryId))].filter((id) => id !== m.id);
+    // summaries restate memories; they are never beliefs to revise
+    const candidates = [...new Set(near.map((n) => n.memoryId))].filter((id) => id !== m.id);
+    const summaries = new Set((await store.pyramidNodes({ ids: candidates })).map((n) => n.id));
+    const ids = candidates.filter((id) => !summaries.has(id));
     const times = await store.eventTimes(ids);
     const earlier = ids.filter((id) => (times.get(id) ?? Infinity) < at).slice(0, opts.candidates);
     for (const id of earlier) {
       const older = await store.getMemory(id);
-      if (!older || (m.topic && older.topic && m.topic !== older.topic)) continue;
+      // only topics people chose keep two memories apart: an automatic placement may be wrong
+      const olderTopic = older?.metadata.placement ? null : older?.topic;
+      if (!older || (m.topic && olderTopic && m.topic !== olderTopic)) continue;
       const verdict = await judge.judge({ text: older.text, at: older.at }, { text: m.text, at: m.at });
       if (verdict.confidence >= opts.edgeThreshold) {
         edges.push({
