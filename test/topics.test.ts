@@ -122,6 +122,11 @@ test("automatic placement on a labelled fixture: accuracy reported, unsorted whe
   assert.equal((shown.metadata.placement as any).topic, "home.cooking");
   assert.ok((shown.metadata.placement as any).confidence > 0);
   const explicit = await engine.remember({ text: "Baked a loaf of rye bread with caraway seeds.", topic: "travel.trips" });
+  // a store with a single topic has nothing to compare against: a generic memory is not pushed into it
+  const single = (await emptyEngine()).engine;
+  await single.remember({ text: "Old note about the failover runbook for the database.", topic: "ops.runbooks" });
+  assert.equal((await single.remember({ text: "Third turn" })).topic, "unsorted");
+  await single.close();
   assert.equal(explicit.topic, "travel.trips");
   assert.equal((await engine.show(explicit.id)).metadata.placement, undefined);
   await engine.close();
