@@ -27,7 +27,7 @@ import type { DoctorCheck, Store, StoreStats } from "../ports/store.js";
 import { resolveRecallOptions, type RecallOptions } from "../query/options.js";
 import { search } from "../query/search.js";
 import type { TermPruning } from "../text/terms.js";
-import { parseInstant } from "../time/iso.js";
+import { formatInstant, parseInstant } from "../time/iso.js";
 import { validateTopicPath } from "../topics/path.js";
 import { defaultPlacement, topicPlacer, type PlacementOptions, type TopicPlacer } from "../topics/placement.js";
 import { parseWith } from "../validate.js";
@@ -35,7 +35,6 @@ import { buildPyramid, defaultPyramid, type BuildReport, type PyramidOptions } f
 import { ExtractiveSummarizer } from "../pyramid/extractive.js";
 import type { Summarizer } from "../ports/summarizer.js";
 import type { PyramidNode } from "../model/pyramid.js";
-import { formatInstant } from "../time/iso.js";
 import { validateTimeZone, WINDOW_LEVELS, type WindowLevel } from "../time/windows.js";
 import { edgeJson, historyJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
 

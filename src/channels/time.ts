@@ -8,9 +8,7 @@ import { SUMMARY_KIND } from "../model/pyramid.js";
 import type { Ranked, SearchFilter } from "../model/types.js";
 import type { Store } from "../ports/store.js";
 import type { Channel } from "./channel.js";
-
-/** A node counts when at least half of it (or of the span, if the span is the shorter) lies inside the span. */
-const MIN_OVERLAP = 0.5;
+import { MIN_WINDOW_FIT, windowFit } from "../time/windows.js";
 
 /** Summary nodes have no topic, so a topic filter leaves none; a kind filter may exclude them. */
 function admitsSummaries(f: SearchFilter): boolean {
@@ -30,8 +28,8 @@ export function timeChannel(store: Store): Channel {
       const to = Math.min(span.end, q.filter.until ?? Infinity);
       if (!(to > from)) return [];
       const nodes = (await store.pyramidNodes({ level, from, to }))
-        .map((n) => ({ n, fit: (Math.min(n.end, to) - Math.max(n.start, from)) / Math.min(n.end - n.start, to - from) }))
-        .filter((x) => x.fit >= MIN_OVERLAP && x.n.start >= (q.filter.since ?? -Infinity) && x.n.start < (q.filter.until ?? Infinity))
+        .map((n) => ({ n, fit: windowFit(n, { start: from, end: to }) }))
+        .filter((x) => x.fit >= MIN_WINDOW_FIT && x.n.start >= (q.filter.since ?? -Infinity) && x.n.start < (q.filter.until ?? Infinity))
         .sort((a, b) => b.fit - a.fit || b.n.start - a.n.start)
         .slice(0, q.depth);
       const chunks = await store.firstChunkIds(nodes.map((x) => x.n.id));

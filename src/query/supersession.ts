@@ -8,7 +8,6 @@
  */
 import { currentSuccessors, supersessionOf, type Supersession } from "../graph/status.js";
 import type { GraphTime } from "../model/graph.js";
-import type { Adjustment } from "../model/types.js";
 import type { Store } from "../ports/store.js";
 import { compareScored, type Scored } from "./time.js";
 

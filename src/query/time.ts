@@ -10,6 +10,7 @@ import type { Adjustment } from "../model/types.js";
 import type { Store } from "../ports/store.js";
 import { formatInstant } from "../time/iso.js";
 import type { ParsedTime } from "../time/expressions.js";
+import { MIN_WINDOW_FIT, windowFit } from "../time/windows.js";
 
 export interface Scored extends Fused {
   score: number;
@@ -39,14 +40,11 @@ export async function adjustForTime(
   const window = span ? `"${span.phrase}" (${formatInstant(span.start)} to ${formatInstant(span.end)})` : "";
   for (const s of scored) {
     const node = nodes.get(s.memoryId);
-    let inside = false;
-    if (span) {
-      if (node) inside = (Math.min(node.end, span.end) - Math.max(node.start, span.start)) / Math.min(node.end - node.start, span.end - span.start) >= 0.5;
-      else inside = (at.get(s.memoryId) ?? -Infinity) >= span.start && (at.get(s.memoryId) ?? Infinity) < span.end;
-      if (inside && factors.inWindow !== 1) {
-        s.score *= factors.inWindow;
-        s.adjustments.push({ reason: `in time window ${window}`, factor: factors.inWindow });
-      }
+    const t = at.get(s.memoryId);
+    const inside = span !== null && (node ? windowFit(node, span) >= MIN_WINDOW_FIT : t !== undefined && t >= span.start && t < span.end);
+    if (inside && factors.inWindow !== 1) {
+      s.score *= factors.inWindow;
+      s.adjustments.push({ reason: `in time window ${window}`, factor: factors.inWindow });
     }
     if (node && node.level === level && (!span || inside) && factors.levelMatch !== 1) {
       s.score *= factors.levelMatch;

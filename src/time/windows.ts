@@ -134,3 +134,13 @@ export function windowTitle(w: Window, zone = "UTC"): string {
   }
   return `${MONTHS[c.m - 1]} ${c.y}`;
 }
+
+/**
+ * How much of a window lies inside a span: the overlap over the shorter of the two, so a day inside a quarter
+ * fits fully (1) and so does a quarter around a day. A summary counts as "in" a query's span from 0.5 on.
+ */
+export function windowFit(w: { start: number; end: number }, span: { start: number; end: number }): number {
+  return (Math.min(w.end, span.end) - Math.max(w.start, span.start)) / Math.min(w.end - w.start, span.end - span.start);
+}
+
+export const MIN_WINDOW_FIT = 0.5;

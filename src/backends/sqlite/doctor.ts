@@ -14,6 +14,11 @@ type Prepare = (sql: string) => Database.Statement;
 
 const ids = (stmt: Prepare, sql: string) => new Set(stmt(sql).pluck().all() as number[]);
 
+/** Counts each word of a chunk's space-separated `terms` once (the way ingest counts terms.df). */
+function countTerms(df: Map<string, number>, terms: string): void {
+  for (const t of terms.split(" ")) if (t) df.set(t, (df.get(t) ?? 0) + 1);
+}
+
 function difference(a: Set<number>, b: Set<number>): number {
   let n = 0;
   for (const x of a) if (!b.has(x)) n++;
@@ -41,12 +46,14 @@ export function runDoctor(db: Connection, stmt: Prepare, dimensions: number | nu
   checks.push({ name: "curated index (titles, descriptions, tags)", ok: cMissing + cExtra === 0, detail: `${curatedIds.size} memories; ${cMissing} missing, ${cExtra} extra` });
 
   const df = new Map<string, number>();
-  for (const terms of stmt("SELECT terms FROM chunks").pluck().iterate() as Iterable<string>) {
-    for (const t of terms.split(" ")) if (t) df.set(t, (df.get(t) ?? 0) + 1);
-  }
+  for (const terms of stmt("SELECT terms FROM chunks").pluck().iterate() as Iterable<string>) countTerms(df, terms);
   let wrongDf = 0;
-  for (const [term, n] of stmt("SELECT term, df FROM terms").raw().iterate() as Iterable<[string, number]>) if ((df.get(term) ?? 0) !== n) wrongDf++;
-  const unknown = [...df.keys()].filter((t) => stmt("SELECT 1 FROM terms WHERE term = ?").pluck().get(t) === undefined).length;
+  const known = new Set<string>();
+  for (const [term, n] of stmt("SELECT term, df FROM terms").raw().iterate() as Iterable<[string, number]>) {
+    known.add(term);
+    if ((df.get(term) ?? 0) !== n) wrongDf++;
+  }
+  const unknown = [...df.keys()].filter((t) => !known.has(t)).length;
   checks.push({ name: "vocabulary counts", ok: wrongDf + unknown === 0, detail: `${df.size} words in use; ${wrongDf} with a wrong count, ${unknown} missing` });
 
   const counted = Number((stmt("SELECT value FROM meta WHERE key = 'chunk_count'").pluck().get() as string | undefined) ?? 0);
@@ -77,7 +84,7 @@ export function runDoctor(db: Connection, stmt: Prepare, dimensions: number | nu
       for (const [id, text, terms] of stmt("SELECT id, indexed_text, terms FROM chunks").raw().all() as [number, string, string][]) {
         body.run(id, text);
         chunks++;
-        for (const t of terms.split(" ")) if (t) df.set(t, (df.get(t) ?? 0) + 1);
+        countTerms(df, terms);
       }
       stmt("INSERT INTO curated_fts (curated_fts) VALUES ('delete-all')").run();
       const curated = stmt("INSERT INTO curated_fts (rowid, title, description, tags) VALUES (?, ?, ?, ?)");
