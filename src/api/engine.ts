@@ -219,7 +219,9 @@ export class Engine {
     const now = this.clock.now();
     const refs = new Map<string, string>();
     const fail = (index: number, err: unknown) => {
-      if (options.failFast) throw err;
+      // only the caller's mistakes are reported per item; a store failure (a lock held too long) stops the
+      // batch, so that an import never reports success having dropped good lines
+      if (options.failFast || !(err instanceof CascadeError && err.isUsageError)) throw err;
       result.failed.push({ index, error: errorMessage(err) });
     };
     for (let start = 0; start < inputs.length; start += batchSize) {
@@ -257,10 +259,9 @@ export class Engine {
         await this.ports.store.writeMemories(prepared, this.stamp, prepared.flatMap((_, i) => edgesOf(i)));
         written.push(...prepared.keys());
       } catch (batchError) {
-        if (prepared.length === 1 || (batchError instanceof CascadeError && batchError.code === "EMBEDDER_MISMATCH")) {
-          if (prepared.length === 1) fail(valid[0].index, batchError);
-          else throw batchError;
-        } else {
+        if (!(batchError instanceof CascadeError && batchError.isUsageError) || batchError.code === "EMBEDDER_MISMATCH") throw batchError;
+        if (prepared.length === 1) fail(valid[0].index, batchError);
+        else {
           for (const [i, p] of prepared.entries()) {
             try {
               await this.ports.store.writeMemories([p], this.stamp, edgesOf(i));

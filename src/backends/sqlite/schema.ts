@@ -138,6 +138,8 @@ export function migrate(db: Connection): void {
   }
   for (let v = current; v < SCHEMA_VERSION; v++) {
     db.transaction(() => {
+      // another process may have applied this step while we waited for the write lock
+      if ((db.pragma("user_version", { simple: true }) as number) > v) return;
       db.exec(MIGRATIONS[v]);
       db.pragma(`user_version = ${v + 1}`);
     })();
