@@ -22,6 +22,7 @@ import * as graph from "./graph-sql.js";
 import * as pyramid from "./pyramid-sql.js";
 import * as topics from "./topics-sql.js";
 import { migrate } from "./schema.js";
+import { StatementCache } from "./statement-cache.js";
 import { VectorMatrix } from "../../vectors/matrix.js";
 
 interface MemoryRow {
@@ -74,7 +75,7 @@ export interface SqliteStoreOptions {
 
 export class SqliteStore implements Store {
   private readonly db: Connection;
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements = new StatementCache<Database.Statement>();
   private matrix: VectorMatrix | null = null;
   /** PRAGMA data_version when the matrix was loaded: it changes when another connection commits. */
   private matrixVersion = -1;
