@@ -46,7 +46,7 @@ test("import: BOM files work, non-object metadata is a failed line, a directory 
   assert.equal(r.json.imported, 2);
   assert.deepEqual(r.json.failed, [{ line: 2, error: "metadata: must be a JSON object (got string)" }]);
   mkdirSync(join(dir, "folder"));
-  for (const format of ["jsonl"]) {
+  for (const format of ["jsonl", "locomo"]) {
     const d = cli(["--db", db, "import", join(dir, "folder"), "--format", format, "--json"]);
     assert.equal(d.status, 2, `${format}: ${d.stderr}`);
     assert.match(d.stderr, /is a directory/);

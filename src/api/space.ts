@@ -67,7 +67,10 @@ export class MemorySpace {
     readonly basePath: string,
     private readonly options: Omit<OpenMemoryOptions, "path"> & { limits?: Partial<SpaceLimits> } = {},
   ) {
-    this.limits = { ...defaultSpaceLimits, ...options.limits };
+    this.limits = {
+      openStores: options.limits?.openStores ?? defaultSpaceLimits.openStores,
+      maxNamespaces: options.limits?.maxNamespaces ?? defaultSpaceLimits.maxNamespaces,
+    };
   }
 
   /**

@@ -6,7 +6,7 @@
  */
 import { createReadStream, statSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { invalidInput } from "../errors.js";
+import { CascadeError, invalidInput } from "../errors.js";
 import { isPlainObject } from "./metadata.js";
 
 export type JsonlItem = { line: number; input: Record<string, unknown> } | { line: number; error: string };
@@ -62,4 +62,14 @@ export function requireFile(path: string): void {
     throw invalidInput("file", `cannot read ${path}: no such file`);
   }
   if (!isFile) throw invalidInput("file", `${path} is a directory (or a device), not a file to import`);
+}
+
+/**
+ * The error an import stops with when the store fails part-way (a lock held past the timeout, a full disk): it
+ * says how far it got and that running it again resumes, so that no one takes a stopped import for a finished one.
+ */
+export function stoppedImport(err: unknown, imported: number, line: number | undefined, dedupe: boolean): unknown {
+  if (!(err instanceof CascadeError) || err.isUsageError) return err;
+  const resume = dedupe ? "run the same import again to resume (lines already stored are skipped)" : "lines before it were stored";
+  return new CascadeError(err.code, `import stopped near line ${line ?? "?"} after storing at least ${imported} memories: ${err.message}; ${resume}`, { cause: err });
 }

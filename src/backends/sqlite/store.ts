@@ -23,6 +23,8 @@ import * as pyramid from "./pyramid-sql.js";
 import * as topics from "./topics-sql.js";
 import { migrate } from "./schema.js";
 import { StatementCache } from "./statement-cache.js";
+import { purgeDeleted, type PurgeReport } from "./purge.js";
+import { idsByImportKey, setImportKey } from "./import-keys-sql.js";
 import { VectorMatrix } from "../../vectors/matrix.js";
 
 interface MemoryRow {
@@ -139,7 +141,7 @@ export class SqliteStore implements Store {
     }
   }
 
-  private insertMemory({ memory: m, chunks, contextOf }: PreparedMemory): { rowid: number; chunks: { chunkId: number; vector: Float32Array }[] } {
+  private insertMemory({ memory: m, chunks, contextOf, importKey }: PreparedMemory): { rowid: number; chunks: { chunkId: number; vector: Float32Array }[] } {
     const info = this.stmt(
       `INSERT INTO memories (id, kind, text, title, description, tags, topic, role, speaker, session, at, at_ms, recorded_at, metadata)
        VALUES (@id, @kind, @text, @title, @description, @tags, @topic, @role, @speaker, @session, @at, @atMs, @recordedAt, @metadata)`,
@@ -154,6 +156,7 @@ export class SqliteStore implements Store {
       this.stmt("UPDATE memories SET context_rowid = (SELECT rowid FROM memories WHERE id = ?) WHERE rowid = ?").run(contextOf, memoryRowid);
     }
     pyramid.markDirty(this.prepare, [memoryRowid]);
+    if (importKey) setImportKey(this.prepare, memoryRowid, importKey);
     if (m.title || m.description || m.tags.length > 0) {
       this.stmt("INSERT INTO curated_fts (rowid, title, description, tags) VALUES (?, ?, ?, ?)").run(
         memoryRowid,
@@ -193,6 +196,14 @@ export class SqliteStore implements Store {
     })();
     this.forgetVectors(chunkIds);
     return deleted;
+  }
+
+  async purgeDeleted(): Promise<PurgeReport> {
+    return purgeDeleted(this.db);
+  }
+
+  async memoryIdsByImportKey(keys: string[]): Promise<Map<string, string>> {
+    return idsByImportKey(this.prepare, keys);
   }
 
   /** Takes a forgotten memory's words out of the index of the turns that carried it as context. */

@@ -60,7 +60,7 @@ export const supersedeBodySchema = z
   .object({ new: z.string().min(1), old: z.string().min(1), reason: z.string().optional(), at: z.string().optional() })
   .strict();
 
-export const batchBodySchema = z.object({ memories: z.array(z.unknown()) }).strict();
+export const batchBodySchema = z.object({ memories: z.array(z.unknown()), dedupe: z.boolean().optional() }).strict();
 
 export const topicBodySchema = z.object({ path: z.string({ error: "required, a topic path" }), description: z.string().optional() }).strict();
 export const repathBodySchema = z.object({ from: z.string({ error: "required, a topic path" }), to: z.string({ error: "required, a topic path" }) }).strict();
@@ -123,16 +123,20 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
   });
 
   app.post("/v1/:op{memories:batch}", async (c) => {
-    const { memories } = await body(c, batchBodySchema);
+    const { memories, dedupe } = await body(c, batchBodySchema);
     if (memories.length > options.maxBatch) {
       throw new CascadeError("INVALID_INPUT", `memories: at most ${options.maxBatch} per batch, got ${memories.length}`, { field: "memories" });
     }
-    const r = await (await engine(c)).rememberMany(memories);
-    return c.json({ imported: r.imported, ids: r.ids, failed: r.failed });
+    const r = await (await engine(c)).rememberMany(memories, { dedupe });
+    return c.json({ imported: r.imported, skipped: r.skipped, ids: r.ids, failed: r.failed });
   });
 
   app.get("/v1/memories/:id", async (c) => c.json(await (await engine(c)).show(c.req.param("id"))));
-  app.delete("/v1/memories/:id", async (c) => c.json(await (await engine(c)).forget(c.req.param("id"))));
+  app.delete("/v1/memories/:id", async (c) => {
+    const purge = c.req.query("purge");
+    if (purge !== undefined && purge !== "true" && purge !== "false") throw new CascadeError("INVALID_INPUT", "purge: true or false", { field: "purge" });
+    return c.json(await (await engine(c)).forget(c.req.param("id"), { purge: purge === "true" }));
+  });
   app.get("/v1/memories/:id/history", async (c) =>
     c.json(await (await engine(c)).history(c.req.param("id"), { asOf: c.req.query("as_of"), knownAt: c.req.query("known_at") })),
   );
