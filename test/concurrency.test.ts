@@ -1,6 +1,6 @@
 /**
  * Several processes writing one store at once: three SDK writer processes, `cascade serve` taking HTTP writes
- * and searches, and a `cascade import`, all for CASCADE_STRESS_MS (default 6 s; docs/RELIABILITY.md reports a
+ * and searches, and a `cascade import`, all for CASCADE_STRESS_MS (default 4 s; docs/RELIABILITY.md reports a
  * 20 s run). Every write must succeed: a deferred transaction that reads before it writes fails with
  * SQLITE_BUSY at once, whatever the busy timeout, so this test fails unless write transactions are IMMEDIATE.
  */
@@ -15,7 +15,8 @@ import { cli, tempDir } from "./helpers.js";
 
 const WRITER = new URL("./procs/writer.js", import.meta.url).pathname;
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
-const MS = Number(process.env.CASCADE_STRESS_MS ?? 6000);
+const MS = Number(process.env.CASCADE_STRESS_MS ?? 4000);
+const IMPORT_LINES = 600;
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -32,7 +33,7 @@ test(`three writer processes, a server and an import on one store for ${MS} ms: 
   const dir = tempDir();
   const db = join(dir, "shared.db");
   await (await openMemory({ path: db })).close(); // the schema exists before the race starts
-  const lines = Array.from({ length: 1500 }, (_, i) => JSON.stringify({ text: `imported line ${i} about the ledger retry queue`, ref: `line-${i}` }));
+  const lines = Array.from({ length: IMPORT_LINES }, (_, i) => JSON.stringify({ text: `imported line ${i} about the ledger retry queue`, ref: `line-${i}` }));
   writeFileSync(join(dir, "in.jsonl"), lines.join("\n") + "\n");
 
   const { child: server, url } = await spawnServer(db);
@@ -64,11 +65,11 @@ test(`three writer processes, a server and an import on one store for ${MS} ms: 
     }
     assert.equal(imported.code, 0, imported.stderr);
     assert.deepEqual(JSON.parse(imported.stdout).failed, []);
-    assert.equal(JSON.parse(imported.stdout).imported, 1500);
+    assert.equal(JSON.parse(imported.stdout).imported, IMPORT_LINES);
     assert.deepEqual(http.failures.slice(0, 3), [], `${http.failures.length} HTTP failures`);
     assert.ok(http.writes > 0 && http.searches > 0);
 
-    const acknowledged = results.reduce((s, r) => s + JSON.parse(r.stdout).acknowledged, 0) + 1500 + http.writes;
+    const acknowledged = results.reduce((s, r) => s + JSON.parse(r.stdout).acknowledged, 0) + IMPORT_LINES + http.writes;
     const engine = await openMemory({ path: db });
     try {
       assert.equal((await engine.stats()).memories, acknowledged, "every acknowledged write is in the store, once");
@@ -78,7 +79,7 @@ test(`three writer processes, a server and an import on one store for ${MS} ms: 
     }
     process.stderr.write(
       `# concurrency: ${MS} ms, writers acknowledged ${results.map((r) => JSON.parse(r.stdout).acknowledged).join("/")}, ` +
-        `http ${http.writes} writes + ${http.searches} searches, import 1500, errors 0\n`,
+        `http ${http.writes} writes + ${http.searches} searches, import ${IMPORT_LINES}, errors 0\n`,
     );
   } finally {
     server.kill("SIGTERM");

@@ -40,7 +40,7 @@ test("importing the same file twice adds nothing the second time", () => {
 test("an import killed half-way and run again converges to one copy of each line", async () => {
   const dir = tempDir();
   const db = join(dir, "resume.db");
-  const path = file(dir, 3000);
+  const path = file(dir, 1500);
   await new Promise<void>((resolve) => {
     const child = spawn(process.execPath, [CLI, "--db", db, "import", path, "--no-detect"], { stdio: "ignore" });
     const poll = setInterval(async () => {
@@ -58,12 +58,12 @@ test("an import killed half-way and run again converges to one copy of each line
     });
   });
   const partial = cli(["--db", db, "stats", "--json"]).json.memories;
-  assert.ok(partial > 0 && partial < 3000, `the kill landed half-way (${partial} stored)`);
+  assert.ok(partial > 0 && partial < 1500, `the kill landed half-way (${partial} stored)`);
   const again = cli(["--db", db, "import", path, "--json"]);
   assert.equal(again.status, 0, again.stderr);
   assert.equal(again.json.skipped, partial);
-  assert.equal(again.json.imported, 3000 - partial);
-  assert.equal(cli(["--db", db, "stats", "--json"]).json.memories, 3000);
+  assert.equal(again.json.imported, 1500 - partial);
+  assert.equal(cli(["--db", db, "stats", "--json"]).json.memories, 1500);
 });
 
 test("the SDK deduplicates when asked; refs of skipped lines still resolve `supersedes`", async () => {
