@@ -9,6 +9,7 @@ import fc from "fast-check";
 import { CascadeError, parseJsonlLine } from "../src/index.js";
 import { matchesLquery, parseLquery } from "../src/topics/lquery.js";
 import { demoEngine, emptyEngine } from "./helpers.js";
+import * as chunkModule from "../src/text/chunk.js";
 
 const refused = (err: unknown) => err instanceof CascadeError && err.code === "INVALID_INPUT" && typeof err.field === "string";
 
@@ -134,4 +135,21 @@ test("query path: any query and options answer hits or INVALID_INPUT, nothing el
   );
   assert.ok(answered > 20, `only ${answered} of 400 queries were valid: the generator is too hostile to test the happy path`);
   await engine.close();
+});
+
+test("sentence spans of long texts, segmented in blocks, are the spans of one pass", () => {
+  const { sentenceSpans } = chunkModule;
+  const segmenter = new Intl.Segmenter("en", { granularity: "sentence" });
+  const onePass = (text: string) =>
+    [...segmenter.segment(text)]
+      .map((s) => ({ start: s.index + (s.segment.length - s.segment.trimStart().length), end: s.index + s.segment.trimEnd().length }))
+      .filter((s) => s.end > s.start);
+  const piece = fc.constantFrom("The queue drains. ", "Dr. Smith said 'wait!' ", "Is it 3.5 now? ", "yes ", "日本語の文です。", "word ", "🔥 ", "\n\n", "no-end-here ");
+  fc.assert(
+    fc.property(fc.array(piece, { minLength: 600, maxLength: 1600 }), (parts) => {
+      const text = parts.join("");
+      assert.deepEqual(sentenceSpans(text), onePass(text));
+    }),
+    { numRuns: 25, seed: 1517 },
+  );
 });
