@@ -300,6 +300,8 @@ export class Engine {
         await this.detect(written.filter((i) => valid[i].supersedes.length === 0).map((i) => prepared[i]), now);
       }
       options.onProgress?.(Math.min(start + batchSize, inputs.length), inputs.length);
+      // let a server answer other requests between batches: an await alone resumes before any I/O is read
+      if (start + batchSize < inputs.length) await new Promise((resolve) => setImmediate(resolve));
     }
     result.failed.sort((a, b) => a.index - b.index);
     if (this.pyramidOptions.onIngest && result.imported > 0) await this.buildPyramid();
