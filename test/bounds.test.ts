@@ -57,6 +57,12 @@ describe("through the SDK", () => {
     await engine.close();
   });
 
+  test("supersedes: at most 64 memories", async () => {
+    const { engine } = await emptyEngine();
+    await assert.rejects(engine.remember({ text: "x", supersedes: Array.from({ length: 65 }, (_, i) => `m_${i}`) } as never), isInvalid("supersedes", /at most 64/));
+    await engine.close();
+  });
+
   test("metadata: an object, at most 16 levels deep", async () => {
     const { engine } = await emptyEngine();
     await assert.rejects(engine.remember({ text: "x", metadata: nested(4000) as any }), isInvalid("metadata", /nested more than 16 levels/));

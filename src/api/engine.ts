@@ -137,6 +137,8 @@ function splitSupersedes(input: unknown): { supersedes: string[]; rest: unknown 
   if (!Array.isArray(list) || !list.every((s) => typeof s === "string" && s.length > 0)) {
     throw new CascadeError("INVALID_INPUT", "supersedes: a memory id (or ref), or a list of them", { field: "supersedes" });
   }
+  // each entry is an edge with a cycle check (a walk of the chain): bounded like every list an input may carry
+  if (list.length > 64) throw new CascadeError("INVALID_INPUT", `supersedes: at most 64 memories, got ${list.length}`, { field: "supersedes" });
   return { supersedes: list as string[], rest };
 }
 
