@@ -11,7 +11,9 @@ import { filterCondition } from "../src/backends/sqlite/filter-sql.js";
 import { StatementCache } from "../src/backends/sqlite/statement-cache.js";
 import { matchesLquery, parseLquery } from "../src/topics/lquery.js";
 import { startHttpServer, type RunningServer } from "../src/surfaces/http/serve.js";
-import { emptyEngine, tempDir } from "./helpers.js";
+import { cli, emptyEngine, tempDir } from "./helpers.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const nested = (depth: number): unknown => {
   let v: unknown = { leaf: true };
@@ -116,4 +118,29 @@ describe("through HTTP: 400, never a 500 or a dead server", () => {
     assert.equal(topics.status, 200);
     assert.deepEqual(await topics.json(), { topics: [] }, "nothing hostile was stored");
   });
+});
+
+test("through the CLI and MCP: the same refusals, and the tree still lists", async () => {
+  const db = join(tempDir(), "cli-mcp.db");
+  const deep = Array(65_535).fill("a").join(".");
+  const add = cli(["--db", db, "add", "x", "--topic", deep, "--json"]);
+  assert.equal(add.status, 2);
+  assert.match(add.json.error.message, /^topic: a topic path has at most 500 characters/);
+  const search = cli(["--db", db, "search", "x", "--match", Array(600).fill("*").join("."), "--json"]);
+  assert.equal(search.status, 2);
+  const meta = cli(["--db", db, "add", "x", "--metadata", JSON.stringify(nested(100)), "--json"]);
+  assert.equal(meta.status, 2);
+
+  const client = new Client({ name: "bounds-test", version: "1.0.0" });
+  const main = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [main, "mcp", "--db", db], stderr: "pipe" }));
+  try {
+    const r = (await client.callTool({ name: "memory_add", arguments: { text: "x", topic: deep } })) as any;
+    assert.equal(r.isError, true);
+    assert.match(r.content[0].text, /^error INVALID_INPUT: topic: a topic path has at most 500 characters/);
+    const topics = (await client.callTool({ name: "memory_topics", arguments: {} })) as any;
+    assert.equal(topics.content[0].text, "No topics yet.");
+  } finally {
+    await client.close();
+  }
 });
