@@ -3,7 +3,9 @@
  * The small file that wires the offline defaults: the SQLite store and GloVe/SIF vectors. Everything else in
  * the engine is independent of these choices.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { CascadeError } from "../errors.js";
 import { SqliteStore } from "../backends/sqlite/store.js";
 import { loadGloveTable } from "../embed/glove-cache.js";
 import { SifEmbedder } from "../embed/sif.js";
@@ -19,6 +21,8 @@ export interface OpenMemoryOptions extends EngineConfig {
   path?: string;
   /** A namespace (one user, one agent...): its own store beside the default one, fully isolated. */
   namespace?: string;
+  /** Create the namespace's store when it does not exist yet (default true); false makes that NOT_FOUND. */
+  createNamespace?: boolean;
   /** Another embedder (for example OpenAIEmbedder); the default is GloVe 100-d with SIF weighting. */
   embedder?: Embedder;
   /** Token vectors for late interaction; defaults to the GloVe vectors. */
@@ -44,7 +48,11 @@ export function defaultGloveEmbedder(): SifEmbedder {
 
 /** Opens (creating on first write) a memory store with the offline defaults. */
 export async function openMemory(options: OpenMemoryOptions = {}): Promise<Engine> {
-  const store = new SqliteStore(namespacePath(options.path ?? defaultStorePath(), options.namespace ?? DEFAULT_NAMESPACE));
+  const path = namespacePath(options.path ?? defaultStorePath(), options.namespace ?? DEFAULT_NAMESPACE);
+  if (options.createNamespace === false && options.namespace && options.namespace !== DEFAULT_NAMESPACE && path !== ":memory:" && !existsSync(path)) {
+    throw new CascadeError("NOT_FOUND", `no namespace ${JSON.stringify(options.namespace)} (a namespace is created by its first write)`, { field: "namespace" });
+  }
+  const store = new SqliteStore(path);
   try {
     const embedder = options.embedder ?? defaultGloveEmbedder();
     const tokens = options.tokens ?? (options.embedder ? defaultGloveEmbedder() : (embedder as SifEmbedder));

@@ -79,12 +79,16 @@ function mode(cmd: Command): OutputMode {
   return { json: Boolean((cmd.optsWithGlobals() as GlobalFlags).json) };
 }
 
+/** Only commands that add something create a namespace that does not exist yet; a read of one is NOT_FOUND. */
+const CREATING_COMMANDS = new Set(["add", "import", "mcp", "demo", "create", "describe"]);
+
 async function withEngine<T>(cmd: Command, fn: (engine: Engine) => Promise<T>, pathOverride?: string): Promise<T> {
   const flags = cmd.optsWithGlobals() as GlobalFlags;
   const config = loadConfigFile(flags.config);
   const engine = await openMemory({
     path: pathOverride ?? flags.db ?? config.db ?? defaultStorePath(),
     namespace: flags.namespace,
+    createNamespace: CREATING_COMMANDS.has(cmd.name()),
     now: flags.now !== undefined ? parseInstant("--now", flags.now) : undefined,
     search: config.search,
     ...config.engine,
