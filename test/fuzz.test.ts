@@ -137,18 +137,20 @@ test("query path: any query and options answer hits or INVALID_INPUT, nothing el
   await engine.close();
 });
 
-test("sentence spans of long texts, segmented in blocks, are the spans of one pass", () => {
-  const { sentenceSpans } = chunkModule;
+test("sentence spans of long texts, segmented in blocks (with or without pauses), are the spans of one pass", async () => {
+  const { sentenceSpans, sentenceSpansYielding } = chunkModule;
   const segmenter = new Intl.Segmenter("en", { granularity: "sentence" });
   const onePass = (text: string) =>
     [...segmenter.segment(text)]
       .map((s) => ({ start: s.index + (s.segment.length - s.segment.trimStart().length), end: s.index + s.segment.trimEnd().length }))
       .filter((s) => s.end > s.start);
   const piece = fc.constantFrom("The queue drains. ", "Dr. Smith said 'wait!' ", "Is it 3.5 now? ", "yes ", "日本語の文です。", "word ", "🔥 ", "\n\n", "no-end-here ");
-  fc.assert(
-    fc.property(fc.array(piece, { minLength: 600, maxLength: 1600 }), (parts) => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(piece, { minLength: 600, maxLength: 1600 }), async (parts) => {
       const text = parts.join("");
-      assert.deepEqual(sentenceSpans(text), onePass(text));
+      const expected = onePass(text);
+      assert.deepEqual(sentenceSpans(text), expected);
+      assert.deepEqual(await sentenceSpansYielding(text), expected);
     }),
     { numRuns: 25, seed: 1517 },
   );

@@ -6,10 +6,10 @@
 import { randomBytes } from "node:crypto";
 import { monotonicFactory } from "ulid";
 import { defaultChunking } from "../config/defaults.js";
-import type { PreparedChunk, PreparedMemory, TurnContext } from "../model/types.js";
+import type { ChunkDraft, PreparedChunk, PreparedMemory, TurnContext } from "../model/types.js";
 import { contextSuffix } from "./context.js";
 import type { Embedder } from "../ports/embedder.js";
-import { chunkText } from "../text/chunk.js";
+import { chunkText, sentenceSpansYielding } from "../text/chunk.js";
 import { distinctContentWords } from "../text/tokenize.js";
 import { formatInstant } from "../time/iso.js";
 import type { ValidMemory } from "./validate-memory.js";
@@ -27,6 +27,11 @@ function pooledRandom(): number {
   }
   return pool[poolAt++] / 256;
 }
+
+/** Texts longer than this are sentence-split with pauses for other work (see sentenceSpansYielding). */
+const LONG_TEXT = 65_536;
+/** Chunks embedded per call: one call of the offline embedder on 256 chunks is about 15 ms. */
+const EMBED_SLICE = 256;
 
 /** Monotonic within a millisecond, so ids sort in insertion order. */
 const nextUlid = monotonicFactory(pooledRandom);
@@ -54,18 +59,27 @@ export async function prepareMemories(
   recordedAt: number,
   contexts: (TurnContext | null)[] = [],
 ): Promise<PreparedMemory[]> {
-  const drafts = memories.map((m, i) =>
-    chunkText(m.text, defaultChunking).map((c) => {
-      const own = indexedText(m, c.text);
-      const suffix = c.ord === 0 && contexts[i] ? contextSuffix(contexts[i]!) : "";
-      return { ...c, indexedText: own + suffix, contextChars: suffix.length };
-    }),
-  );
-  // chunking, embedding and writing a large input are each tens of milliseconds of one thread: a server answers
-  // other requests between them (an await alone would resume before any I/O is read)
-  if (drafts.length > 0 && drafts.reduce((n, d) => n + d.length, 0) > 64) await new Promise((resolve) => setImmediate(resolve));
-  const vectors = await embedder.embed(drafts.flat().map((c) => c.text));
-  if (vectors.length > 64) await new Promise((resolve) => setImmediate(resolve));
+  // Chunking, embedding and writing a large input take tens of milliseconds each on the one thread: a server
+  // answers other requests between them, and between slices of a very long text (an await alone would resume
+  // before any I/O is read).
+  const drafts: (ChunkDraft & { indexedText: string; contextChars: number })[][] = [];
+  for (const [i, m] of memories.entries()) {
+    const spans = m.text.length > LONG_TEXT ? await sentenceSpansYielding(m.text) : undefined;
+    drafts.push(
+      chunkText(m.text, defaultChunking, spans).map((c) => {
+        const own = indexedText(m, c.text);
+        const suffix = c.ord === 0 && contexts[i] ? contextSuffix(contexts[i]!) : "";
+        return { ...c, indexedText: own + suffix, contextChars: suffix.length };
+      }),
+    );
+  }
+  const texts = drafts.flat().map((c) => c.text);
+  const vectors: Float32Array[] = [];
+  for (let at = 0; at < texts.length; at += EMBED_SLICE) {
+    if (texts.length > EMBED_SLICE) await new Promise((resolve) => setImmediate(resolve));
+    vectors.push(...(await embedder.embed(texts.slice(at, at + EMBED_SLICE))));
+  }
+  if (vectors.length > EMBED_SLICE) await new Promise((resolve) => setImmediate(resolve));
   let next = 0;
   return memories.map((m, i) => ({
     ...(contexts[i] ? { contextOf: contexts[i]!.id } : {}),

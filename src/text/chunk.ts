@@ -25,24 +25,42 @@ const MARGIN = 512;
 
 export function sentenceSpans(text: string): Span[] {
   const spans: Span[] = [];
-  for (let from = 0; from < text.length; ) {
-    let to = Math.min(text.length, from + SEGMENT_BLOCK);
-    if (to < text.length && /[\uD800-\uDBFF]/.test(text[to - 1])) to -= 1; // never cut a surrogate pair in half
-    let next = to;
-    let kept = 0;
-    for (const s of segmenter.segment(text.slice(from, to))) {
-      if (to < text.length && kept > 0 && from + s.index + s.segment.length > to - MARGIN) {
-        next = from + s.index;
-        break;
-      }
-      const start = from + s.index + (s.segment.length - s.segment.trimStart().length);
-      const end = from + s.index + s.segment.trimEnd().length;
-      if (end > start) spans.push({ start, end });
-      kept++;
-    }
-    from = next;
+  for (let from = 0; from < text.length; ) from = segmentBlock(text, from, spans);
+  return spans;
+}
+
+/**
+ * The same spans, letting other work run every YIELD_EVERY blocks (about 30 ms of segmenting): a server answers
+ * other requests while a 1,000,000-character memory is split.
+ */
+export async function sentenceSpansYielding(text: string): Promise<Span[]> {
+  const spans: Span[] = [];
+  for (let from = 0, blocks = 1; from < text.length; blocks++) {
+    from = segmentBlock(text, from, spans);
+    if (blocks % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
   }
   return spans;
+}
+
+const YIELD_EVERY = 24;
+
+/** Segments one block starting at `from` (a sentence boundary) into `spans`; returns where the next starts. */
+function segmentBlock(text: string, from: number, spans: Span[]): number {
+  let to = Math.min(text.length, from + SEGMENT_BLOCK);
+  if (to < text.length && /[\uD800-\uDBFF]/.test(text[to - 1])) to -= 1; // never cut a surrogate pair in half
+  let next = to;
+  let kept = 0;
+  for (const s of segmenter.segment(text.slice(from, to))) {
+    if (to < text.length && kept > 0 && from + s.index + s.segment.length > to - MARGIN) {
+      next = from + s.index;
+      break;
+    }
+    const start = from + s.index + (s.segment.length - s.segment.trimStart().length);
+    const end = from + s.index + s.segment.trimEnd().length;
+    if (end > start) spans.push({ start, end });
+    kept++;
+  }
+  return next;
 }
 
 /** Splits a span longer than `maxChars` at the last whitespace before the limit (or hard, if there is none). */
@@ -62,8 +80,9 @@ function splitLong(text: string, span: Span, maxChars: number): Span[] {
   return out;
 }
 
-export function chunkText(text: string, opts: { maxChars: number; overlapSentences: number }): ChunkDraft[] {
-  const sentences = sentenceSpans(text).flatMap((s) => splitLong(text, s, opts.maxChars));
+/** Chunks a text; `spans` are its sentences when already known (see sentenceSpansYielding). */
+export function chunkText(text: string, opts: { maxChars: number; overlapSentences: number }, spans: Span[] = sentenceSpans(text)): ChunkDraft[] {
+  const sentences = spans.flatMap((s) => splitLong(text, s, opts.maxChars));
   if (sentences.length === 0) return [];
   const chunks: ChunkDraft[] = [];
   let first = 0;
