@@ -11,8 +11,10 @@ const ok = (description: string) => ({ description, content: { "application/json
 const errors = {
   "400": { description: "invalid input: {error: {code, message}}" },
   "401": { description: "missing or wrong bearer token" },
-  "404": { description: "unknown id" },
+  "403": { description: "FORBIDDEN_HOST (Host does not name this server) or FORBIDDEN_ORIGIN (a web page not allowed with --allow-origin)" },
+  "404": { description: "unknown id, or a namespace that does not exist (only adding memories or topics creates one)" },
   "413": { description: "body too large" },
+  "415": { description: "a body not sent as Content-Type: application/json" },
 };
 const id = [{ name: "id", in: "path", required: true, schema: { type: "string" } }];
 
@@ -25,10 +27,14 @@ export function openApiDocument() {
     paths: {
       "/health": { get: { summary: "liveness", security: [], responses: { "200": ok("{ok: true}") } } },
       "/v1/memories": { post: { summary: "remember one memory (fields of `cascade add`, text required)", requestBody: { content: { "application/json": { schema: { type: "object", required: ["text"] } } } }, responses: { "201": ok("{id, kind, topic, at}"), ...errors } } },
-      "/v1/memories:batch": { post: { summary: "remember many", requestBody: json(batchBodySchema), responses: { "200": ok("{imported, ids, failed}"), ...errors } } },
+      "/v1/memories:batch": { post: { summary: "remember many", requestBody: json(batchBodySchema), responses: { "200": ok("{imported, skipped, ids, failed}"), ...errors } } },
       "/v1/memories/{id}": {
         get: { summary: "show", parameters: id, responses: { "200": ok("the memory"), ...errors } },
-        delete: { summary: "forget", parameters: id, responses: { "200": ok("{id, forgotten}"), ...errors } },
+        delete: {
+          summary: "forget (rebuilds the summaries that quoted it); ?purge=true also erases its text from the store's files",
+          parameters: [...id, { name: "purge", in: "query", schema: { type: "string", enum: ["true", "false"] } }],
+          responses: { "200": ok("{id, forgotten, summaries_rebuilt, purged?}"), ...errors },
+        },
       },
       "/v1/memories/{id}/history": { get: { summary: "supersession chain", parameters: id, responses: { "200": ok("{id, chain, edges}"), ...errors } } },
       "/v1/search": { post: { summary: "fused search", requestBody: json(searchBodySchema), responses: { "200": ok("the search JSON"), ...errors } } },
