@@ -278,7 +278,7 @@ export class SqliteStore implements Store {
   }
 
   async saveTopic(path: string, description: string | null, at: number): Promise<void> {
-    topics.upsertTopic(this.prepare, path, description, at);
+    this.db.transaction(() => topics.upsertTopic(this.prepare, path, description, at))(); // a transaction: a lock held too long is STORE_ERROR
   }
 
   async moveTopic(from: string, to: string, options: { merge: boolean }): Promise<number> {
