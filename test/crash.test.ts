@@ -1,6 +1,6 @@
 /**
- * The crash harness: a writer process (batches with revision detection, pyramid builds) is SIGKILLed at a
- * seeded random moment, CASCADE_CRASH_RUNS times (default 20) on the same store. After every kill the store
+ * The crash harness: a writer process (batches with revision detection, pyramid builds) or `cascade serve` taking
+ * HTTP batches is SIGKILLed at a seeded random moment, CASCADE_CRASH_RUNS times in all (default 20). After every kill the store
  * must pass SQLite's integrity check and `doctor` (every index agrees with the tables), and hold every memory
  * the writer had acknowledged.
  */
@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { openMemory, SqliteStore } from "../src/index.js";
 import { tempDir } from "./helpers.js";
+import { spawnServer } from "../bench/spawn-server.js";
 
 const WRITER = new URL("./procs/writer.js", import.meta.url).pathname;
 const RUNS = Number(process.env.CASCADE_CRASH_RUNS ?? 20);
@@ -43,14 +44,39 @@ function writeUntilKilled(db: string, seed: number, delayMs: number): Promise<st
   });
 }
 
+/** Serves the store with `cascade serve`, posts batches of 20, and kills the server `delayMs` after the first answer. */
+async function serveUntilKilled(db: string, seed: number, delayMs: number): Promise<string[]> {
+  const { child, url } = await spawnServer(db);
+  const acked: string[] = [];
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let killAt = Infinity;
+  for (let round = 0; Date.now() < killAt; round++) {
+    const memories = Array.from({ length: 20 }, (_, i) => ({ text: `served ${seed}.${round}.${i}: the cache latency rose after the deploy`, session: `s${round % 3}` }));
+    try {
+      const res = await fetch(`${url}/v1/memories:batch`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ memories }) });
+      if (!res.ok) throw new Error(`batch answered ${res.status}: ${await res.text()}`);
+      acked.push(...(((await res.json()) as { ids: string[] }).ids));
+    } catch (err) {
+      if (killAt === Infinity) throw err;
+      break; // the kill landed while this batch was in flight: it was never acknowledged
+    }
+    if (killAt === Infinity) {
+      killAt = Date.now() + delayMs;
+      setTimeout(() => child.kill("SIGKILL"), delayMs);
+    }
+  }
+  await exited;
+  return acked;
+}
+
 /** One lane: RUNS/LANES kills on its own store, checking after each. Lanes run side by side to halve the time. */
-async function lane(db: string, lane: number, runs: number): Promise<number> {
+async function lane(db: string, lane: number, runs: number, writer = writeUntilKilled): Promise<number> {
   await (await openMemory({ path: db })).close();
   const r = rng(20261203 + lane);
   const acknowledged = new Set<string>();
   for (let run = 0; run < runs; run++) {
     const delay = 20 + Math.floor(r() * 400);
-    for (const id of await writeUntilKilled(db, 1000 * lane + run, delay)) acknowledged.add(id);
+    for (const id of await writer(db, 1000 * lane + run, delay)) acknowledged.add(id);
 
     const engine = await openMemory({ path: db });
     try {
@@ -72,7 +98,11 @@ const LANES = 2;
 
 test(`${RUNS} SIGKILLs at seeded random points: integrity, doctor, every acknowledged memory present`, { timeout: RUNS * 10_000 }, async () => {
   const dir = tempDir();
-  const sizes = await Promise.all(Array.from({ length: LANES }, (_, i) => lane(join(dir, `crash${i}.db`), i + 1, Math.ceil(RUNS / LANES))));
+  // one lane kills SDK writers (batches, detection, pyramid builds), the other `cascade serve` in mid-batch
+  const sizes = await Promise.all([
+    lane(join(dir, "crash-sdk.db"), 1, Math.ceil(RUNS / LANES)),
+    lane(join(dir, "crash-serve.db"), 2, Math.ceil(RUNS / LANES), serveUntilKilled),
+  ]);
   const total = sizes.reduce((a, b) => a + b, 0);
   assert.ok(sizes.every((n) => n > RUNS / LANES), "the writers got far enough to matter");
   process.stderr.write(`# crash: ${RUNS} kills, ${total} acknowledged memories checked, 0 lost, doctor ok every time\n`);
