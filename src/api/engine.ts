@@ -292,6 +292,8 @@ export class Engine {
           }
         }
       }
+      // a line that failed was not stored: an identical later line may still be
+      valid.forEach((v, i) => v.importKey && !written.includes(i) && seen.delete(v.importKey));
       for (const i of written) {
         result.ids[valid[i].index] = prepared[i].memory.id;
         options.onWritten?.(valid[i].index, prepared[i].memory);
