@@ -44,7 +44,7 @@ export async function runHttpLoad(chunks: number, connectionCounts: number[], se
 
     const { child: server, url } = await spawnServer(db);
     // warm the server's derived indexes
-    await fetch(`${url}/v1/search`, { method: "POST", body: JSON.stringify({ query: corpus.queries[0] }) });
+    await fetch(`${url}/v1/search`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: corpus.queries[0] }) });
 
     const reports: HttpLoadReport[] = [];
     for (const connections of connectionCounts) reports.push(await load(url, corpus.queries, chunks, connections, seconds));
