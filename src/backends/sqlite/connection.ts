@@ -21,7 +21,11 @@ export function openConnection(path: string, options: { readonly?: boolean } = {
   if (path !== ":memory:" && !options.readonly) mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
   try {
-    // Before any pragma: WAL mode and migrations would otherwise rewrite another application's database.
+    // Another process holding the write lock (an import in progress) is waited for, not failed on. This only
+    // works because every write transaction takes the lock when it begins (see immediateTransactions). Set
+    // first, so that even the schema check below waits for a store another process is creating.
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    // Before any pragma that writes: WAL mode and migrations would otherwise rewrite another application's database.
     checkCascadeSchema(db, path);
   } catch (err) {
     db.close();
@@ -33,9 +37,6 @@ export function openConnection(path: string, options: { readonly?: boolean } = {
   db.pragma("synchronous = NORMAL");
   // Chunks and postings cascade from their memory; without this a forget would leave orphans.
   db.pragma("foreign_keys = ON");
-  // Another process holding the write lock (an import in progress) is waited for, not failed on. This only
-  // works because every write transaction takes the lock when it begins (see immediateTransactions).
-  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // Sorting and temporary b-trees for fused queries stay off the disk.
   db.pragma("temp_store = MEMORY");
   // 64 MB page cache: the FTS5 and posting indexes of 100,000 chunks fit.
