@@ -10,7 +10,7 @@ import { colbertChannel, type LateInteractionOptions } from "../channels/colbert
 import { curatedChannel } from "../channels/curated.js";
 import { denseChannel } from "../channels/dense.js";
 import { timeChannel } from "../channels/time.js";
-import { defaultLimits, defaultSearchOptions, defaultTermPruning, type SearchOptions } from "../config/defaults.js";
+import { defaultLimits, defaultDense, defaultSearchOptions, defaultTermPruning, type DenseOptions, type SearchOptions } from "../config/defaults.js";
 import { CascadeError, invalidInput, notFound } from "../errors.js";
 import { CueJudge } from "../graph/cue-judge.js";
 import { defaultDetection, detectRevisions, type DetectionOptions } from "../graph/detect.js";
@@ -56,6 +56,8 @@ export interface EngineConfig {
   demotion?: number;
   /** When common words are left out of lexical lookups. */
   termPruning?: Partial<TermPruning>;
+  /** The dense channel: query weighting and its relevance floor (config/defaults.ts). */
+  dense?: Partial<DenseOptions>;
   /** Late-interaction candidate generation and weighting. */
   lateInteraction?: Partial<LateInteractionOptions>;
   /** The summary pyramid: time zone, length bounds, build on ingest. */
@@ -164,7 +166,8 @@ export class Engine {
     this.contextTurns = config.conversationContext ?? true;
     this.channels = [
       bm25Channel(ports.store),
-      denseChannel(ports.store),
+      // store-aware query weighting needs the embedder's own word vectors (same object: same space)
+      denseChannel(ports.store, { ...defaultDense, ...config.dense }, ports.embedder === (ports.tokens as unknown) ? ports.tokens : null),
       curatedChannel(ports.store),
       colbertChannel(ports.store, ports.tokens, config.lateInteraction),
       timeChannel(ports.store),

@@ -29,6 +29,7 @@ function over(base: EngineConfig, s: CvSetting): EngineConfig {
     ...e,
     search: { ...base.search, ...e.search, weights: { ...base.search?.weights, ...e.search?.weights } },
     lateInteraction: { ...base.lateInteraction, ...e.lateInteraction },
+    dense: { ...base.dense, ...e.dense },
   };
 }
 

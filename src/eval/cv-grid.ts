@@ -11,16 +11,23 @@ import type { CvSetting } from "./cv.js";
 
 export const defaultCvGrid: readonly CvSetting[] = Object.freeze([
   { name: "default" },
+  { name: "dense.queryWeighting=embedder", engine: { dense: { queryWeighting: "embedder" } } },
+  { name: "dense.denseZ=off", engine: { dense: { denseZ: null } } },
+  { name: "dense.denseZ=0.5", engine: { dense: { denseZ: 0.5 } } },
+  { name: "dense.denseZ=1.5", engine: { dense: { denseZ: 1.5 } } },
+  { name: "dense.aloneZ=off", engine: { dense: { aloneZ: null } } },
+  { name: "dense.aloneZ=2.5", engine: { dense: { aloneZ: 2.5 } } },
+  { name: "dense.aloneZ=3.5", engine: { dense: { aloneZ: 3.5 } } },
+  { name: "minCoverage=0", engine: { lateInteraction: { minCoverage: 0 } } },
+  { name: "minCoverage=0.2", engine: { lateInteraction: { minCoverage: 0.2 } } },
+  { name: "minCoverage=0.4", engine: { lateInteraction: { minCoverage: 0.4 } } },
   { name: "dense=0.5", engine: { search: { weights: { dense: 0.5 } } } },
   { name: "colbert=0.7", engine: { search: { weights: { colbert: 0.7 } } } },
   { name: "recency=0.25", engine: { search: { weights: { recency: 0.25 } } } },
-  { name: "recency=0", engine: { search: { weights: { recency: 0 } } } },
   { name: "recencyPool=5", engine: { search: { recencyPool: 5 } } },
   { name: "recencyPool=20", engine: { search: { recencyPool: 20 } } },
   { name: "expansions=2", engine: { lateInteraction: { expansions: 2 } } },
   { name: "expansions=4", engine: { lateInteraction: { expansions: 4 } } },
-  { name: "rrfK=30", engine: { search: { rrfK: 30 } } },
-  { name: "depth=30", engine: { search: { depth: 30 } } },
 ]);
 
 const settingSchema = z

@@ -79,6 +79,11 @@ export interface Ranked {
   chunkId: number;
   memoryId: string;
   score: number;
+  /**
+   * Set by a channel whose evidence for this chunk is too weak to stand alone (dense below its stand-alone
+   * floor): it may support a memory another channel found, but never brings one in (query/evidence.ts).
+   */
+  weak?: true;
 }
 
 /** Restrictions every channel applies before ranking, so that k results come back when k exist. */
