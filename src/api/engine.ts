@@ -68,6 +68,8 @@ export interface EngineConfig {
   placement?: Partial<PlacementOptions>;
   /** Index each turn with the turn before it in its session (lexical channels only; default true). */
   conversationContext?: boolean;
+  /** Weight of that turn's vector in the turn's own vector (default 0: vectors are the turn's text alone). */
+  denseContext?: number;
 }
 
 /** A topic in the tree: memories directly at it (`count`), at it or below (`total`), and its description. */
@@ -150,6 +152,7 @@ export class Engine {
   /** Topic centroids, loaded on the first write that needs them and kept current by this engine's writes. */
   private placer: TopicPlacer | null = null;
   private readonly contextTurns: boolean;
+  private readonly denseContext: number;
 
   private constructor(private readonly ports: EnginePorts, config: EngineConfig) {
     this.clock = ports.clock ?? systemClock;
@@ -164,6 +167,7 @@ export class Engine {
     this.summarizer = config.summarizer ?? new ExtractiveSummarizer(ports.embedder);
     this.placement = { ...defaultPlacement, ...config.placement };
     this.contextTurns = config.conversationContext ?? true;
+    this.denseContext = config.denseContext ?? 0;
     this.channels = [
       bm25Channel(ports.store),
       // store-aware query weighting needs the embedder's own word vectors (same object: same space)
@@ -236,7 +240,7 @@ export class Engine {
         }
       });
       const contexts = this.contextTurns ? await sessionContexts(valid.map((v) => v.memory), (session, at) => this.ports.store.previousInSession(session, at)) : [];
-      const prepared = await this.placeTopics(await prepareMemories(valid.map((v) => v.memory), this.ports.embedder, now, contexts));
+      const prepared = await this.placeTopics(await prepareMemories(valid.map((v) => v.memory), this.ports.embedder, now, contexts, this.denseContext));
       // a context taken from earlier in this batch names its memory once that memory has an id
       contexts.forEach((c, i) => c?.batchIndex !== undefined && (prepared[i].contextOf = prepared[c.batchIndex].memory.id));
       prepared.forEach((p, i) => {

@@ -86,7 +86,7 @@ function mean(list: Metrics[]): Metrics {
 }
 
 /** Engine options that change what is indexed: settings that differ in them cannot share a store. */
-const INGEST_OPTIONS = ["conversationContext", "indexExpansion"] as const;
+const INGEST_OPTIONS = ["conversationContext", "denseContext", "indexExpansion"] as const;
 
 /** Store-sharing key: settings with the same models and indexing options can search one ingest. */
 function ingestKey(s: CvSetting, fallback: Embedder): string {

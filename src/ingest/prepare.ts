@@ -12,6 +12,7 @@ import type { Embedder } from "../ports/embedder.js";
 import { chunkText } from "../text/chunk.js";
 import { distinctContentWords } from "../text/tokenize.js";
 import { formatInstant } from "../time/iso.js";
+import { normalizeInPlace } from "../vectors/math.js";
 import type { ValidMemory } from "./validate-memory.js";
 
 /**
@@ -53,6 +54,8 @@ export async function prepareMemories(
   embedder: Embedder,
   recordedAt: number,
   contexts: (TurnContext | null)[] = [],
+  /** Weight of the context turn's vector in a first chunk's vector (0: the chunk's own text only). */
+  contextWeight = 0,
 ): Promise<PreparedMemory[]> {
   const drafts = memories.map((m, i) =>
     chunkText(m.text, defaultChunking).map((c) => {
@@ -62,6 +65,18 @@ export async function prepareMemories(
     }),
   );
   const vectors = await embedder.embed(drafts.flat().map((c) => c.text));
+  if (contextWeight > 0) {
+    // a first chunk's vector leans towards the turn it answers (see contextWeight)
+    const withContext = drafts.flatMap((d, i) => d.map((c) => (c.ord === 0 && contexts[i] ? contexts[i]!.text : null)));
+    const at = withContext.flatMap((t, j) => (t === null ? [] : [j]));
+    const contextVectors = await embedder.embed(at.map((j) => withContext[j]!));
+    at.forEach((j, n) => {
+      const v = vectors[j];
+      const c = contextVectors[n];
+      for (let x = 0; x < v.length; x++) v[x] += contextWeight * c[x];
+      normalizeInPlace(v);
+    });
+  }
   let next = 0;
   return memories.map((m, i) => ({
     ...(contexts[i] ? { contextOf: contexts[i]!.id } : {}),
