@@ -382,7 +382,8 @@ export class Engine {
     const now = this.clock.now();
     const time = {
       asOf: options.asOf !== undefined ? parseInstant("asOf", options.asOf) : now,
-      knownAt: options.knownAt !== undefined ? parseInstant("knownAt", options.knownAt) : now,
+      // knowledge time defaults to everything recorded, as in search (query/options.ts)
+      knownAt: options.knownAt !== undefined ? parseInstant("knownAt", options.knownAt) : Infinity,
     };
     return historyJson(id, await historyOf(this.ports.store, id, time));
   }

@@ -96,6 +96,8 @@ export interface SearchFilter {
   under?: string;
   /** Exact topic paths allowed (an lquery `--match`, resolved against the store's topics). */
   topics?: string[];
+  /** Knowledge time (`--known-at`, ms): only memories recorded by then. */
+  recordedBy?: number;
 }
 
 /** One hit after fusion, as the contract's JSON shows it. */
