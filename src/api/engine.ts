@@ -309,7 +309,7 @@ export class Engine {
       }
       const placement = placer.place(vector);
       if (!placement) return p;
-      placer.add(placement.topic, vector);
+      // an automatic placement never moves a centroid (see topics-sql topicMemberVectors)
       return { ...p, memory: { ...p.memory, topic: placement.topic, metadata: { ...p.memory.metadata, placement } } };
     });
   }

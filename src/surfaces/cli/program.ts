@@ -189,7 +189,7 @@ export function buildProgram(): Command {
     .option("--exclude-kind <kind>", "leave out memories of this kind, e.g. summary (repeatable)", collect)
     .addOption(new Option("--time <mode>", "what a time expression in the query does: boost what falls in its window, restrict to it, or off").choices(["boost", "restrict", "off"]))
     .option("--as-of <iso>", "read the graph as the world stood then; later memories are not returned")
-    .option("--known-at <iso>", "only edges Cascade had recorded (and not retracted) by then")
+    .option("--known-at <iso>", "what Cascade knew then: only memories and edges recorded (and not retracted) by then")
     .option("--current-only", "drop superseded memories")
     .action(async (query: string, o, cmd: Command) => {
       const options: RecallOptions = {
