@@ -43,3 +43,5 @@ export { EDGE_TYPES, type Edge, type EdgeType, type Suggestion } from "./model/g
 export { ChatJudge, type ChatJudgeOptions } from "./graph/chat-judge.js";
 export { MemorySpace, DEFAULT_NAMESPACE, validateNamespace, namespacePath, defaultSpaceLimits, type SpaceLimits, type Lease } from "./api/space.js";
 export { parseWith } from "./validate.js";
+export { crossValidateLocomo, leaveOneOut, type CvReport, type CvSetting, type CvFigures } from "./eval/cv.js";
+export { defaultCvGrid, parseCvGrid } from "./eval/cv-grid.js";

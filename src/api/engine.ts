@@ -10,7 +10,7 @@ import { colbertChannel, type LateInteractionOptions } from "../channels/colbert
 import { curatedChannel } from "../channels/curated.js";
 import { denseChannel } from "../channels/dense.js";
 import { timeChannel } from "../channels/time.js";
-import { defaultLimits, defaultSearchOptions, defaultTermPruning, type SearchOptions } from "../config/defaults.js";
+import { defaultLimits, defaultDense, defaultSearchOptions, defaultTermPruning, type DenseOptions, type SearchOptions } from "../config/defaults.js";
 import { CascadeError, invalidInput, notFound } from "../errors.js";
 import { CueJudge } from "../graph/cue-judge.js";
 import { defaultDetection, detectRevisions, type DetectionOptions } from "../graph/detect.js";
@@ -58,6 +58,8 @@ export interface EngineConfig {
   demotion?: number;
   /** When common words are left out of lexical lookups. */
   termPruning?: Partial<TermPruning>;
+  /** The dense channel: query weighting and its relevance floor (config/defaults.ts). */
+  dense?: Partial<DenseOptions>;
   /** Late-interaction candidate generation and weighting. */
   lateInteraction?: Partial<LateInteractionOptions>;
   /** The summary pyramid: time zone, length bounds, build on ingest. */
@@ -68,6 +70,8 @@ export interface EngineConfig {
   placement?: Partial<PlacementOptions>;
   /** Index each turn with the turn before it in its session (lexical channels only; default true). */
   conversationContext?: boolean;
+  /** Weight of that turn's vector in the turn's own vector (default 0: vectors are the turn's text alone). */
+  denseContext?: number;
 }
 
 /** A topic in the tree: memories directly at it (`count`), at it or below (`total`), and its description. */
@@ -156,6 +160,7 @@ export class Engine {
   /** Topic centroids, loaded on the first write that needs them and kept current by this engine's writes. */
   private placer: TopicPlacer | null = null;
   private readonly contextTurns: boolean;
+  private readonly denseContext: number;
 
   private constructor(private readonly ports: EnginePorts, config: EngineConfig) {
     this.clock = ports.clock ?? systemClock;
@@ -170,9 +175,11 @@ export class Engine {
     this.summarizer = config.summarizer ?? new ExtractiveSummarizer(ports.embedder);
     this.placement = { ...defaultPlacement, ...config.placement };
     this.contextTurns = config.conversationContext ?? true;
+    this.denseContext = config.denseContext ?? 0;
     this.channels = [
       bm25Channel(ports.store),
-      denseChannel(ports.store),
+      // store-aware query weighting needs the embedder's own word vectors (same object: same space)
+      denseChannel(ports.store, { ...defaultDense, ...config.dense }, ports.embedder === (ports.tokens as unknown) ? ports.tokens : null),
       curatedChannel(ports.store),
       colbertChannel(ports.store, ports.tokens, config.lateInteraction),
       timeChannel(ports.store),
@@ -254,7 +261,7 @@ export class Engine {
         }
       }
       const contexts = this.contextTurns ? await sessionContexts(valid.map((v) => v.memory), (session, at) => this.ports.store.previousInSession(session, at)) : [];
-      const prepared = await this.placeTopics(await prepareMemories(valid.map((v) => v.memory), this.ports.embedder, now, contexts));
+      const prepared = await this.placeTopics(await prepareMemories(valid.map((v) => v.memory), this.ports.embedder, now, contexts, this.denseContext));
       // a context taken from earlier in this batch names its memory once that memory has an id
       contexts.forEach((c, i) => c?.batchIndex !== undefined && (prepared[i].contextOf = prepared[c.batchIndex].memory.id));
       prepared.forEach((p, i) => {
@@ -327,7 +334,7 @@ export class Engine {
       }
       const placement = placer.place(vector);
       if (!placement) return p;
-      placer.add(placement.topic, vector);
+      // an automatic placement never moves a centroid (see topics-sql topicMemberVectors)
       return { ...p, memory: { ...p.memory, topic: placement.topic, metadata: { ...p.memory.metadata, placement } } };
     });
   }
@@ -400,7 +407,8 @@ export class Engine {
     const now = this.clock.now();
     const time = {
       asOf: options.asOf !== undefined ? parseInstant("asOf", options.asOf) : now,
-      knownAt: options.knownAt !== undefined ? parseInstant("knownAt", options.knownAt) : now,
+      // knowledge time defaults to everything recorded, as in search (query/options.ts)
+      knownAt: options.knownAt !== undefined ? parseInstant("knownAt", options.knownAt) : Infinity,
     };
     return historyJson(id, await historyOf(this.ports.store, id, time));
   }

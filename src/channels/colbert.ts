@@ -111,7 +111,11 @@ export function colbertChannel(store: Store, tokens: TokenVectors, options: Part
         scored.push({ chunkId, score });
       }
       scored.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
-      const top = scored.slice(0, q.depth);
+      // Relevance floor: a chunk must account for a share of the question. A perfect chunk holds every query
+      // token (score = the sum of the weights); one that only holds a near-synonym of a minor word explains
+      // almost none of it and is no evidence, however few other candidates there are.
+      const floor = opts.minCoverage * weights.reduce((a, b) => a + b, 0);
+      const top = scored.filter((s) => s.score >= floor).slice(0, q.depth);
       const owners = await store.memoryIdsOfChunks(top.map((t) => t.chunkId));
       return top.map((t): Ranked => ({ chunkId: t.chunkId, memoryId: owners.get(t.chunkId)!, score: t.score }));
     },

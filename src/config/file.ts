@@ -22,7 +22,13 @@ export const engineConfigSchema = z
       .optional(),
     demotion: unit.optional(),
     lateInteraction: z
-      .object({ expansions: z.number().int().min(1).max(64), minSimilarity: z.number().min(-1).max(1), idfWeighting: z.boolean() })
+      .object({ expansions: z.number().int().min(1).max(64), minSimilarity: z.number().min(-1).max(1), idfWeighting: z.boolean(), minCoverage: unit })
+      .partial()
+      .strict()
+      .optional(),
+    /** The dense channel's query weighting and relevance floor (config/defaults.ts DenseOptions). */
+    dense: z
+      .object({ queryWeighting: z.enum(["idf", "embedder"]), denseZ: z.number().min(-10).max(10).nullable(), aloneZ: z.number().min(-10).max(10).nullable() })
       .partial()
       .strict()
       .optional(),
@@ -40,11 +46,12 @@ export const engineConfigSchema = z
       .strict()
       .optional(),
     placement: z
-      .object({ enabled: z.boolean(), minSimilarity: z.number().min(-1).max(1), minConfidence: unit, certainLift: z.number().positive().max(2) })
+      .object({ enabled: z.boolean(), minSimilarity: z.number().min(-1).max(1), minConfidence: unit, certainLift: z.number().positive().max(2), minCohesion: z.number().min(0).max(2) })
       .partial()
       .strict()
       .optional(),
     conversationContext: z.boolean().optional(),
+    denseContext: z.number().min(0).max(4).optional(),
     /** Summaries written by an OpenAI-compatible chat model instead of the offline extractive summariser. */
     chatSummarizer: z.object({ baseURL: z.string().url(), model: z.string().min(1) }).strict().optional(),
   })

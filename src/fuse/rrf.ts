@@ -33,14 +33,21 @@ export function rrfScore(
   return sum;
 }
 
-/** A channel's list as memories, best chunk first: [memoryId, chunkId, rank] with 1-based ranks. */
+/**
+ * A channel's list as memories, best chunk first: [memoryId, chunkId, rank] with 1-based ranks. Memories the
+ * channel scored exactly alike share the better rank ("1, 2, 2, 4"): a channel that cannot tell two memories
+ * apart must not decide between them by storage order, so that recency (or another channel) can.
+ */
 function collapseToMemories(list: Ranked[]): { memoryId: string; chunkId: number; rank: number }[] {
   const seen = new Set<string>();
   const out: { memoryId: string; chunkId: number; rank: number }[] = [];
+  let previous: { score: number; rank: number } | null = null;
   for (const r of list) {
     if (seen.has(r.memoryId)) continue;
     seen.add(r.memoryId);
-    out.push({ memoryId: r.memoryId, chunkId: r.chunkId, rank: out.length + 1 });
+    const rank: number = previous && previous.score === r.score ? previous.rank : out.length + 1;
+    out.push({ memoryId: r.memoryId, chunkId: r.chunkId, rank });
+    previous = { score: r.score, rank };
   }
   return out;
 }

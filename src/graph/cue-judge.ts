@@ -19,11 +19,11 @@ const CUES: [RegExp, string, number][] = [
   [/\bno longer\b|\bnot any ?more\b|\bno more\b/i, "no longer", 0.45],
   [/\binstead\b/i, "instead", 0.45],
   [/\bswitch(ed|ing|es)?\b/i, "switched", 0.45],
-  [/\bdecided against\b|\bcancel(l)?ed\b|\bscrapp?(ed)?\b/i, "dropped", 0.45],
+  [/\bdecided against\b|\bcancel(l)?ed\b|\bscrapp?(ed)?\b|\bdropped\b|\bditched\b/i, "dropped", 0.45],
   [/\breplac(e|ed|es|ing)\b|\bsuperseded?\b|\boverrid(e|es|den)\b/i, "replaced", 0.45],
   [/\bactually\b/i, "actually", 0.3],
   [/\bfrom [\p{L}\p{N}:.]+ to [\p{L}\p{N}]+/iu, "from … to", 0.3],
-  [/\b(moved|moving|changed|changing|slipped|cut|lowered|raised|reduced|increased|upgraded|downgraded|dropped|scaled( \w+)?) (\w+ )?(to|from)\b/i, "changed to", 0.3],
+  [/\b(moved|moving|changed|changing|slipped|pushed|postponed|delayed|rescheduled|cut|lowered|raised|reduced|increased|upgraded|downgraded|dropped|scaled)\b(\W+\w+){0,6}?\W+(to|from|out of)\b/i, "changed to", 0.3],
   [/\bback to\b/i, "back to", 0.3],
   [/\bnow\b|\bfrom now on\b|\bthese days\b|\bagain\b/i, "now", 0.15],
 ];
@@ -40,8 +40,58 @@ const ANTONYMS: [string, string][] = [
 
 const WORD = /[\p{L}\p{N}]+(?:[.:][0-9]+)?/gu;
 
+/**
+ * Words that describe a change ("actually we switched ... instead") rather than what changed. Counted as subject
+ * words they diluted the overlap of a revision with its original: "Actually we switched the message bus from
+ * Kafka to NATS instead" shared only 3 of 7 stems with "We use Kafka as the message bus between the order and
+ * billing services" and was judged a different subject.
+ */
+const CHANGE_WORDS = new Set(
+  ["actually", "instead", "switched", "switch", "reverted", "replaced", "changed", "change", "moved", "now", "longer",
+    "anymore", "dropped", "decided", "lowered", "raised", "pushed", "postponed", "days", "since", "plan"].map((w) => stemmer(w)),
+);
+
 function stems(text: string): string[] {
-  return (text.toLowerCase().match(WORD) ?? []).filter((w) => !isStopWord(w) && !/^\d/.test(w)).map((w) => stemmer(w));
+  return (text.toLowerCase().match(WORD) ?? [])
+    .filter((w) => !isStopWord(w) && !/^\d/.test(w))
+    .map((w) => stemmer(w))
+    .filter((w) => !CHANGE_WORDS.has(w));
+}
+
+/**
+ * Closed classes of values: two memories that say the same thing with a different member of one class
+ * (Tuesdays → Thursdays, March → April) state conflicting values, as two numbers for one attribute do.
+ */
+const VALUE_CLASSES: string[][] = [
+  ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"],
+  ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"],
+  ["morning", "afternoon", "evening", "night", "noon", "midnight"],
+  ["daily", "weekly", "biweekly", "monthly", "quarterly", "yearly", "annually", "nightly", "hourly"],
+];
+
+function classValues(text: string): Map<number, Set<string>> {
+  const out = new Map<number, Set<string>>();
+  for (const w of text.toLowerCase().match(/\p{L}+/gu) ?? []) {
+    const base = w.endsWith("s") && !VALUE_CLASSES.some((c) => c.includes(w)) ? w.slice(0, -1) : w;
+    VALUE_CLASSES.forEach((c, i) => {
+      if (c.includes(base)) out.set(i, (out.get(i) ?? new Set()).add(base));
+    });
+  }
+  return out;
+}
+
+/** A member of a closed class in the newer memory that replaces another member of it in the older one. */
+function conflictingClassValue(older: string, newer: string): string | null {
+  const a = classValues(older);
+  const b = classValues(newer);
+  for (const [cls, olds] of a) {
+    const news = b.get(cls);
+    if (!news) continue;
+    const gone = [...olds].filter((v) => !news.has(v));
+    const come = [...news].filter((v) => !olds.has(v));
+    if (gone.length > 0 && come.length > 0) return `${gone.join("/")} → ${come.join("/")}`;
+  }
+  return null;
 }
 
 /** Share of the smaller memory's content stems that the other one holds too. */
@@ -120,7 +170,7 @@ export function judgeRevision(older: string, newer: string, minOverlap = default
   const overlap = subjectOverlap(stems(older), stems(newer));
   if (overlap < minOverlap) return { confidence: 0, reason: `different subjects (overlap ${overlap.toFixed(2)})` };
   const cues = CUES.filter(([re]) => re.test(newer) && !re.test(older));
-  const conflict = conflictingValue(older, newer);
+  const conflict = conflictingValue(older, newer) ?? conflictingClassValue(older, newer);
   const flip = polarityFlip(older, newer, overlap);
   const signals: string[] = [];
   let score = 0;

@@ -34,9 +34,12 @@ export interface NewMemory {
   vector: Float32Array;
 }
 
-/** Cheap test before any lookup: text with no cue, number, negation or polarity word cannot revise anything. */
+/**
+ * Cheap test before any lookup: text with no cue, number, negation, polarity word or closed-class value (a
+ * weekday, a month: "standup is on Thursdays" revises "on Tuesdays") cannot revise anything.
+ */
 const SIGNAL =
-  /\b(actually|instead|no longer|no more|any ?more|switch\w*|revert\w*|roll\w* back|changed?|mind|scratch|decided|cancel\w*|scrap\w*|drop\w*|moved?|moving|slipped|cut|lower\w*|rais\w*|reduc\w*|increas\w*|decreas\w*|upgrad\w*|downgrad\w*|scaled|back|again|now|replac\w*|supersed\w*|overrid\w*|not|never|stop\w*|enabl\w*|disabl\w*|from)\b|\d|n't\b/i;
+  /\b(actually|instead|no longer|no more|any ?more|switch\w*|revert\w*|roll\w* back|changed?|mind|scratch|decided|cancel\w*|scrap\w*|drop\w*|moved?|moving|slipped|cut|lower\w*|rais\w*|reduc\w*|increas\w*|decreas\w*|upgrad\w*|downgrad\w*|scaled|back|again|now|replac\w*|supersed\w*|overrid\w*|not|never|stop\w*|enabl\w*|disabl\w*|from|(mon|tues|wednes|thurs|fri|satur|sun)days?|january|february|march|april|may|june|july|august|september|october|november|december)\b|\d|n't\b/i;
 
 export function mayRevise(text: string): boolean {
   return SIGNAL.test(text);

@@ -43,7 +43,8 @@ export async function historyOf(store: Store, id: string, t: GraphTime): Promise
   const chain: ChainLink[] = [];
   for (const m of members) {
     const memory = await store.getMemory(m);
-    if (!memory) continue;
+    // what Cascade had not recorded by knownAt is not part of what it knew
+    if (!memory || Date.parse(memory.recordedAt) > t.knownAt) continue;
     const into = all.filter((e) => e.to === m && e.retractedAt === null);
     const validFrom = Date.parse(memory.at);
     const ends = into.map((e) => e.validFrom).filter((v) => v >= validFrom);

@@ -12,6 +12,7 @@ import type { Embedder } from "../ports/embedder.js";
 import { chunkText, sentenceSpansYielding } from "../text/chunk.js";
 import { distinctContentWords } from "../text/tokenize.js";
 import { formatInstant } from "../time/iso.js";
+import { normalizeInPlace } from "../vectors/math.js";
 import type { ValidMemory } from "./validate-memory.js";
 
 /**
@@ -58,6 +59,8 @@ export async function prepareMemories(
   embedder: Embedder,
   recordedAt: number,
   contexts: (TurnContext | null)[] = [],
+  /** Weight of the context turn's vector in a first chunk's vector (0: the chunk's own text only). */
+  contextWeight = 0,
 ): Promise<PreparedMemory[]> {
   // Chunking, embedding and writing a large input take tens of milliseconds each on the one thread: a server
   // answers other requests between them, and between slices of a very long text (an await alone would resume
@@ -78,6 +81,18 @@ export async function prepareMemories(
   for (let at = 0; at < texts.length; at += EMBED_SLICE) {
     if (texts.length > EMBED_SLICE) await new Promise((resolve) => setImmediate(resolve));
     vectors.push(...(await embedder.embed(texts.slice(at, at + EMBED_SLICE))));
+  }
+  if (contextWeight > 0) {
+    // a first chunk's vector leans towards the turn it answers (see contextWeight)
+    const withContext = drafts.flatMap((d, i) => d.map((c) => (c.ord === 0 && contexts[i] ? contexts[i]!.text : null)));
+    const at = withContext.flatMap((t, j) => (t === null ? [] : [j]));
+    const contextVectors = await embedder.embed(at.map((j) => withContext[j]!));
+    at.forEach((j, n) => {
+      const v = vectors[j];
+      const c = contextVectors[n];
+      for (let x = 0; x < v.length; x++) v[x] += contextWeight * c[x];
+      normalizeInPlace(v);
+    });
   }
   if (vectors.length > EMBED_SLICE) await new Promise((resolve) => setImmediate(resolve));
   let next = 0;

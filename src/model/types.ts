@@ -81,6 +81,11 @@ export interface Ranked {
   chunkId: number;
   memoryId: string;
   score: number;
+  /**
+   * Set by a channel whose evidence for this chunk is too weak to stand alone (dense below its stand-alone
+   * floor): it may support a memory another channel found, but never brings one in (query/evidence.ts).
+   */
+  weak?: true;
 }
 
 /** Restrictions every channel applies before ranking, so that k results come back when k exist. */
@@ -93,6 +98,8 @@ export interface SearchFilter {
   under?: string;
   /** Exact topic paths allowed (an lquery `--match`, resolved against the store's topics). */
   topics?: string[];
+  /** Knowledge time (`--known-at`, ms): only memories recorded by then. */
+  recordedBy?: number;
 }
 
 /** One hit after fusion, as the contract's JSON shows it. */

@@ -73,6 +73,11 @@ export interface Store {
   searchCurated(input: { match: string; depth: number; filter: SearchFilter }): Promise<Ranked[]>;
   /** Nearest chunks by inner product of unit vectors (cosine). */
   nearestChunks(input: { vector: Float32Array; depth: number; filter: SearchFilter }): Promise<Ranked[]>;
+  /**
+   * The query's similarity to the store's chunks as a distribution (mean, sd over an even sample of them): the
+   * dense channel's relevance floor. Optional: a store without it gets no dense floor.
+   */
+  similarityNull?(vector: Float32Array): Promise<{ mean: number; sd: number; rows: number }>;
   /** The corpus vocabulary added after term id `afterId`, for late-interaction candidate generation. */
   termsAfter(afterId: number): Promise<{ id: number; term: string }[]>;
   /** For each term, the chunks whose body holds it (after the filter; the body index may stem the term). */

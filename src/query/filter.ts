@@ -12,5 +12,6 @@ export function memoryPassesFilter(m: Memory, f: SearchFilter): boolean {
   if (f.excludeKinds?.includes(m.kind)) return false;
   if (f.under !== undefined && !(m.topic === f.under || m.topic?.startsWith(`${f.under}.`))) return false;
   if (f.topics !== undefined && (m.topic === null || !f.topics.includes(m.topic))) return false;
+  if (f.recordedBy !== undefined && Date.parse(m.recordedAt) > f.recordedBy) return false;
   return true;
 }

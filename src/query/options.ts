@@ -50,7 +50,7 @@ export interface ResolvedRecall extends SearchOptions {
   now: number;
   /** The world time the graph is read at; when given, memories that happened later are not returned. */
   asOf: number;
-  /** What Cascade knew: edges recorded by then and not retracted by then. */
+  /** What Cascade knew: memories and edges recorded by then (edges not retracted by then); default Infinity. */
   knownAt: number;
   currentOnly: boolean;
 }
@@ -66,9 +66,14 @@ export function resolveRecallOptions(options: unknown, base: SearchOptions, cloc
   if (o.under !== undefined) filter.under = validateTopicPath("under", o.under);
   if (o.kinds !== undefined) filter.kinds = [...new Set(o.kinds)];
   if (o.excludeKinds !== undefined) filter.excludeKinds = [...new Set(o.excludeKinds)];
+  // `now` is the reference for relative time: recency, "last Tuesday", and the world time statuses are read at
+  // unless `asOf` says otherwise. It never narrows what Cascade knows: knowledge time defaults to everything
+  // recorded, and `knownAt` filters memories by record time exactly as it filters edges.
   const now = o.now !== undefined ? parseInstant("now", o.now) : clockNow;
   const asOf = o.asOf !== undefined ? parseInstant("asOf", o.asOf) : now;
   if (o.asOf !== undefined) filter.until = Math.min(filter.until ?? Infinity, asOf + 1);
+  const knownAt = o.knownAt !== undefined ? parseInstant("knownAt", o.knownAt) : Infinity;
+  if (o.knownAt !== undefined) filter.recordedBy = knownAt;
   const k = o.k ?? base.k;
   return {
     k,
@@ -82,7 +87,7 @@ export function resolveRecallOptions(options: unknown, base: SearchOptions, cloc
     filter,
     now,
     asOf,
-    knownAt: o.knownAt !== undefined ? parseInstant("knownAt", o.knownAt) : now,
+    knownAt,
     currentOnly: o.currentOnly ?? false,
     match: o.match !== undefined ? parseLquery(o.match) : null,
   };

@@ -6,6 +6,7 @@
 import type { Channel, ChannelQuery } from "../channels/channel.js";
 import { rankByRecency, recencyCandidates } from "../channels/recency.js";
 import { fuse } from "../fuse/rrf.js";
+import { evidenceLists, withEvidence } from "./evidence.js";
 import type { ChannelName, ChannelReport, Hit, Ranked, SearchFilter, SearchResult } from "../model/types.js";
 import { memoryPassesFilter } from "./filter.js";
 import { matchesLquery } from "../topics/lquery.js";
@@ -86,7 +87,7 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   }
   if (selected.has("recency")) {
     const t0 = performance.now();
-    const candidates = recencyCandidates(lists, opts.recencyPool);
+    const candidates = recencyCandidates(evidenceLists(lists), opts.recencyPool);
     const list = rankByRecency(candidates, await deps.store.eventTimes([...candidates.keys()]));
     lists.recency = list;
     reports.recency = { weight: opts.weights.recency, candidates: list.length, ms: round(performance.now() - t0) };
@@ -95,7 +96,7 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   // Time adjustments see every candidate (one query for their times). Only the head of that list can then reach
   // the top k: demotion only lowers a memory, and a successor is raised to the score of a stale memory that is
   // itself in the head. Annotating supersession for all ~150 candidates cost 3–8 ms a query at 10% superseded.
-  let scored: Scored[] = fuse(lists, opts.weights, opts.rrfK).map((f) => ({ ...f, score: f.rrf, adjustments: [] }));
+  let scored: Scored[] = withEvidence(fuse(lists, opts.weights, opts.rrfK), lists).map((f) => ({ ...f, score: f.rrf, adjustments: [] }));
   const annotateStart = performance.now();
   if (time && opts.time === "boost") scored = await adjustForTime(deps.store, scored, time, defaultTimeAdjustments);
   const annotated = await annotateSupersession(

@@ -76,6 +76,28 @@ export class VectorMatrix {
     return out;
   }
 
+  /**
+   * Mean and standard deviation of the query's similarity to the stored vectors, over at most `maxRows` rows
+   * spread evenly through the matrix (all of them in a small store). Most stored texts are unrelated to any one
+   * query, so this is the query's own null distribution: what an unrelated text scores against it in this store.
+   */
+  similarityMoments(query: Float32Array, maxRows: number): { mean: number; sd: number; rows: number } {
+    const d = this.dimensions;
+    const step = Math.max(1, Math.ceil(this.size / Math.max(1, maxRows)));
+    let n = 0;
+    let sum = 0;
+    let squares = 0;
+    for (let row = 0; row < this.size; row += step) {
+      const s = dot(this.data.subarray(row * d, (row + 1) * d), query);
+      sum += s;
+      squares += s * s;
+      n++;
+    }
+    if (n === 0) return { mean: 0, sd: 0, rows: 0 };
+    const mean = sum / n;
+    return { mean, sd: Math.sqrt(Math.max(0, squares / n - mean * mean)), rows: n };
+  }
+
   /** Every stored vector, in row order, for brute-force checks. */
   rows(): { keys: Float64Array; data: Float32Array } {
     return { keys: this.keys.subarray(0, this.size), data: this.data.subarray(0, this.size * this.dimensions) };

@@ -43,6 +43,11 @@ export function filterCondition(filter: SearchFilter): SqlCondition {
     parts.push("m.topic IN (SELECT value FROM json_each(@topics))");
     params.topics = JSON.stringify(filter.topics);
   }
+  if (filter.recordedBy !== undefined) {
+    // recorded_at is ISO text with or without milliseconds, so it is compared as a time, not as a string
+    parts.push("unixepoch(m.recorded_at, 'subsec') * 1000 <= @recordedBy + 0.5");
+    params.recordedBy = filter.recordedBy;
+  }
   return { sql: parts.length ? parts.join(" AND ") : "1", params };
 }
 

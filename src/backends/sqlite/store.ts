@@ -35,6 +35,7 @@ export interface SqliteStoreOptions {
   selectiveChunks?: number;
 }
 
+
 export class SqliteStore implements Store {
   private readonly db: Connection;
   private readonly statements = new StatementCache<Database.Statement>();
@@ -134,6 +135,10 @@ export class SqliteStore implements Store {
   async nearestChunks({ vector, depth, filter }: { vector: Float32Array; depth: number; filter: SearchFilter }): Promise<Ranked[]> {
     const allowed = isEmptyFilter(filter) ? null : this.lexical.allowedChunkList(filter);
     return this.vectors.nearest(vector, depth, allowed, (ids) => rows.ownersOf(this.prepare, ids));
+  }
+
+  async similarityNull(vector: Float32Array): Promise<{ mean: number; sd: number; rows: number }> {
+    return this.vectors.similarityNull(vector);
   }
 
   /** Folds the write-ahead log into the database file (after a bulk load, before timing reads). */

@@ -60,9 +60,14 @@ export function deleteTopicRows(stmt: Prepare, root: string): number {
 }
 
 /** The first-chunk vector of every memory with a topic, grouped by topic (for placement centroids). */
+/**
+ * First-chunk vectors of the memories people put in a topic. Automatic placements are left out: counted, they
+ * pulled a topic's centroid towards what was placed there, so that a run of chat turns placed (wrongly) in
+ * ops.config made the next chat turn fit it better (issue 13: 386 of 419 turns ended up there).
+ */
 export function topicMemberVectors(stmt: Prepare): Iterable<[string, Buffer]> {
   return stmt(
     `SELECT m.topic, c.vector FROM memories m JOIN chunks c ON c.memory_rowid = m.rowid AND c.ord = 0
-     WHERE m.topic IS NOT NULL AND m.kind <> 'summary'`,
+     WHERE m.topic IS NOT NULL AND m.kind <> 'summary' AND json_extract(m.metadata, '$.placement') IS NULL`,
   ).raw().iterate() as Iterable<[string, Buffer]>;
 }

@@ -34,6 +34,8 @@ import {
 } from "../../index.js";
 import { formatBench, formatEval, formatPyramidBench, formatTopicBench, formatTopicTree, formatHistory, formatMemory, formatPyramid, formatSearch } from "./format.js";
 import { emit, type OutputMode } from "./output.js";
+import { runCvCommand } from "../../eval/cv-command.js";
+import { formatCv } from "../../eval/cv-format.js";
 import { progressBar } from "./progress.js";
 import { serveUntilSignal } from "../http/serve.js";
 import { serveMcpOverStdio } from "../mcp/server.js";
@@ -191,7 +193,7 @@ export function buildProgram(): Command {
     .option("--exclude-kind <kind>", "leave out memories of this kind, e.g. summary (repeatable)", collect)
     .addOption(new Option("--time <mode>", "what a time expression in the query does: boost what falls in its window, restrict to it, or off").choices(["boost", "restrict", "off"]))
     .option("--as-of <iso>", "read the graph as the world stood then; later memories are not returned")
-    .option("--known-at <iso>", "only edges Cascade had recorded (and not retracted) by then")
+    .option("--known-at <iso>", "what Cascade knew then: only memories and edges recorded (and not retracted) by then")
     .option("--current-only", "drop superseded memories")
     .action(async (query: string, o, cmd: Command) => {
       const options: RecallOptions = {
@@ -455,12 +457,21 @@ export function buildProgram(): Command {
     .option("--pyramid", "build the summary pyramid after ingest, so summaries compete with turns")
     .option("--summary-credit", "count a summary hit as retrieving the turns its sentences came from")
     .addOption(new Option("--time <mode>", "time expressions in questions: boost, restrict or off").choices(["boost", "restrict", "off"]))
+    .option("--cv", "leave-one-conversation-out over the tuned settings: in-sample beside cross-validated")
+    .option("--grid <file>", "with --cv: the candidate settings, a JSON array of {name, engine, search} (first = baseline)")
     .action(async (dataset: string, path: string, o, cmd: Command) => {
       if (dataset !== "locomo") throw new CascadeError("INVALID_INPUT", `eval: unknown dataset ${JSON.stringify(dataset)}; known: locomo`, { field: "dataset" });
       const flags = cmd.optsWithGlobals() as GlobalFlags;
       const config = loadConfigFile(flags.config);
       const conversations = loadLocomo(path);
       const embedder = defaultGloveEmbedder();
+      if (o.cv || o.grid) {
+        const cvBar = progressBar("cross-validating", "runs");
+        const search = o.time ? { time: o.time } : undefined;
+        const cv = await runCvCommand(conversations, { embedder, tokens: embedder }, { grid: o.grid, ablation: o.ablation, engine: { search: config.search, ...config.engine }, search, onProgress: (d, t) => cvBar.update(d, t) }).finally(() => cvBar.stop());
+        emit(mode(cmd), cv, () => formatCv(cv));
+        return;
+      }
       const bar = progressBar("evaluating", "questions");
       let report: EvalReport;
       try {
