@@ -31,11 +31,14 @@ import { formatInstant, parseInstant } from "../time/iso.js";
 import { validateTopicPath } from "../topics/path.js";
 import { defaultPlacement, topicPlacer, type PlacementOptions, type TopicPlacer } from "../topics/placement.js";
 import { parseWith } from "../validate.js";
-import { buildPyramid, defaultPyramid, type BuildReport, type PyramidOptions } from "../pyramid/build.js";
+import { defaultPyramid, type BuildDeps, type BuildReport, type PyramidOptions } from "../pyramid/build.js";
+import { catchUpPyramid, noteTurnBacklog, rebuildPyramid, refreshPyramid } from "../pyramid/maintain.js";
+import { turnNodeId } from "../pyramid/turns.js";
+import { defaultContext, type ContextOptions } from "../query/context.js";
 import { ExtractiveSummarizer } from "../pyramid/extractive.js";
 import type { Summarizer } from "../ports/summarizer.js";
-import type { PyramidNode } from "../model/pyramid.js";
-import { validateTimeZone, WINDOW_LEVELS, type WindowLevel } from "../time/windows.js";
+import { NODE_LEVELS, type NodeLevel, type PyramidNode } from "../model/pyramid.js";
+import { validateTimeZone } from "../time/windows.js";
 import { edgeJson, historyJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
 
 export interface EnginePorts {
@@ -58,10 +61,12 @@ export interface EngineConfig {
   termPruning?: Partial<TermPruning>;
   /** Late-interaction candidate generation and weighting. */
   lateInteraction?: Partial<LateInteractionOptions>;
-  /** The summary pyramid: time zone, length bounds, build on ingest. */
-  pyramid?: Partial<Omit<PyramidOptions, "limits">> & { limits?: Partial<PyramidOptions["limits"]> };
+  /** The summary pyramid: on or off (default on), time zone, length bounds. `onIngest` is the old name of `enabled`. */
+  pyramid?: Partial<Omit<PyramidOptions, "limits">> & { limits?: Partial<PyramidOptions["limits"]>; onIngest?: boolean };
   /** Writes the pyramid's summaries (default: the offline extractive summariser). */
   summarizer?: Summarizer;
+  /** Which summaries a search returns as `context` (see query/context.ts). */
+  context?: Partial<ContextOptions>;
   /** Automatic topic placement of memories added without a topic. */
   placement?: Partial<PlacementOptions>;
   /** Index each turn with the turn before it in its session (lexical channels only; default true). */
@@ -79,7 +84,7 @@ export interface TopicJson {
 /** A pyramid node as `pyramid show` lists it. */
 export interface PyramidNodeJson {
   id: string;
-  level: WindowLevel;
+  level: NodeLevel;
   start: string;
   end: string;
   text: string;
@@ -144,6 +149,7 @@ export class Engine {
   private readonly demotion: number;
   private readonly pyramidOptions: PyramidOptions;
   private readonly summarizer: Summarizer;
+  private readonly contextOptions: ContextOptions;
   private readonly placement: PlacementOptions;
   /** Topic centroids, loaded on the first write that needs them and kept current by this engine's writes. */
   private placer: TopicPlacer | null = null;
@@ -157,9 +163,11 @@ export class Engine {
     this.judge = config.judge ?? new CueJudge();
     this.demotion = config.demotion ?? DEFAULT_DEMOTION;
     if (!(this.demotion >= 0 && this.demotion <= 1)) throw invalidInput("demotion", "a factor between 0 and 1");
-    this.pyramidOptions = { ...defaultPyramid, ...config.pyramid, limits: { ...defaultPyramid.limits, ...config.pyramid?.limits } };
+    const { onIngest, ...pyramid } = config.pyramid ?? {};
+    this.pyramidOptions = { ...defaultPyramid, enabled: onIngest ?? defaultPyramid.enabled, ...pyramid, limits: { ...defaultPyramid.limits, ...pyramid.limits } };
     validateTimeZone("pyramid.zone", this.pyramidOptions.zone);
     this.summarizer = config.summarizer ?? new ExtractiveSummarizer(ports.embedder);
+    this.contextOptions = { ...defaultContext, ...config.context };
     this.placement = { ...defaultPlacement, ...config.placement };
     this.contextTurns = config.conversationContext ?? true;
     this.channels = [
@@ -218,6 +226,7 @@ export class Engine {
     const result: BatchResult = { imported: 0, ids: inputs.map(() => null), failed: [] };
     const now = this.clock.now();
     const refs = new Map<string, string>();
+    const longIds: string[] = [];
     const fail = (index: number, err: unknown) => {
       if (options.failFast) throw err;
       result.failed.push({ index, error: errorMessage(err) });
@@ -272,6 +281,7 @@ export class Engine {
         }
       }
       for (const i of written) {
+        if (prepared[i].chunks.length > 1) longIds.push(prepared[i].memory.id);
         result.ids[valid[i].index] = prepared[i].memory.id;
         options.onWritten?.(valid[i].index, prepared[i].memory);
       }
@@ -283,8 +293,33 @@ export class Engine {
       options.onProgress?.(Math.min(start + batchSize, inputs.length), inputs.length);
     }
     result.failed.sort((a, b) => a.index - b.index);
-    if (this.pyramidOptions.onIngest && result.imported > 0) await this.buildPyramid();
+    if (result.imported > 0) await this.afterWrite(longIds);
     return result;
+  }
+
+  /** Keeps the pyramid current after a write: turn nodes for the long memories written, then the dirty windows. */
+  private async afterWrite(longIds: string[] = []): Promise<void> {
+    if (this.pyramidOptions.enabled) await refreshPyramid(this.pyramidDeps(), this.pyramidOptions, longIds);
+    else if (longIds.length) await noteTurnBacklog(this.pyramidDeps());
+  }
+
+  private pyramidDeps(): BuildDeps {
+    return { store: this.ports.store, embedder: this.ports.embedder, summarizer: this.summarizer, stamp: this.stamp, now: this.clock.now() };
+  }
+
+  /** Whether the pyramid is on (maintained on write, summaries in search and `context`). */
+  get pyramidEnabled(): boolean {
+    return this.pyramidOptions.enabled;
+  }
+
+  /**
+   * Brings a store up to date when it is opened with the pyramid on: the turn nodes an older store lacks, and any
+   * window left dirty (by a store from before the pyramid was on by default, or by an engine with it off). Null
+   * when there was nothing to do.
+   */
+  async catchUpPyramid(options: { onProgress?: (done: number, total: number) => void } = {}) {
+    if (!this.pyramidOptions.enabled) return null;
+    return catchUpPyramid(this.pyramidDeps(), this.pyramidOptions, options.onProgress);
   }
 
   /**
@@ -361,12 +396,15 @@ export class Engine {
         reason: o.reason ?? null,
       },
     ]);
+    await this.afterWrite();
     return edgeJson(edge);
   }
 
   /** Takes an edge back (it stays in the history, marked retracted now). */
   async retract(edgeId: string): Promise<EdgeJson> {
-    return edgeJson(await this.ports.store.retractEdge(edgeId, this.clock.now()));
+    const edge = edgeJson(await this.ports.store.retractEdge(edgeId, this.clock.now()));
+    await this.afterWrite();
+    return edge;
   }
 
   /** The supersession chain of a memory, oldest to newest, with every edge touching it. */
@@ -392,15 +430,26 @@ export class Engine {
       open && decision === "accepted"
         ? { type: "supersedes", from: open.from, to: open.to, validFrom: Date.parse((await this.show(open.from)).at), validTo: null, recordedAt: now, provenance: "user", confidence: open.confidence, reason: open.reason }
         : undefined;
-    return suggestionJson(await this.ports.store.decideSuggestion(id, decision, now, edge));
+    const decided = suggestionJson(await this.ports.store.decideSuggestion(id, decision, now, edge));
+    await this.afterWrite();
+    return decided;
   }
 
   /** Searches every selected channel and fuses their ranks. */
   async recall(query: string, options: RecallOptions = {}): Promise<SearchResult> {
-    const opts = resolveRecallOptions(options, this.searchDefaults, this.clock.now());
+    const resolved = resolveRecallOptions(options, this.searchDefaults, this.clock.now());
+    const opts = { ...resolved, pyramid: resolved.pyramid && this.pyramidOptions.enabled };
     validateQuery(query);
     return search(
-      { store: this.ports.store, embedder: this.ports.embedder, channels: this.channels, pruning: this.termPruning, demotion: this.demotion, zone: this.pyramidOptions.zone },
+      {
+        store: this.ports.store,
+        embedder: this.ports.embedder,
+        channels: this.channels,
+        pruning: this.termPruning,
+        demotion: this.demotion,
+        zone: this.pyramidOptions.zone,
+        context: this.contextOptions,
+      },
       query,
       opts,
     );
@@ -413,20 +462,19 @@ export class Engine {
     return m.kind === "summary" ? { ...m, children: await this.ports.store.summaryChildren(id) } : m;
   }
 
-  /** Recomputes the summaries of every dirty day, week and month window (nothing, when none is dirty). */
-  async buildPyramid(options: { onProgress?: (done: number, total: number) => void } = {}): Promise<BuildReport> {
-    return buildPyramid(
-      { store: this.ports.store, embedder: this.ports.embedder, summarizer: this.summarizer, stamp: this.stamp, now: this.clock.now() },
-      this.pyramidOptions,
-      options.onProgress,
-    );
+  /**
+   * Writes the turn nodes that long memories lack and recomputes every dirty day, week and month window (nothing,
+   * when none is dirty); `full` recomputes every node (after a change of summariser, say).
+   */
+  async buildPyramid(options: { full?: boolean; onProgress?: (done: number, total: number) => void } = {}): Promise<BuildReport & { turns: number }> {
+    return rebuildPyramid(this.pyramidDeps(), this.pyramidOptions, Boolean(options.full), options.onProgress);
   }
 
   /** The pyramid's nodes, oldest first (days, then weeks, then months), or one level's. */
   async pyramid(options: { level?: string } = {}): Promise<{ zone: string; dirty: number; nodes: PyramidNodeJson[] }> {
     const level = options.level;
-    if (level !== undefined && !WINDOW_LEVELS.includes(level as WindowLevel)) throw invalidInput("level", `one of ${WINDOW_LEVELS.join(", ")}`);
-    const nodes = await this.ports.store.pyramidNodes({ level: level as WindowLevel | undefined });
+    if (level !== undefined && !NODE_LEVELS.includes(level as NodeLevel)) throw invalidInput("level", `one of ${NODE_LEVELS.join(", ")}`);
+    const nodes = await this.ports.store.pyramidNodes({ level: level as NodeLevel | undefined });
     return {
       zone: await this.ports.store.pyramidZone(),
       dirty: (await this.ports.store.dirtyWindows()).length,
@@ -436,6 +484,8 @@ export class Engine {
 
   async forget(id: string): Promise<{ id: string; forgotten: true }> {
     if (!(await this.ports.store.deleteMemory(id))) throw notFound("memory", id);
+    await this.ports.store.deleteMemory(turnNodeId(id)); // its turn node, when it had one
+    await this.afterWrite();
     return { id, forgotten: true };
   }
 

@@ -34,6 +34,8 @@ export const recallOptionsSchema = z
     asOf: z.string().optional(),
     knownAt: z.string().optional(),
     currentOnly: z.boolean().optional(),
+    /** False: no summaries in hits and no `context` (the pyramid off for this search). */
+    pyramid: z.boolean().optional(),
   })
   .strict();
 
@@ -49,6 +51,8 @@ export interface ResolvedRecall extends SearchOptions {
   /** What Cascade knew: edges recorded by then and not retracted by then. */
   knownAt: number;
   currentOnly: boolean;
+  /** Summaries in hits (for a time span) and as `context`. */
+  pyramid: boolean;
 }
 
 export function resolveRecallOptions(options: unknown, base: SearchOptions, clockNow: number): ResolvedRecall {
@@ -80,6 +84,7 @@ export function resolveRecallOptions(options: unknown, base: SearchOptions, cloc
     asOf,
     knownAt: o.knownAt !== undefined ? parseInstant("knownAt", o.knownAt) : now,
     currentOnly: o.currentOnly ?? false,
+    pyramid: o.pyramid ?? true,
     match: o.match !== undefined ? parseLquery(o.match) : null,
   };
 }

@@ -10,7 +10,8 @@ const oneLine = (s: string, max: number) => {
 };
 
 export function formatSearch(r: SearchResult): string {
-  if (r.hits.length === 0) return `No memories match ${JSON.stringify(r.query)}.`;
+  const note = r.time_note ? `time: ${r.time_note}\n` : "";
+  if (r.hits.length === 0) return `${note}No memories match ${JSON.stringify(r.query)}.`;
   const lines = r.hits.map((h, i) => {
     const channels = h.sources_hit.map((c) => `${c}#${h.ranks[c]}`).join(" ");
     const kind = h.level && h.window ? `${h.level} summary ${h.window.start.slice(0, 10)}..${h.window.end.slice(0, 10)}` : h.kind;
@@ -23,7 +24,10 @@ export function formatSearch(r: SearchResult): string {
   const timing = Object.entries(r.channels)
     .map(([c, rep]) => `${c} ${rep!.candidates} in ${rep!.ms.toFixed(1)} ms`)
     .join(", ");
-  return `${lines.join("\n")}\n(${r.took_ms.toFixed(1)} ms; ${timing})`;
+  // context: one line per summary, its level and window, then the start of its text
+  const context = (r.context ?? []).map((c) => `  ${c.level} ${c.window.start.slice(0, 10)}${c.level === "turn" ? "" : `..${c.window.end.slice(0, 10)}`}  ${c.id}\n    ${oneLine(c.text, 150)}`);
+  const contextBlock = context.length ? `\ncontext (summaries of the top hits' windows):\n${context.join("\n")}` : "";
+  return `${note}${lines.join("\n")}${contextBlock}\n(${r.took_ms.toFixed(1)} ms; ${timing})`;
 }
 
 export function formatHistory(h: HistoryJson): string {
