@@ -103,6 +103,8 @@ export interface BatchResult {
   imported: number;
   ids: (string | null)[];
   failed: { index: number; error: string }[];
+  /** What keeping the pyramid current after the write recomputed (absent with the pyramid off or nothing written). */
+  pyramid?: BuildReport & { turns: number };
 }
 
 export interface BatchOptions {
@@ -293,14 +295,28 @@ export class Engine {
       options.onProgress?.(Math.min(start + batchSize, inputs.length), inputs.length);
     }
     result.failed.sort((a, b) => a.index - b.index);
-    if (result.imported > 0) await this.afterWrite(longIds);
+    if (result.imported > 0) {
+      const refreshed = await this.afterWrite(longIds);
+      if (refreshed) result.pyramid = refreshed;
+    }
     return result;
   }
 
   /** Keeps the pyramid current after a write: turn nodes for the long memories written, then the dirty windows. */
-  private async afterWrite(longIds: string[] = []): Promise<void> {
-    if (this.pyramidOptions.enabled) await refreshPyramid(this.pyramidDeps(), this.pyramidOptions, longIds);
-    else if (longIds.length) await noteTurnBacklog(this.pyramidDeps());
+  private async afterWrite(longIds: string[] = []): Promise<(BuildReport & { turns: number }) | null> {
+    if (!this.pyramidOptions.enabled) {
+      if (longIds.length) await noteTurnBacklog(this.pyramidDeps());
+      return null;
+    }
+    try {
+      return await refreshPyramid(this.pyramidDeps(), this.pyramidOptions, longIds);
+    } catch {
+      // The write itself has committed; a summariser that fails (a chat model down) must not undo or fail it. Its
+      // windows stay dirty (a window is cleared only once its node is written) and the next write, open or
+      // `pyramid build` tries again; `pyramid show` reports how many are waiting. Long memories are looked for again.
+      if (longIds.length) await noteTurnBacklog(this.pyramidDeps());
+      return null;
+    }
   }
 
   private pyramidDeps(): BuildDeps {

@@ -121,6 +121,7 @@ export function formatBench(r: BenchReport): string {
     .join("\n");
   return [
     `${r.chunks} chunks, ${r.queries} queries per configuration`,
+    `summary pyramid ${r.pyramid ? `on: kept current during ingest (${r.summary_nodes} nodes), context in every fused search` : "off"}`,
     `ingest ${r.ingest_per_s} chunks/s (bulk, no revision detection); index build ${r.build_s} s; store ${r.store_mb} MB; peak RSS ${r.peak_rss_mb} MB; dense recall@10 ${r["ann_recall@10"]}`,
     `revision detection adds ${r.detect_ms_per_memory} ms per memory at ingest; fused_with_edges and supersession_annotation (its part of the fused time): after ${r.edges} supersedes edges`,
     "",
@@ -131,9 +132,10 @@ export function formatBench(r: BenchReport): string {
 
 export function formatPyramidBench(r: PyramidBenchReport): string {
   return [
-    `${r.turns} turns over ${r.days} days (ingest ${r.ingest_s} s)`,
-    `full build: ${r.build_s} s for ${r.nodes.day} days, ${r.nodes.week} weeks, ${r.nodes.month} months`,
-    `refresh after ${r.refresh_turns} new turns: ${r.refresh_s} s (${r.refresh_windows} windows recomputed)`,
+    `${r.turns} turns over ${r.days} days`,
+    `ingest with the pyramid kept current: ${r.ingest_s} s (${r.ingest_per_s}/s); pyramid off: ${r.ingest_off_s} s (${r.ingest_off_per_s}/s)`,
+    `full rebuild: ${r.build_s} s for ${r.nodes.day} days, ${r.nodes.week} weeks, ${r.nodes.month} months`,
+    `a write of ${r.refresh_turns} new turns with its refresh: ${r.refresh_s} s (${r.refresh_windows} windows recomputed)`,
   ].join("\n");
 }
 

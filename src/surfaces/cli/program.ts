@@ -478,6 +478,7 @@ export function buildProgram(): Command {
     .option("--seed <n>", "corpus seed", integer("--seed", 0), 42)
     .option("--pyramid", "instead: time a full summary-pyramid build over --chunks turns spread over two years, and a refresh after 100 more")
     .option("--topics", "instead: --chunks memories over 1,000 topics; fused queries with and without --under (1%), and the tree listing")
+    .option("--no-pyramid", "the summary pyramid off: not maintained during ingest, no context in searches")
     .action(async (o, cmd: Command) => {
       if (o.topics) {
         const bar = progressBar("topic bench", "steps");
@@ -494,7 +495,7 @@ export function buildProgram(): Command {
       const bar = progressBar("bench", "steps");
       let report: BenchReport;
       try {
-        report = await runBench(defaultGloveEmbedder(), { chunks: o.chunks, queries: o.queries, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) });
+        report = await runBench(defaultGloveEmbedder(), { chunks: o.chunks, queries: o.queries, seed: o.seed, pyramid: o.pyramid, onProgress: (_p, d, t) => bar.update(d, t) });
       } finally {
         bar.stop();
       }
