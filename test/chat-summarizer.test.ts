@@ -38,10 +38,11 @@ test("with the pyramid on, a failing model never fails the write: its windows wa
   chat.reply = () => ({ status: 500, body: "down" });
   const r = await engine.remember({ text: "We deploy on Kubernetes.", at: "2026-05-11T09:00:00Z" });
   assert.equal((await engine.show(r.id)).text, "We deploy on Kubernetes.");
+  assert.equal((await engine.pyramid()).dirty, 3, "the refresh failed; its windows wait");
   assert.equal((await store.dirtyWindows()).length, 3);
   chat.reply = () => answer("The team deploys on Kubernetes.");
   await engine.remember({ text: "Release train every Tuesday.", at: "2026-05-12T09:00:00Z" });
-  assert.equal((await store.dirtyWindows()).length, 0, "the next write caught up");
+  assert.equal((await engine.pyramid()).dirty, 0, "the next write's refresh caught up");
   await engine.close();
 });
 

@@ -32,7 +32,8 @@ import { validateTopicPath } from "../topics/path.js";
 import { defaultPlacement, topicPlacer, type PlacementOptions, type TopicPlacer } from "../topics/placement.js";
 import { parseWith } from "../validate.js";
 import { defaultPyramid, type BuildDeps, type BuildReport, type PyramidOptions } from "../pyramid/build.js";
-import { catchUpPyramid, noteTurnBacklog, rebuildPyramid, refreshPyramid } from "../pyramid/maintain.js";
+import { catchUpPyramid, rebuildPyramid } from "../pyramid/maintain.js";
+import { PyramidKeeper, type RefreshReport } from "../pyramid/keeper.js";
 import { turnNodeId } from "../pyramid/turns.js";
 import { defaultContext, type ContextOptions } from "../query/context.js";
 import { ExtractiveSummarizer } from "../pyramid/extractive.js";
@@ -103,8 +104,6 @@ export interface BatchResult {
   imported: number;
   ids: (string | null)[];
   failed: { index: number; error: string }[];
-  /** What keeping the pyramid current after the write recomputed (absent with the pyramid off or nothing written). */
-  pyramid?: BuildReport & { turns: number };
 }
 
 export interface BatchOptions {
@@ -152,6 +151,7 @@ export class Engine {
   private readonly pyramidOptions: PyramidOptions;
   private readonly summarizer: Summarizer;
   private readonly contextOptions: ContextOptions;
+  private readonly keeper: PyramidKeeper;
   private readonly placement: PlacementOptions;
   /** Topic centroids, loaded on the first write that needs them and kept current by this engine's writes. */
   private placer: TopicPlacer | null = null;
@@ -170,6 +170,7 @@ export class Engine {
     validateTimeZone("pyramid.zone", this.pyramidOptions.zone);
     this.summarizer = config.summarizer ?? new ExtractiveSummarizer(ports.embedder);
     this.contextOptions = { ...defaultContext, ...config.context };
+    this.keeper = new PyramidKeeper(() => this.pyramidDeps(), this.pyramidOptions);
     this.placement = { ...defaultPlacement, ...config.placement };
     this.contextTurns = config.conversationContext ?? true;
     this.channels = [
@@ -295,28 +296,18 @@ export class Engine {
       options.onProgress?.(Math.min(start + batchSize, inputs.length), inputs.length);
     }
     result.failed.sort((a, b) => a.index - b.index);
-    if (result.imported > 0) {
-      const refreshed = await this.afterWrite(longIds);
-      if (refreshed) result.pyramid = refreshed;
-    }
+    if (result.imported > 0) await this.afterWrite(longIds);
     return result;
   }
 
-  /** Keeps the pyramid current after a write: turn nodes for the long memories written, then the dirty windows. */
-  private async afterWrite(longIds: string[] = []): Promise<(BuildReport & { turns: number }) | null> {
-    if (!this.pyramidOptions.enabled) {
-      if (longIds.length) await noteTurnBacklog(this.pyramidDeps());
-      return null;
-    }
-    try {
-      return await refreshPyramid(this.pyramidDeps(), this.pyramidOptions, longIds);
-    } catch {
-      // The write itself has committed; a summariser that fails (a chat model down) must not undo or fail it. Its
-      // windows stay dirty (a window is cleared only once its node is written) and the next write, open or
-      // `pyramid build` tries again; `pyramid show` reports how many are waiting. Long memories are looked for again.
-      if (longIds.length) await noteTurnBacklog(this.pyramidDeps());
-      return null;
-    }
+  /** Keeps the pyramid current after a write (see pyramid/keeper.ts): turn nodes for its long memories, then its windows. */
+  private async afterWrite(longIds: string[] = []): Promise<void> {
+    await this.keeper.noteWrite(longIds);
+  }
+
+  /** Runs the refresh the last writes scheduled, now; what it recomputed (null: nothing pending). */
+  async settlePyramid(): Promise<RefreshReport | null> {
+    return this.keeper.settle();
   }
 
   private pyramidDeps(): BuildDeps {
@@ -425,6 +416,7 @@ export class Engine {
 
   /** The supersession chain of a memory, oldest to newest, with every edge touching it. */
   async history(id: string, options: { asOf?: string; knownAt?: string } = {}): Promise<HistoryJson> {
+    await this.keeper.settle();
     await this.show(id);
     const now = this.clock.now();
     const time = {
@@ -453,6 +445,7 @@ export class Engine {
 
   /** Searches every selected channel and fuses their ranks. */
   async recall(query: string, options: RecallOptions = {}): Promise<SearchResult> {
+    await this.keeper.settle();
     const resolved = resolveRecallOptions(options, this.searchDefaults, this.clock.now());
     const opts = { ...resolved, pyramid: resolved.pyramid && this.pyramidOptions.enabled };
     validateQuery(query);
@@ -473,6 +466,7 @@ export class Engine {
 
   /** A memory; a summary node also lists its children (turns, or the nodes one level down). */
   async show(id: string): Promise<Memory & { children?: string[] }> {
+    await this.keeper.settle();
     const m = await this.ports.store.getMemory(id);
     if (!m) throw notFound("memory", id);
     return m.kind === "summary" ? { ...m, children: await this.ports.store.summaryChildren(id) } : m;
@@ -483,11 +477,13 @@ export class Engine {
    * when none is dirty); `full` recomputes every node (after a change of summariser, say).
    */
   async buildPyramid(options: { full?: boolean; onProgress?: (done: number, total: number) => void } = {}): Promise<BuildReport & { turns: number }> {
+    await this.keeper.settle();
     return rebuildPyramid(this.pyramidDeps(), this.pyramidOptions, Boolean(options.full), options.onProgress);
   }
 
   /** The pyramid's nodes, oldest first (days, then weeks, then months), or one level's. */
   async pyramid(options: { level?: string } = {}): Promise<{ zone: string; dirty: number; nodes: PyramidNodeJson[] }> {
+    await this.keeper.settle();
     const level = options.level;
     if (level !== undefined && !NODE_LEVELS.includes(level as NodeLevel)) throw invalidInput("level", `one of ${NODE_LEVELS.join(", ")}`);
     const nodes = await this.ports.store.pyramidNodes({ level: level as NodeLevel | undefined });
@@ -572,15 +568,18 @@ export class Engine {
 
   /** Whether the store's indexes agree with its tables; `repair` rebuilds the ones that do not. */
   async doctor(options: { repair?: boolean } = {}): Promise<{ ok: boolean; checks: DoctorCheck[] }> {
+    await this.keeper.settle();
     const checks = await this.ports.store.doctor(Boolean(options.repair));
     return { ok: checks.every((c) => c.ok || c.repaired), checks };
   }
 
   async stats(): Promise<StoreStats & { embedder: string }> {
+    await this.keeper.settle();
     return { ...(await this.ports.store.stats()), embedder: this.ports.embedder.id };
   }
 
   async close(): Promise<void> {
+    await this.keeper.settle();
     await this.ports.store.close();
   }
 }

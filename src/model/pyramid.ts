@@ -46,3 +46,6 @@ export interface ContextEntry {
 }
 
 export const SUMMARY_KIND = "summary";
+
+/** Summary nodes have ids of their own kind (`p_day_2026-06-16`, `p_turn_m_…`); memories' are `m_…`. */
+export const isSummaryId = (id: string): boolean => id.startsWith("p_");

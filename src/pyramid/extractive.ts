@@ -31,7 +31,7 @@ export interface ExtractiveOptions {
   minContentWords: number;
   /** Weight of a sentence's informativeness (0 to 1) beside coverage and novelty. */
   informative: number;
-  /** At most this many candidates (the most informative, in time order) are embedded: a day of 10,000 turns costs what this many do. */
+  /** At most this many candidates (the most informative, in time order) are looked at closely: a day of 10,000 turns costs what 150 do. */
   maxPool: number;
 }
 
@@ -42,7 +42,7 @@ export const defaultExtractive: Readonly<ExtractiveOptions> = Object.freeze({
   related: 0.5,
   minContentWords: 3,
   informative: 0.3,
-  maxPool: 400,
+  maxPool: 150,
 });
 
 interface Candidate {
@@ -61,15 +61,18 @@ export class ExtractiveSummarizer implements Summarizer {
   }
 
   async summarize({ sentences, limits }: SummaryRequest): Promise<SummarySentence[]> {
-    const informative = sentences.filter((s) => contentWords(s.text).length >= this.opts.minContentWords);
-    let pool = informative.length > 0 ? informative : sentences;
-    if (pool.length === 0) return [];
-    let infos = pool.map((s) => informativeness(s.text));
-    if (pool.length > this.opts.maxPool) {
-      const keep = new Set([...pool.keys()].sort((a, b) => infos[b] - infos[a] || a - b).slice(0, this.opts.maxPool));
-      pool = pool.filter((_, i) => keep.has(i));
+    if (sentences.length === 0) return [];
+    // a very large window keeps its most informative sentences (a cheap surface score) before anything costlier
+    let infos = sentences.map((s) => informativeness(s.text));
+    let cut = sentences;
+    if (sentences.length > this.opts.maxPool) {
+      const keep = new Set([...sentences.keys()].sort((a, b) => infos[b] - infos[a] || a - b).slice(0, this.opts.maxPool));
+      cut = sentences.filter((_, i) => keep.has(i));
       infos = infos.filter((_, i) => keep.has(i));
     }
+    const wordy = cut.map((s) => contentWords(s.text).length >= this.opts.minContentWords);
+    const pool = wordy.some(Boolean) ? cut.filter((_, i) => wordy[i]) : cut;
+    if (wordy.some(Boolean)) infos = infos.filter((_, i) => wordy[i]);
     const vectors = await this.embedder.embed(pool.map((s) => s.text));
     const candidates: Candidate[] = pool.map((sentence, order) => ({ sentence, order, vector: vectors[order], info: infos[order] }));
 

@@ -15,8 +15,8 @@
  * the rest of the week. `pyramid show` and `show ID` give the whole summary. `timeSpan: "rank"` restores the
  * other policy (summaries rank with everything when the question names a span); docs/BENCHMARKS.md measures both.
  */
-import { SUMMARY_KIND, type ContextEntry, type NodeLevel, type PyramidNode, type SummarySentence } from "../model/pyramid.js";
-import type { Hit, SearchFilter } from "../model/types.js";
+import { SUMMARY_KIND, isSummaryId, type ContextEntry, type NodeLevel, type PyramidNode, type SummarySentence } from "../model/pyramid.js";
+import type { Hit, Ranked, SearchFilter } from "../model/types.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { Store } from "../ports/store.js";
 import { turnNodeId } from "../pyramid/turns.js";
@@ -59,10 +59,26 @@ export function summariesRankFor(time: ParsedTime | null, opts: ContextOptions):
   return opts.timeSpan === "rank" && time?.span != null;
 }
 
-/** The filter with summaries left out of every channel (unless the caller asked for the summary kind). */
-export function withoutSummaries(filter: SearchFilter): SearchFilter {
-  if (filter.kinds?.includes(SUMMARY_KIND)) return filter;
-  return { ...filter, excludeKinds: [...new Set([...(filter.excludeKinds ?? []), SUMMARY_KIND])] };
+/** How many more candidates a channel is asked for when summaries are dropped from its list afterwards. */
+const SUMMARY_SLACK = 10;
+
+/**
+ * Summaries left out of every channel's list (unless the caller asked for the summary kind). A query that already
+ * filters gets `excludeKinds` added, exactly. An unfiltered one keeps the channels' unfiltered fast path (a
+ * filter that admits 99.9% of the chunks would make the dense channel list every allowed chunk id: 260 ms a query
+ * at 100,000 chunks): the channels rank `SUMMARY_SLACK` deeper and the summaries are dropped from their lists.
+ */
+export function leaveOutSummaries(filter: SearchFilter, depth: number): { filter: SearchFilter; depth: number; drop: boolean } {
+  if (filter.kinds?.includes(SUMMARY_KIND)) return { filter, depth, drop: false };
+  if (Object.values(filter).some((v) => v !== undefined)) {
+    return { filter: { ...filter, excludeKinds: [...new Set([...(filter.excludeKinds ?? []), SUMMARY_KIND])] }, depth, drop: false };
+  }
+  return { filter, depth: depth + SUMMARY_SLACK, drop: true };
+}
+
+/** A channel's list without summary nodes (their ids are `p_…`: see pyramid/build.ts and pyramid/turns.ts), cut to `depth`. */
+export function dropSummaries(list: Ranked[], depth: number): Ranked[] {
+  return list.filter((r) => !isSummaryId(r.memoryId)).slice(0, depth);
 }
 
 export interface ContextInput {

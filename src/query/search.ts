@@ -19,7 +19,7 @@ import { adjustForTime, type Scored } from "./time.js";
 import { parseTimeExpressions } from "../time/expressions.js";
 import { defaultTimeAdjustments } from "../config/defaults.js";
 import { selectTerms, type TermPruning } from "../text/terms.js";
-import { summariesRankFor, summaryContext, withoutSummaries, type ContextOptions } from "./context.js";
+import { dropSummaries, leaveOutSummaries, summariesRankFor, summaryContext, type ContextOptions } from "./context.js";
 import { timeReport } from "./time-note.js";
 
 export interface SearchDeps {
@@ -62,7 +62,9 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   }
   // summaries rank with everything only for a question naming a time span; otherwise they come as context
   const pyramid = opts.pyramid;
-  if (!pyramid || !summariesRankFor(time, deps.context)) opts = { ...opts, filter: withoutSummaries(opts.filter) };
+  const left = !pyramid || !summariesRankFor(time, deps.context) ? leaveOutSummaries(opts.filter, opts.depth) : null;
+  const depth = opts.depth;
+  if (left) opts = { ...opts, filter: left.filter, depth: left.depth };
   // the lexical and vector channels search the question without its date words
   const lexical = time ? time.text : text;
   const selected = new Set<ChannelName>(opts.channels);
@@ -88,7 +90,7 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   for (const channel of deps.channels) {
     if (!selected.has(channel.name)) continue;
     const t0 = performance.now();
-    const list = await channel.run(query);
+    const list = left?.drop ? dropSummaries(await channel.run(query), depth) : await channel.run(query);
     lists[channel.name] = list;
     reports[channel.name] = { weight: opts.weights[channel.name], candidates: list.length, ms: round(performance.now() - t0) };
   }
