@@ -225,11 +225,32 @@ export class Engine {
       onWritten?: (index: number, memory: PreparedMemory["memory"]) => void;
     } = {},
   ): Promise<BatchResult> {
+    // the pyramid's refresh waits until this write has committed and noted what it wrote (pyramid/keeper.ts)
+    const longIds: string[] = [];
+    this.keeper.beginWrite();
+    try {
+      return await this.writeMany(inputs, options, longIds);
+    } finally {
+      // even a write that failed part-way may have committed batches: a refresh with nothing dirty costs one lookup
+      await this.keeper.endWrite(longIds, true);
+    }
+  }
+
+  private async writeMany(
+    inputs: unknown[],
+    options: BatchOptions & {
+      provenance?: "user" | "api";
+      /** Throw the first error instead of reporting it (one memory at a time). */
+      failFast?: boolean;
+      /** Told of each memory as its transaction commits, so a caller needs no second read. */
+      onWritten?: (index: number, memory: PreparedMemory["memory"]) => void;
+    },
+    longIds: string[],
+  ): Promise<BatchResult> {
     const batchSize = options.batchSize ?? DEFAULT_BATCH;
     const result: BatchResult = { imported: 0, ids: inputs.map(() => null), failed: [] };
     const now = this.clock.now();
     const refs = new Map<string, string>();
-    const longIds: string[] = [];
     const fail = (index: number, err: unknown) => {
       if (options.failFast) throw err;
       result.failed.push({ index, error: errorMessage(err) });
@@ -296,13 +317,13 @@ export class Engine {
       options.onProgress?.(Math.min(start + batchSize, inputs.length), inputs.length);
     }
     result.failed.sort((a, b) => a.index - b.index);
-    if (result.imported > 0) await this.afterWrite(longIds);
     return result;
   }
 
   /** Keeps the pyramid current after a write (see pyramid/keeper.ts): turn nodes for its long memories, then its windows. */
   private async afterWrite(longIds: string[] = []): Promise<void> {
-    await this.keeper.noteWrite(longIds);
+    this.keeper.beginWrite();
+    await this.keeper.endWrite(longIds, true);
   }
 
   /** Runs the refresh the last writes scheduled, now; what it recomputed (null: nothing pending). */
