@@ -127,18 +127,24 @@ const MIGRATIONS: string[] = [
   CREATE INDEX memories_context ON memories (context_rowid) WHERE context_rowid IS NOT NULL;
   CREATE INDEX memories_session ON memories (session, at_ms) WHERE session IS NOT NULL;
   `,
-  // 7: the turn level of the pyramid. A memory longer than one chunk has a node of level 'turn' whose window is
+  // 7: idempotent imports. An imported memory keeps its import key (`ref:…` or `sha256:…` of the line, see
+  // ingest/dedupe.ts); unique, so a re-run import finds what it already stored and two can never both store it.
+  `
+  ALTER TABLE memories ADD COLUMN import_key TEXT;
+  CREATE UNIQUE INDEX memories_import_key ON memories (import_key) WHERE import_key IS NOT NULL;
+  `,
+  // 8: the turn level of the pyramid. A memory longer than one chunk has a node of level 'turn' whose window is
   // its instant; several can share an instant, so (level, start) is unique only for the calendar levels.
   `
-  CREATE TABLE summary_nodes_v7 (
+  CREATE TABLE summary_nodes_v8 (
     memory_rowid INTEGER PRIMARY KEY REFERENCES memories (rowid) ON DELETE CASCADE,
     level        TEXT NOT NULL CHECK (level IN ('turn', 'day', 'week', 'month')),
     start_ms     INTEGER NOT NULL,
     end_ms       INTEGER NOT NULL
   );
-  INSERT INTO summary_nodes_v7 (memory_rowid, level, start_ms, end_ms) SELECT memory_rowid, level, start_ms, end_ms FROM summary_nodes;
+  INSERT INTO summary_nodes_v8 (memory_rowid, level, start_ms, end_ms) SELECT memory_rowid, level, start_ms, end_ms FROM summary_nodes;
   DROP TABLE summary_nodes;
-  ALTER TABLE summary_nodes_v7 RENAME TO summary_nodes;
+  ALTER TABLE summary_nodes_v8 RENAME TO summary_nodes;
   CREATE UNIQUE INDEX summary_nodes_window ON summary_nodes (level, start_ms) WHERE level <> 'turn';
   CREATE INDEX summary_nodes_start ON summary_nodes (start_ms);
   `,
@@ -153,6 +159,8 @@ export function migrate(db: Connection): void {
   }
   for (let v = current; v < SCHEMA_VERSION; v++) {
     db.transaction(() => {
+      // another process may have applied this step while we waited for the write lock
+      if ((db.pragma("user_version", { simple: true }) as number) > v) return;
       db.exec(MIGRATIONS[v]);
       db.pragma(`user_version = ${v + 1}`);
     })();
