@@ -43,7 +43,10 @@ export interface HydratedChunk {
 }
 
 export interface StoreStats {
+  /** Memories people and agents stored (summary nodes not counted). */
   memories: number;
+  /** Summary nodes of the pyramid. */
+  summaries: number;
   chunks: number;
   terms: number;
   bytes: number;

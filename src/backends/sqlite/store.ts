@@ -343,7 +343,8 @@ export class SqliteStore implements Store {
         }
       }
     }
-    return { memories: count("memories"), chunks: count("chunks"), terms: count("terms"), bytes };
+    const summaries = count("summary_nodes");
+    return { memories: count("memories") - summaries, summaries, chunks: count("chunks"), terms: count("terms"), bytes };
   }
 
   async close(): Promise<void> {
