@@ -52,6 +52,9 @@ describe("HTTP API on a real loopback server", () => {
     assert.equal(search.json.rrf_k, 30);
     assert.equal(search.json.hits[0].id, june);
     assert.equal(search.json.hits.find((h: any) => h.id === feb.json.id).status, "superseded");
+    // the summaries of the first hit's windows come beside the hits; "pyramid": false leaves them out
+    assert.ok(search.json.context.length > 0 && search.json.context.every((c: any) => c.hits.includes(june) && c.id.startsWith("p_")));
+    assert.deepEqual((await call("POST", "/v1/search", { query: "connection pool size", pyramid: false })).json.context, []);
     const asOf = await call("POST", "/v1/search", { query: "connection pool size", as_of: "2026-03-01" });
     assert.deepEqual(asOf.json.hits.map((h: any) => h.id), [feb.json.id]);
     const history = await call("GET", `/v1/memories/${feb.json.id}/history`);

@@ -148,7 +148,7 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
       chunks: memories,
       memories,
       pyramid,
-      summary_nodes: stats.memories - memories,
+      summary_nodes: stats.summaries,
       queries: corpus.queries.length,
       ingest_per_s: Math.round(memories / ingestS),
       build_s: Math.round(buildS * 1000) / 1000,

@@ -62,7 +62,12 @@ export class ExtractiveSummarizer implements Summarizer {
 
   async summarize({ sentences, limits }: SummaryRequest): Promise<SummarySentence[]> {
     if (sentences.length === 0) return [];
-    // a very large window keeps its most informative sentences (a cheap surface score) before anything costlier
+    // A very large window is first thinned evenly to four times the pool (a day of 1,440 turns holds ~2,900
+    // sentences), then keeps its most informative sentences (a surface score) before anything costlier.
+    if (sentences.length > 4 * this.opts.maxPool) {
+      const step = sentences.length / (4 * this.opts.maxPool);
+      sentences = Array.from({ length: 4 * this.opts.maxPool }, (_, i) => sentences[Math.floor(i * step)]);
+    }
     let infos = sentences.map((s) => informativeness(s.text));
     let cut = sentences;
     if (sentences.length > this.opts.maxPool) {
