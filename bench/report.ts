@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { execFileSync } from "node:child_process";
-import { defaultGloveEmbedder, evaluateLocomo, loadLocomo, runPyramidBench, runTopicBench, type BenchReport, type EvalConfig, type Metrics } from "../src/index.js";
+import { defaultGloveEmbedder, evaluateLocomo, loadLocomo, runPyramidBench, runTopicBench, type BenchReport, type EvalConfig, type EvalReport, type Metrics } from "../src/index.js";
 import { formatBench, formatPyramidBench, formatTopicBench, metricsTable } from "../src/surfaces/cli/format.js";
 import { runHttpLoad } from "./http-load.js";
 import { PEER_CONFIGS, peerQuality, peerSpeed } from "./peers.js";
@@ -28,20 +28,30 @@ const quality = await evaluateLocomo(conversations, { embedder, tokens: embedder
 
 // The pyramid and time parsing, each on and off (no ablation): all questions, and category 2 (temporal).
 log("LoCoMo with the pyramid and time parsing on and off");
+const rank = { context: { timeSpan: "rank" as const } };
 const timeConfigs: [string, EvalConfig][] = [
-  ["time off, no pyramid", { search: { time: "off" } }],
-  ["time boost (default), no pyramid", {}],
-  ["time restrict, no pyramid", { search: { time: "restrict" } }],
-  ["time off, pyramid, summaries credit nothing", { search: { time: "off" }, pyramid: true }],
-  ["time off, pyramid, summaries credit their source turns", { search: { time: "off" }, pyramid: true, summaryCredit: true }],
-  ["time boost, pyramid, summaries credit nothing", { pyramid: true }],
-  ["time boost, pyramid, summaries credit their source turns", { pyramid: true, summaryCredit: true }],
+  ["time off, pyramid off", { search: { time: "off" }, pyramid: false }],
+  ["time boost, pyramid off", { pyramid: false }],
+  ["time restrict, pyramid off", { search: { time: "restrict" }, pyramid: false }],
+  ["time boost, pyramid on, summaries as context (default)", {}],
+  ["time off, pyramid on", { search: { time: "off" } }],
+  ["time boost, pyramid on, summaries rank for time spans, credit nothing", { engine: rank }],
+  ["time boost, pyramid on, summaries rank for time spans, credit their source turns", { engine: rank, summaryCredit: true }],
 ];
 const timeRows: [string, Metrics, Metrics][] = [];
 for (const [name, config] of timeConfigs) {
   const r = await evaluateLocomo(conversations, { embedder, tokens: embedder }, { ...config, ablation: false });
   timeRows.push([name, r.overall, r.by_category["2"]]);
 }
+log("LoCoMo evidence within a word budget, pyramid on and off");
+const BUDGETS = [250, 500, 1000, 2000];
+const budgetRows: [string, EvalReport][] = [];
+for (const [name, pyramid] of [["pyramid off", false], ["pyramid on (default)", true]] as const) {
+  budgetRows.push([name, await evaluateLocomo(conversations, { embedder, tokens: embedder }, { ablation: false, pyramid, budgets: BUDGETS })]);
+}
+const budgetTable = (pick: (r: EvalReport) => Record<string, number> | undefined) =>
+  `| configuration | recall@10 | ${BUDGETS.map((b) => `evidence@${b}`).join(" | ")} |\n|---|---:|${BUDGETS.map(() => "---:").join("|")}|\n` +
+  budgetRows.map(([n, r]) => `| ${n} | ${pick(r)?.["recall@10"]?.toFixed(3)} | ${BUDGETS.map((b) => pick(r)?.[`evidence@${b}`]?.toFixed(3)).join(" | ")} |`).join("\n");
 log("pyramid build at 100,000 turns");
 const pyramidSpeed = await runPyramidBench(embedder, { turns: 100_000 });
 log("topics at 100,000 memories");
@@ -120,11 +130,12 @@ ${Object.entries(peersS.latency_ms)
 
 ## The summary pyramid and time expressions on LoCoMo
 
-Command: \`cascade eval locomo ${locomoPath} --no-ablation [--time boost|restrict|off] [--pyramid] [--summary-credit]\`.
-"now" is the day after each conversation's last turn. With \`--pyramid\` the day/week/month summaries are built
-after ingest and compete with the turns for the top 10. Counting is shown both ways: a summary hit either
-retrieves nothing (it only takes a place) or retrieves the turns its sentences were taken from (not all its
-children: a month summary is credited with its dozen source turns, not the month).
+Command: \`cascade eval locomo ${locomoPath} --no-ablation [--time boost|restrict|off] [--no-pyramid] [--summary-credit]\`
+(summaries ranking for time spans: config \`engine.context.timeSpan: "rank"\`). "now" is the day after each
+conversation's last turn. With the pyramid on (the default) summaries are kept current as the turns arrive and
+come back as \`context\`, outside the top 10; with \`timeSpan: "rank"\` they compete with the turns for the top 10
+when a question names a time span. Counting is shown both ways: a summary hit either retrieves nothing (it only
+takes a place) or retrieves the turns its sentences were taken from.
 
 All questions:
 
@@ -134,14 +145,31 @@ Category 2 (temporal):
 
 ${metricsTable(timeRows.map(([n, , cat2]) => [n, cat2]))}
 
+## Evidence within a word budget
+
+Command: \`cascade eval locomo ${locomoPath} --no-ablation [--no-pyramid] --budget-words 250 --budget-words 500 --budget-words 1000 --budget-words 2000\`.
+Each question's results are read in order — a hit's text, then the \`context\` entries covering it — until N words
+are spent; an evidence turn counts when its own text, or a summary sentence taken from it, was read whole inside
+the budget (src/eval/budget.ts).
+
+All questions:
+
+${budgetTable((r) => r.overall)}
+
+Category 2 (temporal):
+
+${budgetTable((r) => r.by_category["2"])}
+
 ## Summary pyramid build
 
 Command: \`cascade bench --pyramid --chunks 100000\` — 100,000 synthetic turns spread evenly over two years,
-the default extractive summariser.
+imported in batches of 2,000 with the pyramid kept current after each (the default) and with it off, the default
+extractive summariser.
 
 ${formatPyramidBench(pyramidSpeed)}
 
-Targets (issue 3): a full build ≤ 60 s; a refresh after 100 new turns ≤ 1 s.
+Targets (issue 3): a full build ≤ 60 s; a refresh after 100 new turns ≤ 1 s. (Issue 16): bulk ingest with the
+pyramid maintained ≥ 5,000 memories/s.
 
 ## Topics at scale
 

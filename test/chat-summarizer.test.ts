@@ -8,7 +8,7 @@ const chat = chatServer();
 async function engineWith(summarizer: ChatSummarizer) {
   const e = defaultGloveEmbedder();
   const store = new SqliteStore(":memory:");
-  const engine = await Engine.create({ store, embedder: e, tokens: e }, { detection: { enabled: false }, summarizer });
+  const engine = await Engine.create({ store, embedder: e, tokens: e }, { detection: { enabled: false }, summarizer, pyramid: { enabled: false } });
   const a = await engine.remember({ text: "We deploy on Kubernetes.", speaker: "Ana", at: "2026-05-11T09:00:00Z" });
   const b = await engine.remember({ text: "Actually we moved the deployment to Nomad.", speaker: "Ben", at: "2026-05-12T09:00:00Z" });
   return { engine, store, ids: [a.id, b.id] };
@@ -28,6 +28,21 @@ test("the chat summariser sends each window's sentences and stores the model's p
   assert.equal(week.text, "Summary of Week 2026-W20 (11 May – 17 May 2026): the team moved from Kubernetes to Nomad.");
   assert.deepEqual((week.metadata.sentences as any[])[0].sources.sort(), [...ids].sort());
   assert.equal(week.metadata.summarizer, "chat-summarizer:summary-model");
+  await engine.close();
+});
+
+test("with the pyramid on, a failing model never fails the write: its windows wait for the next refresh", async () => {
+  const e = defaultGloveEmbedder();
+  const store = new SqliteStore(":memory:");
+  const engine = await Engine.create({ store, embedder: e, tokens: e }, { detection: { enabled: false }, summarizer: new ChatSummarizer({ baseURL: chat.baseURL, model: "m", retries: 0 }) });
+  chat.reply = () => ({ status: 500, body: "down" });
+  const r = await engine.remember({ text: "We deploy on Kubernetes.", at: "2026-05-11T09:00:00Z" });
+  assert.equal((await engine.show(r.id)).text, "We deploy on Kubernetes.");
+  assert.equal((await engine.pyramid()).dirty, 3, "the refresh failed; its windows wait");
+  assert.equal((await store.dirtyWindows()).length, 3);
+  chat.reply = () => answer("The team deploys on Kubernetes.");
+  await engine.remember({ text: "Release train every Tuesday.", at: "2026-05-12T09:00:00Z" });
+  assert.equal((await engine.pyramid()).dirty, 0, "the next write's refresh caught up");
   await engine.close();
 });
 

@@ -52,6 +52,9 @@ describe("HTTP API on a real loopback server", () => {
     assert.equal(search.json.rrf_k, 30);
     assert.equal(search.json.hits[0].id, june);
     assert.equal(search.json.hits.find((h: any) => h.id === feb.json.id).status, "superseded");
+    // the summaries of the first hit's windows come beside the hits; "pyramid": false leaves them out
+    assert.ok(search.json.context.length > 0 && search.json.context.every((c: any) => c.hits.includes(june) && c.id.startsWith("p_")));
+    assert.deepEqual((await call("POST", "/v1/search", { query: "connection pool size", pyramid: false })).json.context, []);
     const asOf = await call("POST", "/v1/search", { query: "connection pool size", as_of: "2026-03-01" });
     assert.deepEqual(asOf.json.hits.map((h: any) => h.id), [feb.json.id]);
     const history = await call("GET", `/v1/memories/${feb.json.id}/history`);
@@ -68,8 +71,9 @@ describe("HTTP API on a real loopback server", () => {
     assert.equal((await call("POST", "/v1/topics:merge", { from: "platform.runbooks", to: "platform.config" })).json.memories, 0);
     assert.equal((await call("DELETE", "/v1/topics/platform.config")).status, 400);
     assert.equal((await call("POST", "/v1/topics", { path: "a..b" })).status, 400);
+    // every write kept the pyramid current: a build finds nothing to do
     const built = await call("POST", "/v1/pyramid:build");
-    assert.deepEqual(built.json.recomputed, { day: 2, week: 2, month: 2 });
+    assert.deepEqual(built.json.recomputed, { day: 0, week: 0, month: 0 });
     const pyramid = await call("GET", "/v1/pyramid?level=day");
     assert.deepEqual(pyramid.json.nodes.map((n: any) => [n.id, n.children]), [["p_day_2026-02-01", 1], ["p_day_2026-06-01", 1]]);
     assert.equal((await call("GET", "/v1/pyramid?level=decade")).status, 400);

@@ -38,7 +38,8 @@ test("the SDK's own client starts cascade mcp, lists the tools, adds a memory an
   const history = textOf(await client.callTool({ name: "memory_history", arguments: { id } }));
   assert.match(history, new RegExp(`- \\[${id}\\] superseded`));
   assert.match(textOf(await client.callTool({ name: "memory_topics", arguments: {} })), /user\.preferences {2}\(2 here, 2 in all\)/);
-  assert.match(textOf(await client.callTool({ name: "memory_pyramid", arguments: { level: "month" } })), /No summaries yet\.\n\(\d+ windows changed/);
+  assert.match(found, /Context — summaries of the periods of the top results/);
+  assert.match(textOf(await client.callTool({ name: "memory_pyramid", arguments: { level: "month" } })), /\[p_month_2026-05\] month 2026-05-01T00:00:00Z to 2026-06-01T00:00:00Z \(1 children\):\nThe user now wants answers in English\./);
 
   const bad = await client.callTool({ name: "memory_history", arguments: { id: "m_missing" } });
   assert.equal(bad.isError, true);

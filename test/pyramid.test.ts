@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { Engine, SqliteStore, defaultGloveEmbedder, parseInstant, runPyramidBench } from "../src/index.js";
+import { Engine, SqliteStore, defaultGloveEmbedder, openMemory, parseInstant, runPyramidBench, type EngineConfig } from "../src/index.js";
 import { CACHE_DECISION, DEPLOYMENT_PLAN, DIARY_NOW, projectDiary } from "./fixtures/project-diary.js";
 import { cli, emptyEngine, tempDir } from "./helpers.js";
 
-async function diaryEngine(): Promise<{ engine: Engine; ids: string[] }> {
-  const { engine } = await emptyEngine(DIARY_NOW);
+async function diaryEngine(config: EngineConfig = {}): Promise<{ engine: Engine; ids: string[] }> {
+  const engine = await openMemory({ path: join(tempDir(), "diary.db"), now: parseInstant("now", DIARY_NOW), ...config });
   // no revision detection: the pyramid must find the reversal on its own
   const r = await engine.rememberMany(projectDiary(), { detect: false });
   assert.equal(r.failed.length, 0);
@@ -53,7 +53,8 @@ test("day, week and month nodes exist with correct windows and child counts", as
 });
 
 test("rebuilding recomputes only dirty windows; forgetting a turn rebuilds exactly its three windows", async () => {
-  const { engine, ids } = await diaryEngine();
+  // the pyramid off (kept by explicit builds), so that what a write leaves dirty can be seen
+  const { engine, ids } = await diaryEngine({ pyramid: { enabled: false } });
   const again = await engine.buildPyramid();
   assert.deepEqual(again.recomputed, { day: 0, week: 0, month: 0 }, "an unchanged pyramid does no work");
   const victim = ids[40];
@@ -69,6 +70,18 @@ test("rebuilding recomputes only dirty windows; forgetting a turn rebuilds exact
   await engine.close();
 });
 
+test("with the pyramid on (the default) every write and forget leaves it current", async () => {
+  const { engine, ids } = await diaryEngine();
+  const m = await engine.show(ids[40]);
+  await engine.forget(ids[40]);
+  assert.equal((await engine.pyramid()).dirty, 0);
+  assert.ok(!(await engine.show(`p_day_${m.at.slice(0, 10)}`)).children!.includes(ids[40]));
+  const added = await engine.remember({ text: "A new note about the audit log export.", at: "2026-04-07T12:00:00Z" });
+  assert.ok((await engine.show("p_day_2026-04-07")).children!.includes(added.id));
+  assert.deepEqual((await engine.buildPyramid({ full: true })).recomputed, { day: 80, week: 16, month: 4 }, "--full recomputes every node");
+  await engine.close();
+});
+
 test("a reversal inside one week: the week summary keeps the later statement only", async () => {
   const { engine } = await diaryEngine();
   const week = await engine.show("p_week_2026-W20");
@@ -79,8 +92,14 @@ test("a reversal inside one week: the week summary keeps the later statement onl
   await engine.close();
 });
 
-test("what happened last Tuesday ranks that Tuesday's day node first", async () => {
-  const { engine } = await diaryEngine();
+test("what happened last Tuesday: that Tuesday's day node leads the context (or, ranked with everything, the hits)", async () => {
+  const { engine: byDefault } = await diaryEngine();
+  const c = await byDefault.recall("what happened last Tuesday", { now: DIARY_NOW });
+  assert.equal(c.context[0].id, "p_day_2026-06-16");
+  assert.deepEqual(c.context[0].window, { start: "2026-06-16T00:00:00Z", end: "2026-06-17T00:00:00Z" });
+  assert.ok(c.hits.every((h) => h.kind !== "summary"));
+  await byDefault.close();
+  const { engine } = await diaryEngine({ context: { timeSpan: "rank" } });
   const r = await engine.recall("what happened last Tuesday", { now: DIARY_NOW });
   assert.equal(r.hits[0].id, "p_day_2026-06-16");
   assert.equal(r.hits[0].level, "day");
@@ -93,7 +112,7 @@ test("what happened last Tuesday ranks that Tuesday's day node first", async () 
 test("how did the deployment plan evolve over the last 3 months: month nodes in the top 3", async () => {
   const { engine } = await diaryEngine();
   const r = await engine.recall("how did the deployment plan evolve over the last 3 months", { now: DIARY_NOW });
-  const top3 = r.hits.slice(0, 3);
+  const top3 = r.context.slice(0, 3);
   assert.ok(top3.some((h) => h.level === "month"), JSON.stringify(top3.map((h) => h.id)));
   // the plan's latest statement is in June's summary
   const june = await engine.show("p_month_2026-06");
@@ -125,19 +144,21 @@ test("cascade pyramid build / show and search over summaries, on the command lin
   assert.equal(run("import", file, "--no-detect").status, 0);
   const shown = run("pyramid", "show", "--json");
   assert.equal(shown.status, 0);
-  assert.deepEqual(shown.json.nodes, []);
-  assert.ok(shown.json.dirty > 0);
-  const built = run("pyramid", "build", "--json");
+  assert.equal(shown.json.nodes.length, 100, "the import kept the pyramid current");
+  assert.equal(shown.json.dirty, 0);
+  assert.match(run("pyramid", "build").stdout, /up to date/);
+  const built = run("pyramid", "build", "--full", "--json");
   assert.equal(built.status, 0, built.stderr);
   assert.deepEqual(built.json.recomputed, { day: 80, week: 16, month: 4 });
-  assert.match(run("pyramid", "build").stdout, /up to date/);
   const weeks = run("pyramid", "show", "--level", "week", "--json");
   assert.equal(weeks.json.nodes.length, 16);
   assert.deepEqual(Object.keys(weeks.json.nodes[0]).sort(), ["children", "end", "id", "level", "start", "text"]);
   assert.equal(run("pyramid", "show", "--level", "year").status, 2);
   const hits = run("search", "what happened last Tuesday", "--json");
-  assert.equal(hits.json.hits[0].kind, "summary");
-  assert.equal(hits.json.hits[0].level, "day");
+  assert.equal(hits.json.context[0].level, "day");
+  assert.equal(hits.json.time.phrase, "last Tuesday");
+  const summaries = run("search", "what happened last Tuesday", "--kind", "summary", "--json");
+  assert.equal(summaries.json.hits[0].level, "day");
   assert.match(run("show", "p_week_2026-W20").stdout, /children\s+5: p_day_2026-05-11/);
   const bad = run("search", "x", "--time", "sometimes");
   assert.equal(bad.status, 2);
@@ -148,7 +169,7 @@ test("the pyramid bench builds a small synthetic span and refreshes exactly thre
   const r = await runPyramidBench(defaultGloveEmbedder(), { turns: 600, days: 30, seed: 3 });
   assert.deepEqual(r.nodes.day, 30);
   assert.equal(r.refresh_windows, 3);
-  assert.ok(r.build_s > 0 && r.refresh_s > 0);
+  assert.ok(r.build_s > 0 && r.refresh_s > 0 && r.ingest_per_s > 0 && r.ingest_off_per_s > 0);
 });
 
 test("with pyramid.onIngest, every write brings the pyramid up to date", async () => {

@@ -31,11 +31,15 @@ import { formatInstant, parseInstant } from "../time/iso.js";
 import { validateTopicPath } from "../topics/path.js";
 import { defaultPlacement, topicPlacer, type PlacementOptions, type TopicPlacer } from "../topics/placement.js";
 import { parseWith } from "../validate.js";
-import { buildPyramid, defaultPyramid, type BuildReport, type PyramidOptions } from "../pyramid/build.js";
+import { buildPyramid, defaultPyramid, type BuildDeps, type BuildReport, type PyramidOptions } from "../pyramid/build.js";
+import { catchUpPyramid, rebuildPyramid } from "../pyramid/maintain.js";
+import { PyramidKeeper, type RefreshReport } from "../pyramid/keeper.js";
+import { turnNodeId } from "../pyramid/turns.js";
+import { defaultContext, type ContextOptions } from "../query/context.js";
 import { ExtractiveSummarizer } from "../pyramid/extractive.js";
 import type { Summarizer } from "../ports/summarizer.js";
-import type { PyramidNode } from "../model/pyramid.js";
-import { validateTimeZone, WINDOW_LEVELS, type WindowLevel } from "../time/windows.js";
+import { NODE_LEVELS, type NodeLevel, type PyramidNode } from "../model/pyramid.js";
+import { validateTimeZone, type WindowLevel } from "../time/windows.js";
 import { edgeJson, historyJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
 import { forgetMemory, type ForgetOptions, type Forgotten } from "./forgetting.js";
 import { partitionByImportKey } from "../ingest/dedupe.js";
@@ -62,10 +66,12 @@ export interface EngineConfig {
   dense?: Partial<DenseOptions>;
   /** Late-interaction candidate generation and weighting. */
   lateInteraction?: Partial<LateInteractionOptions>;
-  /** The summary pyramid: time zone, length bounds, build on ingest. */
-  pyramid?: Partial<Omit<PyramidOptions, "limits">> & { limits?: Partial<PyramidOptions["limits"]> };
+  /** The summary pyramid: on or off (default on), time zone, length bounds. `onIngest` is the old name of `enabled`. */
+  pyramid?: Partial<Omit<PyramidOptions, "limits">> & { limits?: Partial<PyramidOptions["limits"]>; onIngest?: boolean };
   /** Writes the pyramid's summaries (default: the offline extractive summariser). */
   summarizer?: Summarizer;
+  /** Which summaries a search returns as `context` (see query/context.ts). */
+  context?: Partial<ContextOptions>;
   /** Automatic topic placement of memories added without a topic. */
   placement?: Partial<PlacementOptions>;
   /** Index each turn with the turn before it in its session (lexical channels only; default true). */
@@ -85,7 +91,7 @@ export interface TopicJson {
 /** A pyramid node as `pyramid show` lists it. */
 export interface PyramidNodeJson {
   id: string;
-  level: WindowLevel;
+  level: NodeLevel;
   start: string;
   end: string;
   text: string;
@@ -156,6 +162,8 @@ export class Engine {
   private readonly demotion: number;
   private readonly pyramidOptions: PyramidOptions;
   private readonly summarizer: Summarizer;
+  private readonly contextOptions: ContextOptions;
+  private readonly keeper: PyramidKeeper;
   private readonly placement: PlacementOptions;
   /** Topic centroids, loaded on the first write that needs them and kept current by this engine's writes. */
   private placer: TopicPlacer | null = null;
@@ -170,9 +178,12 @@ export class Engine {
     this.judge = config.judge ?? new CueJudge();
     this.demotion = config.demotion ?? DEFAULT_DEMOTION;
     if (!(this.demotion >= 0 && this.demotion <= 1)) throw invalidInput("demotion", "a factor between 0 and 1");
-    this.pyramidOptions = { ...defaultPyramid, ...config.pyramid, limits: { ...defaultPyramid.limits, ...config.pyramid?.limits } };
+    const { onIngest, ...pyramid } = config.pyramid ?? {};
+    this.pyramidOptions = { ...defaultPyramid, enabled: onIngest ?? defaultPyramid.enabled, ...pyramid, limits: { ...defaultPyramid.limits, ...pyramid.limits } };
     validateTimeZone("pyramid.zone", this.pyramidOptions.zone);
     this.summarizer = config.summarizer ?? new ExtractiveSummarizer(ports.embedder);
+    this.contextOptions = { ...defaultContext, ...config.context };
+    this.keeper = new PyramidKeeper(() => this.pyramidDeps(), this.pyramidOptions);
     this.placement = { ...defaultPlacement, ...config.placement };
     this.contextTurns = config.conversationContext ?? true;
     this.denseContext = config.denseContext ?? 0;
@@ -228,6 +239,28 @@ export class Engine {
       /** Told of each memory as its transaction commits, so a caller needs no second read. */
       onWritten?: (index: number, memory: PreparedMemory["memory"]) => void;
     } = {},
+  ): Promise<BatchResult> {
+    // the pyramid's refresh waits until this write has committed and noted what it wrote (pyramid/keeper.ts)
+    const longIds: string[] = [];
+    this.keeper.beginWrite();
+    try {
+      return await this.writeMany(inputs, options, longIds);
+    } finally {
+      // even a write that failed part-way may have committed batches: a refresh with nothing dirty costs one lookup
+      await this.keeper.endWrite(longIds, true);
+    }
+  }
+
+  private async writeMany(
+    inputs: unknown[],
+    options: BatchOptions & {
+      provenance?: "user" | "api";
+      /** Throw the first error instead of reporting it (one memory at a time). */
+      failFast?: boolean;
+      /** Told of each memory as its transaction commits, so a caller needs no second read. */
+      onWritten?: (index: number, memory: PreparedMemory["memory"]) => void;
+    },
+    longIds: string[],
   ): Promise<BatchResult> {
     const batchSize = options.batchSize ?? DEFAULT_BATCH;
     const result: BatchResult = { imported: 0, skipped: 0, ids: inputs.map(() => null), failed: [] };
@@ -302,6 +335,7 @@ export class Engine {
       // a line that failed was not stored: an identical later line may still be
       valid.forEach((v, i) => v.importKey && !written.includes(i) && seen.delete(v.importKey));
       for (const i of written) {
+        if (prepared[i].chunks.length > 1) longIds.push(prepared[i].memory.id);
         result.ids[valid[i].index] = prepared[i].memory.id;
         options.onWritten?.(valid[i].index, prepared[i].memory);
       }
@@ -315,8 +349,37 @@ export class Engine {
       if (start + batchSize < inputs.length) await new Promise((resolve) => setImmediate(resolve));
     }
     result.failed.sort((a, b) => a.index - b.index);
-    if (this.pyramidOptions.onIngest && result.imported > 0) await this.buildPyramid();
     return result;
+  }
+
+  /** Keeps the pyramid current after a write (see pyramid/keeper.ts): turn nodes for its long memories, then its windows. */
+  private async afterWrite(longIds: string[] = []): Promise<void> {
+    this.keeper.beginWrite();
+    await this.keeper.endWrite(longIds, true);
+  }
+
+  /** Runs the refresh the last writes scheduled, now; what it recomputed (null: nothing pending). */
+  async settlePyramid(): Promise<RefreshReport | null> {
+    return this.keeper.settle();
+  }
+
+  private pyramidDeps(): BuildDeps {
+    return { store: this.ports.store, embedder: this.ports.embedder, summarizer: this.summarizer, stamp: this.stamp, now: this.clock.now() };
+  }
+
+  /** Whether the pyramid is on (maintained on write, summaries in search and `context`). */
+  get pyramidEnabled(): boolean {
+    return this.pyramidOptions.enabled;
+  }
+
+  /**
+   * Brings a store up to date when it is opened with the pyramid on: the turn nodes an older store lacks, and any
+   * window left dirty (by a store from before the pyramid was on by default, or by an engine with it off). Null
+   * when there was nothing to do.
+   */
+  async catchUpPyramid(options: { onProgress?: (done: number, total: number) => void } = {}) {
+    if (!this.pyramidOptions.enabled) return null;
+    return catchUpPyramid(this.pyramidDeps(), this.pyramidOptions, options.onProgress);
   }
 
   /**
@@ -393,16 +456,20 @@ export class Engine {
         reason: o.reason ?? null,
       },
     ]);
+    await this.afterWrite();
     return edgeJson(edge);
   }
 
   /** Takes an edge back (it stays in the history, marked retracted now). */
   async retract(edgeId: string): Promise<EdgeJson> {
-    return edgeJson(await this.ports.store.retractEdge(edgeId, this.clock.now()));
+    const edge = edgeJson(await this.ports.store.retractEdge(edgeId, this.clock.now()));
+    await this.afterWrite();
+    return edge;
   }
 
   /** The supersession chain of a memory, oldest to newest, with every edge touching it. */
   async history(id: string, options: { asOf?: string; knownAt?: string } = {}): Promise<HistoryJson> {
+    await this.keeper.settle();
     await this.show(id);
     const now = this.clock.now();
     const time = {
@@ -425,15 +492,27 @@ export class Engine {
       open && decision === "accepted"
         ? { type: "supersedes", from: open.from, to: open.to, validFrom: Date.parse((await this.show(open.from)).at), validTo: null, recordedAt: now, provenance: "user", confidence: open.confidence, reason: open.reason }
         : undefined;
-    return suggestionJson(await this.ports.store.decideSuggestion(id, decision, now, edge));
+    const decided = suggestionJson(await this.ports.store.decideSuggestion(id, decision, now, edge));
+    await this.afterWrite();
+    return decided;
   }
 
   /** Searches every selected channel and fuses their ranks. */
   async recall(query: string, options: RecallOptions = {}): Promise<SearchResult> {
-    const opts = resolveRecallOptions(options, this.searchDefaults, this.clock.now());
+    await this.keeper.settle();
+    const resolved = resolveRecallOptions(options, this.searchDefaults, this.clock.now());
+    const opts = { ...resolved, pyramid: resolved.pyramid && this.pyramidOptions.enabled };
     validateQuery(query);
     return search(
-      { store: this.ports.store, embedder: this.ports.embedder, channels: this.channels, pruning: this.termPruning, demotion: this.demotion, zone: this.pyramidOptions.zone },
+      {
+        store: this.ports.store,
+        embedder: this.ports.embedder,
+        channels: this.channels,
+        pruning: this.termPruning,
+        demotion: this.demotion,
+        zone: this.pyramidOptions.zone,
+        context: this.contextOptions,
+      },
       query,
       opts,
     );
@@ -441,25 +520,27 @@ export class Engine {
 
   /** A memory; a summary node also lists its children (turns, or the nodes one level down). */
   async show(id: string): Promise<Memory & { children?: string[] }> {
+    await this.keeper.settle();
     const m = await this.ports.store.getMemory(id);
     if (!m) throw notFound("memory", id);
     return m.kind === "summary" ? { ...m, children: await this.ports.store.summaryChildren(id) } : m;
   }
 
-  /** Recomputes the summaries of every dirty day, week and month window (nothing, when none is dirty). */
-  async buildPyramid(options: { onProgress?: (done: number, total: number) => void } = {}): Promise<BuildReport> {
-    return buildPyramid(
-      { store: this.ports.store, embedder: this.ports.embedder, summarizer: this.summarizer, stamp: this.stamp, now: this.clock.now() },
-      this.pyramidOptions,
-      options.onProgress,
-    );
+  /**
+   * Writes the turn nodes that long memories lack and recomputes every dirty day, week and month window (nothing,
+   * when none is dirty); `full` recomputes every node (after a change of summariser, say).
+   */
+  async buildPyramid(options: { full?: boolean; onProgress?: (done: number, total: number) => void } = {}): Promise<BuildReport & { turns: number }> {
+    await this.keeper.settle();
+    return rebuildPyramid(this.pyramidDeps(), this.pyramidOptions, Boolean(options.full), options.onProgress);
   }
 
   /** The pyramid's nodes, oldest first (days, then weeks, then months), or one level's. */
   async pyramid(options: { level?: string } = {}): Promise<{ zone: string; dirty: number; nodes: PyramidNodeJson[] }> {
+    await this.keeper.settle();
     const level = options.level;
-    if (level !== undefined && !WINDOW_LEVELS.includes(level as WindowLevel)) throw invalidInput("level", `one of ${WINDOW_LEVELS.join(", ")}`);
-    const nodes = await this.ports.store.pyramidNodes({ level: level as WindowLevel | undefined });
+    if (level !== undefined && !NODE_LEVELS.includes(level as NodeLevel)) throw invalidInput("level", `one of ${NODE_LEVELS.join(", ")}`);
+    const nodes = await this.ports.store.pyramidNodes({ level: level as NodeLevel | undefined });
     return {
       zone: await this.ports.store.pyramidZone(),
       dirty: (await this.ports.store.dirtyWindows()).length,
@@ -467,11 +548,14 @@ export class Engine {
     };
   }
 
-  /** Removes a memory, rebuilds the summaries that quoted it, and with `purge` erases every byte of it. */
+  /** Removes a memory (and its turn node), rebuilds the summaries that quoted it, and with `purge` erases every byte of it. */
   async forget(id: string, options: ForgetOptions = {}): Promise<Forgotten> {
+    await this.keeper.settle();
     const rebuild = (only: { level: WindowLevel; start: number }[]) =>
       buildPyramid({ store: this.ports.store, embedder: this.ports.embedder, summarizer: this.summarizer, stamp: this.stamp, now: this.clock.now() }, this.pyramidOptions, undefined, only);
-    return forgetMemory({ store: this.ports.store, rebuild }, id, options);
+    const forgotten = await forgetMemory({ store: this.ports.store, rebuild }, id, options);
+    await this.afterWrite();
+    return forgotten;
   }
 
   /**
@@ -541,15 +625,18 @@ export class Engine {
 
   /** Whether the store's indexes agree with its tables; `repair` rebuilds the ones that do not. */
   async doctor(options: { repair?: boolean } = {}): Promise<{ ok: boolean; checks: DoctorCheck[] }> {
+    await this.keeper.settle();
     const checks = await this.ports.store.doctor(Boolean(options.repair));
     return { ok: checks.every((c) => c.ok || c.repaired), checks };
   }
 
   async stats(): Promise<StoreStats & { embedder: string }> {
+    await this.keeper.settle();
     return { ...(await this.ports.store.stats()), embedder: this.ports.embedder.id };
   }
 
   async close(): Promise<void> {
+    await this.keeper.settle();
     await this.ports.store.close();
   }
 }

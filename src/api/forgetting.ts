@@ -10,6 +10,7 @@ import { notFound } from "../errors.js";
 import type { Store } from "../ports/store.js";
 import { nodeId, type BuildReport } from "../pyramid/build.js";
 import { SUMMARY_KIND } from "../model/pyramid.js";
+import { turnNodeId } from "../pyramid/turns.js";
 import { windowsOf, type WindowLevel } from "../time/windows.js";
 
 export interface ForgetOptions {
@@ -44,6 +45,7 @@ export async function forgetMemory(deps: ForgetDeps, id: string, options: Forget
     summarised = windows.filter((_, i) => nodes[i] !== null).map((w) => ({ level: w.level, start: w.start }));
   }
   if (!(await store.deleteMemory(id))) throw notFound("memory", id);
+  await store.deleteMemory(turnNodeId(id)); // its turn-level summary, when it was longer than a chunk
   const rebuilt = summarised.length ? await deps.rebuild(summarised) : null;
   const result: Forgotten = { id, forgotten: true, summaries_rebuilt: rebuilt ? rebuilt.written + rebuilt.removed : 0 };
   if (options.purge) result.purged = await store.purgeDeleted();

@@ -32,6 +32,8 @@ export interface OpenMemoryOptions extends EngineConfig {
   /** Fix "now" (ISO ms) for reproducible runs. */
   now?: number;
   clock?: Clock;
+  /** Progress of bringing an older store's summary pyramid up to date on open (the CLI draws a bar). */
+  onPyramidCatchUp?: (done: number, total: number) => void;
 }
 
 export function defaultStorePath(): string {
@@ -58,7 +60,10 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Engin
     const tokens = options.tokens ?? (options.embedder ? defaultGloveEmbedder() : (embedder as SifEmbedder));
     const clock = options.clock ?? (options.now !== undefined ? fixedClock(options.now) : undefined);
     const summarizer = options.summarizer ?? (options.chatSummarizer ? new ChatSummarizer(options.chatSummarizer) : undefined);
-    return await Engine.create({ store, embedder, tokens, clock }, { ...options, summarizer });
+    const engine = await Engine.create({ store, embedder, tokens, clock }, { ...options, summarizer });
+    // a store written before the pyramid was kept current (or with it off) is brought up to date once
+    await engine.catchUpPyramid({ onProgress: options.onPyramidCatchUp });
+    return engine;
   } catch (err) {
     await store.close();
     throw err;

@@ -21,6 +21,8 @@ export interface BenchOptions {
   seed?: number;
   /** Folder for the store; a temporary one (removed afterwards) when absent. */
   dir?: string;
+  /** The summary pyramid maintained on every write and `context` in every search (default true, as in the engine). */
+  pyramid?: boolean;
   onProgress?: (phase: string, done: number, total: number) => void;
 }
 
@@ -31,8 +33,13 @@ export interface Percentiles {
 }
 
 export interface BenchReport {
+  /** Chunks and memories of the corpus (summary nodes not counted: see `summary_nodes`). */
   chunks: number;
   memories: number;
+  /** Whether the pyramid was maintained during ingest (and searches returned `context`). */
+  pyramid: boolean;
+  /** Summary nodes the pyramid holds after ingest. */
+  summary_nodes: number;
   queries: number;
   ingest_per_s: number;
   build_s: number;
@@ -56,7 +63,8 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), "cascade-bench-"));
   const path = join(dir, "bench.db");
   const store = new SqliteStore(path);
-  const engine = await Engine.create({ store, embedder, tokens: embedder });
+  const pyramid = options.pyramid ?? true;
+  const engine = await Engine.create({ store, embedder, tokens: embedder }, { pyramid: { enabled: pyramid } });
   try {
     // Memories of 1–3 sentences are one chunk each, so memories = chunks.
     const corpus = syntheticCorpus({ memories: options.chunks, queries: options.queries, seed: options.seed ?? 42, vocabulary: [...embedder.vocabulary()] });
@@ -70,6 +78,8 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
       if (r.failed.length) throw new Error(`bench: ${r.failed.length} synthetic memories failed: ${r.failed[0].error}`);
       options.onProgress?.("ingest", Math.min(i + batch, memories), memories);
     }
+    // the pyramid's refresh after the last batches is part of ingest (it runs once the writes pause)
+    await engine.settlePyramid();
     // the harness's copy of the corpus is not the engine's memory: let it go before the peak is measured
     corpus.memories = [];
     const ingestS = (performance.now() - ingestStart) / 1000;
@@ -100,7 +110,7 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
     const annRecall = await denseRecallAgainstBruteForce(engine, store, embedder, corpus.queries.slice(0, 50));
 
     // The graph's cost: fused latency again once 10% of the memories are superseded (newer → older, so acyclic).
-    const ids = (await store.memoryIdsInOrder()).slice(0, memories);
+    const ids = (await store.memoryIdsInOrder()).filter((id) => !id.startsWith("p_")).slice(0, memories);
     const random = seededRandom((options.seed ?? 42) + 1);
     const edgeCount = Math.floor(ids.length / 10);
     const drafts: EdgeDraft[] = [];
@@ -135,10 +145,12 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
     await store.close();
     const storeBytes = statSync(path).size;
     return {
-      chunks: stats.chunks,
-      memories: stats.memories,
+      chunks: memories,
+      memories,
+      pyramid,
+      summary_nodes: stats.summaries,
       queries: corpus.queries.length,
-      ingest_per_s: Math.round(stats.chunks / ingestS),
+      ingest_per_s: Math.round(memories / ingestS),
       build_s: Math.round(buildS * 1000) / 1000,
       store_mb: Math.round((storeBytes / 1e6) * 10) / 10,
       peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
@@ -165,19 +177,24 @@ async function denseRecallAgainstBruteForce(engine: Engine, store: SqliteStore, 
     vectors.forEach((q, i) => {
       const top = tops[i];
       const s = dot(q, v);
-      if (top.length < 10 || s > top[top.length - 1].s) {
+      // deep enough that the 10 best raw chunks survive once summary chunks (not searched by default) are dropped
+      if (top.length < 40 || s > top[top.length - 1].s) {
         top.push({ chunkId, s });
         top.sort((a, b) => b.s - a.s);
-        if (top.length > 10) top.pop();
+        if (top.length > 40) top.pop();
       }
     });
   }
   let found = 0;
   let total = 0;
   for (const [i, q] of queries.entries()) {
-    const top = tops[i];
-    // the index itself (the dense channel also applies its relevance floor, which is not the index's business)
-    const got = new Set((await store.nearestChunks({ vector: vectors[i], depth: 10, filter: {} })).map((n) => n.chunkId));
+    const owners = await store.memoryIdsOfChunks(tops[i].map((t) => t.chunkId));
+    const top = tops[i].filter((t) => !owners.get(t.chunkId)!.startsWith("p_")).slice(0, 10);
+    // the index itself (the dense channel also applies its relevance floor, which is not the index's business);
+    // summary chunks are dropped from both sides, as searches drop them
+    const near = await store.nearestChunks({ vector: vectors[i], depth: 40, filter: {} });
+    const nearOwners = await store.memoryIdsOfChunks(near.map((n) => n.chunkId));
+    const got = new Set(near.filter((n) => !nearOwners.get(n.chunkId)!.startsWith("p_")).slice(0, 10).map((n) => n.chunkId));
     for (const t of top) {
       total++;
       if (got.has(t.chunkId)) found++;

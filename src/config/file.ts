@@ -36,9 +36,12 @@ export const engineConfigSchema = z
     pyramid: z
       .object({
         zone: z.string(),
+        /** The pyramid on (default) or off: maintained on write, summaries in search and `context`. */
+        enabled: z.boolean(),
+        /** The old name of `enabled`. */
         onIngest: z.boolean(),
         limits: z.partialRecord(
-          z.enum(["day", "week", "month"]),
+          z.enum(["turn", "day", "week", "month"]),
           z.object({ maxSentences: z.number().int().min(1).max(100), maxChars: z.number().int().min(50).max(100_000) }).strict(),
         ),
       })
@@ -52,6 +55,18 @@ export const engineConfigSchema = z
       .optional(),
     conversationContext: z.boolean().optional(),
     denseContext: z.number().min(0).max(4).optional(),
+    /** Which summaries a search returns as `context`: of how many top hits, which levels, how many at most. */
+    context: z
+      .object({
+        hits: z.number().int().min(0).max(100),
+        levels: z.array(z.enum(["turn", "day", "week", "month"])),
+        max: z.number().int().min(0).max(50),
+        sentences: z.number().int().min(0).max(100),
+        timeSpan: z.enum(["context", "rank"]),
+      })
+      .partial()
+      .strict()
+      .optional(),
     /** Summaries written by an OpenAI-compatible chat model instead of the offline extractive summariser. */
     chatSummarizer: z.object({ baseURL: z.string().url(), model: z.string().min(1) }).strict().optional(),
   })

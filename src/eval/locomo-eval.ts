@@ -16,6 +16,7 @@ import type { RecallOptions } from "../query/options.js";
 import { MetricsAccumulator, scoreQuestion, type Metrics, type RankedItem } from "./metrics.js";
 import type { Hit } from "../model/types.js";
 import type { SummarySentence } from "../model/pyramid.js";
+import { BudgetAccumulator, budgetK, evidenceAt, readingOrder } from "./budget.js";
 
 export interface EvalConfig {
   /** Options for the default configuration (weights, rrfK, depth...). */
@@ -25,8 +26,10 @@ export interface EvalConfig {
   engine?: EngineConfig;
   /** Also measure each channel alone and each leave-one-out (default true). */
   ablation?: boolean;
-  /** Build the summary pyramid after ingest, so summaries compete with turns (default false). */
+  /** The summary pyramid on (default, as in the engine) or off (`--no-pyramid`). */
   pyramid?: boolean;
+  /** Word budgets for evidence@N (see eval/budget.ts); none by default. */
+  budgets?: number[];
   /**
    * Count a summary hit as retrieving the turns its sentences were taken from (default false: a summary
    * retrieves nothing and only takes a place in the top k).
@@ -37,8 +40,9 @@ export interface EvalConfig {
 export interface EvalReport {
   conversations: number;
   questions: number;
-  overall: Metrics;
-  by_category: Record<string, Metrics>;
+  /** The metrics of the default configuration, plus `evidence@N` for each budget asked for. */
+  overall: Metrics & Record<string, number>;
+  by_category: Record<string, Metrics & Record<string, number>>;
   by_channel: Record<string, Metrics>;
   took_s: number;
 }
@@ -86,13 +90,16 @@ export async function evaluateLocomo(
   const byCategory = new Map<string, MetricsAccumulator>();
   const total = conversations.reduce((n, c) => n + c.questions.filter((q) => q.evidence.length > 0).length, 0);
   let done = 0;
+  const budgets = [...new Set(config.budgets ?? [])].sort((a, b) => a - b);
+  const evidence = new BudgetAccumulator();
+  const engineConfig: EngineConfig = { ...config.engine, pyramid: { ...config.engine?.pyramid, enabled: config.pyramid ?? config.engine?.pyramid?.enabled ?? true } };
   for (const conv of conversations) {
     const store = new SqliteStore(":memory:");
-    const engine = await Engine.create({ store, ...models }, config.engine);
+    const engine = await Engine.create({ store, ...models }, engineConfig);
+    // the pyramid is maintained as the turns arrive (one refresh after the batch), as for any writer
     const imported = await engine.rememberMany(conv.turns.map((t) => t.input));
     const diaOf = new Map<string, string>();
     imported.ids.forEach((id, i) => id && diaOf.set(id, conv.turns[i].diaId));
-    if (config.pyramid) await engine.buildPyramid();
     // questions are asked after the conversation: "now" is the day after its last turn, for time expressions
     const now = new Date(Math.max(...conv.turns.map((t) => Date.parse(t.input.at))) + 86_400_000).toISOString();
     const itemOf = (h: Hit): RankedItem => {
@@ -102,7 +109,7 @@ export async function evaluateLocomo(
       return [...new Set(sentences.flatMap((s) => s.sources).map((id) => diaOf.get(id)).filter((d): d is string => d !== undefined))];
     };
     const summaries = new Map<string, unknown>();
-    if (config.summaryCredit) {
+    if (config.summaryCredit || budgets.length) {
       for (const n of (await engine.pyramid()).nodes) summaries.set(n.id, (await engine.show(n.id)).metadata.sentences);
     }
     for (const q of conv.questions) {
@@ -118,6 +125,13 @@ export async function evaluateLocomo(
           byCategory.get(cat)!.add(metrics);
         }
       }
+      if (budgets.length) {
+        const r = await engine.recall(q.question, { now, ...config.search, channels, k: budgetK(budgets) });
+        const pieces = readingOrder(r, (id) => (summaries.get(id) ?? []) as SummarySentence[]);
+        const values = evidenceAt(pieces, budgets, (id) => diaOf.get(id), gold);
+        evidence.add("overall", values);
+        evidence.add(String(q.category), values);
+      }
       onProgress?.(++done, total);
     }
     await engine.close();
@@ -127,8 +141,8 @@ export async function evaluateLocomo(
   return {
     conversations: conversations.length,
     questions: totals.get("overall")!.count,
-    overall: totals.get("overall")!.mean(),
-    by_category: Object.fromEntries([...byCategory.entries()].sort().map(([k, v]) => [k, v.mean()])),
+    overall: { ...totals.get("overall")!.mean(), ...evidence.mean("overall") },
+    by_category: Object.fromEntries([...byCategory.entries()].sort().map(([k, v]) => [k, { ...v.mean(), ...evidence.mean(k) }])),
     by_channel: byChannel,
     took_s: Math.round((performance.now() - started) / 100) / 10,
   };

@@ -12,16 +12,40 @@ export interface SummarySentence {
   at: string;
   /** Ids of the raw memories the sentence was taken or written from. */
   sources: string[];
+  /** In a turn node: the chunk (ordinal) of the source memory the sentence starts in. */
+  chunk?: number;
 }
+
+/**
+ * A node's level: a calendar window (day, week, month), or `turn` — the summary of one memory longer than a chunk
+ * (a meeting transcript, a long design note), whose window is that memory's instant.
+ */
+export type NodeLevel = "turn" | WindowLevel;
+export const NODE_LEVELS: readonly NodeLevel[] = ["turn", "day", "week", "month"];
 
 /** A summary node as listed by `pyramid show`. */
 export interface PyramidNode {
   id: string;
-  level: WindowLevel;
+  level: NodeLevel;
   start: number;
   end: number;
   text: string;
   children: number;
 }
 
+/** One summary in a search result's `context`. */
+export interface ContextEntry {
+  id: string;
+  level: NodeLevel;
+  window: { start: string; end: string };
+  text: string;
+  /** The raw memories the summary's sentences were taken from. */
+  sources: string[];
+  /** The hits (ids) whose window this summary covers, best first. */
+  hits: string[];
+}
+
 export const SUMMARY_KIND = "summary";
+
+/** Summary nodes have ids of their own kind (`p_day_2026-06-16`, `p_turn_m_…`); memories' are `m_…`. */
+export const isSummaryId = (id: string): boolean => id.startsWith("p_");

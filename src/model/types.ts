@@ -2,6 +2,7 @@
  * @module model/types
  * Domain types only: what a memory, a chunk, a ranked list and a hit are. No behaviour.
  */
+import type { ContextEntry } from "./pyramid.js";
 
 export type ChannelName = "bm25" | "dense" | "curated" | "recency" | "colbert" | "time";
 export const CHANNEL_NAMES: readonly ChannelName[] = ["bm25", "dense", "curated", "recency", "colbert", "time"];
@@ -125,6 +126,16 @@ export interface Hit {
   supersedes: string[];
 }
 
+/** The time window a search read from its query. */
+export interface TimeJson {
+  phrase: string;
+  start: string;
+  end: string;
+  level: string;
+  /** Candidates (of every channel's lists) that fell inside the window. */
+  matched: number;
+}
+
 export type Adjustment = { reason: string; factor: number } | { reason: string; delta: number };
 
 export interface ChannelReport {
@@ -138,6 +149,11 @@ export interface SearchResult {
   k: number;
   rrf_k: number;
   hits: Hit[];
+  /** Summaries of the top hits' windows, most specific level first (empty with the pyramid off). */
+  context: ContextEntry[];
+  /** The time window read from the query, or null (then `time_note` says why, when the query had a time phrase). */
+  time: TimeJson | null;
+  time_note: string | null;
   channels: Partial<Record<ChannelName, ChannelReport>>;
   /** Time spent on supersession status, successors and adjustments (included in took_ms). */
   annotate_ms: number;

@@ -6,7 +6,7 @@
  */
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../model/graph.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "../model/types.js";
-import type { PyramidNode } from "../model/pyramid.js";
+import type { NodeLevel, PyramidNode } from "../model/pyramid.js";
 import type { Window, WindowLevel } from "../time/windows.js";
 
 export interface DoctorCheck {
@@ -17,11 +17,13 @@ export interface DoctorCheck {
 }
 
 export interface NodeQuery {
-  level?: WindowLevel;
+  level?: NodeLevel;
   /** Nodes whose window overlaps [from, to). */
   from?: number;
   to?: number;
   ids?: string[];
+  /** Nodes whose window holds one of these instants (ms): the windows of a search's top hits. */
+  containing?: number[];
 }
 
 /** The vector space a store was built in; recorded by the first write, checked on every open. */
@@ -41,7 +43,10 @@ export interface HydratedChunk {
 }
 
 export interface StoreStats {
+  /** Memories people and agents stored (summary nodes not counted). */
   memories: number;
+  /** Summary nodes of the pyramid. */
+  summaries: number;
   chunks: number;
   terms: number;
   bytes: number;
@@ -114,8 +119,16 @@ export interface Store {
   setPyramidZone(zone: string): Promise<void>;
   /** What feeds a window: its raw memories (day), its day nodes (week), the week nodes overlapping it (month). */
   windowInputs(window: Window): Promise<Memory[]>;
-  /** Replaces the window's node (if any) with this summary memory and its children, in one transaction. */
-  writeSummary(node: PreparedMemory, window: Window, childIds: string[], stamp: EmbedderStamp): Promise<void>;
+  /**
+   * Replaces the window's node (if any; a turn node: the node with the same id) with this summary memory and its
+   * children, in one transaction.
+   */
+  writeSummary(node: PreparedMemory, window: Window | { level: "turn"; start: number; end: number }, childIds: string[], stamp: EmbedderStamp): Promise<void>;
+  /** A small value the engine keeps with the store (e.g. which catch-ups an older store has had); null when unset. */
+  getMeta(key: string): Promise<string | null>;
+  setMeta(key: string, value: string): Promise<void>;
+  /** Memories longer than one chunk (not summaries) without a turn-level node: what a store from before the turn level lacks. */
+  memoriesWithoutTurnNode(): Promise<string[]>;
   /** Removes the window's node from every index; false when there was none. */
   deleteSummary(level: WindowLevel, start: number): Promise<boolean>;
   pyramidNodes(query?: NodeQuery): Promise<PyramidNode[]>;

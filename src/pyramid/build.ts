@@ -6,12 +6,11 @@
  * with nothing to summarise loses its node. An unchanged pyramid is a build that does nothing.
  */
 import type { Memory } from "../model/types.js";
-import { SUMMARY_KIND, type SummarySentence } from "../model/pyramid.js";
+import { SUMMARY_KIND, type NodeLevel, type SummarySentence } from "../model/pyramid.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { EmbedderStamp, Store } from "../ports/store.js";
 import type { SummaryLimits, Summarizer } from "../ports/summarizer.js";
 import { prepareMemories } from "../ingest/prepare.js";
-import { sentenceSpans } from "../text/chunk.js";
 import { formatInstant } from "../time/iso.js";
 import { windowAt, windowName, windowTitle, type Window, type WindowLevel } from "../time/windows.js";
 
@@ -19,16 +18,26 @@ export interface PyramidOptions {
   /** IANA time zone the windows are cut in. */
   zone: string;
   /** Length bounds of each level's summaries. */
-  limits: Record<WindowLevel, SummaryLimits>;
-  /** Bring the pyramid up to date after every write (otherwise: `pyramid build`). */
-  onIngest: boolean;
+  limits: Record<NodeLevel, SummaryLimits>;
+  /**
+   * The pyramid is kept current after every write (and brought up to date when a store is opened), summaries
+   * rank with everything for questions that name a time span, and searches return the summaries of their top
+   * hits' windows as `context`. Off: windows are still marked dirty, `pyramid build` still builds, search
+   * leaves summaries out.
+   */
+  enabled: boolean;
 }
 
 export const defaultPyramid: Readonly<PyramidOptions> = Object.freeze({
   zone: "UTC",
   // a day is read at a glance; each level up covers more and gets a little more room, never a wall of text
-  limits: { day: { maxSentences: 6, maxChars: 900 }, week: { maxSentences: 8, maxChars: 1400 }, month: { maxSentences: 12, maxChars: 2000 } },
-  onIngest: false,
+  limits: {
+    turn: { maxSentences: 5, maxChars: 700 },
+    day: { maxSentences: 6, maxChars: 900 },
+    week: { maxSentences: 8, maxChars: 1400 },
+    month: { maxSentences: 12, maxChars: 2000 },
+  },
+  enabled: true,
 });
 
 export interface BuildDeps {
@@ -86,6 +95,18 @@ export async function buildPyramid(
 }
 
 /**
+ * Sentences by punctuation: a full stop, question or exclamation mark followed by space and a capital, digit or
+ * quote. Rougher than Intl.Segmenter (which cost a seventh of a bulk import's pyramid upkeep) and good enough to
+ * pick summary sentences from; a text without such a break is one sentence.
+ */
+export function quickSentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?…]["')\]]?)\s+(?=["'(\[]?[A-Z0-9])/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/**
  * A day's turns split into sentences, or the sentences of the child nodes (a month keeps those of its own
  * days). Sentences from a memory that another memory of the window supersedes are left out: the window already
  * knows the newer version.
@@ -93,9 +114,7 @@ export async function buildPyramid(
 async function candidateSentences(store: Store, window: Window, inputs: Memory[]): Promise<SummarySentence[]> {
   const sentences =
     window.level === "day"
-      ? inputs.flatMap((m) =>
-          sentenceSpans(m.text).map((s): SummarySentence => ({ text: m.text.slice(s.start, s.end), speaker: m.speaker, at: m.at, sources: [m.id] })),
-        )
+      ? inputs.flatMap((m) => quickSentences(m.text).map((text): SummarySentence => ({ text, speaker: m.speaker, at: m.at, sources: [m.id] })))
       : inputs
           .flatMap((node) => (node.metadata.sentences as SummarySentence[] | undefined) ?? [])
           .filter((s) => {
@@ -111,13 +130,14 @@ async function candidateSentences(store: Store, window: Window, inputs: Memory[]
   return sentences.filter((s) => !s.sources.every((id) => stale.has(id)));
 }
 
-async function prepareNode(deps: BuildDeps, window: Window, zone: string, summary: SummarySentence[]) {
+/** The summary memory of a node, ready to write (its id is the node's stable id). */
+export async function prepareNode(deps: BuildDeps, window: Window | { level: "turn"; start: number; end: number }, zone: string, summary: SummarySentence[], node?: { id: string; title: string }) {
   const [prepared] = await prepareMemories(
     [
       {
         text: summary.map((s) => (s.speaker ? `${s.speaker}: ${s.text}` : s.text)).join("\n"),
         kind: SUMMARY_KIND,
-        title: windowTitle(window, zone),
+        title: node?.title ?? windowTitle(window as Window, zone),
         description: null,
         tags: [window.level],
         topic: null,
@@ -137,5 +157,8 @@ async function prepareNode(deps: BuildDeps, window: Window, zone: string, summar
     deps.embedder,
     deps.now,
   );
-  return { ...prepared, memory: { ...prepared.memory, id: nodeId(window, zone) } };
+  // A summary restates its turns: counting its words again would make them look commoner than they are, and
+  // every lexical channel's term weights (and which words are pruned) would shift with the pyramid on or off.
+  const chunks = prepared.chunks.map((c) => ({ ...c, terms: [] }));
+  return { ...prepared, chunks, memory: { ...prepared.memory, id: node?.id ?? nodeId(window as Window, zone) } };
 }

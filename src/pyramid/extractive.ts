@@ -2,7 +2,9 @@
  * @module pyramid/extractive
  * The default summariser: offline, deterministic, extractive. It picks the sentences that best cover the window
  * by Maximal Marginal Relevance (Carbonell and Goldstein, 1998) against the window's centroid: each pick is the
- * sentence closest to what the window is about and least like the sentences already picked.
+ * sentence closest to what the window is about and least like the sentences already picked, plus a bonus for
+ * sentences that state something (events, decisions, plans, names, places, numbers, dates; see
+ * pyramid/informative.ts) over greetings, questions and small talk.
  *
  * A summary must not keep a belief the window itself reversed. So a picked sentence gives way to a later
  * sentence by the same speaker that revises it (the revision judge's cues: "actually", "instead", a changed
@@ -13,6 +15,7 @@ import type { SummarySentence } from "../model/pyramid.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { SummaryRequest, Summarizer } from "../ports/summarizer.js";
 import { contentWords } from "../text/tokenize.js";
+import { informativeness } from "./informative.js";
 import { dot, isZero, normalizeInPlace } from "../vectors/math.js";
 
 export interface ExtractiveOptions {
@@ -26,6 +29,10 @@ export interface ExtractiveOptions {
   related: number;
   /** Sentences with fewer content words ("Hi!", "Thanks so much") are not worth a summary's room. */
   minContentWords: number;
+  /** Weight of a sentence's informativeness (0 to 1) beside coverage and novelty. */
+  informative: number;
+  /** At most this many candidates (the most informative, in time order) are looked at closely: a day of 10,000 turns costs what 150 do. */
+  maxPool: number;
 }
 
 export const defaultExtractive: Readonly<ExtractiveOptions> = Object.freeze({
@@ -34,16 +41,19 @@ export const defaultExtractive: Readonly<ExtractiveOptions> = Object.freeze({
   revision: 0.5,
   related: 0.5,
   minContentWords: 3,
+  informative: 0.3,
+  maxPool: 150,
 });
 
 interface Candidate {
   sentence: SummarySentence;
   order: number;
   vector: Float32Array;
+  info: number;
 }
 
 export class ExtractiveSummarizer implements Summarizer {
-  readonly id = "extractive-mmr/1";
+  readonly id = "extractive-mmr/2";
   private readonly opts: ExtractiveOptions;
 
   constructor(private readonly embedder: Embedder, options: Partial<ExtractiveOptions> = {}) {
@@ -51,11 +61,25 @@ export class ExtractiveSummarizer implements Summarizer {
   }
 
   async summarize({ sentences, limits }: SummaryRequest): Promise<SummarySentence[]> {
-    const informative = sentences.filter((s) => contentWords(s.text).length >= this.opts.minContentWords);
-    const pool = informative.length > 0 ? informative : sentences;
-    if (pool.length === 0) return [];
+    if (sentences.length === 0) return [];
+    // A very large window is first thinned evenly to four times the pool (a day of 1,440 turns holds ~2,900
+    // sentences), then keeps its most informative sentences (a surface score) before anything costlier.
+    if (sentences.length > 4 * this.opts.maxPool) {
+      const step = sentences.length / (4 * this.opts.maxPool);
+      sentences = Array.from({ length: 4 * this.opts.maxPool }, (_, i) => sentences[Math.floor(i * step)]);
+    }
+    let infos = sentences.map((s) => informativeness(s.text));
+    let cut = sentences;
+    if (sentences.length > this.opts.maxPool) {
+      const keep = new Set([...sentences.keys()].sort((a, b) => infos[b] - infos[a] || a - b).slice(0, this.opts.maxPool));
+      cut = sentences.filter((_, i) => keep.has(i));
+      infos = infos.filter((_, i) => keep.has(i));
+    }
+    const wordy = cut.map((s) => contentWords(s.text).length >= this.opts.minContentWords);
+    const pool = wordy.some(Boolean) ? cut.filter((_, i) => wordy[i]) : cut;
+    if (wordy.some(Boolean)) infos = infos.filter((_, i) => wordy[i]);
     const vectors = await this.embedder.embed(pool.map((s) => s.text));
-    const candidates: Candidate[] = pool.map((sentence, order) => ({ sentence, order, vector: vectors[order] }));
+    const candidates: Candidate[] = pool.map((sentence, order) => ({ sentence, order, vector: vectors[order], info: infos[order] }));
 
     const centroid = new Float32Array(this.embedder.dimensions);
     for (const c of candidates) for (let i = 0; i < centroid.length; i++) centroid[i] += c.vector[i];
@@ -72,7 +96,7 @@ export class ExtractiveSummarizer implements Summarizer {
         if (gone.has(c.order) || chars + c.sentence.text.length > limits.maxChars) continue;
         let redundancy = 0;
         for (const p of picked) redundancy = Math.max(redundancy, dot(c.vector, p.vector));
-        const score = this.opts.lambda * coverage[c.order] - (1 - this.opts.lambda) * redundancy;
+        const score = this.opts.lambda * coverage[c.order] - (1 - this.opts.lambda) * redundancy + this.opts.informative * c.info;
         if (score > bestScore) [best, bestScore] = [c, score];
       }
       if (!best) break;

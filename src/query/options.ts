@@ -38,6 +38,8 @@ export const recallOptionsSchema = z
     asOf: z.string().optional(),
     knownAt: z.string().optional(),
     currentOnly: z.boolean().optional(),
+    /** False: no summaries in hits and no `context` (the pyramid off for this search). */
+    pyramid: z.boolean().optional(),
   })
   .strict();
 
@@ -53,6 +55,8 @@ export interface ResolvedRecall extends SearchOptions {
   /** What Cascade knew: memories and edges recorded by then (edges not retracted by then); default Infinity. */
   knownAt: number;
   currentOnly: boolean;
+  /** Summaries in hits (for a time span) and as `context`. */
+  pyramid: boolean;
 }
 
 export function resolveRecallOptions(options: unknown, base: SearchOptions, clockNow: number): ResolvedRecall {
@@ -89,6 +93,7 @@ export function resolveRecallOptions(options: unknown, base: SearchOptions, cloc
     asOf,
     knownAt,
     currentOnly: o.currentOnly ?? false,
+    pyramid: o.pyramid ?? true,
     match: o.match !== undefined ? parseLquery(o.match) : null,
   };
 }

@@ -20,6 +20,8 @@ import { adjustForTime, type Scored } from "./time.js";
 import { parseTimeExpressions } from "../time/expressions.js";
 import { defaultTimeAdjustments } from "../config/defaults.js";
 import { selectTerms, type TermPruning } from "../text/terms.js";
+import { dropSummaries, leaveOutSummaries, summariesRankFor, summaryContext, type ContextOptions } from "./context.js";
+import { timeReport } from "./time-note.js";
 
 export interface SearchDeps {
   store: Store;
@@ -30,6 +32,8 @@ export interface SearchDeps {
   demotion: number;
   /** The time zone time expressions are read in (the pyramid's). */
   zone: string;
+  /** Which summaries come back as `context` (see query/context.ts). */
+  context: ContextOptions;
 }
 
 /** The memories (of those given) that pass the query's filters, so a successor never breaks them. */
@@ -57,6 +61,11 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     const until = Math.min(opts.filter.until ?? Infinity, time.span.end);
     opts = { ...opts, filter: { ...opts.filter, since, until: Math.max(since, until) } };
   }
+  // summaries rank with everything only for a question naming a time span; otherwise they come as context
+  const pyramid = opts.pyramid;
+  const left = !pyramid || !summariesRankFor(time, deps.context) ? leaveOutSummaries(opts.filter, opts.depth) : null;
+  const depth = opts.depth;
+  if (left) opts = { ...opts, filter: left.filter, depth: left.depth };
   // the lexical and vector channels search the question without its date words
   const lexical = time ? time.text : text;
   const selected = new Set<ChannelName>(opts.channels);
@@ -70,7 +79,8 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     words,
     stats,
     pruning: deps.pruning,
-    vector: wantsVector ? (await deps.embedder.embed([lexical]))[0] : new Float32Array(deps.embedder.dimensions),
+    // the context's excerpts are chosen by this vector too
+    vector: wantsVector || opts.pyramid ? (await deps.embedder.embed([lexical]))[0] : new Float32Array(deps.embedder.dimensions),
     filter: opts.filter,
     time,
     depth: opts.depth,
@@ -81,7 +91,7 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   for (const channel of deps.channels) {
     if (!selected.has(channel.name)) continue;
     const t0 = performance.now();
-    const list = await channel.run(query);
+    const list = left?.drop ? dropSummaries(await channel.run(query), depth) : await channel.run(query);
     lists[channel.name] = list;
     reports[channel.name] = { weight: opts.weights[channel.name], candidates: list.length, ms: round(performance.now() - t0) };
   }
@@ -133,5 +143,17 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
       supersedes: f.supersedes,
     };
   });
-  return { query: text, k: opts.k, rrf_k: opts.rrfK, hits, channels: reports, annotate_ms: annotateMs, took_ms: round(performance.now() - started) };
+  const context = pyramid ? await summaryContext(deps, { hits, vector: query.vector, time, asOf: opts.asOf }, deps.context) : [];
+  const matched = opts.time === "restrict" ? scored.length : scored.filter((s) => s.adjustments.some((a) => a.reason.startsWith("in time window"))).length;
+  return {
+    query: text,
+    k: opts.k,
+    rrf_k: opts.rrfK,
+    hits,
+    context,
+    ...timeReport(time, matched),
+    channels: reports,
+    annotate_ms: annotateMs,
+    took_ms: round(performance.now() - started),
+  };
 }

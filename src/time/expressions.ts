@@ -27,6 +27,8 @@ export interface ParsedTime {
   span: TimeSpan | null;
   /** The pyramid level to prefer: the span's, or month for questions about change over time. */
   level: WindowLevel | null;
+  /** Words that looked like a date but name none ("February 30"), when no other expression was read. */
+  unreadable?: string;
 }
 
 const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
@@ -156,16 +158,20 @@ export function parseTimeExpressions(query: string, now: number, zone = "UTC"): 
   const ctx: Context = { now, zone, today: civilDate(now, zone) };
   let span: TimeSpan | null = null;
   let text = query;
+  let unreadable: string | undefined;
   for (const [pattern, resolve] of PATTERNS) {
     const m = pattern.exec(query);
     if (!m) continue;
     const resolved = resolve(m, ctx);
-    if (!resolved || !(resolved.end > resolved.start)) continue;
+    if (!resolved || !(resolved.end > resolved.start)) {
+      unreadable ??= m[0].trim();
+      continue;
+    }
     span = { ...resolved, phrase: m[0].trim() };
     text = (query.slice(0, m.index) + " " + query.slice(m.index + m[0].length)).replace(/\s+/g, " ").replace(/\s+([?.!,])/g, "$1").trim();
     break;
   }
   const evolve = EVOLVE.test(query);
   const level: WindowLevel | null = span ? (evolve && span.level !== "day" ? "month" : span.level) : evolve ? "month" : null;
-  return { text, span, level };
+  return span || !unreadable ? { text, span, level } : { text, span, level, unreadable };
 }

@@ -5,7 +5,7 @@
  * memory write, so every index holds them.
  */
 import type Database from "better-sqlite3";
-import type { PyramidNode } from "../../model/pyramid.js";
+import type { NodeLevel, PyramidNode } from "../../model/pyramid.js";
 import type { NodeQuery } from "../../ports/store.js";
 import { windowsOf, type WindowLevel } from "../../time/windows.js";
 
@@ -50,7 +50,23 @@ export function nodeRowid(stmt: Prepare, level: WindowLevel, start: number): num
   return stmt("SELECT memory_rowid FROM summary_nodes WHERE level = ? AND start_ms = ?").pluck().get(level, start) as number | undefined;
 }
 
-export function insertNode(stmt: Prepare, rowid: number, level: WindowLevel, start: number, end: number, childRowids: number[]): void {
+/** The row of the summary node with this memory id (turn nodes are found by id: several may share an instant). */
+export function nodeRowidById(stmt: Prepare, id: string): number | undefined {
+  return stmt("SELECT n.memory_rowid FROM summary_nodes n JOIN memories m ON m.rowid = n.memory_rowid WHERE m.id = ?").pluck().get(id) as number | undefined;
+}
+
+/** Raw memories with more than one chunk and no turn node: the turn level's backlog in a store from before it. */
+export function memoriesWithoutTurnNode(stmt: Prepare): string[] {
+  return stmt(
+    `SELECT m.id FROM memories m
+     WHERE m.kind <> 'summary' AND (SELECT count(*) FROM chunks c WHERE c.memory_rowid = m.rowid) > 1
+       AND NOT EXISTS (SELECT 1 FROM summary_children sc JOIN summary_nodes n ON n.memory_rowid = sc.parent_rowid
+                       WHERE sc.child_rowid = m.rowid AND n.level = 'turn')
+     ORDER BY m.at_ms, m.rowid`,
+  ).pluck().all() as string[];
+}
+
+export function insertNode(stmt: Prepare, rowid: number, level: NodeLevel, start: number, end: number, childRowids: number[]): void {
   stmt("INSERT INTO summary_nodes (memory_rowid, level, start_ms, end_ms) VALUES (?, ?, ?, ?)").run(rowid, level, start, end);
   const link = stmt("INSERT INTO summary_children (parent_rowid, child_rowid) VALUES (?, ?)");
   for (const child of childRowids) link.run(rowid, child);
@@ -63,8 +79,15 @@ export function listNodes(stmt: Prepare, q: NodeQuery): PyramidNode[] {
      FROM summary_nodes n JOIN memories m ON m.rowid = n.memory_rowid
      WHERE (@level IS NULL OR n.level = @level) AND (@to IS NULL OR n.start_ms < @to) AND (@from IS NULL OR n.end_ms > @from)
        AND (@ids IS NULL OR m.id IN (SELECT value FROM json_each(@ids)))
-     ORDER BY CASE n.level WHEN 'day' THEN 0 WHEN 'week' THEN 1 ELSE 2 END, n.start_ms`,
-  ).all({ level: q.level ?? null, from: q.from ?? null, to: q.to ?? null, ids: q.ids ? JSON.stringify(q.ids) : null }) as PyramidNode[];
+       AND (@containing IS NULL OR EXISTS (SELECT 1 FROM json_each(@containing) t WHERE n.start_ms <= t.value AND n.end_ms > t.value AND n.level <> 'turn'))
+     ORDER BY CASE n.level WHEN 'turn' THEN 0 WHEN 'day' THEN 1 WHEN 'week' THEN 2 ELSE 3 END, n.start_ms`,
+  ).all({
+    level: q.level ?? null,
+    from: q.from ?? null,
+    to: q.to ?? null,
+    ids: q.ids ? JSON.stringify(q.ids) : null,
+    containing: q.containing ? JSON.stringify(q.containing) : null,
+  }) as PyramidNode[];
 }
 
 export function childIds(stmt: Prepare, parentId: string): string[] {

@@ -133,6 +133,21 @@ const MIGRATIONS: string[] = [
   ALTER TABLE memories ADD COLUMN import_key TEXT;
   CREATE UNIQUE INDEX memories_import_key ON memories (import_key) WHERE import_key IS NOT NULL;
   `,
+  // 8: the turn level of the pyramid. A memory longer than one chunk has a node of level 'turn' whose window is
+  // its instant; several can share an instant, so (level, start) is unique only for the calendar levels.
+  `
+  CREATE TABLE summary_nodes_v8 (
+    memory_rowid INTEGER PRIMARY KEY REFERENCES memories (rowid) ON DELETE CASCADE,
+    level        TEXT NOT NULL CHECK (level IN ('turn', 'day', 'week', 'month')),
+    start_ms     INTEGER NOT NULL,
+    end_ms       INTEGER NOT NULL
+  );
+  INSERT INTO summary_nodes_v8 (memory_rowid, level, start_ms, end_ms) SELECT memory_rowid, level, start_ms, end_ms FROM summary_nodes;
+  DROP TABLE summary_nodes;
+  ALTER TABLE summary_nodes_v8 RENAME TO summary_nodes;
+  CREATE UNIQUE INDEX summary_nodes_window ON summary_nodes (level, start_ms) WHERE level <> 'turn';
+  CREATE INDEX summary_nodes_start ON summary_nodes (start_ms);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

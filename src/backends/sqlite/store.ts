@@ -243,12 +243,13 @@ export class SqliteStore implements Store {
     return rows.map(toMemory);
   }
 
-  async writeSummary(node: PreparedMemory, window: Window, childIds: string[], stamp: EmbedderStamp): Promise<void> {
+  async writeSummary(node: PreparedMemory, window: Window | { level: "turn"; start: number; end: number }, childIds: string[], stamp: EmbedderStamp): Promise<void> {
     const added: { chunkId: number; vector: Float32Array }[] = [];
     const removed: number[] = [];
     this.db.transaction(() => {
       rows.checkStamp(this.prepare, stamp);
-      removed.push(...this.removeNode(window.level, window.start));
+      const old = window.level === "turn" ? pyramid.nodeRowidById(this.prepare, node.memory.id) : pyramid.nodeRowid(this.prepare, window.level, window.start);
+      if (old !== undefined) removed.push(...rows.removeMemoryRow(this.prepare, old, node.memory.id));
       const { rowid, chunks } = rows.insertMemory(this.prepare, node);
       added.push(...chunks);
       rows.addToChunkCount(this.prepare, chunks.length);
@@ -272,6 +273,18 @@ export class SqliteStore implements Store {
 
   async pyramidNodes(query: NodeQuery = {}): Promise<PyramidNode[]> {
     return pyramid.listNodes(this.prepare, query);
+  }
+
+  async getMeta(key: string): Promise<string | null> {
+    return (this.stmt("SELECT value FROM meta WHERE key = ?").pluck().get(`engine.${key}`) as string | undefined) ?? null;
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    this.stmt("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(`engine.${key}`, value);
+  }
+
+  async memoriesWithoutTurnNode(): Promise<string[]> {
+    return pyramid.memoriesWithoutTurnNode(this.prepare);
   }
 
   async summaryChildren(id: string): Promise<string[]> {
@@ -335,7 +348,8 @@ export class SqliteStore implements Store {
         }
       }
     }
-    return { memories: count("memories"), chunks: count("chunks"), terms: count("terms"), bytes };
+    const summaries = count("summary_nodes");
+    return { memories: count("memories") - summaries, summaries, chunks: count("chunks"), terms: count("terms"), bytes };
   }
 
   async close(): Promise<void> {

@@ -10,7 +10,8 @@ const oneLine = (s: string, max: number) => {
 };
 
 export function formatSearch(r: SearchResult): string {
-  if (r.hits.length === 0) return `No memories match ${JSON.stringify(r.query)}.`;
+  const note = r.time_note ? `time: ${r.time_note}\n` : "";
+  if (r.hits.length === 0) return `${note}No memories match ${JSON.stringify(r.query)}.`;
   const lines = r.hits.map((h, i) => {
     const channels = h.sources_hit.map((c) => `${c}#${h.ranks[c]}`).join(" ");
     const kind = h.level && h.window ? `${h.level} summary ${h.window.start.slice(0, 10)}..${h.window.end.slice(0, 10)}` : h.kind;
@@ -23,7 +24,10 @@ export function formatSearch(r: SearchResult): string {
   const timing = Object.entries(r.channels)
     .map(([c, rep]) => `${c} ${rep!.candidates} in ${rep!.ms.toFixed(1)} ms`)
     .join(", ");
-  return `${lines.join("\n")}\n(${r.took_ms.toFixed(1)} ms; ${timing})`;
+  // context: one line per summary, its level and window, then the start of its text
+  const context = (r.context ?? []).map((c) => `  ${c.level} ${c.window.start.slice(0, 10)}${c.level === "turn" ? "" : `..${c.window.end.slice(0, 10)}`}  ${c.id}\n    ${oneLine(c.text, 150)}`);
+  const contextBlock = context.length ? `\ncontext (summaries of the top hits' windows):\n${context.join("\n")}` : "";
+  return `${note}${lines.join("\n")}${contextBlock}\n(${r.took_ms.toFixed(1)} ms; ${timing})`;
 }
 
 export function formatHistory(h: HistoryJson): string {
@@ -117,6 +121,7 @@ export function formatBench(r: BenchReport): string {
     .join("\n");
   return [
     `${r.chunks} chunks, ${r.queries} queries per configuration`,
+    `summary pyramid ${r.pyramid ? `on: kept current during ingest (${r.summary_nodes} nodes), context in every fused search` : "off"}`,
     `ingest ${r.ingest_per_s} chunks/s (bulk, no revision detection); index build ${r.build_s} s; store ${r.store_mb} MB; peak RSS ${r.peak_rss_mb} MB; dense recall@10 ${r["ann_recall@10"]}`,
     `revision detection adds ${r.detect_ms_per_memory} ms per memory at ingest; fused_with_edges and supersession_annotation (its part of the fused time): after ${r.edges} supersedes edges`,
     "",
@@ -127,9 +132,10 @@ export function formatBench(r: BenchReport): string {
 
 export function formatPyramidBench(r: PyramidBenchReport): string {
   return [
-    `${r.turns} turns over ${r.days} days (ingest ${r.ingest_s} s)`,
-    `full build: ${r.build_s} s for ${r.nodes.day} days, ${r.nodes.week} weeks, ${r.nodes.month} months`,
-    `refresh after ${r.refresh_turns} new turns: ${r.refresh_s} s (${r.refresh_windows} windows recomputed)`,
+    `${r.turns} turns over ${r.days} days`,
+    `ingest with the pyramid kept current: ${r.ingest_s} s (${r.ingest_per_s}/s); pyramid off: ${r.ingest_off_s} s (${r.ingest_off_per_s}/s)`,
+    `full rebuild: ${r.build_s} s for ${r.nodes.day} days, ${r.nodes.week} weeks, ${r.nodes.month} months`,
+    `a write of ${r.refresh_turns} new turns with its refresh: ${r.refresh_s} s (${r.refresh_windows} windows recomputed)`,
   ].join("\n");
 }
 

@@ -87,6 +87,8 @@ const CREATING_COMMANDS = new Set(["add", "import", "mcp", "demo", "create", "de
 async function withEngine<T>(cmd: Command, fn: (engine: Engine) => Promise<T>, pathOverride?: string): Promise<T> {
   const flags = cmd.optsWithGlobals() as GlobalFlags;
   const config = loadConfigFile(flags.config);
+  // a store from before the pyramid was kept on every write is brought up to date on open, with a bar on a terminal
+  const bar = progressBar("bringing the summary pyramid up to date", "steps");
   const engine = await openMemory({
     path: pathOverride ?? flags.db ?? config.db ?? defaultStorePath(),
     namespace: flags.namespace,
@@ -94,7 +96,8 @@ async function withEngine<T>(cmd: Command, fn: (engine: Engine) => Promise<T>, p
     now: flags.now !== undefined ? parseInstant("--now", flags.now) : undefined,
     search: config.search,
     ...config.engine,
-  });
+    onPyramidCatchUp: (d, t) => bar.update(d, t),
+  }).finally(() => bar.stop());
   try {
     return await fn(engine);
   } finally {
@@ -195,6 +198,7 @@ export function buildProgram(): Command {
     .option("--as-of <iso>", "read the graph as the world stood then; later memories are not returned")
     .option("--known-at <iso>", "what Cascade knew then: only memories and edges recorded (and not retracted) by then")
     .option("--current-only", "drop superseded memories")
+    .option("--no-pyramid", "no summaries: neither in the hits nor as context")
     .action(async (query: string, o, cmd: Command) => {
       const options: RecallOptions = {
         k: o.k,
@@ -212,6 +216,7 @@ export function buildProgram(): Command {
         asOf: o.asOf,
         knownAt: o.knownAt,
         currentOnly: o.currentOnly,
+        pyramid: o.pyramid === false ? false : undefined,
       };
       const result = await withEngine(cmd, (e) => e.recall(query, options));
       emit(mode(cmd), result, () => formatSearch(result));
@@ -229,21 +234,22 @@ export function buildProgram(): Command {
   const pyramid = program.command("pyramid").description("the summary pyramid: day, week and month rollups, searchable beside the raw memories");
   pyramid
     .command("build")
-    .description("recompute the summaries of every window changed since the last build (nothing, when none changed)")
-    .action(async (_o, cmd: Command) => {
-      const bar = progressBar("pyramid", "windows");
-      const r = await withEngine(cmd, (e) => e.buildPyramid({ onProgress: (d, t) => bar.update(d, t) })).finally(() => bar.stop());
+    .description("recompute the summaries of every window changed since the last build (the pyramid is kept current on every write; --full rebuilds every node)")
+    .option("--full", "recompute every node, changed or not (after changing the summariser or its limits)")
+    .action(async (o, cmd: Command) => {
+      const bar = progressBar("pyramid", "steps");
+      const r = await withEngine(cmd, (e) => e.buildPyramid({ full: Boolean(o.full), onProgress: (d, t) => bar.update(d, t) })).finally(() => bar.stop());
       emit(mode(cmd), r, () => {
-        const n = r.recomputed.day + r.recomputed.week + r.recomputed.month;
+        const n = r.recomputed.day + r.recomputed.week + r.recomputed.month + r.turns;
         return n === 0
           ? "pyramid up to date: nothing to recompute"
-          : `recomputed ${n} windows (${r.recomputed.day} days, ${r.recomputed.week} weeks, ${r.recomputed.month} months): ${r.written} written, ${r.removed} removed, in ${(r.took_ms / 1000).toFixed(1)} s`;
+          : `recomputed ${n} nodes (${r.turns} turns, ${r.recomputed.day} days, ${r.recomputed.week} weeks, ${r.recomputed.month} months): ${r.written} written, ${r.removed} removed, in ${(r.took_ms / 1000).toFixed(1)} s`;
       });
     });
   pyramid
     .command("show")
     .description("list the pyramid's nodes (oldest first)")
-    .addOption(new Option("--level <level>", "only this level").choices(["day", "week", "month"]))
+    .addOption(new Option("--level <level>", "only this level").choices(["turn", "day", "week", "month"]))
     .action(async (o, cmd: Command) => {
       const r = await withEngine(cmd, (e) => e.pyramid({ level: o.level }));
       emit(mode(cmd), r, () => formatPyramid(r));
@@ -454,8 +460,10 @@ export function buildProgram(): Command {
     .argument("<dataset>", "locomo")
     .argument("<path>")
     .option("--no-ablation", "measure only the default configuration (not each channel alone and left out)")
-    .option("--pyramid", "build the summary pyramid after ingest, so summaries compete with turns")
+    .option("--pyramid", "the summary pyramid on (the default)")
+    .option("--no-pyramid", "the summary pyramid off: no summaries in hits, no context")
     .option("--summary-credit", "count a summary hit as retrieving the turns its sentences came from")
+    .option("--budget-words <n>", "also report evidence@N: evidence read within N words of results and context (repeatable: 250, 500, 1000, 2000)", (v: string, prev: number[] = []) => [...prev, integer("--budget-words", 1)(v)])
     .addOption(new Option("--time <mode>", "time expressions in questions: boost, restrict or off").choices(["boost", "restrict", "off"]))
     .option("--cv", "leave-one-conversation-out over the tuned settings: in-sample beside cross-validated")
     .option("--grid <file>", "with --cv: the candidate settings, a JSON array of {name, engine, search} (first = baseline)")
@@ -478,8 +486,9 @@ export function buildProgram(): Command {
         report = await evaluateLocomo(conversations, { embedder, tokens: embedder }, {
             engine: { search: config.search, ...config.engine },
             ablation: o.ablation,
-            pyramid: Boolean(o.pyramid),
+            pyramid: o.pyramid,
             summaryCredit: Boolean(o.summaryCredit),
+            budgets: o.budgetWords,
             search: o.time ? { time: o.time } : undefined,
           }, (d, t) => bar.update(d, t));
       } finally {
@@ -496,6 +505,7 @@ export function buildProgram(): Command {
     .option("--seed <n>", "corpus seed", integer("--seed", 0), 42)
     .option("--pyramid", "instead: time a full summary-pyramid build over --chunks turns spread over two years, and a refresh after 100 more")
     .option("--topics", "instead: --chunks memories over 1,000 topics; fused queries with and without --under (1%), and the tree listing")
+    .option("--no-pyramid", "the summary pyramid off: not maintained during ingest, no context in searches")
     .action(async (o, cmd: Command) => {
       if (o.topics) {
         const bar = progressBar("topic bench", "steps");
@@ -512,7 +522,7 @@ export function buildProgram(): Command {
       const bar = progressBar("bench", "steps");
       let report: BenchReport;
       try {
-        report = await runBench(defaultGloveEmbedder(), { chunks: o.chunks, queries: o.queries, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) });
+        report = await runBench(defaultGloveEmbedder(), { chunks: o.chunks, queries: o.queries, seed: o.seed, pyramid: o.pyramid, onProgress: (_p, d, t) => bar.update(d, t) });
       } finally {
         bar.stop();
       }

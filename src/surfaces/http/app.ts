@@ -56,6 +56,7 @@ export const searchBodySchema = z
     exclude_kinds: z.array(z.string()).optional(),
     time: z.string().optional(),
     now: z.string().optional(),
+    pyramid: z.boolean().optional(),
   })
   .strict();
 
@@ -164,6 +165,7 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
       excludeKinds: b.exclude_kinds,
       time: b.time as RecallOptions["time"],
       now: b.now,
+      pyramid: b.pyramid,
     };
     return c.json(await (await engine(c)).recall(b.query, options));
   });

@@ -23,8 +23,13 @@ async function guarded(fn: () => Promise<string>): Promise<ToolResult> {
 }
 
 export function renderHits(r: SearchResult): string {
-  if (r.hits.length === 0) return `No memory matches "${r.query}".`;
-  return r.hits
+  const note = r.time_note ? `Note on time: ${r.time_note}\n\n` : "";
+  if (r.hits.length === 0) return `${note}No memory matches "${r.query}".`;
+  const context = r.context.length
+    ? "\n\nContext — summaries of the periods of the top results (they already reflect later changes):\n" +
+      r.context.map((c) => `- [${c.id}] ${c.level} summary of ${c.window.start} to ${c.window.end}:\n${c.text}`).join("\n")
+    : "";
+  return note + r.hits
     .map((h, i) => {
       const status =
         h.status === "superseded"
@@ -35,7 +40,7 @@ export function renderHits(r: SearchResult): string {
       const where = [when, h.topic && `topic ${h.topic}`, h.speaker && `speaker ${h.speaker}`].filter(Boolean).join("; ");
       return `${i + 1}. [${h.id}] (${status}; ${where}; found by ${found}; score ${h.score.toFixed(4)})\n${h.title ? `${h.title}: ` : ""}${h.text}`;
     })
-    .join("\n\n");
+    .join("\n\n") + context;
 }
 
 function renderHistory(h: HistoryJson): string {
@@ -153,7 +158,7 @@ export function createMcpServer(engine: Engine): McpServer {
       description:
         "Summaries of what happened per day, week or month (oldest first). Use it for overviews (\"what happened last week\", " +
         "\"how did X evolve this quarter\"); memory_search also finds these summaries when a question names a time.",
-      inputSchema: { level: z.enum(["day", "week", "month"]).optional().describe("Only this level (default: all)") },
+      inputSchema: { level: z.enum(["turn", "day", "week", "month"]).optional().describe("Only this level (default: all)") },
     },
     (a) =>
       guarded(async () => {

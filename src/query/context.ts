@@ -1,0 +1,169 @@
+/**
+ * @module query/context
+ * Summaries beside the evidence, not instead of it. A summary in `hits` takes a place a turn would have had
+ * (LoCoMo Recall@10 0.740 → 0.725 when summaries rank for questions naming a time span), yet it is the layer that
+ * already knows the later state ("we switched to SQLite on Thursday") that an earlier turn does not. So, with the
+ * pyramid on, summaries come back in `context`, not in `hits`:
+ *
+ * - the nodes of the windows of the top hits (a long hit's turn node, its day, its week), most specific level
+ *   first, each with its window, the raw memories its sentences came from (`sources`) and the hits it covers;
+ * - for a question that names a time span ("what did Melanie do in July 2023"), first the nodes of that span at
+ *   the level that fits it (what the time channel would rank).
+ *
+ * A context entry's text is an excerpt: the summary's sentences closest to the question (at most `sentences`,
+ * in the summary's order), so that an agent reading within a word budget gets the later state without paying for
+ * the rest of the week. `pyramid show` and `show ID` give the whole summary. `timeSpan: "rank"` restores the
+ * other policy (summaries rank with everything when the question names a span); docs/BENCHMARKS.md measures both.
+ */
+import { SUMMARY_KIND, isSummaryId, type ContextEntry, type NodeLevel, type PyramidNode, type SummarySentence } from "../model/pyramid.js";
+import type { Hit, Ranked, SearchFilter } from "../model/types.js";
+import type { Embedder } from "../ports/embedder.js";
+import type { Store } from "../ports/store.js";
+import { turnNodeId } from "../pyramid/turns.js";
+import { formatInstant } from "../time/iso.js";
+import type { ParsedTime } from "../time/expressions.js";
+import { MIN_WINDOW_FIT, windowFit } from "../time/windows.js";
+import { dot, isZero } from "../vectors/math.js";
+
+export interface ContextOptions {
+  /** The summaries of the windows of this many top hits. */
+  hits: number;
+  /** The levels returned for hits' windows, in the order they are listed (most specific first). */
+  levels: readonly NodeLevel[];
+  /** At most this many summaries. */
+  max: number;
+  /** Sentences of each summary returned, those closest to the question (0: the whole summary). */
+  sentences: number;
+  /** For a question naming a time span: its summaries lead the context, or rank with everything in hits. */
+  timeSpan: "context" | "rank";
+  /** A sentence less similar than this to the question is not worth the reader's words; an entry left with none is dropped. */
+  minSimilarity: number;
+}
+
+/**
+ * Chosen by evidence within a word budget on LoCoMo, leave one conversation out (bench/context-cv.ts, 24
+ * configurations): every context costs a little evidence@500 against none, least with one hit's windows and one
+ * sentence each; the week stays because it is the level that states a reversal inside the week.
+ */
+export const defaultContext: Readonly<ContextOptions> = Object.freeze({
+  hits: 1, // the first hit's windows: deeper hits' summaries cost more words than their evidence repays
+  levels: ["turn", "day", "week"] as readonly NodeLevel[], // a month summary rarely adds what its weeks hold
+  max: 3,
+  sentences: 1, // the sentence closest to the question; the whole summary is one `show` away
+  timeSpan: "context" as const, // ranking summaries for a span cost Recall@10 0.740 → 0.725
+  minSimilarity: 0.6, // below this a sentence is about something else (0.5 to 0.7 measured)
+});
+
+/** Whether summaries rank with everything for this query: it names a time span and the policy says rank. */
+export function summariesRankFor(time: ParsedTime | null, opts: ContextOptions): boolean {
+  return opts.timeSpan === "rank" && time?.span != null;
+}
+
+/** How many more candidates a channel is asked for when summaries are dropped from its list afterwards. */
+const SUMMARY_SLACK = 10;
+
+/**
+ * Summaries left out of every channel's list (unless the caller asked for the summary kind). A query that already
+ * filters gets `excludeKinds` added, exactly. An unfiltered one keeps the channels' unfiltered fast path (a
+ * filter that admits 99.9% of the chunks would make the dense channel list every allowed chunk id: 260 ms a query
+ * at 100,000 chunks): the channels rank `SUMMARY_SLACK` deeper and the summaries are dropped from their lists.
+ */
+export function leaveOutSummaries(filter: SearchFilter, depth: number): { filter: SearchFilter; depth: number; drop: boolean } {
+  if (filter.kinds?.includes(SUMMARY_KIND)) return { filter, depth, drop: false };
+  if (Object.values(filter).some((v) => v !== undefined)) {
+    return { filter: { ...filter, excludeKinds: [...new Set([...(filter.excludeKinds ?? []), SUMMARY_KIND])] }, depth, drop: false };
+  }
+  return { filter, depth: depth + SUMMARY_SLACK, drop: true };
+}
+
+/** A channel's list without summary nodes (their ids are `p_…`: see pyramid/build.ts and pyramid/turns.ts), cut to `depth`. */
+export function dropSummaries(list: Ranked[], depth: number): Ranked[] {
+  return list.filter((r) => !isSummaryId(r.memoryId)).slice(0, depth);
+}
+
+export interface ContextInput {
+  hits: Hit[];
+  /** The question's vector (zero when the dense channel was not asked: then the excerpt is the summary's start). */
+  vector: Float32Array;
+  time: ParsedTime | null;
+  /** A summary quoting a memory from after this instant is left out: it states what had not happened yet. */
+  asOf: number;
+}
+
+/** The summaries for a search's `context`. */
+export async function summaryContext(deps: { store: Store; embedder: Embedder }, input: ContextInput, opts: ContextOptions): Promise<ContextEntry[]> {
+  const { store } = deps;
+  const top = input.hits.filter((h) => h.kind !== SUMMARY_KIND).slice(0, opts.hits);
+  if (opts.max === 0) return [];
+  const shown = new Set(input.hits.map((h) => h.id));
+  const levels = new Set(opts.levels);
+  const candidates: { n: PyramidNode; hits: string[]; group: number; order: number; span?: true }[] = [];
+  const at = (h: Hit) => Date.parse(h.at);
+
+  // the question's own span first, best-fitting and latest first (as the time channel ranks them)
+  const span = input.time?.span;
+  if (opts.timeSpan === "context" && span && input.time?.level) {
+    const nodes = (await store.pyramidNodes({ level: input.time.level, from: span.start, to: span.end }))
+      .map((n) => ({ n, fit: windowFit(n, span) }))
+      .filter((x) => x.fit >= MIN_WINDOW_FIT)
+      .sort((a, b) => b.fit - a.fit || b.n.start - a.n.start);
+    nodes.forEach(({ n }, i) => candidates.push({ n, hits: top.filter((h) => n.start <= at(h) && at(h) < n.end).map((h) => h.id), group: 0, order: i, span: true }));
+  }
+  if (top.length > 0) {
+    const nodes: PyramidNode[] = [];
+    if (levels.has("turn")) nodes.push(...(await store.pyramidNodes({ ids: top.map((h) => turnNodeId(h.id)) })));
+    if ([...levels].some((l) => l !== "turn")) nodes.push(...(await store.pyramidNodes({ containing: top.map(at) })));
+    const rankOf = new Map(top.map((h, i) => [h.id, i]));
+    for (const n of nodes) {
+      if (!levels.has(n.level)) continue;
+      const covers = top.filter((h) => (n.level === "turn" ? n.id === turnNodeId(h.id) : n.start <= at(h) && at(h) < n.end)).map((h) => h.id);
+      if (covers.length) candidates.push({ n, hits: covers, group: 1 + opts.levels.indexOf(n.level), order: rankOf.get(covers[0])! });
+    }
+  }
+  candidates.sort((a, b) => a.group - b.group || a.order - b.order);
+
+  const entries: ContextEntry[] = [];
+  const taken = new Set<string>();
+  for (const { n, hits, span: ofSpan } of candidates) {
+    if (entries.length >= opts.max) break;
+    if (taken.has(n.id) || shown.has(n.id)) continue;
+    taken.add(n.id);
+    const m = await store.getMemory(n.id);
+    const summary = (m?.metadata.sentences as SummarySentence[] | undefined) ?? [];
+    if (summary.some((s) => Date.parse(s.at) > input.asOf)) continue;
+    // the span the question names is what it asks about: a longer excerpt, whatever its similarity
+    const excerpt = await closestSentences(deps.embedder, summary, input.vector, ofSpan ? { sentences: 3 * opts.sentences, minSimilarity: -1 } : opts);
+    if (excerpt?.length === 0) continue;
+    entries.push({
+      id: n.id,
+      level: n.level,
+      window: { start: formatInstant(n.start), end: formatInstant(n.end) },
+      text: excerpt ? excerpt.map(line).join("\n") : n.text,
+      sources: [...new Set((excerpt ?? summary).flatMap((s) => s.sources))],
+      hits,
+    });
+  }
+  return entries;
+}
+
+const line = (s: SummarySentence) => (s.speaker ? `${s.speaker}: ${s.text}` : s.text);
+
+/** The `count` sentences closest to the question, in their order; null when the whole summary is wanted or fits. */
+async function closestSentences(
+  embedder: Embedder,
+  sentences: SummarySentence[],
+  vector: Float32Array,
+  opts: Pick<ContextOptions, "sentences" | "minSimilarity">,
+): Promise<SummarySentence[] | null> {
+  const count = opts.sentences;
+  if (count === 0 || sentences.length === 0) return null;
+  const vectors = isZero(vector) ? null : await embedder.embed(sentences.map((s) => s.text));
+  const similarity = sentences.map((_, i) => (vectors ? dot(vectors[i], vector) : 1));
+  const keep = new Set(
+    [...sentences.keys()]
+      .filter((i) => similarity[i] >= opts.minSimilarity)
+      .sort((a, b) => similarity[b] - similarity[a] || a - b)
+      .slice(0, count),
+  );
+  return sentences.filter((_, i) => keep.has(i));
+}
