@@ -10,6 +10,10 @@ import { colbertChannel, type LateInteractionOptions } from "../channels/colbert
 import { curatedChannel } from "../channels/curated.js";
 import { denseChannel } from "../channels/dense.js";
 import { timeChannel } from "../channels/time.js";
+import { graphChannel, type GraphChannel, type GraphChannelOptions } from "../channels/graph.js";
+import { offlineExtractor, type EntityExtractor } from "../entities/extract.js";
+import { attachEntities } from "../ingest/entities.js";
+import { graphAround, link, listEntities, type GraphJson, type GraphOptions, type LinkInput } from "./graph-actions.js";
 import { defaultLimits, defaultSearchOptions, defaultTermPruning, type SearchOptions } from "../config/defaults.js";
 import { CascadeError, invalidInput, notFound } from "../errors.js";
 import { CueJudge } from "../graph/cue-judge.js";
@@ -66,6 +70,9 @@ export interface EngineConfig {
   placement?: Partial<PlacementOptions>;
   /** Index each turn with the turn before it in its session (lexical channels only; default true). */
   conversationContext?: boolean;
+  /** Entity extraction at ingest (default: on, offline) and the graph channel's walk. */
+  entities?: { enabled?: boolean; extractor?: EntityExtractor };
+  graph?: Partial<GraphChannelOptions>;
 }
 
 /** A topic in the tree: memories directly at it (`count`), at it or below (`total`), and its description. */
@@ -148,6 +155,8 @@ export class Engine {
   /** Topic centroids, loaded on the first write that needs them and kept current by this engine's writes. */
   private placer: TopicPlacer | null = null;
   private readonly contextTurns: boolean;
+  private readonly extractor: EntityExtractor | null;
+  private readonly graphWalk: GraphChannel;
 
   private constructor(private readonly ports: EnginePorts, config: EngineConfig) {
     this.clock = ports.clock ?? systemClock;
@@ -162,6 +171,8 @@ export class Engine {
     this.summarizer = config.summarizer ?? new ExtractiveSummarizer(ports.embedder);
     this.placement = { ...defaultPlacement, ...config.placement };
     this.contextTurns = config.conversationContext ?? true;
+    this.extractor = config.entities?.enabled === false ? null : (config.entities?.extractor ?? offlineExtractor);
+    this.graphWalk = graphChannel(ports.store, config.graph);
     this.channels = [
       bm25Channel(ports.store),
       denseChannel(ports.store),
@@ -233,7 +244,7 @@ export class Engine {
         }
       });
       const contexts = this.contextTurns ? await sessionContexts(valid.map((v) => v.memory), (session, at) => this.ports.store.previousInSession(session, at)) : [];
-      const prepared = await this.placeTopics(await prepareMemories(valid.map((v) => v.memory), this.ports.embedder, now, contexts));
+      const prepared = await attachEntities(await this.placeTopics(await prepareMemories(valid.map((v) => v.memory), this.ports.embedder, now, contexts)), this.extractor);
       // a context taken from earlier in this batch names its memory once that memory has an id
       contexts.forEach((c, i) => c?.batchIndex !== undefined && (prepared[i].contextOf = prepared[c.batchIndex].memory.id));
       prepared.forEach((p, i) => {
@@ -364,6 +375,21 @@ export class Engine {
     return edgeJson(edge);
   }
 
+  /** Relates two memories with a typed edge (supersedes, contradicts, refines, derived_from, summarizes, relates_to). */
+  async link(from: string, to: string, options: Omit<LinkInput, "from" | "to">): Promise<EdgeJson> {
+    return link(this.ports.store, { from, to, ...options }, this.clock.now());
+  }
+
+  /** The memories and entities around a memory, with every edge's type, validity and provenance. */
+  async graph(id: string, options: GraphOptions = {}): Promise<GraphJson> {
+    return graphAround(this.ports.store, id, options, this.clock.now());
+  }
+
+  /** Entities with how many memories mention them, most mentioned first. */
+  async entities(options: { query?: string; top?: number } = {}) {
+    return listEntities(this.ports.store, options);
+  }
+
   /** Takes an edge back (it stays in the history, marked retracted now). */
   async retract(edgeId: string): Promise<EdgeJson> {
     return edgeJson(await this.ports.store.retractEdge(edgeId, this.clock.now()));
@@ -400,7 +426,7 @@ export class Engine {
     const opts = resolveRecallOptions(options, this.searchDefaults, this.clock.now());
     validateQuery(query);
     return search(
-      { store: this.ports.store, embedder: this.ports.embedder, channels: this.channels, pruning: this.termPruning, demotion: this.demotion, zone: this.pyramidOptions.zone },
+      { store: this.ports.store, embedder: this.ports.embedder, channels: this.channels, graph: this.graphWalk, pruning: this.termPruning, demotion: this.demotion, zone: this.pyramidOptions.zone },
       query,
       opts,
     );

@@ -14,15 +14,8 @@ import winkNLP from "wink-nlp";
 import model from "wink-eng-lite-web-model";
 import { isStopWord } from "../text/stopwords.js";
 
-export type EntityKind = "person" | "name" | "identifier";
-
-export interface ExtractedEntity {
-  /** The name as written (first mention). */
-  name: string;
-  /** The normalised key aliases are merged on (see normalizeEntity). */
-  key: string;
-  kind: EntityKind;
-}
+import type { EntityKind, ExtractedEntity } from "../model/entity.js";
+export type { EntityKind, ExtractedEntity };
 
 export interface EntityExtractor {
   readonly id: string;

@@ -3,8 +3,10 @@
  * Domain types only: what a memory, a chunk, a ranked list and a hit are. No behaviour.
  */
 
-export type ChannelName = "bm25" | "dense" | "curated" | "recency" | "colbert" | "time";
-export const CHANNEL_NAMES: readonly ChannelName[] = ["bm25", "dense", "curated", "recency", "colbert", "time"];
+import type { ExtractedEntity } from "./entity.js";
+
+export type ChannelName = "bm25" | "dense" | "curated" | "recency" | "colbert" | "time" | "graph";
+export const CHANNEL_NAMES: readonly ChannelName[] = ["bm25", "dense", "curated", "recency", "colbert", "time", "graph"];
 
 /** What a caller supplies to remember something. Everything but `text` is optional. */
 export interface MemoryInput {
@@ -65,6 +67,8 @@ export interface PreparedMemory {
   chunks: PreparedChunk[];
   /** The memory whose text is indexed as this one's context (its first chunk), if any. */
   contextOf?: string;
+  /** The entities it mentions (written as `mentions` in the same transaction). */
+  entities?: ExtractedEntity[];
 }
 
 /** The turn before a memory in its session, indexed with it (see ingest/context.ts). */

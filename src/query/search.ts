@@ -4,6 +4,7 @@
  * weighted RRF → hydrate only the top k → annotate and present.
  */
 import type { Channel, ChannelQuery } from "../channels/channel.js";
+import type { GraphChannel } from "../channels/graph.js";
 import { rankByRecency, recencyCandidates } from "../channels/recency.js";
 import { fuse } from "../fuse/rrf.js";
 import type { ChannelName, ChannelReport, Hit, Ranked, SearchFilter, SearchResult } from "../model/types.js";
@@ -29,6 +30,8 @@ export interface SearchDeps {
   demotion: number;
   /** The time zone time expressions are read in (the pyramid's). */
   zone: string;
+  /** Runs after the others: it is seeded by their lists (see channels/graph.ts). */
+  graph?: GraphChannel;
 }
 
 /** The memories (of those given) that pass the query's filters, so a successor never breaks them. */
@@ -90,6 +93,12 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     const list = rankByRecency(candidates, await deps.store.eventTimes([...candidates.keys()]));
     lists.recency = list;
     reports.recency = { weight: opts.weights.recency, candidates: list.length, ms: round(performance.now() - t0) };
+  }
+  if (selected.has("graph") && deps.graph) {
+    const t0 = performance.now();
+    const list = await deps.graph.run(query, lists, { asOf: opts.asOf, knownAt: opts.knownAt }, opts.rrfK);
+    lists.graph = list;
+    reports.graph = { weight: opts.weights.graph, candidates: list.length, ms: round(performance.now() - t0) };
   }
 
   // Time adjustments see every candidate (one query for their times). Only the head of that list can then reach

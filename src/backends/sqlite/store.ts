@@ -19,6 +19,7 @@ import { fromBlob, toBlob } from "../../vectors/math.js";
 import { openConnection, type Connection } from "./connection.js";
 import { filterCondition, isEmptyFilter } from "./filter-sql.js";
 import * as graph from "./graph-sql.js";
+import { insertMentions, removeMentions, sqliteEntityReads } from "./entities-sql.js";
 import * as pyramid from "./pyramid-sql.js";
 import * as topics from "./topics-sql.js";
 import { migrate } from "./schema.js";
@@ -95,6 +96,7 @@ export class SqliteStore implements Store {
   }
 
   private readonly prepare = (sql: string) => this.stmt(sql);
+  readonly entities = sqliteEntityReads(this.prepare);
 
   /**
    * A cached prepared statement, always handed out in plain object mode: `.pluck()` and `.raw()` change a
@@ -138,7 +140,7 @@ export class SqliteStore implements Store {
     }
   }
 
-  private insertMemory({ memory: m, chunks, contextOf }: PreparedMemory): { rowid: number; chunks: { chunkId: number; vector: Float32Array }[] } {
+  private insertMemory({ memory: m, chunks, contextOf, entities }: PreparedMemory): { rowid: number; chunks: { chunkId: number; vector: Float32Array }[] } {
     const info = this.stmt(
       `INSERT INTO memories (id, kind, text, title, description, tags, topic, role, speaker, session, at, at_ms, recorded_at, metadata)
        VALUES (@id, @kind, @text, @title, @description, @tags, @topic, @role, @speaker, @session, @at, @atMs, @recordedAt, @metadata)`,
@@ -153,6 +155,7 @@ export class SqliteStore implements Store {
       this.stmt("UPDATE memories SET context_rowid = (SELECT rowid FROM memories WHERE id = ?) WHERE rowid = ?").run(contextOf, memoryRowid);
     }
     pyramid.markDirty(this.prepare, [memoryRowid]);
+    if (entities?.length) insertMentions(this.prepare, memoryRowid, entities, Date.parse(m.recordedAt));
     if (m.title || m.description || m.tags.length > 0) {
       this.stmt("INSERT INTO curated_fts (rowid, title, description, tags) VALUES (?, ?, ?, ?)").run(
         memoryRowid,
@@ -232,6 +235,7 @@ export class SqliteStore implements Store {
       for (const term of c.terms.split(" ")) if (term) uncountTerm.run(term);
     }
     this.stmt("DELETE FROM curated_fts WHERE rowid = ?").run(rowid);
+    removeMentions(this.prepare, rowid);
     const info = this.stmt("DELETE FROM memories WHERE rowid = ?").run(rowid); // chunks, nodes and links cascade
     if (info.changes !== 1) throw new CascadeError("STORE_ERROR", `forget ${id}: the memory row was not deleted`);
     this.addToChunkCount(-chunks.length);

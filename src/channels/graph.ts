@@ -1,0 +1,139 @@
+/**
+ * @module channels/graph
+ * The graph channel: spreading activation (two steps of a personalized PageRank walk) over the memory graph,
+ * for questions whose answer is spread over memories that share no words with the question but share an
+ * entity with a memory that does.
+ *
+ * Seeds: the query's own entities (extracted as at ingest, resolved through aliases) and the other channels'
+ * best hits (their RRF fusion, the first `seeds`, weighted 1/rank). A seed keeps `restart` of its activation;
+ * the rest flows memory → entity (in proportion to the entity's IDF: a rare name says more than a speaker who
+ * is in every turn) → memory (divided by the entity's degree, as a random walk does), and along typed edges
+ * between memories that count at the query's (asOf, knownAt). Entities mentioned by more than `maxFanout`
+ * memories are hubs and conduct nothing. A memory that is superseded passes everything it collected on to
+ * its current successor instead of keeping it. Only ranks leave the channel; fusion never sees these scores.
+ */
+import { fuse } from "../fuse/rrf.js";
+import { extractEntities } from "../entities/extract.js";
+import { currentSuccessors, edgeCounts } from "../graph/status.js";
+import type { GraphTime } from "../model/graph.js";
+import type { ChannelName, Ranked } from "../model/types.js";
+import type { Store } from "../ports/store.js";
+import type { ChannelQuery } from "./channel.js";
+import { memoryPassesFilter } from "../query/filter.js";
+
+export interface GraphChannelOptions {
+  /** How many of the other channels' fused best hits seed the walk. */
+  seeds: number;
+  /** Share of its activation a seed keeps (the walk's restart probability). */
+  restart: number;
+  /** Entities mentioned by more memories than this conduct nothing (speakers, "the team"). */
+  maxFanout: number;
+  /** Memories read per conducting entity (most recently written first). */
+  perEntity: number;
+  /** Share of a seed's outgoing activation that flows along typed memory–memory edges (the rest via entities). */
+  edgeShare: number;
+  /** Activation each entity named in the query starts with, relative to a whole seed memory. */
+  queryEntityWeight: number;
+}
+
+export const defaultGraphChannel: Readonly<GraphChannelOptions> = Object.freeze({
+  seeds: 10, // about the k a question is answered from; deeper seeds mostly add noise to the walk
+  restart: 0.5, // HippoRAG 2 and PPR practice: half stays home, so the seeds' own order still counts
+  maxFanout: 200, // a name in more than 200 memories identifies little (and costs a long read)
+  perEntity: 50,
+  edgeShare: 0.5, // an explicit relation is as strong as all shared entities together
+  queryEntityWeight: 1,
+});
+
+/** Relations a walk follows in both directions; `supersedes` is handled as a hand-over, not a path. */
+const CONDUCTING = new Set(["contradicts", "refines", "derived_from", "summarizes", "relates_to"]);
+
+export interface GraphChannel {
+  readonly name: "graph";
+  run(query: ChannelQuery, others: Partial<Record<ChannelName, Ranked[]>>, time: GraphTime, rrfK: number): Promise<Ranked[]>;
+}
+
+export function graphChannel(store: Store, options: Partial<GraphChannelOptions> = {}): GraphChannel {
+  const o: GraphChannelOptions = { ...defaultGraphChannel, ...options };
+  return {
+    name: "graph",
+    async run(q, others, time, rrfK) {
+      const activation = new Map<string, number>();
+      const chunkOf = new Map<string, number>();
+      const give = (id: string, a: number) => activation.set(id, (activation.get(id) ?? 0) + a);
+
+      // seeds: the other channels' consensus, weighted 1/rank and normalised to a total of 1
+      const weights = Object.fromEntries(Object.keys(others).map((c) => [c, 1]));
+      const seedHits = fuse(others, weights, rrfK).slice(0, o.seeds);
+      const norm = seedHits.reduce((s, _, i) => s + 1 / (i + 1), 0);
+      const seed = new Map<string, number>();
+      seedHits.forEach((h, i) => {
+        seed.set(h.memoryId, 1 / (i + 1) / norm);
+        chunkOf.set(h.memoryId, h.chunkId);
+      });
+      for (const [id, w] of seed) give(id, w * o.restart);
+
+      // entity activation: from the query's own entities, and from the seeds' entities by IDF
+      const entityAct = new Map<string, number>();
+      const degree = new Map<string, number>();
+      const queryKeys = extractEntities(q.text, null).map((e) => e.key);
+      if (queryKeys.length) {
+        const found = (await store.entities.byKeys(queryKeys)).filter((e) => e.memories <= o.maxFanout);
+        for (const e of found) {
+          entityAct.set(e.id, (entityAct.get(e.id) ?? 0) + o.queryEntityWeight / found.length);
+          degree.set(e.id, e.memories);
+        }
+      }
+      const total = Math.max(q.stats.chunks, 1);
+      const idf = (df: number) => Math.log(1 + total / Math.max(df, 1));
+      const mentions = seed.size ? await store.entities.mentionsOf([...seed.keys()]) : new Map();
+      const seedEdges = seed.size ? (await store.edgesTouching([...seed.keys()])).filter((e) => CONDUCTING.has(e.type) && edgeCounts(e, time)) : [];
+      for (const [id, w] of seed) {
+        const out = w * (1 - o.restart);
+        const edges = seedEdges.filter((e) => e.from === id || e.to === id);
+        const viaEdges = edges.length ? out * o.edgeShare : 0;
+        for (const e of edges) give(e.from === id ? e.to : e.from, viaEdges / edges.length);
+        const conducting = (mentions.get(id) ?? []).filter((e: { memories: number }) => e.memories <= o.maxFanout);
+        const sum = conducting.reduce((s: number, e: { memories: number }) => s + idf(e.memories), 0);
+        for (const e of conducting) {
+          entityAct.set(e.id, (entityAct.get(e.id) ?? 0) + ((out - viaEdges) * idf(e.memories)) / sum);
+          degree.set(e.id, e.memories);
+        }
+      }
+
+      // entity → memory, divided by the entity's degree (a random walk's step)
+      if (entityAct.size) {
+        for (const r of await store.entities.mentioning({ entityIds: [...entityAct.keys()], limit: o.perEntity, filter: q.filter })) {
+          give(r.memoryId, entityAct.get(r.entityId)! / Math.max(degree.get(r.entityId) ?? 1, 1));
+          if (!chunkOf.has(r.memoryId)) chunkOf.set(r.memoryId, r.chunkId);
+        }
+      }
+      for (const e of seedEdges) for (const id of [e.from, e.to]) if (!chunkOf.has(id)) chunkOf.set(id, -1);
+
+      // a superseded memory hands what it collected to its current successor
+      let ranked = [...activation.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 2 * q.depth);
+      const successors = await currentSuccessors(store, ranked.map(([id]) => id), time);
+      if (successors.size) {
+        for (const [old, successor] of successors) {
+          give(successor, activation.get(old) ?? 0);
+          activation.delete(old);
+          if (!chunkOf.has(successor)) chunkOf.set(successor, -1);
+        }
+        ranked = [...activation.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 2 * q.depth);
+      }
+      const missing = ranked.map(([id]) => id).filter((id) => (chunkOf.get(id) ?? -1) < 0);
+      if (missing.length) {
+        // memories reached only through edges or a hand-over: their first chunk, if they pass the filter
+        const first = await store.firstChunkIds(missing);
+        for (const id of missing) {
+          const m = await store.getMemory(id);
+          chunkOf.set(id, m && first.has(id) && memoryPassesFilter(m, q.filter) ? first.get(id)! : -1);
+        }
+      }
+      return ranked
+        .filter(([id]) => (chunkOf.get(id) ?? -1) >= 0)
+        .slice(0, q.depth)
+        .map(([memoryId, score]) => ({ memoryId, chunkId: chunkOf.get(memoryId)!, score }));
+    },
+  };
+}
