@@ -32,6 +32,7 @@ import {
 } from "../../index.js";
 import { formatBench, formatEval, formatPyramidBench, formatTopicBench, formatTopicTree, formatHistory, formatMemory, formatPyramid, formatSearch } from "./format.js";
 import { emit, type OutputMode } from "./output.js";
+import { registerGraphCommands } from "./graph-commands.js";
 import { progressBar } from "./progress.js";
 import { serveUntilSignal } from "../http/serve.js";
 import { serveMcpOverStdio } from "../mcp/server.js";
@@ -283,6 +284,8 @@ export function buildProgram(): Command {
       const edge = await withEngine(cmd, (e) => e.retract(id));
       emit(mode(cmd), edge, () => `retracted ${edge.id} (${edge.from} ${edge.type} ${edge.to})`);
     });
+
+  registerGraphCommands(program, { withEngine, mode });
 
   program
     .command("suggestions")

@@ -8,6 +8,7 @@ import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { CascadeError, CHANNEL_NAMES, DEFAULT_NAMESPACE, parseWith, type ErrorCode, type MemorySpace, type RecallOptions } from "../../index.js";
 import { openApiDocument } from "./openapi.js";
+import { registerGraphRoutes } from "./graph-routes.js";
 
 export interface HttpOptions {
   /** Bearer token every route but /health requires; none means open (only allowed on loopback). */
@@ -68,7 +69,7 @@ function problem(c: Context, status: 400 | 401 | 404 | 409 | 413 | 500 | 501 | 5
   return c.json({ error: { code, message } }, status);
 }
 
-async function body<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+export async function body<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
   let json: unknown;
   try {
     json = await c.req.json();
@@ -160,6 +161,8 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
     const { decision } = await body(c, decisionSchema);
     return c.json(await (await engine(c)).decideSuggestion(c.req.param("id"), decision));
   });
+
+  registerGraphRoutes(app, engine, body);
 
   app.get("/v1/topics", async (c) => c.json(await (await engine(c)).topics(c.req.query("under"))));
   app.post("/v1/topics", async (c) => {

@@ -7,6 +7,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
+import { registerGraphTools } from "./graph-tools.js";
 import { CascadeError, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
@@ -144,6 +145,8 @@ export function createMcpServer(engine: Engine): McpServer {
         return (nodes.length ? nodes.map((n) => `[${n.id}] ${n.level} ${n.start} to ${n.end} (${n.children} children):\n${n.text}`).join("\n\n") : "No summaries yet.") + stale;
       }),
   );
+
+  registerGraphTools(server, engine, guarded);
 
   return server;
 }
