@@ -188,6 +188,30 @@ describe("invalidation propagates only as far as it should", () => {
   });
 });
 
+describe("relations in search", () => {
+  test("contradicts flags both sides; refines brings the refinement along, just below what it refines", async () => {
+    const { engine } = await emptyEngine();
+    const [claim, counter, base, detail] = (await engine.rememberMany([
+      { text: "The warehouse robots charge overnight in bay four.", at: "2026-01-01" },
+      { text: "Night shift says charging happens at noon instead.", at: "2026-01-02" },
+      { text: "Quarterly budget for the marketing offsite is approved.", at: "2026-01-03" },
+      { text: "Catering is capped at forty euros per head.", at: "2026-01-04" },
+    ], { detect: false })).ids as string[];
+    await engine.link(counter, claim, { type: "contradicts" });
+    await engine.link(detail, base, { type: "refines" });
+    const r = await engine.recall("warehouse robots charge overnight bay", { k: 10, channels: ["bm25"] });
+    const a = r.hits.find((h) => h.id === claim)!;
+    assert.deepEqual(a.contradicts, [counter]);
+    const b = r.hits.find((h) => h.id === counter);
+    if (b) assert.deepEqual(b.contradicts, [claim]);
+    const q = await engine.recall("quarterly marketing offsite budget", { k: 10, channels: ["bm25"] });
+    assert.equal(q.hits[0].id, base);
+    assert.equal(q.hits[1].id, detail, "the refinement comes along, right below");
+    assert.deepEqual(q.hits[1].adjustments.map((x) => x.reason), [`refines ${base}`]);
+    assert.ok(Math.abs(q.hits[1].score - q.hits[0].score * 0.9) < 1e-12);
+  });
+});
+
 describe("the graph channel", () => {
   test("reaches a memory that shares no query word but shares an entity with one that matched", async () => {
     const { engine } = await emptyEngine();

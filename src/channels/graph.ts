@@ -17,6 +17,7 @@ import { extractEntities } from "../entities/extract.js";
 import { currentSuccessors, edgeCounts } from "../graph/status.js";
 import type { GraphTime } from "../model/graph.js";
 import type { ChannelName, Ranked } from "../model/types.js";
+import type { EntityInfo } from "../model/entity.js";
 import type { Store } from "../ports/store.js";
 import type { ChannelQuery } from "./channel.js";
 import { memoryPassesFilter } from "../query/filter.js";
@@ -34,6 +35,13 @@ export interface GraphChannelOptions {
   edgeShare: number;
   /** Activation each entity named in the query starts with, relative to a whole seed memory. */
   queryEntityWeight: number;
+  /**
+   * Also walk through concepts: the seeds' indexed words held by at most `maxFanout` chunks (read from the body
+   * index at query time, so they cost nothing at ingest). Named entities alone are too sparse in chat.
+   */
+  concepts: boolean;
+  /** The most activated concepts whose memories are read. */
+  maxConcepts: number;
 }
 
 export const defaultGraphChannel: Readonly<GraphChannelOptions> = Object.freeze({
@@ -43,6 +51,8 @@ export const defaultGraphChannel: Readonly<GraphChannelOptions> = Object.freeze(
   perEntity: 50,
   edgeShare: 0.5, // an explicit relation is as strong as all shared entities together
   queryEntityWeight: 1,
+  concepts: true,
+  maxConcepts: 30,
 });
 
 /** Relations a walk follows in both directions; `supersedes` is handled as a hand-over, not a path. */
@@ -73,39 +83,65 @@ export function graphChannel(store: Store, options: Partial<GraphChannelOptions>
       });
       for (const [id, w] of seed) give(id, w * o.restart);
 
-      // entity activation: from the query's own entities, and from the seeds' entities by IDF
-      const entityAct = new Map<string, number>();
+      // node activation: the query's own entities, then each seed's entities and concepts by IDF
+      const nodeAct = new Map<string, number>(); // "e:<entity id>" or "w:<word>"
       const degree = new Map<string, number>();
       const queryKeys = extractEntities(q.text, null).map((e) => e.key);
       if (queryKeys.length) {
         const found = (await store.entities.byKeys(queryKeys)).filter((e) => e.memories <= o.maxFanout);
         for (const e of found) {
-          entityAct.set(e.id, (entityAct.get(e.id) ?? 0) + o.queryEntityWeight / found.length);
-          degree.set(e.id, e.memories);
+          nodeAct.set(`e:${e.id}`, (nodeAct.get(`e:${e.id}`) ?? 0) + o.queryEntityWeight / found.length);
+          degree.set(`e:${e.id}`, e.memories);
         }
       }
       const total = Math.max(q.stats.chunks, 1);
       const idf = (df: number) => Math.log(1 + total / Math.max(df, 1));
-      const mentions = seed.size ? await store.entities.mentionsOf([...seed.keys()]) : new Map();
-      const seedEdges = seed.size ? (await store.edgesTouching([...seed.keys()])).filter((e) => CONDUCTING.has(e.type) && edgeCounts(e, time)) : [];
+      const seedIds = [...seed.keys()];
+      const mentions = seed.size ? await store.entities.mentionsOf(seedIds) : new Map<string, EntityInfo[]>();
+      const words = seed.size && o.concepts ? await store.entities.wordsOf(seedIds) : new Map<string, string[]>();
+      const wordDf = words.size ? (await store.termStats([...new Set([...words.values()].flat())])).df : new Map<string, number>();
+      const seedEdges = seed.size ? (await store.edgesTouching(seedIds)).filter((e) => CONDUCTING.has(e.type) && edgeCounts(e, time)) : [];
       for (const [id, w] of seed) {
         const out = w * (1 - o.restart);
         const edges = seedEdges.filter((e) => e.from === id || e.to === id);
         const viaEdges = edges.length ? out * o.edgeShare : 0;
         for (const e of edges) give(e.from === id ? e.to : e.from, viaEdges / edges.length);
-        const conducting = (mentions.get(id) ?? []).filter((e: { memories: number }) => e.memories <= o.maxFanout);
-        const sum = conducting.reduce((s: number, e: { memories: number }) => s + idf(e.memories), 0);
-        for (const e of conducting) {
-          entityAct.set(e.id, (entityAct.get(e.id) ?? 0) + ((out - viaEdges) * idf(e.memories)) / sum);
-          degree.set(e.id, e.memories);
+        const nodes: [string, number][] = [];
+        for (const e of mentions.get(id) ?? []) if (e.memories <= o.maxFanout) nodes.push([`e:${e.id}`, e.memories]);
+        for (const word of words.get(id) ?? []) {
+          const df = wordDf.get(word) ?? 0;
+          if (df >= 2 && df <= o.maxFanout) nodes.push([`w:${word}`, df]);
+        }
+        const sum = nodes.reduce((s, [, df]) => s + idf(df), 0);
+        for (const [node, df] of nodes) {
+          nodeAct.set(node, (nodeAct.get(node) ?? 0) + ((out - viaEdges) * idf(df)) / sum);
+          degree.set(node, df);
         }
       }
 
-      // entity → memory, divided by the entity's degree (a random walk's step)
-      if (entityAct.size) {
-        for (const r of await store.entities.mentioning({ entityIds: [...entityAct.keys()], limit: o.perEntity, filter: q.filter })) {
-          give(r.memoryId, entityAct.get(r.entityId)! / Math.max(degree.get(r.entityId) ?? 1, 1));
+      // node → memory, divided by the node's degree (a random walk's step); only the most active concepts are read
+      const entityIds = [...nodeAct.keys()].filter((k) => k.startsWith("e:")).map((k) => k.slice(2));
+      if (entityIds.length) {
+        for (const r of await store.entities.mentioning({ entityIds, limit: o.perEntity, filter: q.filter })) {
+          give(r.memoryId, nodeAct.get(`e:${r.entityId}`)! / Math.max(degree.get(`e:${r.entityId}`) ?? 1, 1));
           if (!chunkOf.has(r.memoryId)) chunkOf.set(r.memoryId, r.chunkId);
+        }
+      }
+      const concepts = [...nodeAct.entries()].filter(([k]) => k.startsWith("w:")).sort((a, b) => b[1] - a[1]).slice(0, o.maxConcepts);
+      if (concepts.length) {
+        const postings = await store.chunksWithTerms({ terms: concepts.map(([k]) => k.slice(2)), filter: q.filter });
+        const chunkIds = [...new Set([...postings.values()].flatMap((ids) => ids.slice(0, o.perEntity)))];
+        const owners = await store.memoryIdsOfChunks(chunkIds);
+        for (const [node, a] of concepts) {
+          const ids = (postings.get(node.slice(2)) ?? []).slice(0, o.perEntity);
+          const reached = new Set<string>();
+          for (const c of ids) {
+            const m = owners.get(c);
+            if (!m || reached.has(m)) continue;
+            reached.add(m);
+            give(m, a / Math.max(degree.get(node) ?? 1, 1));
+            if (!chunkOf.has(m)) chunkOf.set(m, c);
+          }
         }
       }
       for (const e of seedEdges) for (const id of [e.from, e.to]) if (!chunkOf.has(id)) chunkOf.set(id, -1);

@@ -118,6 +118,8 @@ export interface Hit {
   status: "current" | "superseded";
   superseded_by: string[];
   supersedes: string[];
+  /** Memories on the other side of a `contradicts` edge (either direction) at the query's time. */
+  contradicts: string[];
 }
 
 export type Adjustment = { reason: string; factor: number } | { reason: string; delta: number };

@@ -21,6 +21,8 @@ export interface EntityReads {
   byId(id: string): Promise<EntityInfo | null>;
   /** For each memory, the entities it mentions. */
   mentionsOf(memoryIds: string[]): Promise<Map<string, EntityInfo[]>>;
+  /** The distinct indexed words of each memory's chunks (the graph channel's concept nodes; see channels/graph). */
+  wordsOf(memoryIds: string[]): Promise<Map<string, string[]>>;
   /** The memories mentioning each entity (most recently written first, at most `limit` each) that pass the filter. */
   mentioning(input: { entityIds: string[]; limit: number; filter?: SearchFilter }): Promise<MentioningMemory[]>;
 }

@@ -11,6 +11,7 @@ import type { ChannelName, ChannelReport, Hit, Ranked, SearchFilter, SearchResul
 import { memoryPassesFilter } from "./filter.js";
 import { matchesLquery } from "../topics/lquery.js";
 import { annotateSupersession } from "./supersession.js";
+import { annotateRelations } from "./relations.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { Store } from "../ports/store.js";
 import { toFtsQuery } from "../text/fts-query.js";
@@ -114,8 +115,9 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     { demotion: deps.demotion, currentOnly: opts.currentOnly },
     (ids) => admissibleMemories(deps.store, ids, opts.filter),
   );
+  const related = await annotateRelations(deps.store, annotated, opts.k, { asOf: opts.asOf, knownAt: opts.knownAt }, (ids) => admissibleMemories(deps.store, ids, opts.filter));
   const annotateMs = round(performance.now() - annotateStart);
-  const top = annotated.slice(0, opts.k);
+  const top = related.slice(0, opts.k);
   const chunks = await deps.store.hydrate(top.map((f) => f.chunkId));
   const hits: Hit[] = top.map((f) => {
     const c = chunks.get(f.chunkId)!;
@@ -139,6 +141,7 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
       status: f.status,
       superseded_by: f.supersededBy,
       supersedes: f.supersedes,
+      contradicts: f.contradicts,
     };
   });
   return { query: text, k: opts.k, rrf_k: opts.rrfK, hits, channels: reports, annotate_ms: annotateMs, took_ms: round(performance.now() - started) };

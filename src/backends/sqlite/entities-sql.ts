@@ -166,6 +166,20 @@ export function entityById(stmt: Prepare, id: string): EntityInfo | undefined {
   return row && toEntityInfo(row);
 }
 
+/** The distinct indexed words of each memory's chunks, from the `terms` column ingest already wrote. */
+export function wordsOf(stmt: Prepare, memoryIds: string[]): Map<string, string[]> {
+  const rows = stmt(
+    `SELECT m.id, c.terms FROM memories m JOIN chunks c ON c.memory_rowid = m.rowid WHERE m.id IN (SELECT value FROM json_each(?))`,
+  ).raw().all(JSON.stringify(memoryIds)) as [string, string][];
+  const out = new Map<string, Set<string>>();
+  for (const [id, terms] of rows) {
+    let set = out.get(id);
+    if (!set) out.set(id, (set = new Set()));
+    for (const t of terms.split(" ")) if (t) set.add(t);
+  }
+  return new Map([...out].map(([id, s]) => [id, [...s]]));
+}
+
 /** The store's entity reads over its statement cache. */
 export function sqliteEntityReads(stmt: Prepare): EntityReads {
   return {
@@ -173,6 +187,7 @@ export function sqliteEntityReads(stmt: Prepare): EntityReads {
     byKeys: async (keys) => entitiesByKeys(stmt, keys),
     byId: async (id) => entityById(stmt, id) ?? null,
     mentionsOf: async (ids) => mentionsOf(stmt, ids),
+    wordsOf: async (ids) => wordsOf(stmt, ids),
     mentioning: async ({ entityIds, limit, filter }) => mentioning(stmt, entityIds, limit, filter),
   };
 }

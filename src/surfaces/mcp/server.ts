@@ -31,10 +31,11 @@ export function renderHits(r: SearchResult): string {
         h.status === "superseded"
           ? `SUPERSEDED by ${h.superseded_by.join(", ")} — do not act on it`
           : `current${h.supersedes.length ? `, replaces ${h.supersedes.join(", ")}` : ""}`;
+      const disputed = h.contradicts?.length ? `; CONTRADICTED by ${h.contradicts.join(", ")}` : "";
       const found = h.sources_hit.length ? h.sources_hit.map((c) => `${c} #${h.ranks[c]}`).join(", ") : "brought in as the current version";
       const when = h.window ? `${h.level} summary of ${h.window.start} to ${h.window.end}` : h.at;
       const where = [when, h.topic && `topic ${h.topic}`, h.speaker && `speaker ${h.speaker}`].filter(Boolean).join("; ");
-      return `${i + 1}. [${h.id}] (${status}; ${where}; found by ${found}; score ${h.score.toFixed(4)})\n${h.title ? `${h.title}: ` : ""}${h.text}`;
+      return `${i + 1}. [${h.id}] (${status}${disputed}; ${where}; found by ${found}; score ${h.score.toFixed(4)})\n${h.title ? `${h.title}: ` : ""}${h.text}`;
     })
     .join("\n\n");
 }
