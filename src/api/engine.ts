@@ -13,6 +13,7 @@ import { timeChannel } from "../channels/time.js";
 import { graphChannel, type GraphChannel, type GraphChannelOptions } from "../channels/graph.js";
 import { offlineExtractor, type EntityExtractor } from "../entities/extract.js";
 import { attachEntities } from "../ingest/entities.js";
+import type { ChatOptions } from "../providers/chat.js";
 import { graphAround, link, listEntities, type GraphJson, type GraphOptions, type LinkInput } from "./graph-actions.js";
 import { defaultLimits, defaultSearchOptions, defaultTermPruning, type SearchOptions } from "../config/defaults.js";
 import { CascadeError, invalidInput, notFound } from "../errors.js";
@@ -71,7 +72,7 @@ export interface EngineConfig {
   /** Index each turn with the turn before it in its session (lexical channels only; default true). */
   conversationContext?: boolean;
   /** Entity extraction at ingest (default: on, offline) and the graph channel's walk. */
-  entities?: { enabled?: boolean; extractor?: EntityExtractor };
+  entities?: { enabled?: boolean; extractor?: EntityExtractor; /** An OpenAI-compatible chat model as the extractor (see api/open.ts). */ chat?: ChatOptions };
   graph?: Partial<GraphChannelOptions>;
 }
 

@@ -11,6 +11,7 @@ import { fixedClock, type Clock } from "../ports/clock.js";
 import type { Embedder, TokenVectors } from "../ports/embedder.js";
 import { Engine, type EngineConfig } from "./engine.js";
 import { ChatSummarizer } from "../pyramid/chat-summarizer.js";
+import { ChatEntityExtractor } from "../entities/chat-extractor.js";
 import type { ChatOptions } from "../providers/chat.js";
 import { DEFAULT_NAMESPACE, namespacePath } from "./space.js";
 
@@ -50,7 +51,8 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Engin
     const tokens = options.tokens ?? (options.embedder ? defaultGloveEmbedder() : (embedder as SifEmbedder));
     const clock = options.clock ?? (options.now !== undefined ? fixedClock(options.now) : undefined);
     const summarizer = options.summarizer ?? (options.chatSummarizer ? new ChatSummarizer(options.chatSummarizer) : undefined);
-    return await Engine.create({ store, embedder, tokens, clock }, { ...options, summarizer });
+    const entities = options.entities?.chat && !options.entities.extractor ? { ...options.entities, extractor: new ChatEntityExtractor(options.entities.chat) } : options.entities;
+    return await Engine.create({ store, embedder, tokens, clock }, { ...options, summarizer, entities });
   } catch (err) {
     await store.close();
     throw err;

@@ -83,7 +83,7 @@ function absorbShortForms(stmt: Prepare, personRowid: number, key: string): void
   if (key.includes(" ") || key.length < 4) return;
   const prefixes = Array.from({ length: key.length - 3 }, (_, i) => key.slice(0, i + 3));
   const shorts = stmt(
-    "SELECT rowid, key FROM entities WHERE key IN (SELECT value FROM json_each(?)) AND kind <> 'person' AND rowid <> ?",
+    "SELECT rowid, key FROM entities WHERE key IN (SELECT value FROM json_each(?)) AND rowid <> ?",
   ).all(JSON.stringify(prefixes), personRowid) as { rowid: number; key: string }[];
   for (const short of shorts) {
     const people = stmt(
