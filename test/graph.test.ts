@@ -57,6 +57,22 @@ describe("entities at ingest", () => {
     assert.deepEqual(keys, ["priya:1"]);
   });
 
+  test("doctor finds wrong mention counts and orphan entities; repair recounts them", async () => {
+    const { engine, path } = await emptyEngine();
+    await engine.remember({ text: "Priya fixed the payments-api.", at: "2026-01-01" });
+    assert.equal((await engine.doctor()).ok, true);
+    const { default: Database } = await import("better-sqlite3");
+    const raw = new Database(path);
+    raw.prepare("UPDATE entities SET mentioned_by = 9 WHERE key = 'priya'").run();
+    raw.prepare("INSERT INTO entities (id, key, name, kind, mentioned_by, created_at_ms) VALUES ('n_x', 'ghost', 'Ghost', 'name', 1, 0)").run();
+    raw.close();
+    const sick = await engine.doctor();
+    assert.equal(sick.checks.find((c) => c.name === "entity mention counts")!.ok, false);
+    await engine.doctor({ repair: true });
+    assert.equal((await engine.doctor()).ok, true);
+    assert.deepEqual((await engine.entities()).entities.map((e) => `${e.key}:${e.memories}`).sort(), ["payments-api:1", "priya:1"]);
+  });
+
   test("extraction can be switched off", async () => {
     const { engine } = await emptyEngine();
     const { openMemory, parseInstant } = await import("../src/index.js");

@@ -180,6 +180,24 @@ export function wordsOf(stmt: Prepare, memoryIds: string[]): Map<string, string[
   return new Map([...out].map(([id, s]) => [id, [...s]]));
 }
 
+/**
+ * Doctor's check: each entity's `mentioned_by` equals its mentions, and no entity is left that nothing mentions.
+ * With `repair`, recounts and drops the orphans (run inside the caller's transaction or on its own).
+ */
+export function checkEntityCounts(stmt: Prepare, repair: boolean): { name: string; ok: boolean; detail: string; repaired?: boolean } {
+  const wrong = stmt(
+    "SELECT count(*) FROM entities e WHERE e.mentioned_by <> (SELECT count(*) FROM mentions x WHERE x.entity_rowid = e.rowid)",
+  ).pluck().get() as number;
+  const orphans = stmt("SELECT count(*) FROM entities e WHERE NOT EXISTS (SELECT 1 FROM mentions x WHERE x.entity_rowid = e.rowid)").pluck().get() as number;
+  const check = { name: "entity mention counts", ok: wrong + orphans === 0, detail: `${wrong} entities with a wrong count, ${orphans} mentioned by nothing` };
+  if (repair && !check.ok) {
+    stmt("UPDATE entities SET mentioned_by = (SELECT count(*) FROM mentions x WHERE x.entity_rowid = entities.rowid)").run();
+    stmt("DELETE FROM entities WHERE mentioned_by = 0").run();
+    return { ...check, repaired: true };
+  }
+  return check;
+}
+
 /** The store's entity reads over its statement cache. */
 export function sqliteEntityReads(stmt: Prepare): EntityReads {
   return {
