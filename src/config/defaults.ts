@@ -12,7 +12,7 @@ export const defaultWeights: Readonly<Record<ChannelName, number>> = Object.free
   recency: 0.5, // a tie-breaker among relevant candidates, never a reason on its own
   colbert: 1.0, // token-level matching catches what one sentence vector averages away
   time: 1.0, // summary nodes whose window matches the query's time expression; silent without one
-  graph: 0.5, // spreading activation from the other channels' best hits and the query's entities (see docs/graph.md)
+  graph: 0.5, // spreading activation from the others' best hits; chosen by leave-one-conversation-out (channels/graph.ts)
 });
 
 /** How a time expression in the query acts on the candidates. */

@@ -97,7 +97,7 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   }
   if (selected.has("graph") && deps.graph) {
     const t0 = performance.now();
-    const list = await deps.graph.run(query, lists, { asOf: opts.asOf, knownAt: opts.knownAt }, opts.rrfK);
+    const list = await deps.graph.run(query, lists, { asOf: opts.asOf, knownAt: opts.knownAt }, { k: opts.rrfK, hits: opts.k });
     lists.graph = list;
     reports.graph = { weight: opts.weights.graph, candidates: list.length, ms: round(performance.now() - t0) };
   }
