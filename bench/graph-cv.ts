@@ -20,7 +20,7 @@ interface Setting {
 const OFF: ChannelName[] = ["bm25", "dense", "curated", "recency", "colbert", "time"];
 
 export const GRID: Setting[] = [];
-for (const weight of [0.5, 1, 1.5]) {
+for (const weight of [0.5, 1]) {
   for (const seeds of [10, 20]) {
     for (const restart of [0]) {
       for (const maxFanout of [50, 200]) GRID.push({ name: `w${weight}-s${seeds}-r${restart}-f${maxFanout}`, weight, graph: { seeds, restart, maxFanout } });

@@ -21,8 +21,13 @@ export interface EntityReads {
   byId(id: string): Promise<EntityInfo | null>;
   /** For each memory, the entities it mentions. */
   mentionsOf(memoryIds: string[]): Promise<Map<string, EntityInfo[]>>;
-  /** The distinct indexed words of each memory's chunks (the graph channel's concept nodes; see channels/graph). */
-  wordsOf(memoryIds: string[]): Promise<Map<string, string[]>>;
+  /**
+   * The distinct indexed words of each memory's chunks with how many chunks hold each (the graph channel's
+   * concept nodes; see channels/graph).
+   */
+  wordsOf(memoryIds: string[]): Promise<Map<string, { word: string; df: number }[]>>;
+  /** The memories whose body holds each word (at most `limit` each) that pass the filter. */
+  holdingWords(input: { words: string[]; limit: number; filter?: SearchFilter }): Promise<{ word: string; memoryId: string; chunkId: number }[]>;
   /** The memories mentioning each entity (most recently written first, at most `limit` each) that pass the filter. */
   mentioning(input: { entityIds: string[]; limit: number; filter?: SearchFilter }): Promise<MentioningMemory[]>;
 }

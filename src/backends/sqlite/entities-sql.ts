@@ -13,6 +13,7 @@ import type { EntityInfo, ExtractedEntity } from "../../model/entity.js";
 import type { SearchFilter } from "../../model/types.js";
 import type { EntityReads, MentioningMemory } from "../../ports/entities.js";
 import { filterCondition } from "./filter-sql.js";
+import { quoteFtsTerm } from "../../text/fts-query.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -166,18 +167,34 @@ export function entityById(stmt: Prepare, id: string): EntityInfo | undefined {
   return row && toEntityInfo(row);
 }
 
-/** The distinct indexed words of each memory's chunks, from the `terms` column ingest already wrote. */
-export function wordsOf(stmt: Prepare, memoryIds: string[]): Map<string, string[]> {
+/** The distinct indexed words of each memory's chunks, from the `terms` column ingest already wrote, with df. */
+export function wordsOf(stmt: Prepare, memoryIds: string[]): Map<string, { word: string; df: number }[]> {
   const rows = stmt(
-    `SELECT m.id, c.terms FROM memories m JOIN chunks c ON c.memory_rowid = m.rowid WHERE m.id IN (SELECT value FROM json_each(?))`,
+    `SELECT m.id, c.terms FROM json_each(?) j JOIN memories m ON m.id = j.value JOIN chunks c ON c.memory_rowid = m.rowid`,
   ).raw().all(JSON.stringify(memoryIds)) as [string, string][];
-  const out = new Map<string, Set<string>>();
+  const byMemory = new Map<string, Set<string>>();
   for (const [id, terms] of rows) {
-    let set = out.get(id);
-    if (!set) out.set(id, (set = new Set()));
+    let set = byMemory.get(id);
+    if (!set) byMemory.set(id, (set = new Set()));
     for (const t of terms.split(" ")) if (t) set.add(t);
   }
-  return new Map([...out].map(([id, s]) => [id, [...s]]));
+  const all = [...new Set([...byMemory.values()].flatMap((s) => [...s]))];
+  // json_each drives the join, so each word is one index lookup (an IN (subquery) here scanned the vocabulary)
+  const df = new Map(stmt("SELECT t.term, t.df FROM json_each(?) j JOIN terms t ON t.term = j.value").raw().all(JSON.stringify(all)) as [string, number][]);
+  return new Map([...byMemory].map(([id, set]) => [id, [...set].map((word) => ({ word, df: df.get(word) ?? 0 }))]));
+}
+
+/** The memories whose body holds each word, at most `limit` each, that pass the filter: one FTS5 lookup a word. */
+export function holdingWords(stmt: Prepare, words: string[], limit: number, filter: SearchFilter = {}): { word: string; memoryId: string; chunkId: number }[] {
+  const cond = filterCondition(filter);
+  const q = stmt(
+    `SELECT m.id AS memoryId, c.id AS chunkId FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN memories m ON m.rowid = c.memory_rowid
+     WHERE chunks_fts MATCH @match AND ${cond.sql} LIMIT @limit`,
+  );
+  const out: { word: string; memoryId: string; chunkId: number }[] = [];
+  // a quoted string is FTS5's literal form: the word is data, never syntax
+  for (const word of words) for (const r of q.all({ ...cond.params, match: quoteFtsTerm(word), limit }) as { memoryId: string; chunkId: number }[]) out.push({ word, ...r });
+  return out;
 }
 
 /**
@@ -206,6 +223,7 @@ export function sqliteEntityReads(stmt: Prepare): EntityReads {
     byId: async (id) => entityById(stmt, id) ?? null,
     mentionsOf: async (ids) => mentionsOf(stmt, ids),
     wordsOf: async (ids) => wordsOf(stmt, ids),
+    holdingWords: async ({ words, limit, filter }) => holdingWords(stmt, words, limit, filter),
     mentioning: async ({ entityIds, limit, filter }) => mentioning(stmt, entityIds, limit, filter),
   };
 }
