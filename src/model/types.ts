@@ -69,6 +69,8 @@ export interface PreparedMemory {
   contextOf?: string;
   /** The entities it mentions (written as `mentions` in the same transaction). */
   entities?: ExtractedEntity[];
+  /** Set by a deduplicating import: the line's key, stored (unique) with the memory. */
+  importKey?: string;
 }
 
 /** The turn before a memory in its session, indexed with it (see ingest/context.ts). */

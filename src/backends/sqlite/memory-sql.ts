@@ -12,6 +12,7 @@ import { distinctContentWords } from "../../text/tokenize.js";
 import { toBlob } from "../../vectors/math.js";
 import * as pyramid from "./pyramid-sql.js";
 import { insertMentions, removeMentions } from "./entities-sql.js";
+import { setImportKey } from "./import-keys-sql.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -82,7 +83,7 @@ function mismatch(have: EmbedderStamp, want: EmbedderStamp): CascadeError {
 
 export function insertMemory(
   prepare: Prepare,
-  { memory: m, chunks, contextOf, entities }: PreparedMemory,
+  { memory: m, chunks, contextOf, entities, importKey }: PreparedMemory,
 ): { rowid: number; chunks: { chunkId: number; vector: Float32Array }[] } {
   const info = prepare(
     `INSERT INTO memories (id, kind, text, title, description, tags, topic, role, speaker, session, at, at_ms, recorded_at, metadata)
@@ -99,6 +100,7 @@ export function insertMemory(
   }
   pyramid.markDirty(prepare, [memoryRowid]);
   if (entities?.length) insertMentions(prepare, memoryRowid, entities, Date.parse(m.recordedAt));
+  if (importKey) setImportKey(prepare, memoryRowid, importKey);
   if (m.title || m.description || m.tags.length > 0) {
     prepare("INSERT INTO curated_fts (rowid, title, description, tags) VALUES (?, ?, ?, ?)").run(
       memoryRowid,

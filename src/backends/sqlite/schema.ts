@@ -127,7 +127,13 @@ const MIGRATIONS: string[] = [
   CREATE INDEX memories_context ON memories (context_rowid) WHERE context_rowid IS NOT NULL;
   CREATE INDEX memories_session ON memories (session, at_ms) WHERE session IS NOT NULL;
   `,
-  // 7: entities as nodes. `mentions` links a memory to each entity its text (or speaker) names; an alias key
+  // 7: idempotent imports. An imported memory keeps its import key (`ref:…` or `sha256:…` of the line, see
+  // ingest/dedupe.ts); unique, so a re-run import finds what it already stored and two can never both store it.
+  `
+  ALTER TABLE memories ADD COLUMN import_key TEXT;
+  CREATE UNIQUE INDEX memories_import_key ON memories (import_key) WHERE import_key IS NOT NULL;
+  `,
+  // 8: entities as nodes. `mentions` links a memory to each entity its text (or speaker) names; an alias key
   // resolves to the entity it was merged into; `mentioned_by` counts mentions so hubs are known without a scan.
   `
   CREATE TABLE entities (
@@ -163,6 +169,8 @@ export function migrate(db: Connection): void {
   }
   for (let v = current; v < SCHEMA_VERSION; v++) {
     db.transaction(() => {
+      // another process may have applied this step while we waited for the write lock
+      if ((db.pragma("user_version", { simple: true }) as number) > v) return;
       db.exec(MIGRATIONS[v]);
       db.pragma(`user_version = ${v + 1}`);
     })();
