@@ -44,7 +44,7 @@ test("eval on a LoCoMo-shaped fixture gives the exact expected numbers", async (
   const cliReport = cli(["eval", "locomo", dir, "--json"]);
   assert.equal(cliReport.status, 0, cliReport.stderr);
   assert.equal(cliReport.json.questions, 3);
-  assert.deepEqual(Object.keys(cliReport.json.by_channel), ["bm25", "dense", "curated", "recency", "colbert", "time", "-bm25", "-dense", "-curated", "-recency", "-colbert", "-time"]);
+  assert.deepEqual(Object.keys(cliReport.json.by_channel), ["bm25", "dense", "curated", "recency", "colbert", "time", "graph", "-bm25", "-dense", "-curated", "-recency", "-colbert", "-time", "-graph"]);
   assert.deepEqual(cliReport.json.by_channel.recency, { "recall@5": 0, "recall@10": 0, "hit@10": 0, "ndcg@10": 0, mrr: 0 });
 });
 

@@ -10,6 +10,11 @@ import { colbertChannel, type LateInteractionOptions } from "../channels/colbert
 import { curatedChannel } from "../channels/curated.js";
 import { denseChannel } from "../channels/dense.js";
 import { timeChannel } from "../channels/time.js";
+import { graphChannel, type GraphChannel, type GraphChannelOptions } from "../channels/graph.js";
+import { offlineExtractor, type EntityExtractor } from "../entities/extract.js";
+import { attachEntities } from "../ingest/entities.js";
+import type { ChatOptions } from "../providers/chat.js";
+import { graphAround, link, listEntities, type GraphJson, type GraphOptions, type LinkInput } from "./graph-actions.js";
 import { defaultLimits, defaultDense, defaultSearchOptions, defaultTermPruning, type DenseOptions, type SearchOptions } from "../config/defaults.js";
 import { CascadeError, invalidInput, notFound } from "../errors.js";
 import { CueJudge } from "../graph/cue-judge.js";
@@ -78,6 +83,9 @@ export interface EngineConfig {
   conversationContext?: boolean;
   /** Weight of that turn's vector in the turn's own vector (default 0: vectors are the turn's text alone). */
   denseContext?: number;
+  /** Entity extraction at ingest (default: on, offline) and the graph channel's walk. */
+  entities?: { enabled?: boolean; extractor?: EntityExtractor; /** An OpenAI-compatible chat model as the extractor (see api/open.ts). */ chat?: ChatOptions };
+  graph?: Partial<GraphChannelOptions>;
 }
 
 /** A topic in the tree: memories directly at it (`count`), at it or below (`total`), and its description. */
@@ -169,6 +177,8 @@ export class Engine {
   private placer: TopicPlacer | null = null;
   private readonly contextTurns: boolean;
   private readonly denseContext: number;
+  private readonly extractor: EntityExtractor | null;
+  private readonly graphWalk: GraphChannel;
 
   private constructor(private readonly ports: EnginePorts, config: EngineConfig) {
     this.clock = ports.clock ?? systemClock;
@@ -187,6 +197,8 @@ export class Engine {
     this.placement = { ...defaultPlacement, ...config.placement };
     this.contextTurns = config.conversationContext ?? true;
     this.denseContext = config.denseContext ?? 0;
+    this.extractor = config.entities?.enabled === false ? null : (config.entities?.extractor ?? offlineExtractor);
+    this.graphWalk = graphChannel(ports.store, config.graph);
     this.channels = [
       bm25Channel(ports.store),
       // store-aware query weighting needs the embedder's own word vectors (same object: same space)
@@ -294,7 +306,7 @@ export class Engine {
         }
       }
       const contexts = this.contextTurns ? await sessionContexts(valid.map((v) => v.memory), (session, at) => this.ports.store.previousInSession(session, at)) : [];
-      const prepared = await this.placeTopics(await prepareMemories(valid.map((v) => v.memory), this.ports.embedder, now, contexts, this.denseContext));
+      const prepared = await attachEntities(await this.placeTopics(await prepareMemories(valid.map((v) => v.memory), this.ports.embedder, now, contexts, this.denseContext)), this.extractor);
       // a context taken from earlier in this batch names its memory once that memory has an id
       contexts.forEach((c, i) => c?.batchIndex !== undefined && (prepared[i].contextOf = prepared[c.batchIndex].memory.id));
       prepared.forEach((p, i) => {
@@ -460,6 +472,21 @@ export class Engine {
     return edgeJson(edge);
   }
 
+  /** Relates two memories with a typed edge (supersedes, contradicts, refines, derived_from, summarizes, relates_to). */
+  async link(from: string, to: string, options: Omit<LinkInput, "from" | "to">): Promise<EdgeJson> {
+    return link(this.ports.store, { from, to, ...options }, this.clock.now());
+  }
+
+  /** The memories and entities around a memory, with every edge's type, validity and provenance. */
+  async graph(id: string, options: GraphOptions = {}): Promise<GraphJson> {
+    return graphAround(this.ports.store, id, options, this.clock.now());
+  }
+
+  /** Entities with how many memories mention them, most mentioned first. */
+  async entities(options: { query?: string; top?: number } = {}) {
+    return listEntities(this.ports.store, options);
+  }
+
   /** Takes an edge back (it stays in the history, marked retracted now). */
   async retract(edgeId: string): Promise<EdgeJson> {
     const edge = edgeJson(await this.ports.store.retractEdge(edgeId, this.clock.now()));
@@ -508,6 +535,7 @@ export class Engine {
         store: this.ports.store,
         embedder: this.ports.embedder,
         channels: this.channels,
+        graph: this.graphWalk,
         pruning: this.termPruning,
         demotion: this.demotion,
         zone: this.pyramidOptions.zone,

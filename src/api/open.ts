@@ -13,6 +13,7 @@ import { fixedClock, type Clock } from "../ports/clock.js";
 import type { Embedder, TokenVectors } from "../ports/embedder.js";
 import { Engine, type EngineConfig } from "./engine.js";
 import { ChatSummarizer } from "../pyramid/chat-summarizer.js";
+import { ChatEntityExtractor } from "../entities/chat-extractor.js";
 import type { ChatOptions } from "../providers/chat.js";
 import { DEFAULT_NAMESPACE, namespacePath } from "./space.js";
 
@@ -60,7 +61,8 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Engin
     const tokens = options.tokens ?? (options.embedder ? defaultGloveEmbedder() : (embedder as SifEmbedder));
     const clock = options.clock ?? (options.now !== undefined ? fixedClock(options.now) : undefined);
     const summarizer = options.summarizer ?? (options.chatSummarizer ? new ChatSummarizer(options.chatSummarizer) : undefined);
-    const engine = await Engine.create({ store, embedder, tokens, clock }, { ...options, summarizer });
+    const entities = options.entities?.chat && !options.entities.extractor ? { ...options.entities, extractor: new ChatEntityExtractor(options.entities.chat) } : options.entities;
+    const engine = await Engine.create({ store, embedder, tokens, clock }, { ...options, summarizer, entities });
     // a store written before the pyramid was kept current (or with it off) is brought up to date once
     await engine.catchUpPyramid({ onProgress: options.onPyramidCatchUp });
     return engine;

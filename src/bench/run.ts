@@ -96,16 +96,20 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
     // Configurations take turns query by query, so that this noisy machine's slow spells fall on all alike.
     const samples = new Map<string, number[]>(configs.map(([name]) => [name, []]));
     for (const q of corpus.queries.slice(0, Math.min(50, corpus.queries.length))) for (const [, channels] of configs) await engine.recall(q, { k: 10, channels });
+    // the graph channel is seeded by the others: its own cost is its time inside the fused queries
+    const graphInFused: number[] = [];
     for (const [i, q] of corpus.queries.entries()) {
       for (const [name, channels] of configs) {
         const t0 = performance.now();
-        await engine.recall(q, { k: 10, channels });
+        const r = await engine.recall(q, { k: 10, channels });
         samples.get(name)!.push(performance.now() - t0);
+        if (name === "fused" && r.channels.graph) graphInFused.push(r.channels.graph.ms);
       }
       options.onProgress?.("queries", i + 1, corpus.queries.length);
     }
     const latency: Record<string, Percentiles> = {};
     for (const [name, xs] of samples) latency[name] = percentiles(xs);
+    if (graphInFused.length) latency.graph_in_fused = percentiles(graphInFused);
 
     const annRecall = await denseRecallAgainstBruteForce(engine, store, embedder, corpus.queries.slice(0, 50));
 
@@ -133,6 +137,16 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
     }
     latency.fused_with_edges = percentiles(withEdges);
     latency.supersession_annotation = percentiles(annotate);
+
+    // `cascade graph ID --depth 2` (the engine call behind it) for random memories, over the same edges
+    const around: number[] = [];
+    for (let i = 0; i < corpus.queries.length; i++) {
+      const id = ids[Math.floor(random() * ids.length)];
+      const t0 = performance.now();
+      await engine.graph(id, { depth: 2 });
+      around.push(performance.now() - t0);
+    }
+    latency.graph_depth2 = percentiles(around);
 
     // Revision detection per memory: the same number of new memories with detection on and off.
     const extra = syntheticCorpus({ memories: 400, queries: 1, seed: (options.seed ?? 42) + 2, vocabulary: [...embedder.vocabulary()] }).memories;

@@ -26,6 +26,6 @@ export interface ChannelQuery {
 }
 
 export interface Channel {
-  readonly name: Exclude<ChannelName, "recency">;
+  readonly name: Exclude<ChannelName, "recency" | "graph">;
   run(query: ChannelQuery): Promise<Ranked[]>;
 }

@@ -12,6 +12,7 @@ export const defaultWeights: Readonly<Record<ChannelName, number>> = Object.free
   recency: 0.5, // a tie-breaker among relevant candidates, never a reason on its own
   colbert: 1.0, // token-level matching catches what one sentence vector averages away
   time: 1.0, // summary nodes whose window matches the query's time expression; silent without one
+  graph: 0.5, // spreading activation from the others' best hits; chosen by leave-one-conversation-out (channels/graph.ts)
 });
 
 /** How a time expression in the query acts on the candidates. */
@@ -41,7 +42,7 @@ export const defaultSearchOptions = Object.freeze({
    * over deeper candidate sets it promoted fresh but weakly related memories (see docs/BENCHMARKS.md).
    */
   recencyPool: 10,
-  channels: ["bm25", "dense", "curated", "recency", "colbert", "time"] as readonly ChannelName[],
+  channels: ["bm25", "dense", "curated", "recency", "colbert", "time", "graph"] as readonly ChannelName[],
   weights: defaultWeights,
   /** A time expression boosts what falls in its window (see query/time.ts); restrict filters instead. */
   time: "boost" as TimeMode,

@@ -67,6 +67,23 @@ export const engineConfigSchema = z
       .partial()
       .strict()
       .optional(),
+    /** Entity extraction at ingest: on (offline, default) or off, or by an OpenAI-compatible chat model. */
+    entities: z.object({ enabled: z.boolean(), chat: z.object({ baseURL: z.string().url(), model: z.string().min(1) }).strict() }).partial().strict().optional(),
+    /** The graph channel's walk (see channels/graph.ts for each setting's meaning). */
+    graph: z
+      .object({
+        seeds: z.number().int().min(1).max(200),
+        restart: unit,
+        maxFanout: z.number().int().min(1).max(100_000),
+        perEntity: z.number().int().min(1).max(10_000),
+        edgeShare: unit,
+        queryEntityWeight: z.number().min(0).max(100),
+        concepts: z.boolean(),
+        maxConcepts: z.number().int().min(0).max(1000),
+      })
+      .partial()
+      .strict()
+      .optional(),
     /** Summaries written by an OpenAI-compatible chat model instead of the offline extractive summariser. */
     chatSummarizer: z.object({ baseURL: z.string().url(), model: z.string().min(1) }).strict().optional(),
   })

@@ -4,8 +4,10 @@
  */
 import type { ContextEntry } from "./pyramid.js";
 
-export type ChannelName = "bm25" | "dense" | "curated" | "recency" | "colbert" | "time";
-export const CHANNEL_NAMES: readonly ChannelName[] = ["bm25", "dense", "curated", "recency", "colbert", "time"];
+import type { ExtractedEntity } from "./entity.js";
+
+export type ChannelName = "bm25" | "dense" | "curated" | "recency" | "colbert" | "time" | "graph";
+export const CHANNEL_NAMES: readonly ChannelName[] = ["bm25", "dense", "curated", "recency", "colbert", "time", "graph"];
 
 /** What a caller supplies to remember something. Everything but `text` is optional. */
 export interface MemoryInput {
@@ -66,6 +68,8 @@ export interface PreparedMemory {
   chunks: PreparedChunk[];
   /** The memory whose text is indexed as this one's context (its first chunk), if any. */
   contextOf?: string;
+  /** The entities it mentions (written as `mentions` in the same transaction). */
+  entities?: ExtractedEntity[];
   /** Set by a deduplicating import: the line's key, stored (unique) with the memory. */
   importKey?: string;
 }
@@ -124,6 +128,8 @@ export interface Hit {
   status: "current" | "superseded";
   superseded_by: string[];
   supersedes: string[];
+  /** Memories on the other side of a `contradicts` edge (either direction) at the query's time. */
+  contradicts: string[];
 }
 
 /** The time window a search read from its query. */

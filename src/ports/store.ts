@@ -4,6 +4,7 @@
  * embedded default; a PostgreSQL store would implement the same methods. Methods take records, not long
  * positional lists, and return plain values; a backend that cannot do something throws UNSUPPORTED.
  */
+import type { EntityReads } from "./entities.js";
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../model/graph.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "../model/types.js";
 import type { NodeLevel, PyramidNode } from "../model/pyramid.js";
@@ -53,6 +54,8 @@ export interface StoreStats {
 }
 
 export interface Store {
+  /** Entities and the memories that mention them (see ports/entities). */
+  readonly entities: EntityReads;
   /** The embedder stamp, or null for a store that has never been written. */
   embedderStamp(): Promise<EmbedderStamp | null>;
   /**

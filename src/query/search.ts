@@ -4,6 +4,7 @@
  * weighted RRF → hydrate only the top k → annotate and present.
  */
 import type { Channel, ChannelQuery } from "../channels/channel.js";
+import type { GraphChannel } from "../channels/graph.js";
 import { rankByRecency, recencyCandidates } from "../channels/recency.js";
 import { fuse } from "../fuse/rrf.js";
 import { evidenceLists, withEvidence } from "./evidence.js";
@@ -11,6 +12,7 @@ import type { ChannelName, ChannelReport, Hit, Ranked, SearchFilter, SearchResul
 import { memoryPassesFilter } from "./filter.js";
 import { matchesLquery } from "../topics/lquery.js";
 import { annotateSupersession } from "./supersession.js";
+import { annotateRelations } from "./relations.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { Store } from "../ports/store.js";
 import { toFtsQuery } from "../text/fts-query.js";
@@ -34,6 +36,8 @@ export interface SearchDeps {
   zone: string;
   /** Which summaries come back as `context` (see query/context.ts). */
   context: ContextOptions;
+  /** Runs after the others: it is seeded by their lists (see channels/graph.ts). */
+  graph?: GraphChannel;
 }
 
 /** The memories (of those given) that pass the query's filters, so a successor never breaks them. */
@@ -102,6 +106,12 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     lists.recency = list;
     reports.recency = { weight: opts.weights.recency, candidates: list.length, ms: round(performance.now() - t0) };
   }
+  if (selected.has("graph") && deps.graph) {
+    const t0 = performance.now();
+    const list = await deps.graph.run(query, lists, { asOf: opts.asOf, knownAt: opts.knownAt }, { k: opts.rrfK, hits: opts.k });
+    lists.graph = list;
+    reports.graph = { weight: opts.weights.graph, candidates: list.length, ms: round(performance.now() - t0) };
+  }
 
   // Time adjustments see every candidate (one query for their times). Only the head of that list can then reach
   // the top k: demotion only lowers a memory, and a successor is raised to the score of a stale memory that is
@@ -116,8 +126,9 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     { demotion: deps.demotion, currentOnly: opts.currentOnly },
     (ids) => admissibleMemories(deps.store, ids, opts.filter),
   );
+  const related = await annotateRelations(deps.store, annotated, opts.k, { asOf: opts.asOf, knownAt: opts.knownAt }, (ids) => admissibleMemories(deps.store, ids, opts.filter));
   const annotateMs = round(performance.now() - annotateStart);
-  const top = annotated.slice(0, opts.k);
+  const top = related.slice(0, opts.k);
   const chunks = await deps.store.hydrate(top.map((f) => f.chunkId));
   const hits: Hit[] = top.map((f) => {
     const c = chunks.get(f.chunkId)!;
@@ -141,6 +152,7 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
       status: f.status,
       superseded_by: f.supersededBy,
       supersedes: f.supersedes,
+      contradicts: f.contradicts,
     };
   });
   const context = pyramid ? await summaryContext(deps, { hits, vector: query.vector, time, asOf: opts.asOf }, deps.context) : [];

@@ -9,6 +9,7 @@ import type Database from "better-sqlite3";
 import type { Connection } from "./connection.js";
 
 import type { DoctorCheck } from "../../ports/store.js";
+import { checkEntityCounts } from "./entities-sql.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -64,6 +65,8 @@ export function runDoctor(db: Connection, stmt: Prepare, dimensions: number | nu
 
   const orphanSummaries = stmt("SELECT count(*) FROM memories m WHERE m.kind = 'summary' AND NOT EXISTS (SELECT 1 FROM summary_nodes n WHERE n.memory_rowid = m.rowid)").pluck().get() as number;
   checks.push({ name: "summary nodes", ok: orphanSummaries === 0, detail: `${orphanSummaries} summaries without a node (repair marks their windows dirty for the next pyramid build)` });
+
+  checks.push(checkEntityCounts(stmt, repair));
 
   // Repair rebuilds every derived structure from the tables, whichever check failed: simple, and a rebuild
   // cannot leave one index agreeing with a table another repair has just changed.

@@ -11,6 +11,7 @@ import type { EmbedderStamp, HydratedChunk } from "../../ports/store.js";
 import { distinctContentWords } from "../../text/tokenize.js";
 import { toBlob } from "../../vectors/math.js";
 import * as pyramid from "./pyramid-sql.js";
+import { insertMentions, removeMentions } from "./entities-sql.js";
 import { setImportKey } from "./import-keys-sql.js";
 
 type Prepare = (sql: string) => Database.Statement;
@@ -82,7 +83,7 @@ function mismatch(have: EmbedderStamp, want: EmbedderStamp): CascadeError {
 
 export function insertMemory(
   prepare: Prepare,
-  { memory: m, chunks, contextOf, importKey }: PreparedMemory,
+  { memory: m, chunks, contextOf, entities, importKey }: PreparedMemory,
 ): { rowid: number; chunks: { chunkId: number; vector: Float32Array }[] } {
   const info = prepare(
     `INSERT INTO memories (id, kind, text, title, description, tags, topic, role, speaker, session, at, at_ms, recorded_at, metadata)
@@ -98,6 +99,7 @@ export function insertMemory(
     prepare("UPDATE memories SET context_rowid = (SELECT rowid FROM memories WHERE id = ?) WHERE rowid = ?").run(contextOf, memoryRowid);
   }
   pyramid.markDirty(prepare, [memoryRowid]);
+  if (entities?.length) insertMentions(prepare, memoryRowid, entities, Date.parse(m.recordedAt));
   if (importKey) setImportKey(prepare, memoryRowid, importKey);
   if (m.title || m.description || m.tags.length > 0) {
     prepare("INSERT INTO curated_fts (rowid, title, description, tags) VALUES (?, ?, ?, ?)").run(
@@ -169,6 +171,7 @@ export function removeMemoryRow(prepare: Prepare, rowid: number, id: string): nu
     for (const term of c.terms.split(" ")) if (term) uncountTerm.run(term);
   }
   prepare("DELETE FROM curated_fts WHERE rowid = ?").run(rowid);
+  removeMentions(prepare, rowid);
   const info = prepare("DELETE FROM memories WHERE rowid = ?").run(rowid); // chunks, nodes and links cascade
   if (info.changes !== 1) throw new CascadeError("STORE_ERROR", `forget ${id}: the memory row was not deleted`);
   addToChunkCount(prepare, -chunks.length);

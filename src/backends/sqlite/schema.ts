@@ -148,6 +148,31 @@ const MIGRATIONS: string[] = [
   CREATE UNIQUE INDEX summary_nodes_window ON summary_nodes (level, start_ms) WHERE level <> 'turn';
   CREATE INDEX summary_nodes_start ON summary_nodes (start_ms);
   `,
+  // 9: entities as nodes. `mentions` links a memory to each entity its text (or speaker) names; an alias key
+  // resolves to the entity it was merged into; `mentioned_by` counts mentions so hubs are known without a scan.
+  `
+  CREATE TABLE entities (
+    rowid         INTEGER PRIMARY KEY,
+    id            TEXT NOT NULL UNIQUE,
+    key           TEXT NOT NULL UNIQUE,
+    name          TEXT NOT NULL,
+    kind          TEXT NOT NULL CHECK (kind IN ('person', 'name', 'identifier')),
+    mentioned_by  INTEGER NOT NULL DEFAULT 0,
+    created_at_ms INTEGER NOT NULL
+  );
+  CREATE INDEX entities_mentioned ON entities (mentioned_by DESC, key);
+  CREATE TABLE entity_aliases (
+    key          TEXT PRIMARY KEY,
+    entity_rowid INTEGER NOT NULL REFERENCES entities (rowid) ON DELETE CASCADE
+  ) WITHOUT ROWID;
+  CREATE INDEX entity_aliases_entity ON entity_aliases (entity_rowid);
+  CREATE TABLE mentions (
+    memory_rowid INTEGER NOT NULL REFERENCES memories (rowid) ON DELETE CASCADE,
+    entity_rowid INTEGER NOT NULL REFERENCES entities (rowid) ON DELETE CASCADE,
+    PRIMARY KEY (memory_rowid, entity_rowid)
+  ) WITHOUT ROWID;
+  CREATE INDEX mentions_entity ON mentions (entity_rowid, memory_rowid);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -19,6 +19,7 @@ import { fromBlob } from "../../vectors/math.js";
 import { openConnection, type Connection } from "./connection.js";
 import { filterCondition, isEmptyFilter } from "./filter-sql.js";
 import * as graph from "./graph-sql.js";
+import { sqliteEntityReads } from "./entities-sql.js";
 import { LexicalSql, SELECTIVE_CHUNKS } from "./lexical-sql.js";
 import * as rows from "./memory-sql.js";
 import { MEMORY_COLUMNS, toMemory, type MemoryRow } from "./memory-sql.js";
@@ -59,6 +60,7 @@ export class SqliteStore implements Store {
   }
 
   private readonly prepare = (sql: string) => this.stmt(sql);
+  readonly entities = sqliteEntityReads(this.prepare);
 
   /**
    * A cached prepared statement, always handed out in plain object mode: `.pluck()` and `.raw()` change a

@@ -36,6 +36,7 @@ import { formatBench, formatEval, formatPyramidBench, formatTopicBench, formatTo
 import { emit, type OutputMode } from "./output.js";
 import { runCvCommand } from "../../eval/cv-command.js";
 import { formatCv } from "../../eval/cv-format.js";
+import { registerGraphCommands } from "./graph-commands.js";
 import { progressBar } from "./progress.js";
 import { serveUntilSignal } from "../http/serve.js";
 import { serveMcpOverStdio } from "../mcp/server.js";
@@ -296,6 +297,8 @@ export function buildProgram(): Command {
       const edge = await withEngine(cmd, (e) => e.retract(id));
       emit(mode(cmd), edge, () => `retracted ${edge.id} (${edge.from} ${edge.type} ${edge.to})`);
     });
+
+  registerGraphCommands(program, { withEngine, mode });
 
   program
     .command("suggestions")

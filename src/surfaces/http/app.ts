@@ -8,6 +8,7 @@ import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { CascadeError, CHANNEL_NAMES, DEFAULT_NAMESPACE, parseWith, type Engine, type ErrorCode, type MemorySpace, type RecallOptions } from "../../index.js";
 import { openApiDocument } from "./openapi.js";
+import { registerGraphRoutes } from "./graph-routes.js";
 import { requestGuards, type GuardOptions } from "./guard.js";
 
 export interface HttpOptions extends GuardOptions {
@@ -75,7 +76,7 @@ function problem(c: Context, status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 5
   return c.json({ error: { code, message } }, status);
 }
 
-async function body<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+export async function body<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
   let json: unknown;
   try {
     json = await c.req.json();
@@ -180,6 +181,8 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
     const { decision } = await body(c, decisionSchema);
     return c.json(await (await engine(c)).decideSuggestion(c.req.param("id"), decision));
   });
+
+  registerGraphRoutes(app, engine, body);
 
   app.get("/v1/topics", async (c) => c.json(await (await engine(c)).topics(c.req.query("under"))));
   app.post("/v1/topics", async (c) => {

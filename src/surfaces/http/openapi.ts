@@ -4,6 +4,7 @@
  * validate with, so the document cannot drift from what the server accepts.
  */
 import { z } from "zod";
+import { linkBodySchema } from "./graph-routes.js";
 import { batchBodySchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./app.js";
 
 const json = (schema: z.ZodType) => ({ content: { "application/json": { schema: z.toJSONSchema(schema, { unrepresentable: "any" }) } } });
@@ -54,6 +55,30 @@ export function openApiDocument() {
           summary: "summary pyramid nodes",
           parameters: [{ name: "level", in: "query", schema: { type: "string", enum: ["day", "week", "month"] } }],
           responses: { "200": ok("{zone, dirty, nodes}"), ...errors },
+        },
+      },
+      "/v1/links": { post: { summary: "relate two memories with a typed edge", requestBody: json(linkBodySchema), responses: { "201": ok("the edge"), ...errors } } },
+      "/v1/graph/{id}": {
+        get: {
+          summary: "the memories and entities around a memory",
+          parameters: [
+            ...id,
+            { name: "depth", in: "query", schema: { type: "integer", minimum: 1, maximum: 4 } },
+            { name: "type", in: "query", schema: { type: "array", items: { type: "string" } }, description: "repeatable: an edge type or mentions" },
+            { name: "as_of", in: "query", schema: { type: "string" } },
+            { name: "known_at", in: "query", schema: { type: "string" } },
+          ],
+          responses: { "200": ok("{id, as_of, known_at, nodes, edges, truncated}"), ...errors },
+        },
+      },
+      "/v1/entities": {
+        get: {
+          summary: "entities with how many memories mention them",
+          parameters: [
+            { name: "query", in: "query", schema: { type: "string" } },
+            { name: "top", in: "query", schema: { type: "integer", minimum: 1, maximum: 10000 } },
+          ],
+          responses: { "200": ok("{entities}"), ...errors },
         },
       },
       "/v1/pyramid:build": { post: { summary: "recompute dirty windows", responses: { "200": ok("{recomputed, written, removed, took_ms}") } } },

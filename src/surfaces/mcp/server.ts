@@ -7,6 +7,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
+import { registerGraphTools } from "./graph-tools.js";
 import { CascadeError, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
@@ -35,10 +36,11 @@ export function renderHits(r: SearchResult): string {
         h.status === "superseded"
           ? `SUPERSEDED by ${h.superseded_by.join(", ")} — do not act on it`
           : `current${h.supersedes.length ? `, replaces ${h.supersedes.join(", ")}` : ""}`;
+      const disputed = h.contradicts?.length ? `; CONTRADICTED by ${h.contradicts.join(", ")}` : "";
       const found = h.sources_hit.length ? h.sources_hit.map((c) => `${c} #${h.ranks[c]}`).join(", ") : "brought in as the current version";
       const when = h.window ? `${h.level} summary of ${h.window.start} to ${h.window.end}` : h.at;
       const where = [when, h.topic && `topic ${h.topic}`, h.speaker && `speaker ${h.speaker}`].filter(Boolean).join("; ");
-      return `${i + 1}. [${h.id}] (${status}; ${where}; found by ${found}; score ${h.score.toFixed(4)})\n${h.title ? `${h.title}: ` : ""}${h.text}`;
+      return `${i + 1}. [${h.id}] (${status}${disputed}; ${where}; found by ${found}; score ${h.score.toFixed(4)})\n${h.title ? `${h.title}: ` : ""}${h.text}`;
     })
     .join("\n\n") + context;
 }
@@ -167,6 +169,8 @@ export function createMcpServer(engine: Engine): McpServer {
         return (nodes.length ? nodes.map((n) => `[${n.id}] ${n.level} ${n.start} to ${n.end} (${n.children} children):\n${n.text}`).join("\n\n") : "No summaries yet.") + stale;
       }),
   );
+
+  registerGraphTools(server, engine, guarded);
 
   return server;
 }

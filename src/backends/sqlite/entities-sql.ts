@@ -1,0 +1,229 @@
+/**
+ * @module backends/sqlite/entities-sql
+ * Entities and `mentions` (memory → entity) for the SQLite store. Aliases are merged conservatively at write
+ * time, inside the memory's transaction: the exact normalised key; a recorded alias; a plural whose singular is
+ * already an entity ("teslas" → "tesla"); and a one-word name that is the start of exactly one person's name
+ * ("mel" → "melanie", only while no other person's name starts with it). Each entity keeps the number of
+ * memories mentioning it (`mentioned_by`), so the graph channel can weigh and skip hubs without counting.
+ * Forgetting a memory removes its mentions, and every entity nothing mentions any more, with its aliases.
+ */
+import type Database from "better-sqlite3";
+import { ulid } from "ulid";
+import type { EntityInfo, ExtractedEntity } from "../../model/entity.js";
+import type { SearchFilter } from "../../model/types.js";
+import type { EntityReads, MentioningMemory } from "../../ports/entities.js";
+import { filterCondition } from "./filter-sql.js";
+import { quoteFtsTerm } from "../../text/fts-query.js";
+
+type Prepare = (sql: string) => Database.Statement;
+
+interface EntityRow {
+  rowid: number;
+  id: string;
+  key: string;
+  name: string;
+  kind: string;
+  mentioned_by: number;
+}
+
+export const toEntityInfo = (r: EntityRow): EntityInfo => ({ id: r.id, name: r.name, key: r.key, kind: r.kind as EntityInfo["kind"], memories: r.mentioned_by });
+
+/** The entity a normalised key stands for, by the conservative alias rules above; undefined when none. */
+export function resolveKey(stmt: Prepare, key: string, kind: string): number | undefined {
+  const exact = stmt("SELECT rowid FROM entities WHERE key = ?").pluck().get(key) as number | undefined;
+  if (exact !== undefined) return exact;
+  const alias = stmt("SELECT entity_rowid FROM entity_aliases WHERE key = ?").pluck().get(key) as number | undefined;
+  if (alias !== undefined) return alias;
+  if (key.length > 3 && key.endsWith("s") && !key.endsWith("ss")) {
+    const singular = stmt("SELECT rowid FROM entities WHERE key = ?").pluck().get(key.slice(0, -1)) as number | undefined;
+    if (singular !== undefined) return singular;
+  }
+  if (kind !== "identifier" && key.length >= 3 && !key.includes(" ")) {
+    // a short form of exactly one person's first name
+    const people = stmt(
+      "SELECT rowid FROM entities WHERE kind = 'person' AND key > @key AND key < @key || '~' AND instr(key, ' ') = 0 LIMIT 2",
+    ).pluck().all({ key }) as number[];
+    if (people.length === 1) return people[0];
+  }
+  return undefined;
+}
+
+/** Records a memory's mentions (inside the caller's transaction), creating entities as needed. */
+export function insertMentions(stmt: Prepare, memoryRowid: number, entities: ExtractedEntity[], now: number): void {
+  const link = stmt("INSERT OR IGNORE INTO mentions (memory_rowid, entity_rowid) VALUES (?, ?)");
+  const bump = stmt("UPDATE entities SET mentioned_by = mentioned_by + 1 WHERE rowid = ?");
+  for (const e of entities) {
+    let rowid = resolveKey(stmt, e.key, e.kind);
+    let becamePerson = false;
+    if (rowid === undefined) {
+      becamePerson = e.kind === "person";
+      rowid = Number(
+        stmt("INSERT INTO entities (id, key, name, kind, mentioned_by, created_at_ms) VALUES (?, ?, ?, ?, 0, ?)").run(`n_${ulid()}`, e.key, e.name, e.kind, now)
+          .lastInsertRowid,
+      );
+    } else {
+      const existing = stmt("SELECT key, kind FROM entities WHERE rowid = ?").get(rowid) as { key: string; kind: string };
+      if (existing.key !== e.key) stmt("INSERT OR IGNORE INTO entity_aliases (key, entity_rowid) VALUES (?, ?)").run(e.key, rowid);
+      // a name later seen as a speaker is a person (short forms then resolve to it)
+      if (e.kind === "person" && existing.kind !== "person") {
+        stmt("UPDATE entities SET kind = 'person' WHERE rowid = ?").run(rowid);
+        becamePerson = true;
+      }
+    }
+    if (becamePerson) absorbShortForms(stmt, rowid, e.key);
+    if (link.run(memoryRowid, rowid).changes === 1) bump.run(rowid);
+  }
+}
+
+/**
+ * A person's name arriving after its short form ("Mel" seen before the speaker "Melanie"): each one-word entity
+ * that is the start of this person's name and of no other person's becomes an alias of the person, its
+ * mentions moved over. Runs inside the caller's transaction.
+ */
+function absorbShortForms(stmt: Prepare, personRowid: number, key: string): void {
+  if (key.includes(" ") || key.length < 4) return;
+  const prefixes = Array.from({ length: key.length - 3 }, (_, i) => key.slice(0, i + 3));
+  const shorts = stmt(
+    "SELECT rowid, key FROM entities WHERE key IN (SELECT value FROM json_each(?)) AND rowid <> ?",
+  ).all(JSON.stringify(prefixes), personRowid) as { rowid: number; key: string }[];
+  for (const short of shorts) {
+    const people = stmt(
+      "SELECT count(*) FROM entities WHERE kind = 'person' AND key > @key AND key < @key || '~' AND instr(key, ' ') = 0",
+    ).pluck().get({ key: short.key }) as number;
+    if (people !== 1) continue;
+    stmt("INSERT OR IGNORE INTO mentions (memory_rowid, entity_rowid) SELECT memory_rowid, ? FROM mentions WHERE entity_rowid = ?").run(personRowid, short.rowid);
+    stmt("UPDATE entity_aliases SET entity_rowid = ? WHERE entity_rowid = ?").run(personRowid, short.rowid);
+    stmt("DELETE FROM entities WHERE rowid = ?").run(short.rowid);
+    stmt("INSERT OR IGNORE INTO entity_aliases (key, entity_rowid) VALUES (?, ?)").run(short.key, personRowid);
+    stmt("UPDATE entities SET mentioned_by = (SELECT count(*) FROM mentions WHERE entity_rowid = ?) WHERE rowid = ?").run(personRowid, personRowid);
+  }
+}
+
+/** Before a memory row goes: uncounts its mentions and drops entities only it mentioned (aliases cascade). */
+export function removeMentions(stmt: Prepare, memoryRowid: number): void {
+  const entities = stmt("SELECT entity_rowid FROM mentions WHERE memory_rowid = ?").pluck().all(memoryRowid) as number[];
+  stmt("DELETE FROM mentions WHERE memory_rowid = ?").run(memoryRowid);
+  const uncount = stmt("UPDATE entities SET mentioned_by = mentioned_by - 1 WHERE rowid = ?");
+  const dropOrphan = stmt("DELETE FROM entities WHERE rowid = ? AND mentioned_by <= 0");
+  for (const e of entities) {
+    uncount.run(e);
+    dropOrphan.run(e);
+  }
+}
+
+const ENTITY_COLUMNS = "e.rowid, e.id, e.key, e.name, e.kind, e.mentioned_by";
+
+/** Entities by how many memories mention them; `query` keeps those whose name or an alias contains it. */
+export function listEntities(stmt: Prepare, query: string | undefined, top: number): EntityInfo[] {
+  const rows = query
+    ? (stmt(
+        `SELECT ${ENTITY_COLUMNS} FROM entities e WHERE instr(e.key, @q) > 0
+           OR e.rowid IN (SELECT entity_rowid FROM entity_aliases WHERE instr(key, @q) > 0)
+         ORDER BY e.mentioned_by DESC, e.key LIMIT @top`,
+      ).all({ q: query.toLowerCase(), top }) as EntityRow[])
+    : (stmt(`SELECT ${ENTITY_COLUMNS} FROM entities e ORDER BY e.mentioned_by DESC, e.key LIMIT ?`).all(top) as EntityRow[]);
+  return rows.map(toEntityInfo);
+}
+
+/** The entities the given normalised keys stand for (exact key or recorded alias). */
+export function entitiesByKeys(stmt: Prepare, keys: string[]): EntityInfo[] {
+  return (stmt(
+    `SELECT ${ENTITY_COLUMNS} FROM entities e WHERE e.key IN (SELECT value FROM json_each(@keys))
+       OR e.rowid IN (SELECT entity_rowid FROM entity_aliases WHERE key IN (SELECT value FROM json_each(@keys)))`,
+  ).all({ keys: JSON.stringify(keys) }) as EntityRow[]).map(toEntityInfo);
+}
+
+/** For each memory, the entities it mentions. */
+export function mentionsOf(stmt: Prepare, memoryIds: string[]): Map<string, EntityInfo[]> {
+  const rows = stmt(
+    `SELECT m.id AS memory_id, ${ENTITY_COLUMNS} FROM memories m JOIN mentions x ON x.memory_rowid = m.rowid
+     JOIN entities e ON e.rowid = x.entity_rowid WHERE m.id IN (SELECT value FROM json_each(?)) ORDER BY e.key`,
+  ).all(JSON.stringify(memoryIds)) as (EntityRow & { memory_id: string })[];
+  const out = new Map<string, EntityInfo[]>(memoryIds.map((id) => [id, []]));
+  for (const r of rows) out.get(r.memory_id)?.push(toEntityInfo(r));
+  return out;
+}
+
+/** The memories mentioning each entity (most recently written first, at most `limit` each) that pass the filter. */
+export function mentioning(stmt: Prepare, entityIds: string[], limit: number, filter: SearchFilter = {}): MentioningMemory[] {
+  const cond = filterCondition(filter);
+  const q = stmt(
+    `SELECT m.id AS memoryId, (SELECT c.id FROM chunks c WHERE c.memory_rowid = m.rowid ORDER BY c.ord LIMIT 1) AS chunkId
+     FROM mentions x JOIN memories m ON m.rowid = x.memory_rowid
+     WHERE x.entity_rowid = (SELECT rowid FROM entities WHERE id = @entity) AND ${cond.sql}
+     ORDER BY x.memory_rowid DESC LIMIT @limit`,
+  );
+  const out: MentioningMemory[] = [];
+  for (const entityId of entityIds) {
+    for (const r of q.all({ ...cond.params, entity: entityId, limit }) as { memoryId: string; chunkId: number | null }[]) {
+      if (r.chunkId !== null) out.push({ entityId, memoryId: r.memoryId, chunkId: r.chunkId });
+    }
+  }
+  return out;
+}
+
+export function entityById(stmt: Prepare, id: string): EntityInfo | undefined {
+  const row = stmt(`SELECT ${ENTITY_COLUMNS} FROM entities e WHERE e.id = ?`).get(id) as EntityRow | undefined;
+  return row && toEntityInfo(row);
+}
+
+/** The distinct indexed words of each memory's chunks, from the `terms` column ingest already wrote, with df. */
+export function wordsOf(stmt: Prepare, memoryIds: string[]): Map<string, { word: string; df: number }[]> {
+  const rows = stmt(
+    `SELECT m.id, c.terms FROM json_each(?) j JOIN memories m ON m.id = j.value JOIN chunks c ON c.memory_rowid = m.rowid`,
+  ).raw().all(JSON.stringify(memoryIds)) as [string, string][];
+  const byMemory = new Map<string, Set<string>>();
+  for (const [id, terms] of rows) {
+    let set = byMemory.get(id);
+    if (!set) byMemory.set(id, (set = new Set()));
+    for (const t of terms.split(" ")) if (t) set.add(t);
+  }
+  const all = [...new Set([...byMemory.values()].flatMap((s) => [...s]))];
+  // json_each drives the join, so each word is one index lookup (an IN (subquery) here scanned the vocabulary)
+  const df = new Map(stmt("SELECT t.term, t.df FROM json_each(?) j JOIN terms t ON t.term = j.value").raw().all(JSON.stringify(all)) as [string, number][]);
+  return new Map([...byMemory].map(([id, set]) => [id, [...set].map((word) => ({ word, df: df.get(word) ?? 0 }))]));
+}
+
+/** The memories whose body holds each word, at most `limit` each, that pass the filter: one FTS5 lookup a word. */
+export function holdingWords(stmt: Prepare, words: string[], limit: number, filter: SearchFilter = {}): { word: string; memoryId: string; chunkId: number }[] {
+  const cond = filterCondition(filter);
+  const q = stmt(
+    `SELECT m.id AS memoryId, c.id AS chunkId FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN memories m ON m.rowid = c.memory_rowid
+     WHERE chunks_fts MATCH @match AND ${cond.sql} LIMIT @limit`,
+  );
+  const out: { word: string; memoryId: string; chunkId: number }[] = [];
+  // a quoted string is FTS5's literal form: the word is data, never syntax
+  for (const word of words) for (const r of q.all({ ...cond.params, match: quoteFtsTerm(word), limit }) as { memoryId: string; chunkId: number }[]) out.push({ word, ...r });
+  return out;
+}
+
+/**
+ * Doctor's check: each entity's `mentioned_by` equals its mentions, and no entity is left that nothing mentions.
+ * With `repair`, recounts and drops the orphans (run inside the caller's transaction or on its own).
+ */
+export function checkEntityCounts(stmt: Prepare, repair: boolean): { name: string; ok: boolean; detail: string; repaired?: boolean } {
+  const wrong = stmt(
+    "SELECT count(*) FROM entities e WHERE e.mentioned_by <> (SELECT count(*) FROM mentions x WHERE x.entity_rowid = e.rowid)",
+  ).pluck().get() as number;
+  const orphans = stmt("SELECT count(*) FROM entities e WHERE NOT EXISTS (SELECT 1 FROM mentions x WHERE x.entity_rowid = e.rowid)").pluck().get() as number;
+  const check = { name: "entity mention counts", ok: wrong + orphans === 0, detail: `${wrong} entities with a wrong count, ${orphans} mentioned by nothing` };
+  if (repair && !check.ok) {
+    stmt("UPDATE entities SET mentioned_by = (SELECT count(*) FROM mentions x WHERE x.entity_rowid = entities.rowid)").run();
+    stmt("DELETE FROM entities WHERE mentioned_by = 0").run();
+    return { ...check, repaired: true };
+  }
+  return check;
+}
+
+/** The store's entity reads over its statement cache. */
+export function sqliteEntityReads(stmt: Prepare): EntityReads {
+  return {
+    list: async ({ query, top }) => listEntities(stmt, query, top),
+    byKeys: async (keys) => entitiesByKeys(stmt, keys),
+    byId: async (id) => entityById(stmt, id) ?? null,
+    mentionsOf: async (ids) => mentionsOf(stmt, ids),
+    wordsOf: async (ids) => wordsOf(stmt, ids),
+    holdingWords: async ({ words, limit, filter }) => holdingWords(stmt, words, limit, filter),
+    mentioning: async ({ entityIds, limit, filter }) => mentioning(stmt, entityIds, limit, filter),
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * @module surfaces/mcp/graph-tools
+ * MCP tools `memory_link` and `memory_graph`: typed relations between memories, and the neighbourhood of a
+ * memory (memories and entities, each edge with its type and whether it is still current).
+ */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { EDGE_TYPES, MAX_GRAPH_DEPTH, type Engine, type GraphJson } from "../../index.js";
+
+type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
+
+export function renderGraph(g: GraphJson): string {
+  const nodes = g.nodes.map((n) =>
+    n.type === "entity"
+      ? `- entity [${n.id}] ${n.name} (${n.kind}, mentioned by ${n.memories}; ${n.status}; ${n.depth} hops)`
+      : `- memory [${n.id}] ${n.at} (${n.status}; ${n.depth} hops): ${n.text}`,
+  );
+  const edges = g.edges.map((e) => `- ${e.from} ${e.type} ${e.to}${e.current ? "" : " (no longer current)"}`);
+  return `Around ${g.id} as of ${g.as_of}${g.truncated ? " (truncated)" : ""}:\n${nodes.join("\n")}\n\nEdges:\n${edges.join("\n") || "- none"}`;
+}
+
+export function registerGraphTools(server: McpServer, engine: Engine, guarded: (fn: () => Promise<string>) => Promise<ToolResult>): void {
+  server.registerTool(
+    "memory_link",
+    {
+      description:
+        "Relate two memories. Types: supersedes (FROM replaces TO), contradicts (both are shown flagged), refines (FROM adds detail to TO; " +
+        "search brings the refinement along), derived_from, summarizes, relates_to.",
+      inputSchema: {
+        from: z.string().describe("Id of the memory the relation starts from"),
+        to: z.string().describe("Id of the memory it points to"),
+        type: z.enum(EDGE_TYPES).describe("The relation"),
+        reason: z.string().optional(),
+      },
+    },
+    (a) =>
+      guarded(async () => {
+        const e = await engine.link(a.from, a.to, { type: a.type, reason: a.reason, provenance: "api" });
+        return `[${e.from}] ${e.type} [${e.to}] from ${e.valid_from} (edge ${e.id}).`;
+      }),
+  );
+
+  server.registerTool(
+    "memory_graph",
+    {
+      description:
+        "Show what is connected to a memory: related memories and the entities (people, products, places, identifiers) it mentions, " +
+        "and the other memories mentioning them. Use it to follow a thread across conversations.",
+      inputSchema: {
+        id: z.string().describe("A memory id from memory_search"),
+        depth: z.number().int().min(1).max(MAX_GRAPH_DEPTH).optional().describe("Hops to walk (default 1)"),
+        as_of: z.string().optional().describe("ISO date: the graph as the world stood then"),
+      },
+    },
+    (a) => guarded(async () => renderGraph(await engine.graph(a.id, { depth: a.depth, asOf: a.as_of }))),
+  );
+}
