@@ -108,7 +108,9 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   }
   if (selected.has("graph") && deps.graph) {
     const t0 = performance.now();
-    const list = await deps.graph.run(query, lists, { asOf: opts.asOf, knownAt: opts.knownAt }, { k: opts.rrfK, hits: opts.k });
+    const walked = await deps.graph.run(query, lists, { asOf: opts.asOf, knownAt: opts.knownAt }, { k: opts.rrfK, hits: opts.k });
+    // the walk can reach summary nodes through their entities: they stay out of the hits like every channel's
+    const list = left?.drop ? dropSummaries(walked, depth) : walked;
     lists.graph = list;
     reports.graph = { weight: opts.weights.graph, candidates: list.length, ms: round(performance.now() - t0) };
   }
