@@ -35,6 +35,7 @@ export { runTopicBench, type TopicBenchReport } from "./bench/topics.js";
 export { evaluateLocomo, loadLocomo, type EvalConfig, type EvalReport } from "./eval/locomo-eval.js";
 export { scoreQuestion, recallAt, ndcgAt, reciprocalRank, hitAt, type Metrics } from "./eval/metrics.js";
 export type { EdgeJson, HistoryJson } from "./api/present.js";
+export { defaultListLimits, type ListOptions, type ListJson, type ListedMemory } from "./api/list.js";
 export { CueJudge, judgeRevision } from "./graph/cue-judge.js";
 export type { RevisionJudge, Verdict } from "./ports/judge.js";
 export { EDGE_TYPES, type Edge, type EdgeType, type Suggestion } from "./model/graph.js";

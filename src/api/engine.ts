@@ -36,6 +36,7 @@ import { ExtractiveSummarizer } from "../pyramid/extractive.js";
 import type { Summarizer } from "../ports/summarizer.js";
 import type { PyramidNode } from "../model/pyramid.js";
 import { validateTimeZone, WINDOW_LEVELS, type WindowLevel } from "../time/windows.js";
+import { listMemories, type ListJson, type ListOptions } from "./list.js";
 import { edgeJson, historyJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
 
 export interface EnginePorts {
@@ -411,6 +412,11 @@ export class Engine {
     const m = await this.ports.store.getMemory(id);
     if (!m) throw notFound("memory", id);
     return m.kind === "summary" ? { ...m, children: await this.ports.store.summaryChildren(id) } : m;
+  }
+
+  /** Memories in time order, a page at a time, with their status at (asOf, knownAt): see api/list.ts. */
+  async list(options: ListOptions = {}): Promise<ListJson> {
+    return listMemories(this.ports.store, this.clock.now(), options);
   }
 
   /** Recomputes the summaries of every dirty day, week and month window (nothing, when none is dirty). */

@@ -10,7 +10,8 @@ import { CascadeError } from "../../errors.js";
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../../model/graph.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "../../model/types.js";
 import { distinctContentWords } from "../../text/tokenize.js";
-import type { DoctorCheck, EmbedderStamp, HydratedChunk, NodeQuery, Store, StoreStats } from "../../ports/store.js";
+import type { DoctorCheck, EmbedderStamp, HydratedChunk, ListQuery, NodeQuery, Store, StoreStats } from "../../ports/store.js";
+import { listMemoryIds } from "./list-sql.js";
 import { runDoctor } from "./doctor.js";
 import { quoteFtsTerm } from "../../text/fts-query.js";
 import type { PyramidNode } from "../../model/pyramid.js";
@@ -178,6 +179,13 @@ export class SqliteStore implements Store {
   async getMemory(id: string): Promise<Memory | null> {
     const row = this.stmt(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.id = ?`).get(id) as MemoryRow | undefined;
     return row ? toMemory(row) : null;
+  }
+
+  async listMemories(query: ListQuery): Promise<{ memories: Memory[]; more: boolean }> {
+    const rows = listMemoryIds(this.prepare, query);
+    const page = rows.slice(0, query.limit);
+    const memories = page.map((r) => toMemory(this.stmt(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.id = ?`).get(r.id) as MemoryRow));
+    return { memories, more: rows.length > query.limit };
   }
 
   async deleteMemory(id: string): Promise<boolean> {

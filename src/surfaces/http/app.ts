@@ -8,6 +8,8 @@ import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { CascadeError, CHANNEL_NAMES, DEFAULT_NAMESPACE, parseWith, type ErrorCode, type MemorySpace, type RecallOptions } from "../../index.js";
 import { openApiDocument } from "./openapi.js";
+import { registerBrowseRoutes } from "./browse-routes.js";
+import { registerInspector } from "../web/inspector.js";
 
 export interface HttpOptions {
   /** Bearer token every route but /health requires; none means open (only allowed on loopback). */
@@ -33,7 +35,7 @@ const STATUS: Record<ErrorCode, 400 | 404 | 409 | 500 | 501 | 502> = {
 
 export const searchBodySchema = z
   .object({
-    query: z.string({ error: "required, a string" }),
+    query: z.string({ error: "required, a string" }).refine((q) => q.trim() !== "", "must not be empty: say what to search for"),
     k: z.number().optional(),
     channels: z.array(z.enum(CHANNEL_NAMES as [string, ...string[]])).optional(),
     weights: z.record(z.string(), z.number()).optional(),
@@ -89,6 +91,7 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
   app.notFound((c) => problem(c, 404, "NOT_FOUND", `no route ${c.req.method} ${c.req.path}`));
 
   app.get("/health", (c) => c.json({ ok: true }));
+  registerInspector(app); // the page and its scripts hold no data; the API calls they make need the token
 
   if (options.token) {
     const expected = `Bearer ${options.token}`;
@@ -121,6 +124,7 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
     return c.json({ imported: r.imported, ids: r.ids, failed: r.failed });
   });
 
+  registerBrowseRoutes(app, engine);
   app.get("/v1/memories/:id", async (c) => c.json(await (await engine(c)).show(c.req.param("id"))));
   app.delete("/v1/memories/:id", async (c) => c.json(await (await engine(c)).forget(c.req.param("id"))));
   app.get("/v1/memories/:id/history", async (c) =>
