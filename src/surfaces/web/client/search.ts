@@ -4,7 +4,7 @@
  * arithmetic, status, supersession neighbours, topic and adjustments. The form's state lives in the URL
  * (`#search?query=…&k=…`), so a search can be shared and reloaded.
  */
-import { api } from "./api.js";
+import { api, ApiError } from "./api.js";
 import { clear, field, h, historyLink, input, shortId } from "./dom.js";
 import { replaceHash, type PanelContext } from "./panel.js";
 import { rankBars, type ChannelsJson, type HitJson } from "./rank-bars.js";
@@ -20,7 +20,8 @@ async function loadChannels(): Promise<string[]> {
     const schema = doc.paths["/v1/search"].post.requestBody.content["application/json"].schema;
     const names = schema.properties.channels.items.enum as string[];
     channelNames = Array.isArray(names) && names.length ? names : FALLBACK_CHANNELS;
-  } catch {
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) throw err; // the token prompt, not a silent fallback
     channelNames = FALLBACK_CHANNELS;
   }
   return channelNames;
@@ -94,7 +95,7 @@ export async function renderSearch(root: HTMLElement, ctx: PanelContext): Promis
       "div",
       { class: "row" },
       h("label", { for: "query" }, "Query"),
-      input("query", { type: "search", placeholder: "what did we decide about the config change?", autofocus: true }),
+      input("query", { type: "search", placeholder: "what did we decide about the config change?" }),
       h("button", { type: "submit", class: "primary" }, "Search"),
     ),
     h(
