@@ -131,15 +131,17 @@ export async function renderSearch(root: HTMLElement, ctx: PanelContext): Promis
     replaceHash(`#search?${toParams(body)}`);
     ctx.clearError();
     results.setAttribute("aria-busy", "true");
+    delete results.dataset.roundtripMs;
     const started = performance.now();
     try {
       const r = await api("POST", "/v1/search", body);
       if (!ctx.current()) return;
-      const roundTrip = performance.now() - started;
-      showResults(results, r, roundTrip, (topic) => {
+      showResults(results, r, performance.now() - started, (topic) => {
         (form.elements.namedItem("under") as HTMLInputElement).value = topic;
         void run();
       });
+      // submit → answer → hits in the DOM: what the benchmark reads (bench/inspector.ts)
+      results.dataset.roundtripMs = (performance.now() - started).toFixed(2);
     } catch (err) {
       clear(results);
       ctx.showError(err);
@@ -157,7 +159,6 @@ export async function renderSearch(root: HTMLElement, ctx: PanelContext): Promis
 function showResults(root: HTMLElement, r: any, roundTrip: number, filterTopic: (topic: string) => void): void {
   clear(root);
   const channels = r.channels as ChannelsJson;
-  root.dataset.roundtripMs = roundTrip.toFixed(1);
   root.append(
     h(
       "p",
