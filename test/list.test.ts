@@ -8,7 +8,7 @@ import { get as httpGet } from "node:http";
 import { after, before, describe, test } from "node:test";
 import { DEMO_NOW, demoCorpus, MemorySpace, parseInstant, type Engine } from "../src/index.js";
 import { startHttpServer, type RunningServer } from "../src/surfaces/http/serve.js";
-import { demoEngine, tempDir } from "./helpers.js";
+import { cli, demoEngine, tempDir } from "./helpers.js";
 
 describe("list: memories in time order, a page at a time", () => {
   let engine: Engine;
@@ -147,5 +147,29 @@ describe("HTTP: browse routes and the inspector's files", () => {
     assert.equal((await fetch(`${server.url}/assets/inspector.css`)).status, 200);
     assert.equal((await fetch(`${server.url}/assets/nope.js`)).status, 404);
     assert.equal((await fetch(`${server.url}/assets/..%2Fpage.js`)).status, 404);
+  });
+});
+
+describe("cascade list", () => {
+  test("pages with --limit and --cursor, filters, human and JSON output, bad flags exit 2", () => {
+    const db = join(tempDir(), "list.db");
+    assert.equal(cli(["--db", db, "--now", DEMO_NOW, "demo", "--json"]).status, 0);
+    const first = cli(["--db", db, "--now", DEMO_NOW, "list", "--limit", "2", "--json"]);
+    assert.equal(first.status, 0, first.stderr);
+    assert.deepEqual(first.json.memories.map((m: any) => m.at), ["2026-02-02T09:15:00Z", "2026-02-03T14:02:00Z"]);
+    const second = cli(["--db", db, "--now", DEMO_NOW, "list", "--limit", "2", "--cursor", first.json.next_cursor, "--json"]);
+    assert.deepEqual(second.json.memories.map((m: any) => m.at), ["2026-02-03T14:05:00Z", "2026-02-05T10:30:00Z"]);
+    const yaml = cli(["--db", db, "--now", DEMO_NOW, "list", "--under", "ops.config", "--kind", "decision", "--as-of", "2026-04-01", "--json"]);
+    assert.deepEqual(yaml.json.memories.map((m: any) => m.status), ["current", "current"]);
+    const human = cli(["--db", db, "--now", DEMO_NOW, "list", "--speaker", "Priya,Lena", "--order", "desc", "--limit", "3"]);
+    assert.equal(human.status, 0, human.stderr);
+    assert.match(human.stdout, /^2026-06-10T16:05:00Z {2}current {4}m_\w+ {2}turn · .*Priya\n {4}My dog ate my headphones/);
+    assert.match(human.stdout, /\nmore: cascade list --cursor \S+\n$/);
+    const bad = cli(["--db", db, "list", "--limit", "0"]);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--limit must be a whole number ≥ 1, got "0"/);
+    const cursor = cli(["--db", db, "list", "--cursor", "x", "--json"]);
+    assert.equal(cursor.status, 2);
+    assert.equal(cursor.json.error.code, "INVALID_INPUT");
   });
 });
