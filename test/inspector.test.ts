@@ -301,6 +301,22 @@ describe("web inspector in headless Chromium", () => {
     await shot("9-stats");
   });
 
+  test("pyramid: windows out of date can be rebuilt from the page", async () => {
+    const add = await fetch(`${server.url}/v1/memories`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ text: "Pix went live in Brazil today.", at: "2026-06-19T10:00:00Z", speaker: "Lena" }),
+    });
+    assert.equal(add.status, 201);
+    await go("#topics");
+    await go("#pyramid");
+    const build = page.locator("#pyramid-build");
+    await build.waitFor({ state: "visible" });
+    assert.match(await text(page.locator("#pyramid-view p.muted")), /[1-9]\d* windows out of date/);
+    await build.click();
+    await until("the rebuilt pyramid", async () => (await text(page.locator("#pyramid-view p.muted"))).includes("0 windows out of date"));
+  });
+
   test("nothing left the loopback server, and no script or policy error", async () => {
     assert.deepEqual(external, []);
     assert.deepEqual(consoleErrors, []);

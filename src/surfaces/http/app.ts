@@ -90,8 +90,10 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
   });
   app.notFound((c) => problem(c, 404, "NOT_FOUND", `no route ${c.req.method} ${c.req.path}`));
 
+  // First, before any guard: the page and its scripts hold no data (a browser cannot send a bearer token when it
+  // opens a page); every API call they make goes through the guards below like any other client's.
+  registerInspector(app);
   app.get("/health", (c) => c.json({ ok: true }));
-  registerInspector(app); // the page and its scripts hold no data; the API calls they make need the token
 
   if (options.token) {
     const expected = `Bearer ${options.token}`;

@@ -26,10 +26,11 @@ export async function api<T = any>(method: "GET" | "POST", path: string, body?: 
   if (token) headers.authorization = `Bearer ${token}`;
   const ns = session.namespace();
   if (ns) headers["x-cascade-namespace"] = ns;
-  if (body !== undefined) headers["content-type"] = "application/json";
+  // every POST carries a JSON body (an empty object when the route needs none): the API accepts only JSON
+  if (method === "POST") headers["content-type"] = "application/json";
   let res: Response;
   try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    res = await fetch(path, { method, headers, body: method === "POST" ? JSON.stringify(body ?? {}) : undefined });
   } catch (err) {
     throw new ApiError(0, "NETWORK", `the server did not answer (${(err as Error).message})`);
   }
