@@ -249,6 +249,11 @@ describe("web inspector in headless Chromium", () => {
     await page.locator("#timeline-more").click();
     await until("the second page", async () => (await items.count()) === 4);
     assert.equal(await page.locator("#timeline-more").isVisible(), false);
+    // newest first: the sliders still reach back to the first memory, which is on no page yet
+    await go("#timeline?speaker=Lena&limit=3&order=desc");
+    await until("Lena's newest three", async () => (await text(items.first())).includes("Launch checklist"));
+    assert.equal(await page.locator("#tl-order").inputValue(), "desc");
+    assert.equal(await page.locator("#as-of").getAttribute("min"), String(Date.parse("2026-02-11T15:00:00Z")));
     await go("#timeline?kind=decision&since=2026-03-01&until=2026-06-01");
     await until("decisions in spring", async () => (await items.count()) === 2 && (await text(items.nth(1))).includes("Decision reversed"));
   });

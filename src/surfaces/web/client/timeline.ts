@@ -52,7 +52,7 @@ export async function renderTimeline(root: HTMLElement, ctx: PanelContext): Prom
     "form",
     { id: "timeline-filters" },
     h("h2", { tabindex: -1 }, "Timeline"),
-    h("fieldset", {}, h("legend", {}, "Filter"), h("div", { class: "grid" }, FILTERS.map(([k, label, hint]) => field(label, input(`tl-${k}`, { placeholder: hint.split(",")[0] }), hint)), field("Page size", input("tl-limit", { type: "number", min: 1, max: 1000, value: 100 }))), h("button", { type: "submit" }, "Apply")),
+    h("fieldset", {}, h("legend", {}, "Filter"), h("div", { class: "grid" }, FILTERS.map(([k, label, hint]) => field(label, input(`tl-${k}`, { placeholder: hint.split(",")[0] }), hint)), field("Page size", input("tl-limit", { type: "number", min: 1, max: 1000, value: 100 })), field("Order", h("select", { id: "tl-order", name: "tl-order" }, h("option", { value: "asc" }, "oldest first"), h("option", { value: "desc" }, "newest first")))), h("button", { type: "submit" }, "Apply")),
   );
   const asOfRange = input("as-of", { type: "range", step: HOUR });
   const knownRange = input("known-at", { type: "range", step: HOUR });
@@ -72,6 +72,7 @@ export async function renderTimeline(root: HTMLElement, ctx: PanelContext): Prom
 
   for (const [k] of FILTERS) (filters.querySelector(`#tl-${k}`) as HTMLInputElement).value = ctx.params.get(k) ?? "";
   if (ctx.params.get("limit")) (filters.querySelector("#tl-limit") as HTMLInputElement).value = ctx.params.get("limit")!;
+  if (ctx.params.get("order") === "desc") (filters.querySelector("#tl-order") as HTMLSelectElement).value = "desc";
   asOfText.value = ctx.params.get("as_of") ?? "";
   knownText.value = ctx.params.get("known_at") ?? "";
 
@@ -84,6 +85,7 @@ export async function renderTimeline(root: HTMLElement, ctx: PanelContext): Prom
     const p: Record<string, string | string[] | undefined> = {};
     for (const [k] of FILTERS) p[k] = k === "kind" || k === "speaker" ? v(k).split(",").map((s) => s.trim()).filter(Boolean) : v(k);
     p.limit = v("limit");
+    p.order = (filters.querySelector("#tl-order") as HTMLSelectElement).value === "desc" ? "desc" : undefined;
     if (withTime) {
       p.as_of = asOfText.value.trim();
       p.known_at = knownText.value.trim();
@@ -91,11 +93,17 @@ export async function renderTimeline(root: HTMLElement, ctx: PanelContext): Prom
     return p;
   };
 
-  /** Slider bounds from the memories on screen: event times for "as of", event and record times for "known at". */
-  const setBounds = () => {
+  /**
+   * Slider bounds: from an hour before the first memory that passes the filters to the last memory's event or
+   * record time (the far end is asked for separately, so the sliders span every page, not just this one).
+   */
+  const setBounds = async () => {
     if (memories.length === 0) return;
-    const ats = memories.map((m) => Date.parse(m.at));
-    const recs = memories.map((m) => Date.parse(m.recordedAt));
+    const p = query(false);
+    const far = await api("GET", `/v1/memories${qs({ ...p, limit: "1", order: p.order === "desc" ? "asc" : "desc" })}`);
+    const ends = [...memories, ...(far.memories as Listed[])];
+    const ats = ends.map((m) => Date.parse(m.at));
+    const recs = ends.map((m) => Date.parse(m.recordedAt));
     const lo = Math.floor(Math.min(...ats) / HOUR) * HOUR - HOUR;
     const hi = Math.ceil(Math.max(...ats, ...recs) / HOUR) * HOUR;
     for (const r of [asOfRange, knownRange]) {
@@ -106,7 +114,8 @@ export async function renderTimeline(root: HTMLElement, ctx: PanelContext): Prom
     knownRange.value = String(knownText.value ? Date.parse(knownText.value) || hi : hi);
   };
 
-  const load = async (append: boolean) => {
+  /** Loads the first page (or the next one, with `append`); `rebound` when the filters changed. */
+  const load = async (append: boolean, rebound = false) => {
     ctx.clearError();
     const p = query(true);
     if (append && cursor) p.cursor = cursor;
@@ -119,7 +128,7 @@ export async function renderTimeline(root: HTMLElement, ctx: PanelContext): Prom
       for (const e of r.edges as EdgeJson[]) edges.set(e.id, e);
       cursor = r.next_cursor;
       more.hidden = !cursor;
-      if (!append) setBounds();
+      if (rebound) await setBounds();
       draw();
     } catch (err) {
       ctx.showError(err);
@@ -182,10 +191,10 @@ export async function renderTimeline(root: HTMLElement, ctx: PanelContext): Prom
   }
   filters.addEventListener("submit", (e) => {
     e.preventDefault();
-    void load(false);
+    void load(false, true);
   });
   more.addEventListener("click", () => void load(true));
-  await load(false);
+  await load(false, true);
 }
 
 /** Curves in the left gutter from each edge's source row to its target row (both must be on screen). */
