@@ -94,6 +94,7 @@ ol.hits { list-style:none; padding:0; margin:0; }
 .sliders input[type=range] { width:100%; }
 table { border-collapse:collapse; width:100%; font-size:14px; }
 th, td { text-align:left; border-bottom:1px solid var(--line); padding:5px 8px; vertical-align:top; }
+td a { white-space:nowrap; }
 tr.retracted td, li.retracted { text-decoration:line-through; color:var(--muted); }
 ol.chain { padding-left:20px; } ol.chain li { margin:6px 0; }
 ul.tree { list-style:none; padding-left:18px; } ul.tree > li { margin:3px 0; }

@@ -102,7 +102,17 @@ export async function renderSearch(root: HTMLElement, ctx: PanelContext): Promis
       "details",
       { open: ctx.params.size > 1 },
       h("summary", {}, "Options (every field of POST /v1/search)"),
-      h("fieldset", {}, h("legend", {}, "Ranking"), h("div", { class: "grid" }, NUMBER_OPTIONS.map(([k, label, hint]) => field(label, input(k, { type: "number", min: 0, step: "any" }), hint)), field("Time words", h("select", { id: "time", name: "time" }, h("option", { value: "" }, "default"), h("option", { value: "boost" }, "boost"), h("option", { value: "restrict" }, "restrict"), h("option", { value: "off" }, "off")), "how date words in the query are used"))),
+      h(
+        "fieldset",
+        {},
+        h("legend", {}, "Ranking"),
+        h(
+          "div",
+          { class: "grid" },
+          NUMBER_OPTIONS.map(([k, label, hint]) => field(label, input(k, { type: "number", min: 0, step: "any" }), hint)),
+          field("Time words", h("select", { id: "time", name: "time" }, ["", "boost", "restrict", "off"].map((m) => h("option", { value: m }, m || "default"))), "how date words in the query are used"),
+        ),
+      ),
       h(
         "fieldset",
         {},
@@ -119,7 +129,12 @@ export async function renderSearch(root: HTMLElement, ctx: PanelContext): Promis
         "fieldset",
         {},
         h("legend", {}, "Filters and time"),
-        h("div", { class: "grid" }, TEXT_OPTIONS.map(([k, label, hint]) => field(label, input(k, { placeholder: hint.split(",")[0] }), hint)), h("div", { class: "row" }, input("current_only", { type: "checkbox" }), h("label", { for: "current_only" }, "Current only"))),
+        h(
+          "div",
+          { class: "grid" },
+          TEXT_OPTIONS.map(([k, label, hint]) => field(label, input(k, { placeholder: hint.split(",")[0] }), hint)),
+          h("div", { class: "row" }, input("current_only", { type: "checkbox" }), h("label", { for: "current_only" }, "Current only")),
+        ),
       ),
     ),
   );
