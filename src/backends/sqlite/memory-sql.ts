@@ -1,0 +1,224 @@
+/**
+ * @module backends/sqlite/memory-sql
+ * Memory rows for the SQLite store: writing a memory with its chunks, terms and FTS rows, removing it from
+ * every index, reading memories back, and the kept chunk count. Functions over a statement cache; the caller
+ * (SqliteStore) owns the transactions and the in-memory vector index.
+ */
+import type Database from "better-sqlite3";
+import { CascadeError } from "../../errors.js";
+import type { Memory, PreparedMemory, TurnContext } from "../../model/types.js";
+import type { EmbedderStamp, HydratedChunk } from "../../ports/store.js";
+import { distinctContentWords } from "../../text/tokenize.js";
+import { toBlob } from "../../vectors/math.js";
+import * as pyramid from "./pyramid-sql.js";
+
+type Prepare = (sql: string) => Database.Statement;
+
+export interface MemoryRow {
+  rowid: number;
+  id: string;
+  kind: string;
+  text: string;
+  title: string | null;
+  description: string | null;
+  tags: string;
+  topic: string | null;
+  role: string | null;
+  speaker: string | null;
+  session: string | null;
+  at: string;
+  recorded_at: string;
+  metadata: string;
+  chunks: number;
+}
+
+export const MEMORY_COLUMNS = `m.rowid, m.id, m.kind, m.text, m.title, m.description, m.tags, m.topic, m.role, m.speaker,
+  m.session, m.at, m.recorded_at, m.metadata, (SELECT count(*) FROM chunks WHERE memory_rowid = m.rowid) AS chunks`;
+
+export function toMemory(row: MemoryRow): Memory {
+  return {
+    id: row.id,
+    kind: row.kind,
+    text: row.text,
+    title: row.title,
+    description: row.description,
+    tags: JSON.parse(row.tags) as string[],
+    topic: row.topic,
+    role: row.role,
+    speaker: row.speaker,
+    session: row.session,
+    at: row.at,
+    recordedAt: row.recorded_at,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    chunks: row.chunks,
+  };
+}
+
+export function embedderStamp(prepare: Prepare): EmbedderStamp | null {
+  const row = prepare("SELECT value FROM meta WHERE key = 'embedder'").get() as { value: string } | undefined;
+  return row ? (JSON.parse(row.value) as EmbedderStamp) : null;
+}
+
+/** Stamps a new store with the embedder, or refuses vectors from another one (inside a transaction). */
+export function checkStamp(prepare: Prepare, stamp: EmbedderStamp): void {
+  const existing = prepare("SELECT value FROM meta WHERE key = 'embedder'").get() as { value: string } | undefined;
+  if (!existing) {
+    prepare("INSERT INTO meta (key, value) VALUES ('embedder', ?)").run(JSON.stringify(stamp));
+  } else {
+    const have = JSON.parse(existing.value) as EmbedderStamp;
+    if (have.id !== stamp.id || have.dimensions !== stamp.dimensions) throw mismatch(have, stamp);
+  }
+}
+
+function mismatch(have: EmbedderStamp, want: EmbedderStamp): CascadeError {
+  return new CascadeError(
+    "EMBEDDER_MISMATCH",
+    `this store was built with embedder ${have.id} (${have.dimensions}-d) and cannot take vectors from ${want.id} ` +
+      `(${want.dimensions}-d); open it with the same embedder or use a new --db`,
+    { field: "embedder" },
+  );
+}
+
+export function insertMemory(
+  prepare: Prepare,
+  { memory: m, chunks, contextOf }: PreparedMemory,
+): { rowid: number; chunks: { chunkId: number; vector: Float32Array }[] } {
+  const info = prepare(
+    `INSERT INTO memories (id, kind, text, title, description, tags, topic, role, speaker, session, at, at_ms, recorded_at, metadata)
+     VALUES (@id, @kind, @text, @title, @description, @tags, @topic, @role, @speaker, @session, @at, @atMs, @recordedAt, @metadata)`,
+  ).run({
+    ...m,
+    tags: JSON.stringify(m.tags),
+    atMs: Date.parse(m.at),
+    metadata: JSON.stringify(m.metadata),
+  });
+  const memoryRowid = Number(info.lastInsertRowid);
+  if (contextOf) {
+    prepare("UPDATE memories SET context_rowid = (SELECT rowid FROM memories WHERE id = ?) WHERE rowid = ?").run(contextOf, memoryRowid);
+  }
+  pyramid.markDirty(prepare, [memoryRowid]);
+  if (m.title || m.description || m.tags.length > 0) {
+    prepare("INSERT INTO curated_fts (rowid, title, description, tags) VALUES (?, ?, ?, ?)").run(
+      memoryRowid,
+      m.title ?? "",
+      m.description ?? "",
+      m.tags.join(" "),
+    );
+  }
+  const insertChunk = prepare(
+    "INSERT INTO chunks (memory_rowid, ord, start, end, indexed_text, terms, vector, context_chars) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const insertFts = prepare("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)");
+  const countTerm = prepare("INSERT INTO terms (term, df) VALUES (?, 1) ON CONFLICT (term) DO UPDATE SET df = df + 1");
+  const stored = chunks.map((c) => {
+    const chunkId = Number(insertChunk.run(memoryRowid, c.ord, c.start, c.end, c.indexedText, c.terms.join(" "), toBlob(c.vector), c.contextChars).lastInsertRowid);
+    insertFts.run(chunkId, c.indexedText);
+    for (const term of c.terms) countTerm.run(term);
+    return { chunkId, vector: c.vector };
+  });
+  return { rowid: memoryRowid, chunks: stored };
+}
+
+export function getMemory(prepare: Prepare, id: string): Memory | null {
+  const row = prepare(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.id = ?`).get(id) as MemoryRow | undefined;
+  return row ? toMemory(row) : null;
+}
+
+export function memoryRowid(prepare: Prepare, id: string): number | undefined {
+  const row = prepare("SELECT rowid FROM memories WHERE id = ?").get(id) as { rowid: number } | undefined;
+  return row?.rowid;
+}
+
+/** Takes a forgotten memory's words out of the index of the turns that carried it as context. */
+export function stripContextOf(prepare: Prepare, rowid: number): void {
+  const dependents = prepare("SELECT rowid FROM memories WHERE context_rowid = ?").pluck().all(rowid) as number[];
+  for (const dep of dependents) {
+    const c = prepare("SELECT id, indexed_text, terms, context_chars FROM chunks WHERE memory_rowid = ? AND ord = 0").get(dep) as
+      | { id: number; indexed_text: string; terms: string; context_chars: number }
+      | undefined;
+    if (c && c.context_chars > 0) {
+      const text = c.indexed_text.slice(0, c.indexed_text.length - c.context_chars);
+      const terms = distinctContentWords(text);
+      const kept = new Set(terms);
+      prepare("DELETE FROM chunks_fts WHERE rowid = ?").run(c.id);
+      prepare("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)").run(c.id, text);
+      const uncount = prepare("UPDATE terms SET df = max(df - 1, 0) WHERE term = ?");
+      for (const t of c.terms.split(" ")) if (t && !kept.has(t)) uncount.run(t);
+      prepare("UPDATE chunks SET indexed_text = ?, terms = ?, context_chars = 0 WHERE id = ?").run(text, terms.join(" "), c.id);
+    }
+    prepare("UPDATE memories SET context_rowid = NULL WHERE rowid = ?").run(dep);
+  }
+}
+
+export function previousInSession(prepare: Prepare, session: string, at: string): TurnContext | null {
+  const row = prepare(
+    "SELECT id, speaker, text FROM memories WHERE session = ? AND at_ms < ? AND kind <> 'summary' ORDER BY at_ms DESC, rowid DESC LIMIT 1",
+  ).get(session, Date.parse(at)) as TurnContext | undefined;
+  return row ?? null;
+}
+
+/** Removes one memory from the tables and every index (inside a transaction); returns its chunk ids. */
+export function removeMemoryRow(prepare: Prepare, rowid: number, id: string): number[] {
+  const chunks = prepare("SELECT id, terms FROM chunks WHERE memory_rowid = ?").all(rowid) as { id: number; terms: string }[];
+  const deleteFts = prepare("DELETE FROM chunks_fts WHERE rowid = ?");
+  const uncountTerm = prepare("UPDATE terms SET df = max(df - 1, 0) WHERE term = ?");
+  for (const c of chunks) {
+    deleteFts.run(c.id);
+    for (const term of c.terms.split(" ")) if (term) uncountTerm.run(term);
+  }
+  prepare("DELETE FROM curated_fts WHERE rowid = ?").run(rowid);
+  const info = prepare("DELETE FROM memories WHERE rowid = ?").run(rowid); // chunks, nodes and links cascade
+  if (info.changes !== 1) throw new CascadeError("STORE_ERROR", `forget ${id}: the memory row was not deleted`);
+  addToChunkCount(prepare, -chunks.length);
+  return chunks.map((c) => c.id);
+}
+
+export function hydrate(prepare: Prepare, chunkIds: number[]): Map<number, HydratedChunk> {
+  const rows = prepare(
+    `SELECT c.id AS chunk_id, c.ord, c.start, c.end, ${MEMORY_COLUMNS}
+     FROM chunks c JOIN memories m ON m.rowid = c.memory_rowid
+     WHERE c.id IN (SELECT value FROM json_each(?))`,
+  ).all(JSON.stringify(chunkIds)) as (MemoryRow & { chunk_id: number; ord: number; start: number; end: number })[];
+  const out = new Map<number, HydratedChunk>();
+  for (const r of rows) {
+    const memory = toMemory(r);
+    out.set(r.chunk_id, { chunkId: r.chunk_id, ord: r.ord, start: r.start, end: r.end, text: memory.text.slice(r.start, r.end), memory });
+  }
+  return out;
+}
+
+/** The memory id owning each chunk. */
+export function ownersOf(prepare: Prepare, chunkIds: number[]): Map<number, string> {
+  const rows = prepare(
+    `SELECT c.id, m.id FROM chunks c JOIN memories m ON m.rowid = c.memory_rowid
+     WHERE c.id IN (SELECT value FROM json_each(?))`,
+  ).raw().all(JSON.stringify(chunkIds)) as [number, string][];
+  return new Map(rows);
+}
+
+export function eventTimes(prepare: Prepare, memoryIds: string[]): Map<string, number> {
+  const rows = prepare("SELECT id, at_ms FROM memories WHERE id IN (SELECT value FROM json_each(?))")
+    .raw()
+    .all(JSON.stringify(memoryIds)) as [string, number][];
+  return new Map(rows);
+}
+
+export function firstChunkIds(prepare: Prepare, memoryIds: string[]): Map<string, number> {
+  const rows = prepare(
+    `SELECT m.id, (SELECT c.id FROM chunks c WHERE c.memory_rowid = m.rowid ORDER BY c.ord LIMIT 1)
+     FROM memories m WHERE m.id IN (SELECT value FROM json_each(?))`,
+  ).raw().all(JSON.stringify(memoryIds)) as [string, number][];
+  return new Map(rows);
+}
+
+/** count(*) scans the table (8 ms at 100,000 chunks); the count is kept in meta instead, in the same transactions. */
+export function chunkCount(prepare: Prepare): number {
+  const v = prepare("SELECT value FROM meta WHERE key = 'chunk_count'").pluck().get() as string | undefined;
+  return v === undefined ? 0 : Number(v);
+}
+
+export function addToChunkCount(prepare: Prepare, delta: number): void {
+  prepare(
+    "INSERT INTO meta (key, value) VALUES ('chunk_count', @delta) ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + @delta",
+  ).run({ delta });
+}
