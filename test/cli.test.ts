@@ -39,7 +39,7 @@ describe("cascade CLI", () => {
     assert.match(human.stdout, /title\s+Failover crash/);
 
     const forgot = run("forget", added.json.id, "--json");
-    assert.deepEqual(forgot.json, { id: added.json.id, forgotten: true });
+    assert.deepEqual(forgot.json, { id: added.json.id, forgotten: true, summaries_rebuilt: 0 });
     const again = run("forget", added.json.id, "--json");
     assert.equal(again.status, 2);
     assert.deepEqual(again.json.error.code, "NOT_FOUND");

@@ -76,7 +76,7 @@ describe("HTTP API on a real loopback server", () => {
     const summaries = await call("POST", "/v1/search", { query: "pool size in June 2026", kinds: ["summary"], now: NOW });
     assert.equal(summaries.json.hits[0].id, "p_month_2026-06");
     assert.deepEqual(summaries.json.hits[0].window, { start: "2026-06-01T00:00:00Z", end: "2026-07-01T00:00:00Z" });
-    assert.deepEqual((await call("DELETE", `/v1/memories/${june}`)).json, { id: june, forgotten: true });
+    assert.deepEqual((await call("DELETE", `/v1/memories/${june}`)).json, { id: june, forgotten: true, summaries_rebuilt: 3 });
     const doc = await call("GET", "/openapi.json");
     assert.equal(doc.json.openapi, "3.1.0");
     assert.ok(doc.json.paths["/v1/search"].post.requestBody.content["application/json"].schema.properties.query);

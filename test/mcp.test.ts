@@ -20,7 +20,7 @@ test("the SDK's own client starts cascade mcp, lists the tools, adds a memory an
   const db = join(tempDir(), "mcp.db");
   const client = await connect(db);
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name).sort(), ["memory_add", "memory_history", "memory_pyramid", "memory_search", "memory_supersede", "memory_topics"]);
+  assert.deepEqual(tools.map((t) => t.name).sort(), ["memory_add", "memory_forget", "memory_history", "memory_pyramid", "memory_search", "memory_supersede", "memory_topics"]);
   const search = tools.find((t) => t.name === "memory_search")!;
   assert.ok((search.inputSchema.properties as any).query);
   assert.deepEqual(search.inputSchema.required, ["query"]);

@@ -52,17 +52,16 @@ test("day, week and month nodes exist with correct windows and child counts", as
   await engine.close();
 });
 
-test("rebuilding recomputes only dirty windows; forgetting a turn marks exactly its three windows", async () => {
+test("rebuilding recomputes only dirty windows; forgetting a turn rebuilds exactly its three windows", async () => {
   const { engine, ids } = await diaryEngine();
   const again = await engine.buildPyramid();
   assert.deepEqual(again.recomputed, { day: 0, week: 0, month: 0 }, "an unchanged pyramid does no work");
   const victim = ids[40];
   const m = await engine.show(victim);
-  await engine.forget(victim);
-  const before = await engine.pyramid();
-  assert.equal(before.dirty, 3);
-  const r = await engine.buildPyramid();
-  assert.deepEqual(r.recomputed, { day: 1, week: 1, month: 1 });
+  const forgotten = await engine.forget(victim);
+  assert.equal(forgotten.summaries_rebuilt, 3, "forget rebuilds its day, week and month before returning");
+  assert.equal((await engine.pyramid()).dirty, 0);
+  assert.deepEqual((await engine.buildPyramid()).recomputed, { day: 0, week: 0, month: 0 });
   const day = await engine.show(`p_day_${m.at.slice(0, 10)}`);
   assert.ok(!day.children!.includes(victim));
   await engine.remember({ text: "A new note about the audit log export.", at: "2026-04-07T12:00:00Z" });

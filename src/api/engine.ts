@@ -38,6 +38,8 @@ import type { PyramidNode } from "../model/pyramid.js";
 import { validateTimeZone, WINDOW_LEVELS, type WindowLevel } from "../time/windows.js";
 import { listMemories, type ListJson, type ListOptions } from "./list.js";
 import { edgeJson, historyJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
+import { forgetMemory, type ForgetOptions, type Forgotten } from "./forgetting.js";
+import { partitionByImportKey } from "../ingest/dedupe.js";
 
 export interface EnginePorts {
   store: Store;
@@ -97,6 +99,8 @@ export interface Remembered {
 
 export interface BatchResult {
   imported: number;
+  /** Items left out because the store (or an earlier item) already held them (with `dedupe`). */
+  skipped: number;
   ids: (string | null)[];
   failed: { index: number; error: string }[];
 }
@@ -107,6 +111,8 @@ export interface BatchOptions {
   /** Look for earlier memories each new one revises (default true; a bulk load of old data may skip it). */
   detect?: boolean;
   onProgress?: (done: number, total: number) => void;
+  /** Skip items the store already holds, by `metadata.ref` or a hash of the item (see ingest/dedupe.ts). */
+  dedupe?: boolean;
 }
 
 const DEFAULT_BATCH = 256; // large enough to amortise a commit, small enough that progress moves
@@ -132,6 +138,8 @@ function splitSupersedes(input: unknown): { supersedes: string[]; rest: unknown 
   if (!Array.isArray(list) || !list.every((s) => typeof s === "string" && s.length > 0)) {
     throw new CascadeError("INVALID_INPUT", "supersedes: a memory id (or ref), or a list of them", { field: "supersedes" });
   }
+  // each entry is an edge with a cycle check (a walk of the chain): bounded like every list an input may carry
+  if (list.length > 64) throw new CascadeError("INVALID_INPUT", `supersedes: at most 64 memories, got ${list.length}`, { field: "supersedes" });
   return { supersedes: list as string[], rest };
 }
 
@@ -216,15 +224,18 @@ export class Engine {
     } = {},
   ): Promise<BatchResult> {
     const batchSize = options.batchSize ?? DEFAULT_BATCH;
-    const result: BatchResult = { imported: 0, ids: inputs.map(() => null), failed: [] };
+    const result: BatchResult = { imported: 0, skipped: 0, ids: inputs.map(() => null), failed: [] };
     const now = this.clock.now();
     const refs = new Map<string, string>();
+    const seen = new Map<string, string | null>(); // import keys of this run (dedupe)
     const fail = (index: number, err: unknown) => {
-      if (options.failFast) throw err;
+      // only the caller's mistakes are reported per item; a store failure (a lock held too long) stops the
+      // batch, so that an import never reports success having dropped good lines
+      if (options.failFast || !(err instanceof CascadeError && err.isUsageError)) throw err;
       result.failed.push({ index, error: errorMessage(err) });
     };
     for (let start = 0; start < inputs.length; start += batchSize) {
-      const valid: { index: number; memory: ValidMemory; supersedes: string[] }[] = [];
+      let valid: { index: number; memory: ValidMemory; supersedes: string[]; importKey?: string }[] = [];
       inputs.slice(start, start + batchSize).forEach((input, offset) => {
         try {
           const { supersedes, rest } = splitSupersedes(input);
@@ -233,11 +244,22 @@ export class Engine {
           fail(start + offset, err);
         }
       });
+      if (options.dedupe) {
+        const split = await partitionByImportKey(valid, (v) => inputs[v.index], (keys) => this.ports.store.memoryIdsByImportKey(keys), seen);
+        valid = split.fresh;
+        result.skipped += split.skipped.length;
+        for (const s of split.skipped) {
+          result.ids[s.index] = s.id;
+          const ref = (inputs[s.index] as { metadata?: { ref?: unknown } }).metadata?.ref;
+          if (typeof ref === "string" && s.id) refs.set(ref, s.id);
+        }
+      }
       const contexts = this.contextTurns ? await sessionContexts(valid.map((v) => v.memory), (session, at) => this.ports.store.previousInSession(session, at)) : [];
       const prepared = await this.placeTopics(await prepareMemories(valid.map((v) => v.memory), this.ports.embedder, now, contexts));
       // a context taken from earlier in this batch names its memory once that memory has an id
       contexts.forEach((c, i) => c?.batchIndex !== undefined && (prepared[i].contextOf = prepared[c.batchIndex].memory.id));
       prepared.forEach((p, i) => {
+        if (valid[i].importKey) seen.set((p.importKey = valid[i].importKey)!, p.memory.id);
         const ref = valid[i].memory.metadata.ref;
         if (typeof ref === "string") refs.set(ref, p.memory.id);
       });
@@ -258,10 +280,9 @@ export class Engine {
         await this.ports.store.writeMemories(prepared, this.stamp, prepared.flatMap((_, i) => edgesOf(i)));
         written.push(...prepared.keys());
       } catch (batchError) {
-        if (prepared.length === 1 || (batchError instanceof CascadeError && batchError.code === "EMBEDDER_MISMATCH")) {
-          if (prepared.length === 1) fail(valid[0].index, batchError);
-          else throw batchError;
-        } else {
+        if (!(batchError instanceof CascadeError && batchError.isUsageError) || batchError.code === "EMBEDDER_MISMATCH") throw batchError;
+        if (prepared.length === 1) fail(valid[0].index, batchError);
+        else {
           for (const [i, p] of prepared.entries()) {
             try {
               await this.ports.store.writeMemories([p], this.stamp, edgesOf(i));
@@ -282,6 +303,8 @@ export class Engine {
         await this.detect(written.filter((i) => valid[i].supersedes.length === 0).map((i) => prepared[i]), now);
       }
       options.onProgress?.(Math.min(start + batchSize, inputs.length), inputs.length);
+      // let a server answer other requests between batches: an await alone resumes before any I/O is read
+      if (start + batchSize < inputs.length) await new Promise((resolve) => setImmediate(resolve));
     }
     result.failed.sort((a, b) => a.index - b.index);
     if (this.pyramidOptions.onIngest && result.imported > 0) await this.buildPyramid();
@@ -440,9 +463,11 @@ export class Engine {
     };
   }
 
-  async forget(id: string): Promise<{ id: string; forgotten: true }> {
-    if (!(await this.ports.store.deleteMemory(id))) throw notFound("memory", id);
-    return { id, forgotten: true };
+  /** Removes a memory, rebuilds the summaries that quoted it, and with `purge` erases every byte of it. */
+  async forget(id: string, options: ForgetOptions = {}): Promise<Forgotten> {
+    const rebuild = (only: { level: WindowLevel; start: number }[]) =>
+      buildPyramid({ store: this.ports.store, embedder: this.ports.embedder, summarizer: this.summarizer, stamp: this.stamp, now: this.clock.now() }, this.pyramidOptions, undefined, only);
+    return forgetMemory({ store: this.ports.store, rebuild }, id, options);
   }
 
   /**

@@ -55,6 +55,17 @@ export const configFileSchema = z
     db: z.string().optional(),
     search: recallOptionsSchema.pick({ k: true, channels: true, weights: true, rrfK: true, depth: true, time: true }).strict().optional(),
     engine: engineConfigSchema.optional(),
+    /** `cascade serve`: who may call it and how many namespaces it keeps (flags override). */
+    serve: z
+      .object({
+        allowOrigins: z.array(z.string().url()).max(100),
+        allowHosts: z.array(z.string().min(1)).max(100),
+        maxNamespaces: z.number().int().min(0),
+        openNamespaces: z.number().int().min(1),
+      })
+      .partial()
+      .strict()
+      .optional(),
   })
   .strict();
 

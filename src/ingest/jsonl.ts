@@ -4,13 +4,17 @@
  * caller's own id, kept in metadata) and `supersedes` (ids, or refs of earlier lines). A line that does not parse is reported with its number and never stops
  * the lines around it.
  */
-import { createReadStream } from "node:fs";
+import { createReadStream, statSync } from "node:fs";
 import { createInterface } from "node:readline";
+import { CascadeError, invalidInput } from "../errors.js";
+import { isPlainObject } from "./metadata.js";
 
 export type JsonlItem = { line: number; input: Record<string, unknown> } | { line: number; error: string };
 
 /** Parses one line; blank lines give null (they are skipped, not errors). */
 export function parseJsonlLine(text: string, line: number): JsonlItem | null {
+  // a byte-order mark (editors on Windows write one at the start of the file) is not part of the JSON
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === "") return null;
   let value: unknown;
   try {
@@ -22,7 +26,8 @@ export function parseJsonlLine(text: string, line: number): JsonlItem | null {
   const { ref, ...input } = value as Record<string, unknown>;
   if (ref !== undefined) {
     if (typeof ref !== "string" || ref === "") return { line, error: "ref: must be a non-empty string" };
-    input.metadata = { ...(input.metadata as Record<string, unknown> | undefined), ref };
+    // spreading a string would turn "abc" into {"0": "a", ...}; validation names a non-object metadata
+    if (input.metadata === undefined || isPlainObject(input.metadata)) input.metadata = { ...input.metadata, ref };
   }
   return { line, input };
 }
@@ -32,6 +37,7 @@ export async function* readJsonlBatches(
   path: string,
   batchSize: number,
 ): AsyncGenerator<{ items: JsonlItem[]; bytesRead: number }> {
+  requireFile(path);
   const stream = createReadStream(path, { encoding: "utf8" });
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
   let items: JsonlItem[] = [];
@@ -45,4 +51,25 @@ export async function* readJsonlBatches(
     }
   }
   yield { items, bytesRead: stream.bytesRead };
+}
+
+/** An import names a readable file: a directory or a missing path is the caller's mistake (exit 2). */
+export function requireFile(path: string): void {
+  let isFile: boolean;
+  try {
+    isFile = statSync(path).isFile();
+  } catch {
+    throw invalidInput("file", `cannot read ${path}: no such file`);
+  }
+  if (!isFile) throw invalidInput("file", `${path} is a directory (or a device), not a file to import`);
+}
+
+/**
+ * The error an import stops with when the store fails part-way (a lock held past the timeout, a full disk): it
+ * says how far it got and that running it again resumes, so that no one takes a stopped import for a finished one.
+ */
+export function stoppedImport(err: unknown, imported: number, line: number | undefined, dedupe: boolean): unknown {
+  if (!(err instanceof CascadeError) || err.isUsageError) return err;
+  const resume = dedupe ? "run the same import again to resume (lines already stored are skipped)" : "lines before it were stored";
+  return new CascadeError(err.code, `import stopped near line ${line ?? "?"} after storing at least ${imported} memories: ${err.message}; ${resume}`, { cause: err });
 }

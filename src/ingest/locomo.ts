@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { invalidInput } from "../errors.js";
-import { formatInstant } from "../time/iso.js";
+import { formatInstant, utcInstant } from "../time/iso.js";
 import { parseWith } from "../validate.js";
 
 const turnSchema = z.object({
@@ -48,8 +48,12 @@ export function parseLocomoDate(value: string): number {
   const m = /^(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})$/i.exec(value.trim());
   const month = m ? MONTHS.indexOf(m[5].toLowerCase()) : -1;
   if (!m || month < 0) throw invalidInput("session date", `cannot read ${JSON.stringify(value)}`);
-  const hour = (Number(m[1]) % 12) + (m[3].toLowerCase() === "pm" ? 12 : 0);
-  return Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2]));
+  const [h12, minute] = [Number(m[1]), Number(m[2])];
+  if (h12 < 1 || h12 > 12 || minute > 59) throw invalidInput("session date", `${JSON.stringify(value)}: not a real time of day (1:00-12:59 am or pm)`);
+  const hour = (h12 % 12) + (m[3].toLowerCase() === "pm" ? 12 : 0);
+  const ms = Number(m[6]) === 0 ? null : utcInstant(Number(m[6]), month, Number(m[4]), hour, minute);
+  if (ms === null) throw invalidInput("session date", `${JSON.stringify(value)}: not a real calendar date`);
+  return ms;
 }
 
 export function readLocomoConversation(json: unknown, name: string): LocomoConversation {

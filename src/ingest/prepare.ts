@@ -61,7 +61,11 @@ export async function prepareMemories(
       return { ...c, indexedText: own + suffix, contextChars: suffix.length };
     }),
   );
+  // chunking, embedding and writing a large input are each tens of milliseconds of one thread: a server answers
+  // other requests between them (an await alone would resume before any I/O is read)
+  if (drafts.length > 0 && drafts.reduce((n, d) => n + d.length, 0) > 64) await new Promise((resolve) => setImmediate(resolve));
   const vectors = await embedder.embed(drafts.flat().map((c) => c.text));
+  if (vectors.length > 64) await new Promise((resolve) => setImmediate(resolve));
   let next = 0;
   return memories.map((m, i) => ({
     ...(contexts[i] ? { contextOf: contexts[i]!.id } : {}),

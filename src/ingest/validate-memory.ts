@@ -9,6 +9,7 @@ import { invalidInput } from "../errors.js";
 import type { MemoryInput } from "../model/types.js";
 import { formatInstant, parseInstant } from "../time/iso.js";
 import { validateTopicPath } from "../topics/path.js";
+import { validateMetadata } from "./metadata.js";
 import { parseWith, requireWellFormed } from "../validate.js";
 
 const shortText = z.string().max(200, "at most 200 characters");
@@ -29,7 +30,8 @@ export const memoryInputSchema = z
     role: shortText.optional(),
     speaker: shortText.optional(),
     session: shortText.optional(),
-    metadata: z.record(z.string(), z.unknown()).optional(),
+    // checked by validateMetadata: a plain object, bounded in depth and size (zod's record would recurse)
+    metadata: z.custom<Record<string, unknown>>(() => true).optional(),
   })
   .strict();
 
@@ -70,6 +72,6 @@ export function validateMemoryInput(input: unknown, now: number): ValidMemory {
     role: m.role || null,
     speaker: m.speaker || null,
     session: m.session || null,
-    metadata: m.metadata ?? {},
+    metadata: m.metadata === undefined ? {} : validateMetadata(m.metadata),
   };
 }

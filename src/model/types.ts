@@ -65,6 +65,8 @@ export interface PreparedMemory {
   chunks: PreparedChunk[];
   /** The memory whose text is indexed as this one's context (its first chunk), if any. */
   contextOf?: string;
+  /** Set by a deduplicating import: the line's key, stored (unique) with the memory. */
+  importKey?: string;
 }
 
 /** The turn before a memory in its session, indexed with it (see ingest/context.ts). */

@@ -80,6 +80,10 @@ export interface Store {
   previousInSession(session: string, at: string): Promise<TurnContext | null>;
   /** Removes a memory from the tables and every index; false when there was no such memory. */
   deleteMemory(id: string): Promise<boolean>;
+  /** Erases what deleted memories left behind (free pages, index segments, unused words, the log). */
+  purgeDeleted(): Promise<{ terms_dropped: number; checkpointed: boolean }>;
+  /** The memories holding any of these import keys: key → memory id. */
+  memoryIdsByImportKey(keys: string[]): Promise<Map<string, string>>;
   hydrate(chunkIds: number[]): Promise<Map<number, HydratedChunk>>;
 
   /** BM25 over chunk bodies. `match` is an already-escaped FTS5 expression. */

@@ -52,11 +52,17 @@ export function nodeId(window: Pick<Window, "level" | "start">, zone: string): s
   return `p_${window.level}_${windowName(window, zone)}`;
 }
 
-export async function buildPyramid(deps: BuildDeps, opts: PyramidOptions, onProgress?: (done: number, total: number) => void): Promise<BuildReport> {
+export async function buildPyramid(
+  deps: BuildDeps,
+  opts: PyramidOptions,
+  onProgress?: (done: number, total: number) => void,
+  /** Only these dirty windows (a forget rebuilds the summaries that quoted the memory, and nothing else). */
+  only?: { level: WindowLevel; start: number }[],
+): Promise<BuildReport> {
   const started = performance.now();
   const { store } = deps;
   if ((await store.pyramidZone()) !== opts.zone) await store.setPyramidZone(opts.zone);
-  const dirty = await store.dirtyWindows(); // days, then weeks, then months
+  const dirty = (await store.dirtyWindows()).filter((d) => !only || only.some((o) => o.level === d.level && o.start === d.start)); // days, weeks, months
   const report: BuildReport = { recomputed: { day: 0, week: 0, month: 0 }, written: 0, removed: 0, took_ms: 0 };
   for (const [i, d] of dirty.entries()) {
     const window = windowAt(d.level, d.start, opts.zone);

@@ -16,10 +16,13 @@ const channelName = z.enum(CHANNEL_NAMES as [ChannelName, ...ChannelName[]], {
   error: `a channel is one of ${CHANNEL_NAMES.join(", ")}`,
 });
 
+/** Kinds a search may name (to keep or to leave out); a store uses a handful. */
+export const MAX_KINDS = 32;
+
 export const recallOptionsSchema = z
   .object({
     k: z.number().int().min(1).max(defaultLimits.maxK).optional(),
-    channels: z.array(channelName).min(1, "name at least one channel").optional(),
+    channels: z.array(channelName).min(1, "name at least one channel").max(64).optional(),
     weights: z.partialRecord(channelName, z.number().min(0, "a weight cannot be negative").max(100)).optional(),
     rrfK: z.number().min(0).max(10_000).optional(),
     depth: z.number().int().min(1).max(10_000).optional(),
@@ -27,8 +30,9 @@ export const recallOptionsSchema = z
     until: z.string().optional(),
     under: z.string().optional(),
     match: z.string().optional(),
-    kinds: z.array(z.string().min(1)).optional(),
-    excludeKinds: z.array(z.string().min(1)).optional(),
+    // bounded: each kind is a bound parameter of every channel's query
+    kinds: z.array(z.string().min(1).max(64)).max(MAX_KINDS, `at most ${MAX_KINDS} kinds`).optional(),
+    excludeKinds: z.array(z.string().min(1).max(64)).max(MAX_KINDS, `at most ${MAX_KINDS} kinds`).optional(),
     time: z.enum(TIME_MODES as [TimeMode, ...TimeMode[]], { error: `time is one of ${TIME_MODES.join(", ")}` }).optional(),
     now: z.string().optional(),
     asOf: z.string().optional(),

@@ -14,8 +14,14 @@
  *   *{n} *{n,} *{n,m} *{,m}   that many labels
  * Not supported: quantifiers on plain labels (foo{1,2}, PostgreSQL 13+); they are refused with a clear error.
  * The whole path must match, as with ltree's `~` operator.
+ *
+ * Bounded: a pattern has at most MAX_LQUERY_CHARS characters, MAX_LQUERY_ITEMS items and MAX_ALTERNATIVES
+ * alternatives an item, and matching is one pass over the items with a bit of state per label position
+ * (items × labels), never a recursion: 600 stars against a 1,000-label topic once took 12.8 s and 20,000
+ * overflowed the stack.
  */
 import { invalidInput } from "../errors.js";
+import { MAX_LABEL_CHARS, MAX_LABELS } from "./path.js";
 
 interface LabelAlternative {
   text: string;
@@ -32,12 +38,19 @@ function fail(pattern: string, problem: string): never {
   throw invalidInput("match", `${JSON.stringify(pattern.length > 80 ? pattern.slice(0, 77) + "..." : pattern)}: ${problem}`);
 }
 
+export const MAX_LQUERY_CHARS = 1000;
+export const MAX_LQUERY_ITEMS = 2 * MAX_LABELS;
+export const MAX_ALTERNATIVES = 32;
+
 export function parseLquery(pattern: string): Item[] {
   if (pattern.length === 0) fail(pattern, "an lquery cannot be empty");
+  if (pattern.length > MAX_LQUERY_CHARS) fail(pattern, `an lquery has at most ${MAX_LQUERY_CHARS} characters, got ${pattern.length}`);
+  const items = pattern.split(".");
+  if (items.length > MAX_LQUERY_ITEMS) fail(pattern, `an lquery has at most ${MAX_LQUERY_ITEMS} items (a topic path has at most ${MAX_LABELS} labels), got ${items.length}`);
   const opens = (pattern.match(/\{/g) ?? []).length;
   const closes = (pattern.match(/\}/g) ?? []).length;
   if (opens !== closes) fail(pattern, "unbalanced braces");
-  return pattern.split(".").map((raw, i): Item => {
+  return items.map((raw, i): Item => {
     const where = `item ${i + 1}`;
     if (raw.length === 0) fail(pattern, `${where} is empty (no leading, trailing or doubled dots)`);
     const star = /^\*(?:\{(\d*)(,?)(\d*)\})?$/.exec(raw);
@@ -53,10 +66,12 @@ export function parseLquery(pattern: string): Item[] {
     if (raw.includes("{")) fail(pattern, `${where}: quantifiers are supported only on * (as *{n,m})`);
     const negated = raw.startsWith("!");
     const body = negated ? raw.slice(1) : raw;
-    const alternatives = body.split("|").map((alt): LabelAlternative => {
+    const alts = body.split("|");
+    if (alts.length > MAX_ALTERNATIVES) fail(pattern, `${where}: at most ${MAX_ALTERNATIVES} alternatives`);
+    const alternatives = alts.map((alt): LabelAlternative => {
       const m = /^([A-Za-z0-9_-]*?)([@*%]*)$/.exec(alt);
       if (!m || m[1].length === 0 || !LABEL.test(m[1])) fail(pattern, `${where}: ${JSON.stringify(alt)} is not a label (letters, digits, _ and -) with optional @, * or %`);
-      if (m[1].length > 1000) fail(pattern, `${where}: a label has at most 1000 characters`);
+      if (m[1].length > MAX_LABEL_CHARS) fail(pattern, `${where}: a label has at most ${MAX_LABEL_CHARS} characters`);
       return { text: m[1], caseInsensitive: m[2].includes("@"), prefix: m[2].includes("*"), words: m[2].includes("%") };
     });
     return { kind: "label", negated, alternatives };
@@ -80,27 +95,31 @@ function itemMatches(item: Extract<Item, { kind: "label" }>, label: string): boo
   return item.negated ? !any : any;
 }
 
-/** Whether the whole path matches the parsed lquery. */
+/**
+ * Whether the whole path matches the parsed lquery. `ok[j]` says whether items i.. can match labels j..;
+ * computed from the last item back, a star's range of lengths read off a running count of the next row.
+ */
 export function matchesLquery(items: Item[], path: string): boolean {
   const labels = path.split(".");
-  const memo = new Map<string, boolean>();
-  const go = (i: number, j: number): boolean => {
-    const key = `${i},${j}`;
-    const cached = memo.get(key);
-    if (cached !== undefined) return cached;
-    let ok: boolean;
-    if (i === items.length) ok = j === labels.length;
-    else {
-      const item = items[i];
-      if (item.kind === "any") {
-        ok = false;
-        for (let n = item.min; n <= item.max && j + n <= labels.length && !ok; n++) ok = go(i + 1, j + n);
-      } else {
-        ok = j < labels.length && itemMatches(item, labels[j]) && go(i + 1, j + 1);
+  const n = labels.length;
+  let next = new Uint8Array(n + 1);
+  next[n] = 1; // no items left matches exactly the end of the path
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i];
+    const row = new Uint8Array(n + 1);
+    if (item.kind === "any") {
+      // trues[x] = how many of next[0..x-1] are true, so a range [a, b] holds a true when trues[b+1] > trues[a]
+      const trues = new Uint32Array(n + 2);
+      for (let x = 0; x <= n; x++) trues[x + 1] = trues[x] + next[x];
+      for (let j = 0; j <= n; j++) {
+        const lo = j + item.min;
+        const hi = Math.min(n, item.max === Infinity ? n : j + item.max);
+        row[j] = lo <= hi && trues[hi + 1] > trues[lo] ? 1 : 0;
       }
+    } else {
+      for (let j = 0; j < n; j++) row[j] = next[j + 1] && itemMatches(item, labels[j]) ? 1 : 0;
     }
-    memo.set(key, ok);
-    return ok;
-  };
-  return go(0, 0);
+    next = row;
+  }
+  return next[0] === 1;
 }

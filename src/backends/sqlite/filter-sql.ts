@@ -21,13 +21,15 @@ export function filterCondition(filter: SearchFilter): SqlCondition {
     parts.push("m.at_ms < @until");
     params.until = filter.until;
   }
+  // Lists travel as one JSON parameter, so the SQL text (and its cached prepared statement) is the same for any
+  // number of entries: one parameter per entry once made a new statement for every distinct length.
   if (filter.kinds && filter.kinds.length > 0) {
-    parts.push(`m.kind IN (${filter.kinds.map((_, i) => `@kind${i}`).join(", ")})`);
-    filter.kinds.forEach((k, i) => (params[`kind${i}`] = k));
+    parts.push("m.kind IN (SELECT value FROM json_each(@kinds))");
+    params.kinds = JSON.stringify(filter.kinds);
   }
   if (filter.excludeKinds && filter.excludeKinds.length > 0) {
-    parts.push(`m.kind NOT IN (${filter.excludeKinds.map((_, i) => `@xkind${i}`).join(", ")})`);
-    filter.excludeKinds.forEach((k, i) => (params[`xkind${i}`] = k));
+    parts.push("m.kind NOT IN (SELECT value FROM json_each(@xkinds))");
+    params.xkinds = JSON.stringify(filter.excludeKinds);
   }
   if (filter.under !== undefined) {
     // A subtree is an index range: the path itself, or anything from "path." up to (not including) "path/",

@@ -11,6 +11,7 @@ import type { EmbedderStamp, HydratedChunk } from "../../ports/store.js";
 import { distinctContentWords } from "../../text/tokenize.js";
 import { toBlob } from "../../vectors/math.js";
 import * as pyramid from "./pyramid-sql.js";
+import { setImportKey } from "./import-keys-sql.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -81,7 +82,7 @@ function mismatch(have: EmbedderStamp, want: EmbedderStamp): CascadeError {
 
 export function insertMemory(
   prepare: Prepare,
-  { memory: m, chunks, contextOf }: PreparedMemory,
+  { memory: m, chunks, contextOf, importKey }: PreparedMemory,
 ): { rowid: number; chunks: { chunkId: number; vector: Float32Array }[] } {
   const info = prepare(
     `INSERT INTO memories (id, kind, text, title, description, tags, topic, role, speaker, session, at, at_ms, recorded_at, metadata)
@@ -97,6 +98,7 @@ export function insertMemory(
     prepare("UPDATE memories SET context_rowid = (SELECT rowid FROM memories WHERE id = ?) WHERE rowid = ?").run(contextOf, memoryRowid);
   }
   pyramid.markDirty(prepare, [memoryRowid]);
+  if (importKey) setImportKey(prepare, memoryRowid, importKey);
   if (m.title || m.description || m.tags.length > 0) {
     prepare("INSERT INTO curated_fts (rowid, title, description, tags) VALUES (?, ?, ?, ?)").run(
       memoryRowid,

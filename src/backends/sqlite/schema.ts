@@ -127,6 +127,12 @@ const MIGRATIONS: string[] = [
   CREATE INDEX memories_context ON memories (context_rowid) WHERE context_rowid IS NOT NULL;
   CREATE INDEX memories_session ON memories (session, at_ms) WHERE session IS NOT NULL;
   `,
+  // 7: idempotent imports. An imported memory keeps its import key (`ref:…` or `sha256:…` of the line, see
+  // ingest/dedupe.ts); unique, so a re-run import finds what it already stored and two can never both store it.
+  `
+  ALTER TABLE memories ADD COLUMN import_key TEXT;
+  CREATE UNIQUE INDEX memories_import_key ON memories (import_key) WHERE import_key IS NOT NULL;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -138,6 +144,8 @@ export function migrate(db: Connection): void {
   }
   for (let v = current; v < SCHEMA_VERSION; v++) {
     db.transaction(() => {
+      // another process may have applied this step while we waited for the write lock
+      if ((db.pragma("user_version", { simple: true }) as number) > v) return;
       db.exec(MIGRATIONS[v]);
       db.pragma(`user_version = ${v + 1}`);
     })();

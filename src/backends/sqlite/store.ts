@@ -27,6 +27,9 @@ import * as pyramid from "./pyramid-sql.js";
 import * as topics from "./topics-sql.js";
 import { migrate } from "./schema.js";
 import { VectorIndex } from "./vector-index.js";
+import { StatementCache } from "./statement-cache.js";
+import { purgeDeleted, type PurgeReport } from "./purge.js";
+import { idsByImportKey } from "./import-keys-sql.js";
 
 export interface SqliteStoreOptions {
   /** Largest filter result applied in memory rather than by a join (tests set 0 to exercise the join). */
@@ -35,7 +38,7 @@ export interface SqliteStoreOptions {
 
 export class SqliteStore implements Store {
   private readonly db: Connection;
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements = new StatementCache<Database.Statement>();
   private readonly vectors: VectorIndex;
   private readonly lexical: LexicalSql;
 
@@ -109,6 +112,14 @@ export class SqliteStore implements Store {
     })();
     this.vectors.forget(chunkIds);
     return deleted;
+  }
+
+  async purgeDeleted(): Promise<PurgeReport> {
+    return purgeDeleted(this.db);
+  }
+
+  async memoryIdsByImportKey(keys: string[]): Promise<Map<string, string>> {
+    return idsByImportKey(this.prepare, keys);
   }
 
   async previousInSession(session: string, at: string): Promise<TurnContext | null> {

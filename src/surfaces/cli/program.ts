@@ -17,6 +17,8 @@ import {
   openMemory,
   parseInstant,
   readJsonlBatches,
+  requireFile,
+  stoppedImport,
   readLocomoConversation,
   defaultGloveEmbedder,
   evaluateLocomo,
@@ -157,17 +159,15 @@ export function buildProgram(): Command {
     .argument("<file>")
     .addOption(new Option("--format <format>", "input format").choices(["jsonl", "locomo"]).default("jsonl"))
     .option("--no-detect", "do not look for revisions of earlier memories (faster bulk loads)")
+    .option("--no-dedupe", "store every line even if the store already holds it (default: skip lines already imported, by ref or content)")
     .action(async (file: string, o, cmd: Command) => {
-      let size: number;
-      try {
-        size = statSync(file).size;
-      } catch {
-        throw new CascadeError("INVALID_INPUT", `import: cannot read ${file}`, { field: "file" });
-      }
-      const result = await withEngine(cmd, (e) => (o.format === "locomo" ? importLocomo(e, file, o.detect) : importJsonl(e, file, size, o.detect)));
+      requireFile(file);
+      const size = statSync(file).size;
+      const opts = { detect: o.detect as boolean, dedupe: o.dedupe as boolean };
+      const result = await withEngine(cmd, (e) => (o.format === "locomo" ? importLocomo(e, file, opts) : importJsonl(e, file, size, opts)));
       emit(mode(cmd), result, () => {
         const failures = result.failed.map((f) => `  line ${f.line}: ${f.error}`).join("\n");
-        return `imported ${result.imported}, failed ${result.failed.length}${failures ? `\n${failures}` : ""}`;
+        return `imported ${result.imported}, skipped ${result.skipped} already stored, failed ${result.failed.length}${failures ? `\n${failures}` : ""}`;
       });
     });
 
@@ -246,11 +246,12 @@ export function buildProgram(): Command {
 
   program
     .command("forget")
-    .description("remove a memory from the store and every index")
+    .description("remove a memory from the store and every index, and rebuild the summaries that quoted it")
     .argument("<id>")
-    .action(async (id: string, _o, cmd: Command) => {
-      const r = await withEngine(cmd, (e) => e.forget(id));
-      emit(mode(cmd), r, () => `forgot ${r.id}`);
+    .option("--purge", "also erase every byte of its text from the database file, its log and its indexes (rewrites the store)")
+    .action(async (id: string, o, cmd: Command) => {
+      const r = await withEngine(cmd, (e) => e.forget(id, { purge: Boolean(o.purge) }));
+      emit(mode(cmd), r, () => `forgot ${r.id}${r.summaries_rebuilt ? ` (${r.summaries_rebuilt} summaries rebuilt)` : ""}${r.purged ? (r.purged.checkpointed ? "; purged from the store's files" : "; purged, but another process holds the log open: purge again later") : ""}`);
     });
 
   program
@@ -362,6 +363,10 @@ export function buildProgram(): Command {
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("--port <port>", "port (0 picks a free one)", integer("--port", 0), 7373)
     .option("--token <token>", "bearer token every route but /health requires (default $CASCADE_TOKEN)")
+    .option("--allow-origin <origin>", "let web pages from this origin (https://app.example) call the API (repeatable)", collect)
+    .option("--allow-host <name>", "accept this Host name too, e.g. a reverse proxy's (repeatable)", collect)
+    .option("--max-namespaces <n>", "namespaces the server may create (default 1000)", integer("--max-namespaces", 0))
+    .option("--open-namespaces <n>", "stores kept open at once (default 32)", integer("--open-namespaces", 1))
     .action(async (o, cmd: Command) => {
       const flags = cmd.optsWithGlobals() as GlobalFlags;
       const config = loadConfigFile(flags.config);
@@ -369,8 +374,15 @@ export function buildProgram(): Command {
         now: flags.now !== undefined ? parseInstant("--now", flags.now) : undefined,
         search: config.search,
         ...config.engine,
+        limits: { maxNamespaces: o.maxNamespaces ?? config.serve?.maxNamespaces, openStores: o.openNamespaces ?? config.serve?.openNamespaces },
       });
-      await serveUntilSignal(space, { host: o.host, port: o.port, token: o.token ?? process.env.CASCADE_TOKEN });
+      await serveUntilSignal(space, {
+        host: o.host,
+        port: o.port,
+        token: o.token ?? process.env.CASCADE_TOKEN,
+        allowOrigins: o.allowOrigin ?? config.serve?.allowOrigins,
+        allowHosts: o.allowHost ?? config.serve?.allowHosts,
+      });
     });
 
   program
@@ -498,26 +510,30 @@ export function buildProgram(): Command {
   return program;
 }
 
-async function importJsonl(engine: Engine, file: string, size: number, detect: boolean) {
+async function importJsonl(engine: Engine, file: string, size: number, opts: { detect: boolean; dedupe: boolean }) {
   const bar = progressBar("importing", "bytes");
   const failed: { line: number; error: string }[] = [];
   let imported = 0;
+  let skipped = 0;
   try {
     for await (const { items, bytesRead } of readJsonlBatches(file, 512)) {
       const good = items.filter((i): i is Extract<typeof i, { input: unknown }> => "input" in i);
       for (const i of items) if ("error" in i) failed.push({ line: i.line, error: i.error });
-      const r = await engine.rememberMany(good.map((g) => g.input), { detect });
+      const r = await engine.rememberMany(good.map((g) => g.input), opts).catch((err) => {
+        throw stoppedImport(err, imported, good[0]?.line, opts.dedupe);
+      });
       imported += r.imported;
+      skipped += r.skipped;
       for (const f of r.failed) failed.push({ line: good[f.index].line, error: f.error });
       bar.update(bytesRead, size);
     }
   } finally {
     bar.stop();
   }
-  return { imported, failed: failed.sort((a, b) => a.line - b.line) };
+  return { imported, skipped, failed: failed.sort((a, b) => a.line - b.line) };
 }
 
-async function importLocomo(engine: Engine, file: string, detect: boolean) {
+async function importLocomo(engine: Engine, file: string, opts: { detect: boolean; dedupe: boolean }) {
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, "utf8"));
@@ -527,8 +543,8 @@ async function importLocomo(engine: Engine, file: string, detect: boolean) {
   const conv = readLocomoConversation(json, file);
   const bar = progressBar("importing", "turns");
   try {
-    const r = await engine.rememberMany(conv.turns.map((t) => t.input), { detect, onProgress: (d, t) => bar.update(d, t) });
-    return { imported: r.imported, failed: r.failed.map((f) => ({ line: f.index + 1, error: f.error })) };
+    const r = await engine.rememberMany(conv.turns.map((t) => t.input), { ...opts, onProgress: (d, t) => bar.update(d, t) });
+    return { imported: r.imported, skipped: r.skipped, failed: r.failed.map((f) => ({ line: f.index + 1, error: f.error })) };
   } finally {
     bar.stop();
   }

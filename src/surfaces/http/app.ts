@@ -6,12 +6,13 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import { CascadeError, CHANNEL_NAMES, DEFAULT_NAMESPACE, parseWith, type ErrorCode, type MemorySpace, type RecallOptions } from "../../index.js";
+import { CascadeError, CHANNEL_NAMES, DEFAULT_NAMESPACE, parseWith, type Engine, type ErrorCode, type MemorySpace, type RecallOptions } from "../../index.js";
 import { openApiDocument } from "./openapi.js";
 import { registerBrowseRoutes } from "./browse-routes.js";
 import { registerInspector } from "../web/inspector.js";
+import { requestGuards, type GuardOptions } from "./guard.js";
 
-export interface HttpOptions {
+export interface HttpOptions extends GuardOptions {
   /** Bearer token every route but /health requires; none means open (only allowed on loopback). */
   token?: string;
   maxBodyBytes: number;
@@ -22,6 +23,11 @@ export const defaultHttpOptions = Object.freeze({
   maxBodyBytes: 16 * 1024 * 1024, // one memory may hold up to 1,000,000 characters of UTF-8
   maxBatch: 1000, // a batch is one transaction per 256; a thousand keeps a request under a few seconds
 });
+
+/** Memories per write transaction in a batch request: ~40 ms of work, so /health never waits much longer. */
+const HTTP_WRITE_BATCH = 64;
+
+const CREATING_ROUTES = new Set(["/v1/memories", "/v1/memories:batch", "/v1/topics"]);
 
 const STATUS: Record<ErrorCode, 400 | 404 | 409 | 500 | 501 | 502> = {
   INVALID_INPUT: 400,
@@ -59,14 +65,14 @@ export const supersedeBodySchema = z
   .object({ new: z.string().min(1), old: z.string().min(1), reason: z.string().optional(), at: z.string().optional() })
   .strict();
 
-export const batchBodySchema = z.object({ memories: z.array(z.unknown()) }).strict();
+export const batchBodySchema = z.object({ memories: z.array(z.unknown()), dedupe: z.boolean().optional() }).strict();
 
 export const topicBodySchema = z.object({ path: z.string({ error: "required, a topic path" }), description: z.string().optional() }).strict();
 export const repathBodySchema = z.object({ from: z.string({ error: "required, a topic path" }), to: z.string({ error: "required, a topic path" }) }).strict();
 
 const decisionSchema = z.object({ decision: z.enum(["accepted", "rejected"]) }).strict();
 
-function problem(c: Context, status: 400 | 401 | 404 | 409 | 413 | 500 | 501 | 502, code: string, message: string) {
+function problem(c: Context, status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500 | 501 | 502, code: string, message: string) {
   return c.json({ error: { code, message } }, status);
 }
 
@@ -82,7 +88,10 @@ async function body<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer
 
 export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
   const app = new Hono();
-  const engine = (c: Context) => space.engine(c.req.header("x-cascade-namespace") ?? DEFAULT_NAMESPACE);
+  // Each request holds its namespace's engine while it runs (so the space never closes a store in use); only
+  // the writes that add memories or topics create a namespace, a read of an unknown one is 404.
+  const leased = new WeakMap<Request, Engine>();
+  const engine = async (c: Context) => leased.get(c.req.raw)!;
 
   app.onError((err, c) => {
     if (err instanceof CascadeError) return problem(c, STATUS[err.code], err.code, err.message);
@@ -93,15 +102,8 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
   // First, before any guard: the page and its scripts hold no data (a browser cannot send a bearer token when it
   // opens a page); every API call they make goes through the guards below like any other client's.
   registerInspector(app);
+  for (const guard of requestGuards(options, problem)) app.use("*", guard);
   app.get("/health", (c) => c.json({ ok: true }));
-
-  if (options.token) {
-    const expected = `Bearer ${options.token}`;
-    app.use("*", async (c, next) => {
-      if (c.req.header("authorization") !== expected) return problem(c, 401, "UNAUTHORIZED", "missing or wrong bearer token");
-      await next();
-    });
-  }
   app.use(
     "*",
     bodyLimit({
@@ -109,6 +111,17 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
       onError: (c) => problem(c, 413, "PAYLOAD_TOO_LARGE", `body: larger than ${options.maxBodyBytes} bytes`),
     }),
   );
+
+  app.use("/v1/*", async (c, next) => {
+    const creates = c.req.method === "POST" && CREATING_ROUTES.has(c.req.path);
+    const lease = await space.acquire(c.req.header("x-cascade-namespace") ?? DEFAULT_NAMESPACE, { create: creates });
+    leased.set(c.req.raw, lease.engine);
+    try {
+      await next();
+    } finally {
+      lease.release();
+    }
+  });
 
   app.get("/openapi.json", (c) => c.json(openApiDocument()));
 
@@ -118,17 +131,22 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
   });
 
   app.post("/v1/:op{memories:batch}", async (c) => {
-    const { memories } = await body(c, batchBodySchema);
+    const { memories, dedupe } = await body(c, batchBodySchema);
     if (memories.length > options.maxBatch) {
       throw new CascadeError("INVALID_INPUT", `memories: at most ${options.maxBatch} per batch, got ${memories.length}`, { field: "memories" });
     }
-    const r = await (await engine(c)).rememberMany(memories);
-    return c.json({ imported: r.imported, ids: r.ids, failed: r.failed });
+    // small write batches, with the event loop free between them, so other requests wait at most one batch
+    const r = await (await engine(c)).rememberMany(memories, { dedupe, batchSize: HTTP_WRITE_BATCH });
+    return c.json({ imported: r.imported, skipped: r.skipped, ids: r.ids, failed: r.failed });
   });
 
   registerBrowseRoutes(app, engine);
   app.get("/v1/memories/:id", async (c) => c.json(await (await engine(c)).show(c.req.param("id"))));
-  app.delete("/v1/memories/:id", async (c) => c.json(await (await engine(c)).forget(c.req.param("id"))));
+  app.delete("/v1/memories/:id", async (c) => {
+    const purge = c.req.query("purge");
+    if (purge !== undefined && purge !== "true" && purge !== "false") throw new CascadeError("INVALID_INPUT", "purge: true or false", { field: "purge" });
+    return c.json(await (await engine(c)).forget(c.req.param("id"), { purge: purge === "true" }));
+  });
   app.get("/v1/memories/:id/history", async (c) =>
     c.json(await (await engine(c)).history(c.req.param("id"), { asOf: c.req.query("as_of"), knownAt: c.req.query("known_at") })),
   );

@@ -46,7 +46,7 @@ export async function startHttpServer(
 }
 
 /** Runs until SIGTERM or SIGINT, then shuts down gracefully. */
-export async function serveUntilSignal(space: MemorySpace, options: { host: string; port: number; token?: string }): Promise<void> {
+export async function serveUntilSignal(space: MemorySpace, options: { host: string; port: number } & Partial<HttpOptions>): Promise<void> {
   const running = await startHttpServer(space, options);
   process.stderr.write(`cascade: serving ${running.url} (${options.token ? "bearer token required" : "no token: loopback only"})\n`);
   await new Promise<void>((resolve) => {

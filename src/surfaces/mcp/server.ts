@@ -117,6 +117,24 @@ export function createMcpServer(engine: Engine): McpServer {
   );
 
   server.registerTool(
+    "memory_forget",
+    {
+      description:
+        "Forget a memory for good: it leaves every index and the summaries that quoted it are rebuilt. With purge, every byte of " +
+        "its text is also erased from the store's files (slower: the store is rewritten). Use when the user asks to delete something.",
+      inputSchema: {
+        id: z.string().describe("A memory id from memory_search"),
+        purge: z.boolean().optional().describe("Also erase its text from the database file, its log and every index"),
+      },
+    },
+    (a) =>
+      guarded(async () => {
+        const r = await engine.forget(a.id, { purge: a.purge });
+        return `Forgot [${r.id}]${r.summaries_rebuilt ? `; ${r.summaries_rebuilt} summaries rebuilt` : ""}${r.purged ? "; its text was erased from the store's files" : ""}.`;
+      }),
+  );
+
+  server.registerTool(
     "memory_topics",
     {
       description: "List the topic tree with how many memories sit at each path (count) and below it (total).",

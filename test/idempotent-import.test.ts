@@ -1,0 +1,81 @@
+/**
+ * Imports converge: importing a file twice, or re-running an import that was killed half-way, leaves one copy of
+ * each line (by `ref`, else by a hash of the line). `--no-dedupe` keeps every copy.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { openMemory } from "../src/index.js";
+import { cli, tempDir } from "./helpers.js";
+
+const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
+
+function file(dir: string, lines: number): string {
+  const path = join(dir, "in.jsonl");
+  const rows = Array.from({ length: lines }, (_, i) =>
+    // every third line has a ref; the rest are deduplicated by content, and have no `at` (stamped at import time)
+    JSON.stringify(i % 3 === 0 ? { text: `line ${i} about the ledger`, ref: `r${i}` } : { text: `line ${i} about the queue`, tags: ["t"] }),
+  );
+  writeFileSync(path, rows.join("\n") + "\n");
+  return path;
+}
+
+test("importing the same file twice adds nothing the second time", () => {
+  const dir = tempDir();
+  const db = join(dir, "twice.db");
+  const path = file(dir, 30);
+  const first = cli(["--db", db, "import", path, "--json"]);
+  assert.equal(first.status, 0, first.stderr);
+  assert.deepEqual([first.json.imported, first.json.skipped], [30, 0]);
+  const second = cli(["--db", db, "import", path, "--json"]);
+  assert.deepEqual([second.json.imported, second.json.skipped, second.json.failed], [0, 30, []]);
+  assert.equal(cli(["--db", db, "stats", "--json"]).json.memories, 30);
+  const forced = cli(["--db", db, "import", path, "--no-dedupe", "--json"]);
+  assert.equal(forced.json.imported, 30);
+  assert.equal(cli(["--db", db, "stats", "--json"]).json.memories, 60);
+});
+
+test("an import killed half-way and run again converges to one copy of each line", async () => {
+  const dir = tempDir();
+  const db = join(dir, "resume.db");
+  const path = file(dir, 1500);
+  await new Promise<void>((resolve) => {
+    const child = spawn(process.execPath, [CLI, "--db", db, "import", path, "--no-detect"], { stdio: "ignore" });
+    const poll = setInterval(async () => {
+      const e = await openMemory({ path: db }).catch(() => null);
+      const n = e ? (await e.stats()).memories : 0;
+      await e?.close();
+      if (n > 0) {
+        clearInterval(poll);
+        child.kill("SIGKILL");
+      }
+    }, 100);
+    child.on("exit", () => {
+      clearInterval(poll);
+      resolve();
+    });
+  });
+  const partial = cli(["--db", db, "stats", "--json"]).json.memories;
+  assert.ok(partial > 0 && partial < 1500, `the kill landed half-way (${partial} stored)`);
+  const again = cli(["--db", db, "import", path, "--json"]);
+  assert.equal(again.status, 0, again.stderr);
+  assert.equal(again.json.skipped, partial);
+  assert.equal(again.json.imported, 1500 - partial);
+  assert.equal(cli(["--db", db, "stats", "--json"]).json.memories, 1500);
+});
+
+test("the SDK deduplicates when asked; refs of skipped lines still resolve `supersedes`", async () => {
+  const engine = await openMemory({ path: join(tempDir(), "sdk.db") });
+  const first = await engine.rememberMany([{ text: "Pool size is 50.", metadata: { ref: "a" } }, { text: "Plain note." }], { dedupe: true });
+  const again = await engine.rememberMany(
+    [{ text: "Pool size is 50.", metadata: { ref: "a" } }, { text: "Plain note." }, { text: "Pool size is 20 now.", supersedes: "a" }],
+    { dedupe: true },
+  );
+  assert.deepEqual([again.imported, again.skipped], [1, 2]);
+  assert.deepEqual(again.ids.slice(0, 2), first.ids, "a skipped line names the memory that holds it");
+  assert.deepEqual((await engine.history(first.ids[0]!)).chain.map((c) => c.id), [first.ids[0], again.ids[2]]);
+  assert.equal((await engine.rememberMany([{ text: "Plain note." }])).imported, 1, "off by default in the SDK");
+  await engine.close();
+});
