@@ -42,6 +42,7 @@ export type { EntityInfo, EntityKind, ExtractedEntity } from "./model/entity.js"
 export { extractEntities, normalizeEntity, offlineExtractor, type EntityExtractor } from "./entities/extract.js";
 export { ChatEntityExtractor } from "./entities/chat-extractor.js";
 export { defaultGraphChannel, type GraphChannelOptions } from "./channels/graph.js";
+export { defaultListLimits, type ListOptions, type ListJson, type ListedMemory } from "./api/list.js";
 export { CueJudge, judgeRevision } from "./graph/cue-judge.js";
 export type { RevisionJudge, Verdict } from "./ports/judge.js";
 export { EDGE_TYPES, type Edge, type EdgeType, type Suggestion } from "./model/graph.js";

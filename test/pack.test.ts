@@ -54,4 +54,8 @@ test("npm pack produces a package that installs and runs in an empty folder", ()
      await m.close();`,
   );
   assert.deepEqual(JSON.parse(execFileSync(process.execPath, ["agent.mjs"], { cwd: app, encoding: "utf8" })), { same: true, error: "function" });
+
+  // the web inspector's scripts travel in the package (dist/src), so `cascade serve` can serve them offline
+  const packed = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" });
+  for (const file of ["main.js", "api.js", "search.js", "timeline.js"]) assert.match(packed, new RegExp(`package/dist/src/surfaces/web/client/${file}`));
 });

@@ -45,6 +45,7 @@ import { ExtractiveSummarizer } from "../pyramid/extractive.js";
 import type { Summarizer } from "../ports/summarizer.js";
 import { NODE_LEVELS, type NodeLevel, type PyramidNode } from "../model/pyramid.js";
 import { validateTimeZone, type WindowLevel } from "../time/windows.js";
+import { listMemories, type ListJson, type ListOptions } from "./list.js";
 import { edgeJson, historyJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
 import { forgetMemory, type ForgetOptions, type Forgotten } from "./forgetting.js";
 import { partitionByImportKey } from "../ingest/dedupe.js";
@@ -552,6 +553,11 @@ export class Engine {
     const m = await this.ports.store.getMemory(id);
     if (!m) throw notFound("memory", id);
     return m.kind === "summary" ? { ...m, children: await this.ports.store.summaryChildren(id) } : m;
+  }
+
+  /** Memories in time order, a page at a time, with their status at (asOf, knownAt): see api/list.ts. */
+  async list(options: ListOptions = {}): Promise<ListJson> {
+    return listMemories(this.ports.store, this.clock.now(), options);
   }
 
   /**

@@ -43,6 +43,23 @@ export interface HydratedChunk {
   memory: Memory;
 }
 
+/** Where a page of `listMemories` ended: the last memory's event time (ms) and id. */
+export interface ListPosition {
+  at: number;
+  id: string;
+}
+
+/** One page of memories in event-time order (ties broken by id), after the filter. */
+export interface ListQuery {
+  filter: SearchFilter;
+  /** Only memories said by one of these speakers. */
+  speakers?: string[];
+  limit: number;
+  order: "asc" | "desc";
+  /** Start after this position (from the previous page). */
+  after?: ListPosition;
+}
+
 export interface StoreStats {
   /** Memories people and agents stored (summary nodes not counted). */
   memories: number;
@@ -65,6 +82,8 @@ export interface Store {
    */
   writeMemories(memories: PreparedMemory[], stamp: EmbedderStamp, edges?: EdgeDraft[]): Promise<Edge[]>;
   getMemory(id: string): Promise<Memory | null>;
+  /** A page of memories in event-time order; `more` tells whether another page follows. */
+  listMemories(query: ListQuery): Promise<{ memories: Memory[]; more: boolean }>;
   /** The latest memory of a session that happened before `at` (ISO), as conversational context. */
   previousInSession(session: string, at: string): Promise<TurnContext | null>;
   /** Removes a memory from the tables and every index; false when there was no such memory. */

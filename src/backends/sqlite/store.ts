@@ -11,7 +11,8 @@ import type Database from "better-sqlite3";
 import { CascadeError } from "../../errors.js";
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../../model/graph.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "../../model/types.js";
-import type { DoctorCheck, EmbedderStamp, HydratedChunk, NodeQuery, Store, StoreStats } from "../../ports/store.js";
+import type { DoctorCheck, EmbedderStamp, HydratedChunk, ListQuery, NodeQuery, Store, StoreStats } from "../../ports/store.js";
+import { listMemoryIds } from "./list-sql.js";
 import { runDoctor } from "./doctor.js";
 import type { PyramidNode } from "../../model/pyramid.js";
 import type { Window, WindowLevel } from "../../time/windows.js";
@@ -94,6 +95,12 @@ export class SqliteStore implements Store {
 
   async getMemory(id: string): Promise<Memory | null> {
     return rows.getMemory(this.prepare, id);
+  }
+
+  async listMemories(query: ListQuery): Promise<{ memories: Memory[]; more: boolean }> {
+    const found = listMemoryIds(this.prepare, query);
+    const memories = found.slice(0, query.limit).map((r) => rows.getMemory(this.prepare, r.id)!);
+    return { memories, more: found.length > query.limit };
   }
 
   async deleteMemory(id: string): Promise<boolean> {

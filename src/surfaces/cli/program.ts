@@ -40,6 +40,7 @@ import { registerGraphCommands } from "./graph-commands.js";
 import { progressBar } from "./progress.js";
 import { serveUntilSignal } from "../http/serve.js";
 import { serveMcpOverStdio } from "../mcp/server.js";
+import { registerListCommand } from "./list-command.js";
 
 interface GlobalFlags {
   db?: string;
@@ -425,6 +426,8 @@ export function buildProgram(): Command {
       const s = await withEngine(cmd, (e) => e.stats());
       emit(mode(cmd), s, () => `${s.memories} memories, ${s.chunks} chunks, ${s.terms} terms, ${(s.bytes / 1e6).toFixed(1)} MB, embedder ${s.embedder}`);
     });
+
+  registerListCommand(program, withEngine, mode);
 
   program
     .command("demo")

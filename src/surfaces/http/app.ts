@@ -9,6 +9,8 @@ import { z } from "zod";
 import { CascadeError, CHANNEL_NAMES, DEFAULT_NAMESPACE, parseWith, type Engine, type ErrorCode, type MemorySpace, type RecallOptions } from "../../index.js";
 import { openApiDocument } from "./openapi.js";
 import { registerGraphRoutes } from "./graph-routes.js";
+import { registerBrowseRoutes } from "./browse-routes.js";
+import { registerInspector } from "../web/inspector.js";
 import { requestGuards, type GuardOptions } from "./guard.js";
 
 export interface HttpOptions extends GuardOptions {
@@ -40,7 +42,7 @@ const STATUS: Record<ErrorCode, 400 | 404 | 409 | 500 | 501 | 502> = {
 
 export const searchBodySchema = z
   .object({
-    query: z.string({ error: "required, a string" }),
+    query: z.string({ error: "required, a string" }).refine((q) => q.trim() !== "", "must not be empty: say what to search for"),
     k: z.number().optional(),
     channels: z.array(z.enum(CHANNEL_NAMES as [string, ...string[]])).optional(),
     weights: z.record(z.string(), z.number()).optional(),
@@ -99,6 +101,9 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
   });
   app.notFound((c) => problem(c, 404, "NOT_FOUND", `no route ${c.req.method} ${c.req.path}`));
 
+  // First, before any guard: the page and its scripts hold no data (a browser cannot send a bearer token when it
+  // opens a page); every API call they make goes through the guards below like any other client's.
+  registerInspector(app);
   for (const guard of requestGuards(options, problem)) app.use("*", guard);
   app.get("/health", (c) => c.json({ ok: true }));
   app.use(
@@ -137,6 +142,7 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
     return c.json({ imported: r.imported, skipped: r.skipped, ids: r.ids, failed: r.failed });
   });
 
+  registerBrowseRoutes(app, engine);
   app.get("/v1/memories/:id", async (c) => c.json(await (await engine(c)).show(c.req.param("id"))));
   app.delete("/v1/memories/:id", async (c) => {
     const purge = c.req.query("purge");

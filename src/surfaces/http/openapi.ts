@@ -26,8 +26,20 @@ export function openApiDocument() {
     components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
     security: [{ bearer: [] }],
     paths: {
+      "/": { get: { summary: "the web inspector (HTML; served without the token: it holds no data, its API calls need it)", security: [], responses: { "200": { description: "text/html" } } } },
       "/health": { get: { summary: "liveness", security: [], responses: { "200": ok("{ok: true}") } } },
-      "/v1/memories": { post: { summary: "remember one memory (fields of `cascade add`, text required)", requestBody: { content: { "application/json": { schema: { type: "object", required: ["text"] } } } }, responses: { "201": ok("{id, kind, topic, at}"), ...errors } } },
+      "/v1/memories": {
+        get: {
+          summary: "a page of memories in time order, with status at as_of/known_at and the edges touching them",
+          parameters: [
+            ...["kind", "speaker"].map((name) => ({ name, in: "query", description: "repeat or comma-separate", schema: { type: "string" } })),
+            ...["under", "since", "until", "as_of", "known_at", "cursor"].map((name) => ({ name, in: "query", schema: { type: "string" } })),
+            { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 1000, default: 50 } },
+            { name: "order", in: "query", schema: { type: "string", enum: ["asc", "desc"], default: "asc" } },
+          ],
+          responses: { "200": ok("{memories, edges, next_cursor}"), ...errors },
+        },
+        post: { summary: "remember one memory (fields of `cascade add`, text required)", requestBody: { content: { "application/json": { schema: { type: "object", required: ["text"] } } } }, responses: { "201": ok("{id, kind, topic, at}"), ...errors } } },
       "/v1/memories:batch": { post: { summary: "remember many", requestBody: json(batchBodySchema), responses: { "200": ok("{imported, skipped, ids, failed}"), ...errors } } },
       "/v1/memories/{id}": {
         get: { summary: "show", parameters: id, responses: { "200": ok("the memory"), ...errors } },
@@ -81,6 +93,8 @@ export function openApiDocument() {
           responses: { "200": ok("{entities}"), ...errors },
         },
       },
+      "/v1/stats": { get: { summary: "memories, chunks, terms, bytes, embedder", responses: { "200": ok("the stats") } } },
+      "/v1/doctor": { get: { summary: "check every derived index against the tables (no repair)", responses: { "200": ok("{ok, checks}") } } },
       "/v1/pyramid:build": { post: { summary: "recompute dirty windows", responses: { "200": ok("{recomputed, written, removed, took_ms}") } } },
     },
   };

@@ -1,0 +1,56 @@
+/**
+ * @module surfaces/cli/list-command
+ * `cascade list`: memories in time order, a page at a time (`--limit N`, `--cursor C` from the previous page's
+ * last line or `next_cursor`), with the simple filters and each memory's status at `--as-of`/`--known-at`.
+ */
+import { InvalidArgumentError, type Command } from "commander";
+import type { Engine, ListJson } from "../../index.js";
+import { emit, type OutputMode } from "./output.js";
+
+type WithEngine = <T>(cmd: Command, fn: (engine: Engine) => Promise<T>) => Promise<T>;
+
+const oneLine = (s: string, max: number) => {
+  const flat = s.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
+
+function pageSize(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 1) throw new InvalidArgumentError(`--limit must be a whole number ≥ 1, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+export function formatList(page: ListJson): string {
+  if (page.memories.length === 0) return "no memories";
+  const lines = page.memories.map((m) => {
+    const who = [m.kind, m.topic, m.speaker].filter(Boolean).join(" · ");
+    const links = [...m.supersedes.map((id) => `supersedes ${id}`), ...m.superseded_by.map((id) => `superseded by ${id}`)].join(", ");
+    return `${m.at}  ${m.status.padEnd(10)} ${m.id}  ${who}\n    ${oneLine(m.title ? `${m.title}: ${m.text}` : m.text, 140)}${links ? `\n    ${links}` : ""}`;
+  });
+  if (page.next_cursor) lines.push(`more: cascade list --cursor ${page.next_cursor}`);
+  return lines.join("\n");
+}
+
+export function registerListCommand(program: Command, withEngine: WithEngine, mode: (cmd: Command) => OutputMode): void {
+  program
+    .command("list")
+    .description("memories in time order, a page at a time, with their status (oldest first)")
+    .option("--limit <n>", "memories per page (default 50, at most 1000)", pageSize)
+    .option("--cursor <c>", "continue after the previous page (its next_cursor)")
+    .option("--kind <k>", "only this kind (repeatable, or comma-separated)", collect)
+    .option("--under <topic>", "only this topic and below it")
+    .option("--speaker <name>", "only this speaker (repeatable, or comma-separated)", collect)
+    .option("--since <iso>", "happened at or after")
+    .option("--until <iso>", "happened before")
+    .option("--as-of <iso>", "status as of this world time (default now)")
+    .option("--known-at <iso>", "status from what was recorded by then (default now)")
+    .option("--order <asc|desc>", "oldest first (asc, default) or newest first")
+    .action(async (o, cmd: Command) => {
+      const page = await withEngine(cmd, (e) =>
+        e.list({ limit: o.limit, cursor: o.cursor, kinds: o.kind, under: o.under, speakers: o.speaker, since: o.since, until: o.until, asOf: o.asOf, knownAt: o.knownAt, order: o.order }),
+      );
+      emit(mode(cmd), page, () => formatList(page));
+    });
+}
