@@ -76,7 +76,14 @@ export async function listMemories(store: Store, now: number, options: ListOptio
   };
   const limit = o.limit ?? defaultListLimits.limit;
   const page = await store.listMemories({
-    filter: { since, until, under, kinds: o.kinds?.length ? [...new Set(o.kinds)] : undefined },
+    filter: {
+      since,
+      until,
+      under,
+      kinds: o.kinds?.length ? [...new Set(o.kinds)] : undefined,
+      // summary nodes are the pyramid's (see `pyramid show`); they are listed only when asked for by kind
+      excludeKinds: o.kinds?.includes("summary") ? undefined : ["summary"],
+    },
     speakers: o.speakers?.length ? [...new Set(o.speakers)] : undefined,
     limit,
     order: o.order ?? "asc",
