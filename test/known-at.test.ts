@@ -52,9 +52,11 @@ test("--known-at filters memories and edges by record time alike; search and his
 
   // the pyramid's summaries are memories too: built now, they were not known in April
   await later.buildPyramid();
-  const withSummaries = await later.recall(QUESTION, { k: 20 });
+  const withSummaries = await later.recall(QUESTION, { k: 20, kinds: ["summary"] });
   assert.ok(withSummaries.hits.some((h) => h.kind === "summary"));
-  const aprilSummaries = await later.recall(QUESTION, { k: 20, knownAt: "2026-04-01" });
+  assert.ok((await later.recall(QUESTION, { k: 20 })).context.length > 0, "and they come back as context");
+  const aprilSummaries = await later.recall(QUESTION, { k: 20, kinds: ["summary"], knownAt: "2026-04-01" });
   assert.ok(!aprilSummaries.hits.some((h) => h.kind === "summary"));
+  assert.deepEqual((await later.recall(QUESTION, { k: 20, knownAt: "2026-04-01" })).context, [], "nor as context");
   await later.close();
 });

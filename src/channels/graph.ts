@@ -174,8 +174,10 @@ export function graphChannel(store: Store, options: Partial<GraphChannelOptions>
           chunkOf.set(id, m && first.has(id) && memoryPassesFilter(m, q.filter) ? first.get(id)! : -1);
         }
       }
+      // the seeds are ranked already by the channels that found them: counting them again here would let one
+      // channel's find look like two channels agreeing (the graph's job is what the seeds lead to)
       return ranked
-        .filter(([id]) => (chunkOf.get(id) ?? -1) >= 0)
+        .filter(([id]) => (chunkOf.get(id) ?? -1) >= 0 && !seed.has(id))
         .slice(0, q.depth)
         .map(([memoryId, score]) => ({ memoryId, chunkId: chunkOf.get(memoryId)!, score }));
     },

@@ -88,6 +88,8 @@ export interface ContextInput {
   time: ParsedTime | null;
   /** A summary quoting a memory from after this instant is left out: it states what had not happened yet. */
   asOf: number;
+  /** A summary recorded after this instant was not known then (see --known-at). */
+  knownAt: number;
 }
 
 /** The summaries for a search's `context`. */
@@ -130,7 +132,7 @@ export async function summaryContext(deps: { store: Store; embedder: Embedder },
     taken.add(n.id);
     const m = await store.getMemory(n.id);
     const summary = (m?.metadata.sentences as SummarySentence[] | undefined) ?? [];
-    if (summary.some((s) => Date.parse(s.at) > input.asOf)) continue;
+    if (!m || Date.parse(m.recordedAt) > input.knownAt || summary.some((s) => Date.parse(s.at) > input.asOf)) continue;
     // the span the question names is what it asks about: a longer excerpt, whatever its similarity
     const excerpt = await closestSentences(deps.embedder, summary, input.vector, ofSpan ? { sentences: 3 * opts.sentences, minSimilarity: -1 } : opts);
     if (excerpt?.length === 0) continue;

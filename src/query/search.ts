@@ -108,7 +108,8 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   }
   if (selected.has("graph") && deps.graph) {
     const t0 = performance.now();
-    const walked = await deps.graph.run(query, lists, { asOf: opts.asOf, knownAt: opts.knownAt }, { k: opts.rrfK, hits: opts.k });
+    // seeded by evidence only: weak dense hits support a memory, they do not lead anywhere
+    const walked = await deps.graph.run(query, evidenceLists(lists), { asOf: opts.asOf, knownAt: opts.knownAt }, { k: opts.rrfK, hits: opts.k });
     // the walk can reach summary nodes through their entities: they stay out of the hits like every channel's
     const list = left?.drop ? dropSummaries(walked, depth) : walked;
     lists.graph = list;
@@ -157,7 +158,7 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
       contradicts: f.contradicts,
     };
   });
-  const context = pyramid ? await summaryContext(deps, { hits, vector: query.vector, time, asOf: opts.asOf }, deps.context) : [];
+  const context = pyramid ? await summaryContext(deps, { hits, vector: query.vector, time, asOf: opts.asOf, knownAt: opts.knownAt }, deps.context) : [];
   const matched = opts.time === "restrict" ? scored.length : scored.filter((s) => s.adjustments.some((a) => a.reason.startsWith("in time window"))).length;
   return {
     query: text,
