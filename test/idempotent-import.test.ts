@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { test } from "node:test";
 import { openMemory } from "../src/index.js";
 import { cli, tempDir } from "./helpers.js";
@@ -40,30 +41,41 @@ test("importing the same file twice adds nothing the second time", () => {
 test("an import killed half-way and run again converges to one copy of each line", async () => {
   const dir = tempDir();
   const db = join(dir, "resume.db");
-  const path = file(dir, 1500);
+  // Large enough that even a fast machine is still importing when the first batches are visible (an earlier
+  // 1,500-line version finished before the first poll on CI). The child is frozen with SIGSTOP before it is
+  // counted, so the count cannot move between the look and the kill.
+  const lines = 30_000;
+  const path = file(dir, lines);
+  await (await openMemory({ path: db })).close(); // schema in place, so the poll below never races the migration
+  const stored = () => {
+    const conn = new Database(db, { readonly: true, fileMustExist: true });
+    try {
+      return (conn.prepare("SELECT count(*) AS n FROM memories").get() as { n: number }).n;
+    } finally {
+      conn.close();
+    }
+  };
   await new Promise<void>((resolve) => {
     const child = spawn(process.execPath, [CLI, "--db", db, "import", path, "--no-detect"], { stdio: "ignore" });
-    const poll = setInterval(async () => {
-      const e = await openMemory({ path: db }).catch(() => null);
-      const n = e ? (await e.stats()).memories : 0;
-      await e?.close();
-      if (n > 0) {
+    const poll = setInterval(() => {
+      if (stored() > 0) {
         clearInterval(poll);
+        child.kill("SIGSTOP");
         child.kill("SIGKILL");
       }
-    }, 100);
+    }, 5);
     child.on("exit", () => {
       clearInterval(poll);
       resolve();
     });
   });
   const partial = cli(["--db", db, "stats", "--json"]).json.memories;
-  assert.ok(partial > 0 && partial < 1500, `the kill landed half-way (${partial} stored)`);
-  const again = cli(["--db", db, "import", path, "--json"]);
+  assert.ok(partial > 0 && partial < lines, `the kill landed half-way (${partial} stored)`);
+  const again = cli(["--db", db, "import", path, "--no-detect", "--json"]);
   assert.equal(again.status, 0, again.stderr);
   assert.equal(again.json.skipped, partial);
-  assert.equal(again.json.imported, 1500 - partial);
-  assert.equal(cli(["--db", db, "stats", "--json"]).json.memories, 1500);
+  assert.equal(again.json.imported, lines - partial);
+  assert.equal(cli(["--db", db, "stats", "--json"]).json.memories, lines);
 });
 
 test("the SDK deduplicates when asked; refs of skipped lines still resolve `supersedes`", async () => {
