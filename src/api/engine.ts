@@ -47,7 +47,7 @@ import { NODE_LEVELS, type NodeLevel, type PyramidNode } from "../model/pyramid.
 import { validateTimeZone, type WindowLevel } from "../time/windows.js";
 import { listMemories, type ListJson, type ListOptions } from "./list.js";
 import { edgeJson, historyJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
-import { forgetMemory, type ForgetOptions, type Forgotten } from "./forgetting.js";
+import { forgetMemory, forgetWhere, type ForgetOptions, type Forgotten, type ForgetWhereOptions, type ForgottenWhere } from "./forgetting.js";
 import { partitionByImportKey } from "../ingest/dedupe.js";
 
 export interface EnginePorts {
@@ -582,14 +582,26 @@ export class Engine {
     };
   }
 
+  /** Rebuilds exactly these windows of the pyramid (after a forget: the summaries that quoted what went). */
+  private readonly rebuildWindows = (only: { level: WindowLevel; start: number }[]) =>
+    buildPyramid({ store: this.ports.store, embedder: this.ports.embedder, summarizer: this.summarizer, stamp: this.stamp, now: this.clock.now() }, this.pyramidOptions, undefined, only);
+
   /** Removes a memory (and its turn node), rebuilds the summaries that quoted it, and with `purge` erases every byte of it. */
   async forget(id: string, options: ForgetOptions = {}): Promise<Forgotten> {
     await this.keeper.settle();
-    const rebuild = (only: { level: WindowLevel; start: number }[]) =>
-      buildPyramid({ store: this.ports.store, embedder: this.ports.embedder, summarizer: this.summarizer, stamp: this.stamp, now: this.clock.now() }, this.pyramidOptions, undefined, only);
+    const rebuild = this.rebuildWindows;
     const forgotten = await forgetMemory({ store: this.ports.store, rebuild }, id, options);
     await this.afterWrite();
     return forgotten;
+  }
+
+  /** Forgets every memory matching scope/metadata conditions and/or before a date (`dryRun`: only say which). */
+  async forgetWhere(options: ForgetWhereOptions): Promise<ForgottenWhere> {
+    await this.keeper.settle();
+    const rebuild = this.rebuildWindows;
+    const result = await forgetWhere({ store: this.ports.store, rebuild }, options);
+    if (result.forgotten > 0) await this.afterWrite();
+    return result;
   }
 
   /**

@@ -6,8 +6,14 @@
  * are rebuilt (a forget never builds a pyramid nobody asked for). With `purge`, the store then erases every
  * remaining byte of the text (see backends/sqlite/purge.ts).
  */
-import { notFound } from "../errors.js";
-import type { Store } from "../ports/store.js";
+import { z } from "zod";
+import { invalidInput, notFound } from "../errors.js";
+import type { FieldCondition } from "../model/filter.js";
+import type { Memory } from "../model/types.js";
+import type { ListPosition, Store } from "../ports/store.js";
+import { whereOf, whereSchema } from "../query/where.js";
+import { parseInstant } from "../time/iso.js";
+import { parseWith } from "../validate.js";
 import { nodeId, type BuildReport } from "../pyramid/build.js";
 import { SUMMARY_KIND } from "../model/pyramid.js";
 import { turnNodeId } from "../pyramid/turns.js";
@@ -33,21 +39,86 @@ export interface ForgetDeps {
   rebuild: (windows: { level: WindowLevel; start: number }[]) => Promise<BuildReport>;
 }
 
+type WindowKey = { level: WindowLevel; start: number };
+
+/** The windows of a memory's instant that already have a summary (they quote it and must be rebuilt). */
+async function summarisedWindows(store: Store, memory: Memory): Promise<WindowKey[]> {
+  if (memory.kind === SUMMARY_KIND) return [];
+  const zone = await store.pyramidZone();
+  const windows = windowsOf(Date.parse(memory.at), zone);
+  const nodes = await Promise.all(windows.map((w) => store.getMemory(nodeId(w, zone))));
+  return windows.filter((_, i) => nodes[i] !== null).map((w) => ({ level: w.level, start: w.start }));
+}
+
 export async function forgetMemory(deps: ForgetDeps, id: string, options: ForgetOptions = {}): Promise<Forgotten> {
   const { store } = deps;
   const memory = await store.getMemory(id);
   if (!memory) throw notFound("memory", id);
-  let summarised: { level: WindowLevel; start: number }[] = [];
-  if (memory.kind !== SUMMARY_KIND) {
-    const zone = await store.pyramidZone();
-    const windows = windowsOf(Date.parse(memory.at), zone);
-    const nodes = await Promise.all(windows.map((w) => store.getMemory(nodeId(w, zone))));
-    summarised = windows.filter((_, i) => nodes[i] !== null).map((w) => ({ level: w.level, start: w.start }));
-  }
+  const summarised = await summarisedWindows(store, memory);
   if (!(await store.deleteMemory(id))) throw notFound("memory", id);
   await store.deleteMemory(turnNodeId(id)); // its turn-level summary, when it was longer than a chunk
   const rebuilt = summarised.length ? await deps.rebuild(summarised) : null;
   const result: Forgotten = { id, forgotten: true, summaries_rebuilt: rebuilt ? rebuilt.written + rebuilt.removed : 0 };
   if (options.purge) result.purged = await store.purgeDeleted();
+  return result;
+}
+
+export const forgetWhereSchema = z
+  .object({
+    filter: whereSchema.optional(),
+    where: z.array(z.custom<FieldCondition>()).optional(),
+    /** Only memories that happened before this instant. */
+    before: z.string().optional(),
+    dryRun: z.boolean().optional(),
+    purge: z.boolean().optional(),
+  })
+  .strict();
+export type ForgetWhereOptions = z.input<typeof forgetWhereSchema>;
+
+export interface ForgottenWhere {
+  /** The memories the conditions matched (summaries are never matched: they follow their sources). */
+  matched: number;
+  /** 0 on a dry run. */
+  forgotten: number;
+  dry_run: boolean;
+  ids: string[];
+  summaries_rebuilt: number;
+  purged?: { terms_dropped: number; checkpointed: boolean };
+}
+
+/**
+ * Forgets every memory matching scope/metadata conditions and/or happening before an instant; at least one
+ * condition is required (an empty filter would forget the whole store). The summaries that quoted any of them
+ * are rebuilt once at the end, not once per memory.
+ */
+export async function forgetWhere(deps: ForgetDeps, options: ForgetWhereOptions): Promise<ForgottenWhere> {
+  const o = parseWith(forgetWhereSchema, options);
+  const where = whereOf(o);
+  const until = o.before !== undefined ? parseInstant("before", o.before) : undefined;
+  if (!where && until === undefined) {
+    throw invalidInput("filter", "name at least one condition (--filter KEY=VALUE or --before ISO); an empty filter would forget everything");
+  }
+  const { store } = deps;
+  const matched: Memory[] = [];
+  for (let after: ListPosition | undefined; ; ) {
+    const page = await store.listMemories({ filter: { where, until, excludeKinds: [SUMMARY_KIND] }, limit: 1000, order: "asc", after });
+    matched.push(...page.memories);
+    const last = page.memories.at(-1);
+    if (!page.more || !last) break;
+    after = { at: Date.parse(last.at), id: last.id };
+  }
+  const result: ForgottenWhere = { matched: matched.length, forgotten: 0, dry_run: Boolean(o.dryRun), ids: matched.map((m) => m.id), summaries_rebuilt: 0 };
+  if (o.dryRun || matched.length === 0) return result;
+  const windows = new Map<string, WindowKey>();
+  for (const m of matched) {
+    for (const w of await summarisedWindows(store, m)) windows.set(`${w.level}:${w.start}`, w);
+    if (await store.deleteMemory(m.id)) result.forgotten++;
+    await store.deleteMemory(turnNodeId(m.id));
+  }
+  if (windows.size > 0) {
+    const rebuilt = await deps.rebuild([...windows.values()]);
+    result.summaries_rebuilt = rebuilt.written + rebuilt.removed;
+  }
+  if (o.purge) result.purged = await store.purgeDeleted();
   return result;
 }

@@ -13,6 +13,7 @@ import type { ListPosition, Store } from "../ports/store.js";
 import { parseInstant } from "../time/iso.js";
 import { validateTopicPath } from "../topics/path.js";
 import { parseWith } from "../validate.js";
+import { whereOf, whereSchema, type FieldCondition } from "../query/where.js";
 import { edgeJson, type EdgeJson } from "./present.js";
 
 /** Page size when none is given, and the most one page may hold. */
@@ -33,6 +34,9 @@ export const listOptionsSchema = z
     limit: z.number().int().min(1).max(defaultListLimits.maxLimit).optional(),
     cursor: z.string().optional(),
     order: z.enum(["asc", "desc"], { error: "order is asc or desc" }).optional(),
+    /** Scope and metadata conditions (query/where.ts), as JSON or as parsed `--filter` arguments. */
+    filter: whereSchema.optional(),
+    where: z.array(z.custom<FieldCondition>()).optional(),
   })
   .strict();
 
@@ -83,6 +87,7 @@ export async function listMemories(store: Store, now: number, options: ListOptio
       kinds: o.kinds?.length ? [...new Set(o.kinds)] : undefined,
       // summary nodes are the pyramid's (see `pyramid show`); they are listed only when asked for by kind
       excludeKinds: o.kinds?.includes("summary") ? undefined : ["summary"],
+      where: whereOf(o),
     },
     speakers: o.speakers?.length ? [...new Set(o.speakers)] : undefined,
     limit,

@@ -30,6 +30,8 @@ export const memoryInputSchema = z
     role: shortText.optional(),
     speaker: shortText.optional(),
     session: shortText.optional(),
+    user: shortText.optional(),
+    agent: shortText.optional(),
     // checked by validateMetadata: a plain object, bounded in depth and size (zod's record would recurse)
     metadata: z.custom<Record<string, unknown>>(() => true).optional(),
   })
@@ -46,6 +48,8 @@ export interface ValidMemory {
   role: string | null;
   speaker: string | null;
   session: string | null;
+  user: string | null;
+  agent: string | null;
   metadata: Record<string, unknown>;
 }
 
@@ -55,7 +59,7 @@ export function validateMemoryInput(input: unknown, now: number): ValidMemory {
   if (m.text.length > defaultLimits.maxTextChars) {
     throw invalidInput("text", `has ${m.text.length} characters; at most ${defaultLimits.maxTextChars} per memory (split long documents first)`);
   }
-  for (const field of ["text", "title", "description", "role", "speaker", "session"] as const) {
+  for (const field of ["text", "title", "description", "role", "speaker", "session", "user", "agent"] as const) {
     const v = m[field];
     if (v !== undefined) requireWellFormed(field, v);
   }
@@ -72,6 +76,8 @@ export function validateMemoryInput(input: unknown, now: number): ValidMemory {
     role: m.role || null,
     speaker: m.speaker || null,
     session: m.session || null,
+    user: m.user || null,
+    agent: m.agent || null,
     metadata: m.metadata === undefined ? {} : validateMetadata(m.metadata),
   };
 }

@@ -5,6 +5,7 @@
 import type { ContextEntry } from "./pyramid.js";
 
 import type { ExtractedEntity } from "./entity.js";
+import type { FieldCondition } from "./filter.js";
 
 export type ChannelName = "bm25" | "dense" | "curated" | "recency" | "colbert" | "time" | "graph";
 export const CHANNEL_NAMES: readonly ChannelName[] = ["bm25", "dense", "curated", "recency", "colbert", "time", "graph"];
@@ -21,6 +22,10 @@ export interface MemoryInput {
   role?: string;
   speaker?: string;
   session?: string;
+  /** The person this memory is about or for (a scope `--filter user=…` searches within). */
+  user?: string;
+  /** The agent that wrote or owns this memory (a scope, like `user`). */
+  agent?: string;
   metadata?: Record<string, unknown>;
   /** Memories this one replaces: ids, or the `metadata.ref` of memories earlier in the same batch. */
   supersedes?: string[];
@@ -38,6 +43,8 @@ export interface Memory {
   role: string | null;
   speaker: string | null;
   session: string | null;
+  user: string | null;
+  agent: string | null;
   at: string;
   recordedAt: string;
   metadata: Record<string, unknown>;
@@ -105,6 +112,8 @@ export interface SearchFilter {
   topics?: string[];
   /** Knowledge time (`--known-at`, ms): only memories recorded by then. */
   recordedBy?: number;
+  /** Scope and metadata conditions, all of which must hold (see query/where.ts). */
+  where?: FieldCondition[];
 }
 
 /** One hit after fusion, as the contract's JSON shows it. */

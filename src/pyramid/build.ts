@@ -145,6 +145,8 @@ export async function prepareNode(deps: BuildDeps, window: Window | { level: "tu
         role: null,
         speaker: null,
         session: null,
+        user: null,
+        agent: null,
         metadata: {
           level: window.level,
           start: formatInstant(window.start),

@@ -3,6 +3,7 @@
  * The search filter evaluated on one memory in memory (the backends evaluate it in their own query language).
  */
 import type { Memory, SearchFilter } from "../model/types.js";
+import { conditionHolds } from "./where.js";
 
 export function memoryPassesFilter(m: Memory, f: SearchFilter): boolean {
   const at = Date.parse(m.at);
@@ -13,5 +14,6 @@ export function memoryPassesFilter(m: Memory, f: SearchFilter): boolean {
   if (f.under !== undefined && !(m.topic === f.under || m.topic?.startsWith(`${f.under}.`))) return false;
   if (f.topics !== undefined && (m.topic === null || !f.topics.includes(m.topic))) return false;
   if (f.recordedBy !== undefined && Date.parse(m.recordedAt) > f.recordedBy) return false;
+  if (f.where && !f.where.every((c) => conditionHolds(m, c))) return false;
   return true;
 }

@@ -11,6 +11,7 @@ import { parseInstant } from "../time/iso.js";
 import { parseLquery } from "../topics/lquery.js";
 import { validateTopicPath } from "../topics/path.js";
 import { parseWith } from "../validate.js";
+import { whereOf, whereSchema, type FieldCondition } from "./where.js";
 
 const channelName = z.enum(CHANNEL_NAMES as [ChannelName, ...ChannelName[]], {
   error: `a channel is one of ${CHANNEL_NAMES.join(", ")}`,
@@ -40,6 +41,10 @@ export const recallOptionsSchema = z
     currentOnly: z.boolean().optional(),
     /** False: no summaries in hits and no `context` (the pyramid off for this search). */
     pyramid: z.boolean().optional(),
+    /** Scope and metadata conditions (query/where.ts): `{"user": "alice", "priority": {"gte": 2}}`. */
+    filter: whereSchema.optional(),
+    /** The same conditions already parsed (the CLI's `--filter` arguments). */
+    where: z.array(z.custom<FieldCondition>()).optional(),
   })
   .strict();
 
@@ -78,6 +83,8 @@ export function resolveRecallOptions(options: unknown, base: SearchOptions, cloc
   if (o.asOf !== undefined) filter.until = Math.min(filter.until ?? Infinity, asOf + 1);
   const knownAt = o.knownAt !== undefined ? parseInstant("knownAt", o.knownAt) : Infinity;
   if (o.knownAt !== undefined) filter.recordedBy = knownAt;
+  const where = whereOf(o);
+  if (where) filter.where = where;
   const k = o.k ?? base.k;
   return {
     k,

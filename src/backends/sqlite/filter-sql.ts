@@ -3,7 +3,9 @@
  * Turns a SearchFilter into a SQL condition on the `memories` alias `m` with bound parameters.
  * Values only ever travel as parameters; no user string is spliced into SQL.
  */
+import type { FieldCondition, Scalar } from "../../model/filter.js";
 import type { SearchFilter } from "../../model/types.js";
+import { matchText, pathKey } from "../../query/where.js";
 
 export interface SqlCondition {
   sql: string;
@@ -48,7 +50,40 @@ export function filterCondition(filter: SearchFilter): SqlCondition {
     parts.push("unixepoch(m.recorded_at, 'subsec') * 1000 <= @recordedBy + 0.5");
     params.recordedBy = filter.recordedBy;
   }
+  filter.where?.forEach((c, i) => parts.push(conditionSql(c, `w${i}`, params)));
   return { sql: parts.length ? parts.join(" AND ") : "1", params };
+}
+
+const SCOPE_COLUMNS = { user: "m.user_id", agent: "m.agent_id", session: "m.session", speaker: "m.speaker" } as const;
+const RANGE_SQL = { gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
+
+/**
+ * One scope or metadata condition (meaning in query/where.ts). Metadata goes through memory_fields' indexes: a
+ * subquery per condition, values as parameters, lists as one JSON parameter.
+ */
+function conditionSql(c: FieldCondition, name: string, params: Record<string, unknown>): string {
+  const texts = (c.op === "in" ? (c.value as Scalar[]) : [c.value as Scalar]).map(matchText);
+  if ("scope" in c.field) {
+    const col = SCOPE_COLUMNS[c.field.scope];
+    if (c.op === "eq" || c.op === "ne" || c.op === "in") {
+      params[name] = JSON.stringify(texts);
+      const has = `${col} IN (SELECT value FROM json_each(@${name}))`;
+      return c.op === "ne" ? `(${col} IS NULL OR NOT ${has})` : has;
+    }
+    if (typeof c.value !== "string") return "0"; // a scope holds text: a number range matches nothing
+    params[name] = c.value;
+    return `${col} ${RANGE_SQL[c.op]} @${name}`;
+  }
+  params[`${name}p`] = pathKey(c.field.metadata);
+  if (c.op === "eq" || c.op === "ne" || c.op === "in") {
+    params[name] = JSON.stringify(texts);
+    const has = `m.rowid IN (SELECT memory_rowid FROM memory_fields WHERE path = @${name}p AND text_value IN (SELECT value FROM json_each(@${name})))`;
+    return c.op === "ne" ? `NOT ${has}` : has;
+  }
+  params[name] = c.value;
+  const column = typeof c.value === "number" ? "num_value" : "text_value";
+  const kind = typeof c.value === "number" ? "" : " AND type = 'string'";
+  return `m.rowid IN (SELECT memory_rowid FROM memory_fields WHERE path = @${name}p AND ${column} ${RANGE_SQL[c.op]} @${name}${kind})`;
 }
 
 export function isEmptyFilter(filter: SearchFilter): boolean {

@@ -13,6 +13,7 @@ import { toBlob } from "../../vectors/math.js";
 import * as pyramid from "./pyramid-sql.js";
 import { insertMentions, removeMentions } from "./entities-sql.js";
 import { setImportKey } from "./import-keys-sql.js";
+import { insertFields } from "./fields-sql.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -28,6 +29,8 @@ export interface MemoryRow {
   role: string | null;
   speaker: string | null;
   session: string | null;
+  user_id: string | null;
+  agent_id: string | null;
   at: string;
   recorded_at: string;
   metadata: string;
@@ -35,7 +38,7 @@ export interface MemoryRow {
 }
 
 export const MEMORY_COLUMNS = `m.rowid, m.id, m.kind, m.text, m.title, m.description, m.tags, m.topic, m.role, m.speaker,
-  m.session, m.at, m.recorded_at, m.metadata, (SELECT count(*) FROM chunks WHERE memory_rowid = m.rowid) AS chunks`;
+  m.session, m.user_id, m.agent_id, m.at, m.recorded_at, m.metadata, (SELECT count(*) FROM chunks WHERE memory_rowid = m.rowid) AS chunks`;
 
 export function toMemory(row: MemoryRow): Memory {
   return {
@@ -49,6 +52,8 @@ export function toMemory(row: MemoryRow): Memory {
     role: row.role,
     speaker: row.speaker,
     session: row.session,
+    user: row.user_id,
+    agent: row.agent_id,
     at: row.at,
     recordedAt: row.recorded_at,
     metadata: JSON.parse(row.metadata) as Record<string, unknown>,
@@ -86,8 +91,8 @@ export function insertMemory(
   { memory: m, chunks, contextOf, entities, importKey }: PreparedMemory,
 ): { rowid: number; chunks: { chunkId: number; vector: Float32Array }[] } {
   const info = prepare(
-    `INSERT INTO memories (id, kind, text, title, description, tags, topic, role, speaker, session, at, at_ms, recorded_at, metadata)
-     VALUES (@id, @kind, @text, @title, @description, @tags, @topic, @role, @speaker, @session, @at, @atMs, @recordedAt, @metadata)`,
+    `INSERT INTO memories (id, kind, text, title, description, tags, topic, role, speaker, session, user_id, agent_id, at, at_ms, recorded_at, metadata)
+     VALUES (@id, @kind, @text, @title, @description, @tags, @topic, @role, @speaker, @session, @user, @agent, @at, @atMs, @recordedAt, @metadata)`,
   ).run({
     ...m,
     tags: JSON.stringify(m.tags),
@@ -95,6 +100,8 @@ export function insertMemory(
     metadata: JSON.stringify(m.metadata),
   });
   const memoryRowid = Number(info.lastInsertRowid);
+  // a summary's metadata is its sentences and sources: nothing a filter names
+  if (m.kind !== "summary") insertFields(prepare, memoryRowid, m.metadata);
   if (contextOf) {
     prepare("UPDATE memories SET context_rowid = (SELECT rowid FROM memories WHERE id = ?) WHERE rowid = ?").run(contextOf, memoryRowid);
   }

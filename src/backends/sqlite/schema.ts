@@ -4,8 +4,12 @@
  * transaction, so a store is always at one well-defined version.
  */
 import type { Connection } from "./connection.js";
+import { backfillFields } from "./fields-sql.js";
 
-const MIGRATIONS: string[] = [
+/** A step is SQL, or SQL followed by a backfill that needs the application's own code. */
+type Migration = string | { sql: string; then: (db: Connection) => void };
+
+const MIGRATIONS: Migration[] = [
   // 1: memories, chunks, the two FTS5 indexes and the corpus vocabulary
   `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -173,6 +177,29 @@ const MIGRATIONS: string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX mentions_entity ON mentions (entity_rowid, memory_rowid);
   `,
+  // 10: scopes and metadata filters. `user` and `agent` are memory fields like `session`; memory_fields holds
+  // every scalar metadata value by dotted path (an array's elements under the array's path), so that
+  // `--filter project=atlas` or `priority>=2` is an index range, not a JSON parse of every memory.
+  {
+    sql: `
+  ALTER TABLE memories ADD COLUMN user_id TEXT;
+  ALTER TABLE memories ADD COLUMN agent_id TEXT;
+  CREATE INDEX memories_user ON memories (user_id, at_ms) WHERE user_id IS NOT NULL;
+  CREATE INDEX memories_agent ON memories (agent_id, at_ms) WHERE agent_id IS NOT NULL;
+  CREATE INDEX memories_speaker ON memories (speaker) WHERE speaker IS NOT NULL;
+  CREATE TABLE memory_fields (
+    memory_rowid INTEGER NOT NULL REFERENCES memories (rowid) ON DELETE CASCADE,
+    path         TEXT NOT NULL,
+    type         TEXT NOT NULL CHECK (type IN ('string', 'number', 'boolean')),
+    text_value   TEXT NOT NULL,
+    num_value    REAL
+  );
+  CREATE INDEX memory_fields_text ON memory_fields (path, text_value, memory_rowid);
+  CREATE INDEX memory_fields_num ON memory_fields (path, num_value, memory_rowid) WHERE num_value IS NOT NULL;
+  CREATE INDEX memory_fields_memory ON memory_fields (memory_rowid);
+  `,
+    then: backfillFields,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -186,7 +213,9 @@ export function migrate(db: Connection): void {
     db.transaction(() => {
       // another process may have applied this step while we waited for the write lock
       if ((db.pragma("user_version", { simple: true }) as number) > v) return;
-      db.exec(MIGRATIONS[v]);
+      const step = MIGRATIONS[v];
+      db.exec(typeof step === "string" ? step : step.sql);
+      if (typeof step !== "string") step.then(db);
       db.pragma(`user_version = ${v + 1}`);
     })();
   }

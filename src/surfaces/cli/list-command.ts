@@ -6,6 +6,7 @@
 import { InvalidArgumentError, type Command } from "commander";
 import type { Engine, ListJson } from "../../index.js";
 import { emit, type OutputMode } from "./output.js";
+import { FILTER_HELP, filterConditions, keepWhole } from "./filter-flag.js";
 
 type WithEngine = <T>(cmd: Command, fn: (engine: Engine) => Promise<T>) => Promise<T>;
 
@@ -47,9 +48,11 @@ export function registerListCommand(program: Command, withEngine: WithEngine, mo
     .option("--as-of <iso>", "status as of this world time (default now)")
     .option("--known-at <iso>", "status from what was recorded by then (default now)")
     .option("--order <asc|desc>", "oldest first (asc, default) or newest first")
+    .option("--filter <cond>", FILTER_HELP, keepWhole)
     .action(async (o, cmd: Command) => {
+      const where = filterConditions(o);
       const page = await withEngine(cmd, (e) =>
-        e.list({ limit: o.limit, cursor: o.cursor, kinds: o.kind, under: o.under, speakers: o.speaker, since: o.since, until: o.until, asOf: o.asOf, knownAt: o.knownAt, order: o.order }),
+        e.list({ limit: o.limit, cursor: o.cursor, kinds: o.kind, under: o.under, speakers: o.speaker, since: o.since, until: o.until, asOf: o.asOf, knownAt: o.knownAt, order: o.order, where }),
       );
       emit(mode(cmd), page, () => formatList(page));
     });

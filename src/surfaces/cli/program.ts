@@ -41,6 +41,7 @@ import { progressBar } from "./progress.js";
 import { serveUntilSignal } from "../http/serve.js";
 import { serveMcpOverStdio } from "../mcp/server.js";
 import { registerListCommand } from "./list-command.js";
+import { FILTER_HELP, filterConditions, keepWhole } from "./filter-flag.js";
 
 interface GlobalFlags {
   db?: string;
@@ -133,6 +134,8 @@ export function buildProgram(): Command {
     .option("--role <role>")
     .option("--speaker <name>")
     .option("--session <id>")
+    .option("--user <id>", "the person this memory is about or for (a scope: search --filter user=ID)")
+    .option("--agent <id>", "the agent that wrote it (a scope: search --filter agent=ID)")
     .option("--kind <kind>", "note, turn, decision, document... (default: turn when a speaker or role is set, else note)")
     .option("--metadata <json>", "a JSON object kept with the memory")
     .option("--supersedes <id>", "a memory this one replaces (repeatable)", collect)
@@ -155,6 +158,8 @@ export function buildProgram(): Command {
         role: o.role,
         speaker: o.speaker,
         session: o.session,
+        user: o.user,
+        agent: o.agent,
         kind: o.kind,
         metadata,
         supersedes: o.supersedes,
@@ -201,6 +206,7 @@ export function buildProgram(): Command {
     .option("--known-at <iso>", "what Cascade knew then: only memories and edges recorded (and not retracted) by then")
     .option("--current-only", "drop superseded memories")
     .option("--no-pyramid", "no summaries: neither in the hits nor as context")
+    .option("--filter <cond>", FILTER_HELP, keepWhole)
     .action(async (query: string, o, cmd: Command) => {
       const options: RecallOptions = {
         k: o.k,
@@ -219,6 +225,7 @@ export function buildProgram(): Command {
         knownAt: o.knownAt,
         currentOnly: o.currentOnly,
         pyramid: o.pyramid === false ? false : undefined,
+        where: filterConditions(o),
       };
       const result = await withEngine(cmd, (e) => e.recall(query, options));
       emit(mode(cmd), result, () => formatSearch(result));
@@ -259,10 +266,26 @@ export function buildProgram(): Command {
 
   program
     .command("forget")
-    .description("remove a memory from the store and every index, and rebuild the summaries that quoted it")
-    .argument("<id>")
+    .description("remove a memory (or every memory matching --filter/--before) from the store and every index, and rebuild the summaries that quoted it")
+    .argument("[id]", "the memory to forget (or give --filter/--before instead)")
     .option("--purge", "also erase every byte of its text from the database file, its log and its indexes (rewrites the store)")
-    .action(async (id: string, o, cmd: Command) => {
+    .option("--filter <cond>", FILTER_HELP, keepWhole)
+    .option("--before <iso>", "with no id: every memory that happened before this time (with --filter: and matching it)")
+    .option("--dry-run", "with --filter/--before: list what would be forgotten and change nothing")
+    .action(async (id: string | undefined, o, cmd: Command) => {
+      const byFilter = o.filter !== undefined || o.before !== undefined;
+      if (id !== undefined && byFilter) throw new CascadeError("INVALID_INPUT", "forget: give an id or --filter/--before, not both", { field: "id" });
+      if (id === undefined && !byFilter) throw new CascadeError("INVALID_INPUT", "forget: give the id of a memory, or --filter KEY=VALUE / --before ISO", { field: "id" });
+      if (id === undefined) {
+        const r = await withEngine(cmd, (e) => e.forgetWhere({ where: filterConditions(o), before: o.before, dryRun: Boolean(o.dryRun), purge: Boolean(o.purge) }));
+        emit(mode(cmd), r, () =>
+          r.dry_run
+            ? `would forget ${r.matched} memor${r.matched === 1 ? "y" : "ies"} (dry run: nothing changed)${r.ids.length ? `\n${r.ids.join("\n")}` : ""}`
+            : `forgot ${r.forgotten} memor${r.forgotten === 1 ? "y" : "ies"}${r.summaries_rebuilt ? ` (${r.summaries_rebuilt} summaries rebuilt)` : ""}${r.purged ? "; purged" : ""}`,
+        );
+        return;
+      }
+      if (o.dryRun) throw new CascadeError("INVALID_INPUT", "forget: --dry-run goes with --filter/--before", { field: "dry-run" });
       const r = await withEngine(cmd, (e) => e.forget(id, { purge: Boolean(o.purge) }));
       emit(mode(cmd), r, () => `forgot ${r.id}${r.summaries_rebuilt ? ` (${r.summaries_rebuilt} summaries rebuilt)` : ""}${r.purged ? (r.purged.checkpointed ? "; purged from the store's files" : "; purged, but another process holds the log open: purge again later") : ""}`);
     });

@@ -6,7 +6,7 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import { CascadeError, CHANNEL_NAMES, DEFAULT_NAMESPACE, parseWith, type Engine, type ErrorCode, type MemorySpace, type RecallOptions } from "../../index.js";
+import { CascadeError, CHANNEL_NAMES, DEFAULT_NAMESPACE, parseWith, whereSchema, type Engine, type ErrorCode, type MemorySpace, type RecallOptions } from "../../index.js";
 import { openApiDocument } from "./openapi.js";
 import { registerGraphRoutes } from "./graph-routes.js";
 import { registerBrowseRoutes } from "./browse-routes.js";
@@ -60,7 +60,12 @@ export const searchBodySchema = z
     time: z.string().optional(),
     now: z.string().optional(),
     pyramid: z.boolean().optional(),
+    filter: whereSchema.optional(),
   })
+  .strict();
+
+export const forgetWhereBodySchema = z
+  .object({ filter: whereSchema.optional(), before: z.string().optional(), dry_run: z.boolean().optional(), purge: z.boolean().optional() })
   .strict();
 
 export const supersedeBodySchema = z
@@ -149,6 +154,10 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
     if (purge !== undefined && purge !== "true" && purge !== "false") throw new CascadeError("INVALID_INPUT", "purge: true or false", { field: "purge" });
     return c.json(await (await engine(c)).forget(c.req.param("id"), { purge: purge === "true" }));
   });
+  app.post("/v1/:op{memories:forget}", async (c) => {
+    const b = await body(c, forgetWhereBodySchema);
+    return c.json(await (await engine(c)).forgetWhere({ filter: b.filter, before: b.before, dryRun: b.dry_run, purge: b.purge }));
+  });
   app.get("/v1/memories/:id/history", async (c) =>
     c.json(await (await engine(c)).history(c.req.param("id"), { asOf: c.req.query("as_of"), knownAt: c.req.query("known_at") })),
   );
@@ -173,6 +182,7 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
       time: b.time as RecallOptions["time"],
       now: b.now,
       pyramid: b.pyramid,
+      filter: b.filter,
     };
     return c.json(await (await engine(c)).recall(b.query, options));
   });

@@ -6,7 +6,7 @@
  * are checked here, everything else by the engine.
  */
 import type { Context, Hono } from "hono";
-import { CascadeError, defaultListLimits, type Engine, type ListOptions } from "../../index.js";
+import { CascadeError, defaultListLimits, parseFilterArgs, type Engine, type ListOptions } from "../../index.js";
 
 function pageSize(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -39,6 +39,8 @@ export function listOptionsFromQuery(c: Context): ListOptions {
     limit: pageSize(q("limit")),
     cursor: q("cursor"),
     order: order as ListOptions["order"],
+    // `?filter=user=alice&filter=priority>=2`: the CLI's spelling, each value one condition
+    where: c.req.queries("filter")?.length ? parseFilterArgs(c.req.queries("filter")!, "filter") : undefined,
   };
 }
 

@@ -8,7 +8,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
 import { registerGraphTools } from "./graph-tools.js";
-import { CascadeError, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
+import { CascadeError, whereSchema, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
 
@@ -51,6 +51,10 @@ function renderHistory(h: HistoryJson): string {
   return `Chain of ${h.id}, oldest first:\n${chain}\n\nEdges:\n${edges || "- none"}`;
 }
 
+const FILTER_DESCRIPTION =
+  'Only memories where every condition holds: {"user": "alice"}, {"session": "s1"}, {"project": "atlas"} (a metadata field), ' +
+  '{"priority": {"gte": 2}}, {"lang": {"in": ["en", "de"]}}; operators eq, ne, in, gt, gte, lt, lte';
+
 export function createMcpServer(engine: Engine): McpServer {
   const server = new McpServer({ name: "cascade", version: "0.1.0" });
 
@@ -67,9 +71,10 @@ export function createMcpServer(engine: Engine): McpServer {
         under: z.string().optional().describe("Only memories at this topic path or below it, e.g. 'ops.config'"),
         as_of: z.string().optional().describe("ISO date: answer as the world stood then (later memories are left out)"),
         current_only: z.boolean().optional().describe("Leave out superseded memories entirely"),
+        filter: whereSchema.optional().describe(FILTER_DESCRIPTION),
       },
     },
-    (a) => guarded(async () => renderHits(await engine.recall(a.query, { k: a.k, under: a.under, asOf: a.as_of, currentOnly: a.current_only }))),
+    (a) => guarded(async () => renderHits(await engine.recall(a.query, { k: a.k, under: a.under, asOf: a.as_of, currentOnly: a.current_only, filter: a.filter }))),
   );
 
   server.registerTool(
@@ -87,6 +92,9 @@ export function createMcpServer(engine: Engine): McpServer {
         speaker: z.string().optional(),
         role: z.string().optional(),
         session: z.string().optional(),
+        user: z.string().optional().describe("The person this memory is about or for (searchable with filter {\"user\": ...})"),
+        agent: z.string().optional().describe("The agent writing it (searchable with filter {\"agent\": ...})"),
+        metadata: z.record(z.string(), z.unknown()).optional().describe("Any JSON fields to keep with it; searchable with filter"),
         supersedes: z.array(z.string()).optional().describe("Ids of memories this one replaces"),
       },
     },
@@ -127,15 +135,26 @@ export function createMcpServer(engine: Engine): McpServer {
     "memory_forget",
     {
       description:
-        "Forget a memory for good: it leaves every index and the summaries that quoted it are rebuilt. With purge, every byte of " +
-        "its text is also erased from the store's files (slower: the store is rewritten). Use when the user asks to delete something.",
+        "Forget a memory for good, or every memory matching a filter: they leave every index and the summaries that quoted them " +
+        "are rebuilt. With purge, every byte of the text is also erased from the store's files (slower). Use when the user asks to " +
+        "delete something. With a filter, call first with dry_run true to see what would go.",
       inputSchema: {
-        id: z.string().describe("A memory id from memory_search"),
-        purge: z.boolean().optional().describe("Also erase its text from the database file, its log and every index"),
+        id: z.string().optional().describe("A memory id from memory_search (or give filter/before instead)"),
+        filter: whereSchema.optional().describe(FILTER_DESCRIPTION),
+        before: z.string().optional().describe("ISO time: every memory that happened before it (with filter: and matching it)"),
+        dry_run: z.boolean().optional().describe("With filter/before: only list what would be forgotten"),
+        purge: z.boolean().optional().describe("Also erase the text from the database file, its log and every index"),
       },
     },
     (a) =>
       guarded(async () => {
+        if (a.id === undefined) {
+          if (a.filter === undefined && a.before === undefined) throw new CascadeError("INVALID_INPUT", "id: give an id, or a filter/before", { field: "id" });
+          const r = await engine.forgetWhere({ filter: a.filter, before: a.before, dryRun: a.dry_run, purge: a.purge });
+          return r.dry_run
+            ? `Would forget ${r.matched} memories (dry run, nothing changed)${r.ids.length ? `: ${r.ids.map((id) => `[${id}]`).join(", ")}` : ""}.`
+            : `Forgot ${r.forgotten} memories${r.summaries_rebuilt ? `; ${r.summaries_rebuilt} summaries rebuilt` : ""}.`;
+        }
         const r = await engine.forget(a.id, { purge: a.purge });
         return `Forgot [${r.id}]${r.summaries_rebuilt ? `; ${r.summaries_rebuilt} summaries rebuilt` : ""}${r.purged ? "; its text was erased from the store's files" : ""}.`;
       }),

@@ -1,0 +1,16 @@
+/**
+ * @module surfaces/cli/filter-flag
+ * The `--filter` flag shared by search, list and forget: repeatable, each value kept whole (a value may hold
+ * commas), parsed by the SDK's own parser so that the CLI and JSON bodies mean the same thing.
+ */
+import { parseFilterArgs, type FieldCondition } from "../../index.js";
+
+export const FILTER_HELP =
+  "only memories where KEY=VALUE holds (repeatable; all must hold). KEY is user, agent, session, speaker or a metadata path (a.b); also KEY!=V, KEY>=V, KEY>V, KEY<=V, KEY<V, KEY=A|B";
+
+export const keepWhole = (value: string, previous: string[] = []) => [...previous, value];
+
+/** The parsed conditions of `--filter`, or undefined when none was given. */
+export function filterConditions(o: { filter?: string[] }): FieldCondition[] | undefined {
+  return o.filter?.length ? parseFilterArgs(o.filter) : undefined;
+}
