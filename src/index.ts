@@ -35,6 +35,7 @@ export { loadConfigFile, type ConfigFile, CONFIG_FILE_NAME } from "./config/file
 export { runBench, type BenchOptions, type BenchReport } from "./bench/run.js";
 export { runPyramidBench, type PyramidBenchReport } from "./bench/pyramid.js";
 export { runTopicBench, type TopicBenchReport } from "./bench/topics.js";
+export { runFilterBench, type FilterBenchReport } from "./bench/filters.js";
 export { evaluateLocomo, loadLocomo, type EvalConfig, type EvalReport } from "./eval/locomo-eval.js";
 export { scoreQuestion, recallAt, ndcgAt, reciprocalRank, hitAt, type Metrics } from "./eval/metrics.js";
 export type { EdgeJson, HistoryJson } from "./api/present.js";

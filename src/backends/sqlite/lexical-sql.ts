@@ -93,22 +93,23 @@ export class LexicalSql {
   }
 
   chunksWithTerms({ terms, filter }: { terms: string[]; filter: SearchFilter }): Map<string, number[]> {
-    const selective = isEmptyFilter(filter) ? null : this.allowedChunks(filter);
-    const unfiltered = isEmptyFilter(filter) || selective !== null;
+    const query = this.stmt("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?").pluck();
+    // a quoted string is FTS5's literal form: the term is data, never syntax
+    const found = new Map(terms.map((term) => [term, query.all(quoteFtsTerm(term)) as number[]]));
+    if (isEmptyFilter(filter)) return found;
+    // The filter is checked once for the union of every term's chunks: joining it into each term's query made
+    // SQLite rebuild a metadata subquery per term (a 40% `priority>=3` cost 340 ms a query at 100,000 chunks).
+    const allowed = this.allowedChunks(filter) ?? this.allowedAmong([...new Set([...found.values()].flat())], filter);
+    for (const [term, ids] of found) found.set(term, ids.filter((id) => allowed.has(id)));
+    return found;
+  }
+
+  /** Which of these chunks the filter allows, in one statement. */
+  private allowedAmong(chunkIds: number[], filter: SearchFilter): Set<number> {
     const cond = filterCondition(filter);
-    const query = unfiltered
-      ? this.stmt("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH @match").pluck()
-      : this.stmt(
-          `SELECT c.id FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN memories m ON m.rowid = c.memory_rowid
-           WHERE chunks_fts MATCH @match AND ${cond.sql}`,
-        ).pluck();
-    const out = new Map<string, number[]>();
-    for (const term of terms) {
-      // a quoted string is FTS5's literal form: the term is data, never syntax
-      const ids = query.all({ ...cond.params, match: quoteFtsTerm(term) }) as number[];
-      out.set(term, selective ? ids.filter((id) => selective.has(id)) : ids);
-    }
-    return out;
+    const sql = `SELECT c.id FROM chunks c JOIN memories m ON m.rowid = c.memory_rowid
+                 WHERE c.id IN (SELECT value FROM json_each(@ids)) AND ${cond.sql}`;
+    return new Set(this.stmt(sql).pluck().all({ ...cond.params, ids: JSON.stringify(chunkIds) }) as number[]);
   }
 
   termStats(terms: string[]): { chunks: number; df: Map<string, number> } {

@@ -2,7 +2,7 @@
  * @module surfaces/cli/format
  * Human-readable renderings of engine results for a terminal.
  */
-import type { BenchReport, PyramidBenchReport, TopicBenchReport, TopicJson, EvalReport, HistoryJson, Memory, Metrics, PyramidNodeJson, SearchResult } from "../../index.js";
+import type { BenchReport, PyramidBenchReport, TopicBenchReport, FilterBenchReport, TopicJson, EvalReport, HistoryJson, Memory, Metrics, PyramidNodeJson, SearchResult } from "../../index.js";
 
 const oneLine = (s: string, max: number) => {
   const flat = s.replace(/\s+/g, " ").trim();
@@ -150,5 +150,16 @@ export function formatTopicBench(r: TopicBenchReport): string {
     `| whole tree with counts | ${p(r.tree_listing_ms)} |`,
     "",
     `--under adds ${r.under_added_p95_ms} ms to the fused p95.`,
+  ].join("\n");
+}
+
+export function formatFilterBench(r: FilterBenchReport): string {
+  const p = (x: { p50: number; p95: number; p99: number }) => `${x.p50.toFixed(2)} / ${x.p95.toFixed(2)} / ${x.p99.toFixed(2)}`;
+  return [
+    `${r.memories} memories; ${r.queries} queries per configuration, taking turns`,
+    "",
+    "| filter | share of memories | fused p50 / p95 / p99 ms | p95 added | hits per query |\n|---|---:|---|---:|---:|",
+    `| none | 100% | ${p(r.fused_ms)} | | |`,
+    ...r.filtered.map((f) => `| \`${f.filter}\` | ${(f.share * 100).toFixed(1)}% | ${p(f.fused_ms)} | ${f.added_p95_ms} | ${f.hits_per_query} |`),
   ].join("\n");
 }

@@ -27,12 +27,13 @@ import {
   runBench,
   runPyramidBench,
   runTopicBench,
+  runFilterBench,
   type BenchReport,
   type EvalReport,
   type Engine,
   type RecallOptions,
 } from "../../index.js";
-import { formatBench, formatEval, formatPyramidBench, formatTopicBench, formatTopicTree, formatHistory, formatMemory, formatPyramid, formatSearch } from "./format.js";
+import { formatFilterBench, formatBench, formatEval, formatPyramidBench, formatTopicBench, formatTopicTree, formatHistory, formatMemory, formatPyramid, formatSearch } from "./format.js";
 import { emit, type OutputMode } from "./output.js";
 import { runCvCommand } from "../../eval/cv-command.js";
 import { formatCv } from "../../eval/cv-format.js";
@@ -534,8 +535,15 @@ export function buildProgram(): Command {
     .option("--seed <n>", "corpus seed", integer("--seed", 0), 42)
     .option("--pyramid", "instead: time a full summary-pyramid build over --chunks turns spread over two years, and a refresh after 100 more")
     .option("--topics", "instead: --chunks memories over 1,000 topics; fused queries with and without --under (1%), and the tree listing")
+    .option("--filters", "instead: --chunks memories with users and metadata; fused queries with and without scope and metadata filters")
     .option("--no-pyramid", "the summary pyramid off: not maintained during ingest, no context in searches")
     .action(async (o, cmd: Command) => {
+      if (o.filters) {
+        const bar = progressBar("filter bench", "steps");
+        const r = await runFilterBench(defaultGloveEmbedder(), { memories: o.chunks, queries: o.queries, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) }).finally(() => bar.stop());
+        emit(mode(cmd), r, () => formatFilterBench(r));
+        return;
+      }
       if (o.topics) {
         const bar = progressBar("topic bench", "steps");
         const r = await runTopicBench(defaultGloveEmbedder(), { memories: o.chunks, queries: o.queries, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) }).finally(() => bar.stop());
