@@ -42,6 +42,15 @@ export function invalidInput(field: string, problem: string): CascadeError {
   return new CascadeError("INVALID_INPUT", `${field}: ${problem}`, { field });
 }
 
+/** What a backend throws for a capability it lacks; the engine then does without it and says so. */
+export function unsupported(capability: string, backend: string): CascadeError {
+  return new CascadeError("UNSUPPORTED", `${capability} is not supported by the ${backend} store`);
+}
+
+export function isUnsupported(err: unknown): err is CascadeError {
+  return err instanceof CascadeError && err.code === "UNSUPPORTED";
+}
+
 export function notFound(what: string, id: string): CascadeError {
   return new CascadeError("NOT_FOUND", `no ${what} with id ${JSON.stringify(id)}`, { field: "id" });
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { toFtsQuery } from "../src/text/fts-query.js";
+import { toFtsQuery } from "../src/backends/sqlite/fts-query.js";
 import { distinctContentWords } from "../src/text/tokenize.js";
 import { demoEngine } from "./helpers.js";
 

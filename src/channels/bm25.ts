@@ -1,7 +1,7 @@
 /**
  * @module channels/bm25
- * BM25 over chunk bodies through FTS5 (porter stemming, unicode61). The MATCH expression is built by
- * text/fts-query, so no user string reaches FTS5 syntax.
+ * BM25 over chunk bodies: the store ranks the chunks holding the query's words (SQLite: FTS5 with porter
+ * stemming, its MATCH expression built inside the backend, so no user string reaches FTS5 syntax).
  */
 import type { Store } from "../ports/store.js";
 import type { Channel } from "./channel.js";
@@ -9,6 +9,6 @@ import type { Channel } from "./channel.js";
 export function bm25Channel(store: Store): Channel {
   return {
     name: "bm25",
-    run: async (q) => (q.match ? store.searchBody({ match: q.match, depth: q.depth, filter: q.filter }) : []),
+    run: async (q) => (q.words.length ? store.searchBody({ words: q.words, depth: q.depth, filter: q.filter }) : []),
   };
 }

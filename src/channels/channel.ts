@@ -10,8 +10,6 @@ import type { ParsedTime } from "../time/expressions.js";
 /** Everything a channel may read about the query, computed once by the search pipeline. */
 export interface ChannelQuery {
   text: string;
-  /** FTS5 MATCH expression built from the content words, or null when there are none. */
-  match: string | null;
   /** The distinct words to look up, lowercased: content words, near-stop-words of this corpus left out. */
   words: string[];
   /** Document frequencies of `words` and the number of chunks. */

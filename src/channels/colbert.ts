@@ -9,7 +9,6 @@
  *
  * Words the model does not know (identifiers such as ECONNRESET) still match themselves with similarity 1.
  */
-import { stemmer } from "stemmer";
 import { defaultLateInteraction, type LateInteractionOptions } from "../config/defaults.js";
 import type { Ranked } from "../model/types.js";
 import type { TokenVectors } from "../ports/embedder.js";
@@ -67,14 +66,15 @@ export function colbertChannel(store: Store, tokens: TokenVectors, options: Part
       const expansionStats = await store.termStats(expansionTerms.filter((t) => !q.stats.df.has(t)));
       const dfOf = (t: string) => q.stats.df.get(t) ?? expansionStats.df.get(t) ?? 0;
       const readable = new Set(expansionTerms.filter((t) => q.words.includes(t) || !isCommon(dfOf(t), q.stats.chunks, q.pruning)));
-      // The body index stems words, so "help", "helped" and "helping" share one list: read it once, and let
-      // each query token take the best similarity among the variants.
+      // A stemming body index files "help", "helped" and "helping" under one key, so they share one list: read
+      // it once, and let each query token take the best similarity among the variants.
+      const keyOf = await store.indexKeys([...readable]);
       const representative = new Map<string, string>();
       const stemSimilarities = expansions.map((similar) => {
         const byStem = new Map<string, number>();
         for (const [term, similarity] of similar) {
           if (!readable.has(term)) continue;
-          const stem = stemmer(term);
+          const stem = keyOf.get(term) ?? term;
           if (!representative.has(stem)) representative.set(stem, term);
           byStem.set(stem, Math.max(byStem.get(stem) ?? 0, similarity));
         }

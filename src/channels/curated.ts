@@ -8,6 +8,6 @@ import type { Channel } from "./channel.js";
 export function curatedChannel(store: Store): Channel {
   return {
     name: "curated",
-    run: async (q) => (q.match ? store.searchCurated({ match: q.match, depth: q.depth, filter: q.filter }) : []),
+    run: async (q) => (q.words.length ? store.searchCurated({ words: q.words, depth: q.depth, filter: q.filter }) : []),
   };
 }

@@ -8,6 +8,7 @@
  * or embedders; a threshold in standard deviations of the store's own distribution does. Hits between the
  * floor and the stand-alone threshold are marked weak: they support, never introduce (query/evidence.ts).
  */
+import { isUnsupported } from "../errors.js";
 import type { DenseOptions } from "../config/defaults.js";
 import type { TokenVectors } from "../ports/embedder.js";
 import type { Store } from "../ports/store.js";
@@ -28,8 +29,13 @@ export function denseChannel(store: Store, options: DenseOptions, tokens: TokenV
       const vector = tokens && options.queryWeighting === "idf" ? idfQueryVector(q.text, q.stats, tokens) : q.vector;
       if (isZero(vector)) return [];
       const list = await store.nearestChunks({ vector, depth: q.depth, filter: q.filter });
-      if ((floorZ === null && aloneZ === null) || !store.similarityNull || list.length === 0) return list;
-      const { mean, sd, rows } = await store.similarityNull(vector);
+      if ((floorZ === null && aloneZ === null) || list.length === 0) return list;
+      const sample = await store.similarityNull(vector).catch((err) => {
+        if (isUnsupported(err)) return null;
+        throw err;
+      });
+      if (sample === null) return list;
+      const { mean, sd, rows } = sample;
       // with fewer than a handful of stored chunks there is no distribution to stand out from
       if (rows < 5) return list;
       const floor = floorZ === null ? -Infinity : mean + floorZ * sd;

@@ -156,7 +156,10 @@ export type Adjustment = { reason: string; factor: number } | { reason: string; 
 export interface ChannelReport {
   weight: number;
   candidates: number;
+  /** From the start of the channel stage to this channel's answer (channels run concurrently). */
   ms: number;
+  /** Why the channel returned nothing without looking: the store lacks what it needs (UNSUPPORTED). */
+  unsupported?: string;
 }
 
 export interface SearchResult {

@@ -60,6 +60,13 @@ export interface ListQuery {
   after?: ListPosition;
 }
 
+/** A lexical search: words, not query syntax. */
+export interface LexicalQuery {
+  words: string[];
+  depth: number;
+  filter: SearchFilter;
+}
+
 export interface StoreStats {
   /** Memories people and agents stored (summary nodes not counted). */
   memories: number;
@@ -94,17 +101,26 @@ export interface Store {
   memoryIdsByImportKey(keys: string[]): Promise<Map<string, string>>;
   hydrate(chunkIds: number[]): Promise<Map<number, HydratedChunk>>;
 
-  /** BM25 over chunk bodies. `match` is an already-escaped FTS5 expression. */
-  searchBody(input: { match: string; depth: number; filter: SearchFilter }): Promise<Ranked[]>;
-  /** BM25 over titles, descriptions and tags; each memory is reported through its first chunk. */
-  searchCurated(input: { match: string; depth: number; filter: SearchFilter }): Promise<Ranked[]>;
+  /**
+   * Chunks holding any of these words, best first by the backend's BM25 over chunk bodies. The words are data
+   * (lowercased letters and digits from text/tokenize); the backend owns its query syntax, escaping and stemming.
+   */
+  searchBody(input: LexicalQuery): Promise<Ranked[]>;
+  /** The same over titles, descriptions and tags; each memory is reported through its first chunk. */
+  searchCurated(input: LexicalQuery): Promise<Ranked[]>;
+  /**
+   * The key the body index files each word under (its stem, for a stemming index; the word itself otherwise):
+   * words with one key share one `chunksWithTerms` list, so a channel reads it once.
+   */
+  indexKeys(words: string[]): Promise<Map<string, string>>;
   /** Nearest chunks by inner product of unit vectors (cosine). */
   nearestChunks(input: { vector: Float32Array; depth: number; filter: SearchFilter }): Promise<Ranked[]>;
   /**
    * The query's similarity to the store's chunks as a distribution (mean, sd over an even sample of them): the
-   * dense channel's relevance floor. Optional: a store without it gets no dense floor.
+   * dense channel's relevance floor. A backend that cannot sample its vectors throws UNSUPPORTED, and the dense
+   * channel then goes without a floor.
    */
-  similarityNull?(vector: Float32Array): Promise<{ mean: number; sd: number; rows: number }>;
+  similarityNull(vector: Float32Array): Promise<{ mean: number; sd: number; rows: number }>;
   /** The corpus vocabulary added after term id `afterId`, for late-interaction candidate generation. */
   termsAfter(afterId: number): Promise<{ id: number; term: string }[]>;
   /** For each term, the chunks whose body holds it (after the filter; the body index may stem the term). */

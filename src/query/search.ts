@@ -15,7 +15,6 @@ import { annotateSupersession } from "./supersession.js";
 import { annotateRelations } from "./relations.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { Store } from "../ports/store.js";
-import { toFtsQuery } from "../text/fts-query.js";
 import { distinctContentWords } from "../text/tokenize.js";
 import type { ResolvedRecall } from "./options.js";
 import { adjustForTime, type Scored } from "./time.js";
@@ -24,6 +23,7 @@ import { defaultTimeAdjustments } from "../config/defaults.js";
 import { selectTerms, type TermPruning } from "../text/terms.js";
 import { dropSummaries, leaveOutSummaries, summariesRankFor, summaryContext, type ContextOptions } from "./context.js";
 import { timeReport } from "./time-note.js";
+import { isUnsupported } from "../errors.js";
 
 export interface SearchDeps {
   store: Store;
@@ -79,7 +79,6 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   const words = selectTerms(candidates, stats, deps.pruning);
   const query: ChannelQuery = {
     text: lexical,
-    match: toFtsQuery(words),
     words,
     stats,
     pruning: deps.pruning,
@@ -92,12 +91,27 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
 
   const lists: Partial<Record<ChannelName, Ranked[]>> = {};
   const reports: Partial<Record<ChannelName, ChannelReport>> = {};
-  for (const channel of deps.channels) {
-    if (!selected.has(channel.name)) continue;
-    const t0 = performance.now();
-    const list = left?.drop ? dropSummaries(await channel.run(query), depth) : await channel.run(query);
-    lists[channel.name] = list;
-    reports[channel.name] = { weight: opts.weights[channel.name], candidates: list.length, ms: round(performance.now() - t0) };
+  // Concurrently: a networked store answers the channels' queries side by side. A channel whose store lacks a
+  // capability (UNSUPPORTED) gives an empty list and says why; any other error fails the search.
+  const channelsStart = performance.now();
+  const answers = await Promise.all(
+    deps.channels
+      .filter((channel) => selected.has(channel.name))
+      .map(async (channel) => {
+        try {
+          const list = await channel.run(query);
+          return { channel, list, ms: performance.now() - channelsStart };
+        } catch (err) {
+          if (!isUnsupported(err)) throw err;
+          return { channel, list: [], ms: performance.now() - channelsStart, unsupported: err.message };
+        }
+      }),
+  );
+  // lists in the channels' own order, whatever order they answered in, so that fusion's ties break the same way
+  for (const { channel, list, ms, unsupported } of answers) {
+    lists[channel.name] = left?.drop ? dropSummaries(list, depth) : list;
+    const report: ChannelReport = { weight: opts.weights[channel.name], candidates: lists[channel.name]!.length, ms: round(ms) };
+    reports[channel.name] = unsupported ? { ...report, unsupported } : report;
   }
   if (selected.has("recency")) {
     const t0 = performance.now();

@@ -13,7 +13,7 @@ import type { EntityInfo, ExtractedEntity } from "../../model/entity.js";
 import type { SearchFilter } from "../../model/types.js";
 import type { EntityReads, MentioningMemory } from "../../ports/entities.js";
 import { filterCondition } from "./filter-sql.js";
-import { quoteFtsTerm } from "../../text/fts-query.js";
+import { quoteFtsTerm } from "./fts-query.js";
 
 type Prepare = (sql: string) => Database.Statement;
 

@@ -6,7 +6,9 @@
  */
 import type Database from "better-sqlite3";
 import type { Ranked, SearchFilter } from "../../model/types.js";
-import { quoteFtsTerm } from "../../text/fts-query.js";
+import { quoteFtsTerm, toFtsQuery } from "./fts-query.js";
+import type { LexicalQuery } from "../../ports/store.js";
+import { stemmer } from "stemmer";
 import { filterCondition, isEmptyFilter } from "./filter-sql.js";
 import { chunkCount, ownersOf } from "./memory-sql.js";
 
@@ -51,7 +53,9 @@ export class LexicalSql {
       : (this.stmt(`SELECT c.id FROM chunks c JOIN memories m ON m.rowid = c.memory_rowid WHERE ${cond.sql}`).pluck().all(cond.params) as number[]);
   }
 
-  searchBody({ match, depth, filter }: { match: string; depth: number; filter: SearchFilter }): Ranked[] {
+  searchBody({ words, depth, filter }: LexicalQuery): Ranked[] {
+    const match = toFtsQuery(words);
+    if (match === null) return [];
     const allowed = isEmptyFilter(filter) ? null : this.allowedChunks(filter);
     if (allowed) {
       const all = this.stmt("SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ?").raw().all(match) as [number, number][];
@@ -77,7 +81,9 @@ export class LexicalSql {
     return rows.map((r) => ({ chunkId: r.chunkId, memoryId: r.memoryId, score: -r.rank }));
   }
 
-  searchCurated({ match, depth, filter }: { match: string; depth: number; filter: SearchFilter }): Ranked[] {
+  searchCurated({ words, depth, filter }: LexicalQuery): Ranked[] {
+    const match = toFtsQuery(words);
+    if (match === null) return [];
     const cond = filterCondition(filter);
     const rows = this.stmt(
       `SELECT (SELECT id FROM chunks WHERE memory_rowid = m.rowid ORDER BY ord LIMIT 1) AS chunkId, m.id AS memoryId,
@@ -86,6 +92,11 @@ export class LexicalSql {
        WHERE curated_fts MATCH @match AND ${cond.sql} ORDER BY curated_fts.rank LIMIT @depth`,
     ).all({ ...cond.params, match, depth }) as { chunkId: number; memoryId: string; rank: number }[];
     return rows.map((r) => ({ chunkId: r.chunkId, memoryId: r.memoryId, score: -r.rank }));
+  }
+
+  /** FTS5's porter tokenizer files a word under its Porter stem; the `stemmer` package computes the same stem. */
+  indexKeys(words: string[]): Map<string, string> {
+    return new Map(words.map((w) => [w, stemmer(w)]));
   }
 
   termsAfter(afterId: number): { id: number; term: string }[] {

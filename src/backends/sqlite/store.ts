@@ -11,7 +11,7 @@ import type Database from "better-sqlite3";
 import { CascadeError } from "../../errors.js";
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../../model/graph.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "../../model/types.js";
-import type { DoctorCheck, EmbedderStamp, HydratedChunk, ListQuery, NodeQuery, Store, StoreStats } from "../../ports/store.js";
+import type { DoctorCheck, EmbedderStamp, HydratedChunk, LexicalQuery, ListQuery, NodeQuery, Store, StoreStats } from "../../ports/store.js";
 import { listMemoryIds } from "./list-sql.js";
 import { runDoctor } from "./doctor.js";
 import type { PyramidNode } from "../../model/pyramid.js";
@@ -133,11 +133,15 @@ export class SqliteStore implements Store {
     return rows.hydrate(this.prepare, chunkIds);
   }
 
-  async searchBody(query: { match: string; depth: number; filter: SearchFilter }): Promise<Ranked[]> {
+  async searchBody(query: LexicalQuery): Promise<Ranked[]> {
     return this.lexical.searchBody(query);
   }
 
-  async searchCurated(query: { match: string; depth: number; filter: SearchFilter }): Promise<Ranked[]> {
+  async indexKeys(words: string[]): Promise<Map<string, string>> {
+    return this.lexical.indexKeys(words);
+  }
+
+  async searchCurated(query: LexicalQuery): Promise<Ranked[]> {
     return this.lexical.searchCurated(query);
   }
 

@@ -1,6 +1,6 @@
 /**
- * @module text/fts-query
- * Turns words from any user string into a safe FTS5 MATCH expression. Nothing the user typed is ever read as
+ * @module backends/sqlite/fts-query
+ * Turns the engine's query words into a safe FTS5 MATCH expression; FTS5 syntax never leaves this backend. Nothing the user typed is ever read as
  * FTS5 syntax: the words come from text/tokenize (letters and digits only), and each becomes a double-quoted
  * string (FTS5's literal form), joined by OR. Operators such as AND, NEAR(, ^, * and : are either dropped by
  * the word splitter or quoted into plain words.
