@@ -3,6 +3,7 @@
  * The public SDK. Surfaces (CLI, HTTP, MCP) import only from here.
  */
 export { openMemory, defaultStorePath, defaultGloveEmbedder, type OpenMemoryOptions } from "./api/open.js";
+export { openStoreAt, scratchStores } from "./api/stores.js";
 export { Engine, type EnginePorts, type EngineConfig, type Remembered, type BatchResult, type BatchOptions, type PyramidNodeJson, type TopicJson } from "./api/engine.js";
 export { ExtractiveSummarizer, type ExtractiveOptions } from "./pyramid/extractive.js";
 export { ChatSummarizer } from "./pyramid/chat-summarizer.js";
@@ -22,7 +23,7 @@ export { fuse, rrfScore, type Fused } from "./fuse/rrf.js";
 export { parseInstant, formatInstant } from "./time/iso.js";
 export type { RecallOptions } from "./query/options.js";
 export type { Embedder, TokenVectors } from "./ports/embedder.js";
-export type { Store } from "./ports/store.js";
+export type { Store, StoreMaker } from "./ports/store.js";
 export { CHANNEL_NAMES } from "./model/types.js";
 export type { ChannelName, Hit, Memory, MemoryInput, SearchResult, Ranked } from "./model/types.js";
 export { readJsonlBatches, parseJsonlLine, requireFile, stoppedImport, type JsonlItem } from "./ingest/jsonl.js";
@@ -49,7 +50,10 @@ export { CueJudge, judgeRevision } from "./graph/cue-judge.js";
 export type { RevisionJudge, Verdict } from "./ports/judge.js";
 export { EDGE_TYPES, type Edge, type EdgeType, type Suggestion } from "./model/graph.js";
 export { ChatJudge, type ChatJudgeOptions } from "./graph/chat-judge.js";
-export { MemorySpace, DEFAULT_NAMESPACE, validateNamespace, namespacePath, defaultSpaceLimits, type SpaceLimits, type Lease } from "./api/space.js";
+export { MemorySpace, defaultSpaceLimits, type SpaceLimits, type Lease } from "./api/space.js";
+export { DEFAULT_NAMESPACE, validateNamespace, namespacePath } from "./api/namespaces.js";
 export { parseWith } from "./validate.js";
+export { runCvCommand } from "./eval/cv-command.js";
+export { formatCv } from "./eval/cv-format.js";
 export { crossValidateLocomo, leaveOneOut, type CvReport, type CvSetting, type CvFigures } from "./eval/cv.js";
 export { defaultCvGrid, parseCvGrid } from "./eval/cv-grid.js";

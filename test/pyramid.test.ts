@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { Engine, SqliteStore, defaultGloveEmbedder, openMemory, parseInstant, runPyramidBench, type EngineConfig } from "../src/index.js";
+import { Engine, SqliteStore, defaultGloveEmbedder, scratchStores, openMemory, parseInstant, runPyramidBench, type EngineConfig } from "../src/index.js";
 import { CACHE_DECISION, DEPLOYMENT_PLAN, DIARY_NOW, projectDiary } from "./fixtures/project-diary.js";
 import { cli, emptyEngine, tempDir } from "./helpers.js";
 
@@ -166,7 +166,7 @@ test("cascade pyramid build / show and search over summaries, on the command lin
 });
 
 test("the pyramid bench builds a small synthetic span and refreshes exactly three windows (smoke test)", async () => {
-  const r = await runPyramidBench(defaultGloveEmbedder(), { turns: 600, days: 30, seed: 3 });
+  const r = await runPyramidBench(defaultGloveEmbedder(), { stores: scratchStores("files"), turns: 600, days: 30, seed: 3 });
   assert.deepEqual(r.nodes.day, 30);
   assert.equal(r.refresh_windows, 3);
   assert.ok(r.build_s > 0 && r.refresh_s > 0 && r.ingest_per_s > 0 && r.ingest_off_per_s > 0);

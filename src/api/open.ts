@@ -1,12 +1,12 @@
 /**
  * @module api/open
- * The small file that wires the offline defaults: the SQLite store and GloVe/SIF vectors. Everything else in
- * the engine is independent of these choices.
+ * The small file that wires the offline defaults: a store from api/stores (SQLite) and GloVe/SIF vectors.
+ * Everything else in the engine is independent of these choices.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { CascadeError } from "../errors.js";
-import { SqliteStore } from "../backends/sqlite/store.js";
+import { openStoreAt } from "./stores.js";
 import { loadGloveTable } from "../embed/glove-cache.js";
 import { SifEmbedder } from "../embed/sif.js";
 import { fixedClock, type Clock } from "../ports/clock.js";
@@ -15,7 +15,7 @@ import { Engine, type EngineConfig } from "./engine.js";
 import { ChatSummarizer } from "../pyramid/chat-summarizer.js";
 import { ChatEntityExtractor } from "../entities/chat-extractor.js";
 import type { ChatOptions } from "../providers/chat.js";
-import { DEFAULT_NAMESPACE, namespacePath } from "./space.js";
+import { DEFAULT_NAMESPACE, namespacePath } from "./namespaces.js";
 
 export interface OpenMemoryOptions extends EngineConfig {
   /** SQLite file; default $CASCADE_DB, else ./.cascade/memory.db. ":memory:" for a throwaway store. */
@@ -55,7 +55,7 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Engin
   if (options.createNamespace === false && options.namespace && options.namespace !== DEFAULT_NAMESPACE && path !== ":memory:" && !existsSync(path)) {
     throw new CascadeError("NOT_FOUND", `no namespace ${JSON.stringify(options.namespace)} (a namespace is created by its first write)`, { field: "namespace" });
   }
-  const store = new SqliteStore(path);
+  const store = await openStoreAt(path);
   try {
     const embedder = options.embedder ?? defaultGloveEmbedder();
     const tokens = options.tokens ?? (options.embedder ? defaultGloveEmbedder() : (embedder as SifEmbedder));

@@ -10,13 +10,11 @@
  * created, and at most `openStores` stay open: the least recently used one that no request is using is closed.
  */
 import { existsSync, readdirSync } from "node:fs";
-import { dirname, join, basename } from "node:path";
 import { CascadeError, invalidInput } from "../errors.js";
+import { DEFAULT_NAMESPACE, namespaceDir, namespacePath, validateNamespace } from "./namespaces.js";
 import type { Engine } from "./engine.js";
 import { openMemory, type OpenMemoryOptions } from "./open.js";
 
-export const DEFAULT_NAMESPACE = "default";
-const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export interface SpaceLimits {
   openStores: number;
@@ -29,21 +27,6 @@ export const defaultSpaceLimits: Readonly<SpaceLimits> = Object.freeze({
   /** Namespaces that may exist beside the default one; past it, a write naming a new one is refused. */
   maxNamespaces: 1000,
 });
-
-export function validateNamespace(name: string): string {
-  if (typeof name !== "string" || !NAME.test(name)) throw invalidInput("namespace", `${JSON.stringify(String(name).slice(0, 80))} must be 1–64 letters, digits, _ or -`);
-  return name;
-}
-
-/** The store file of a namespace. */
-export function namespacePath(basePath: string, namespace: string): string {
-  if (namespace === DEFAULT_NAMESPACE || basePath === ":memory:") return basePath;
-  return join(namespaceDir(basePath), `${validateNamespace(namespace)}.db`);
-}
-
-function namespaceDir(basePath: string): string {
-  return join(dirname(basePath), `${basename(basePath)}.ns`);
-}
 
 /** An engine held for one request; `release` lets the space close it again when it needs the room. */
 export interface Lease {

@@ -8,19 +8,19 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SqliteStore } from "../backends/sqlite/store.js";
-import type { Store } from "../ports/store.js";
-
-/** Makes a new, empty store each call, named for what it holds (a LoCoMo conversation, a bench run). */
-export type StoreMaker = (name: string) => Promise<Store>;
+import type { Store, StoreMaker } from "../ports/store.js";
 
 /** Opens the store at a location (a SQLite file, created on first write, or ":memory:"). */
 export async function openStoreAt(location: string): Promise<Store> {
   return new SqliteStore(location);
 }
 
-/** Throwaway SQLite stores: in memory, or files in a new temporary folder (bench runs want a real file). */
+/**
+ * Throwaway stores, removed when closed: in memory (eval), or files in a new temporary folder (a bench wants
+ * the disk in its timings).
+ */
 export function scratchStores(where: "memory" | "files" = "memory"): StoreMaker {
   if (where === "memory") return async () => new SqliteStore(":memory:");
-  const dir = mkdtempSync(join(tmpdir(), "cascade-"));
-  return async (name) => new SqliteStore(join(dir, `${name.replace(/[^\w.-]/g, "_")}.db`));
+  const dir = mkdtempSync(join(tmpdir(), "cascade-scratch-"));
+  return async (name) => new SqliteStore(join(dir, `${name.replace(/[^\w.-]/g, "_")}.db`), { removeOnClose: true });
 }

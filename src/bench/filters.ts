@@ -5,11 +5,8 @@
  * 1% scope (`user=u7`), a 0.1% metadata condition (`project=p42`) and a 40% range (`priority>=3`), taking turns
  * query by query so that the machine's slow spells fall on all of them alike. Timings are reported, never asserted.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Engine } from "../api/engine.js";
-import { SqliteStore } from "../backends/sqlite/store.js";
+import type { StoreMaker } from "../ports/store.js";
 import type { SifEmbedder } from "../embed/sif.js";
 import { parseFilterArg } from "../query/where.js";
 import { syntheticCorpus } from "./corpus.js";
@@ -27,10 +24,9 @@ export interface FilterBenchReport {
 
 export async function runFilterBench(
   embedder: SifEmbedder,
-  options: { memories: number; queries: number; seed?: number; onProgress?: (phase: string, done: number, total: number) => void },
+  options: { stores: StoreMaker; memories: number; queries: number; seed?: number; onProgress?: (phase: string, done: number, total: number) => void },
 ): Promise<FilterBenchReport> {
-  const dir = mkdtempSync(join(tmpdir(), "cascade-filter-bench-"));
-  const store = new SqliteStore(join(dir, "bench.db"));
+  const store = await options.stores("filter-bench");
   const engine = await Engine.create({ store, embedder, tokens: embedder }, { detection: { enabled: false } });
   try {
     const corpus = syntheticCorpus({ memories: options.memories, queries: options.queries, seed: options.seed ?? 13, vocabulary: [...embedder.vocabulary()] });
@@ -39,7 +35,7 @@ export async function runFilterBench(
       await engine.rememberMany(memories.slice(i, i + 2000), { batchSize: 2000, detect: false });
       options.onProgress?.("ingest", Math.min(i + 2000, memories.length), memories.length);
     }
-    store.checkpoint();
+    await store.settle();
     const wheres = BENCH_FILTERS.map((f) => [parseFilterArg(f)]);
     const times: number[][] = [[], ...wheres.map(() => [])];
     const hits = wheres.map(() => 0);
@@ -73,6 +69,5 @@ export async function runFilterBench(
     return { memories: options.memories, queries: corpus.queries.length, fused_ms: fused, filtered };
   } finally {
     await engine.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }

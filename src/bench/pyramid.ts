@@ -5,11 +5,8 @@
  * (`pyramid build --full`) with the default extractive summariser, then adds 100 turns on the last day and times
  * that write with its refresh. Timings are reported, never asserted.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Engine } from "../api/engine.js";
-import { SqliteStore } from "../backends/sqlite/store.js";
+import type { Store, StoreMaker } from "../ports/store.js";
 import type { SifEmbedder } from "../embed/sif.js";
 import { syntheticCorpus } from "./corpus.js";
 
@@ -29,21 +26,20 @@ export interface PyramidBenchReport {
   refresh_windows: number;
 }
 
-async function ingest(pyramid: boolean, embedder: SifEmbedder, turns: { text: string; at: string }[], onProgress?: (done: number, total: number) => void) {
-  const dir = mkdtempSync(join(tmpdir(), "cascade-pyramid-bench-"));
-  const engine = await Engine.create({ store: new SqliteStore(join(dir, "bench.db")), embedder, tokens: embedder }, { detection: { enabled: false }, pyramid: { enabled: pyramid } });
+async function ingest(store: Store, pyramid: boolean, embedder: SifEmbedder, turns: { text: string; at: string }[], onProgress?: (done: number, total: number) => void) {
+  const engine = await Engine.create({ store, embedder, tokens: embedder }, { detection: { enabled: false }, pyramid: { enabled: pyramid } });
   const t0 = performance.now();
   for (let i = 0; i < turns.length; i += 2000) {
     await engine.rememberMany(turns.slice(i, i + 2000), { batchSize: 2000, detect: false });
     onProgress?.(Math.min(i + 2000, turns.length), turns.length);
   }
   await engine.settlePyramid(); // the refresh the last batches scheduled belongs to the ingest's time
-  return { engine, dir, seconds: (performance.now() - t0) / 1000 };
+  return { engine, seconds: (performance.now() - t0) / 1000 };
 }
 
 export async function runPyramidBench(
   embedder: SifEmbedder,
-  options: { turns: number; days?: number; seed?: number; onProgress?: (phase: string, done: number, total: number) => void },
+  options: { stores: StoreMaker; turns: number; days?: number; seed?: number; onProgress?: (phase: string, done: number, total: number) => void },
 ): Promise<PyramidBenchReport> {
   const days = options.days ?? 730;
   const refreshTurns = 100;
@@ -53,11 +49,10 @@ export async function runPyramidBench(
   const turns = corpus.memories.map((m, i) => ({ ...m, at: new Date(start + Math.floor(Math.min(i, options.turns - 1) * step)).toISOString() }));
   const round = (s: number) => Math.round(s * 1000) / 1000;
 
-  const off = await ingest(false, embedder, turns.slice(0, options.turns), (d, t) => options.onProgress?.("ingest, pyramid off", d, t));
+  const off = await ingest(await options.stores("pyramid-off"), false, embedder, turns.slice(0, options.turns), (d, t) => options.onProgress?.("ingest, pyramid off", d, t));
   await off.engine.close();
-  rmSync(off.dir, { recursive: true, force: true });
 
-  const on = await ingest(true, embedder, turns.slice(0, options.turns), (d, t) => options.onProgress?.("ingest, pyramid on", d, t));
+  const on = await ingest(await options.stores("pyramid-on"), true, embedder, turns.slice(0, options.turns), (d, t) => options.onProgress?.("ingest, pyramid on", d, t));
   try {
     const t1 = performance.now();
     const built = await on.engine.buildPyramid({ full: true, onProgress: (d, t) => options.onProgress?.("full rebuild", d, t) });
@@ -82,6 +77,5 @@ export async function runPyramidBench(
     };
   } finally {
     await on.engine.close();
-    rmSync(on.dir, { recursive: true, force: true });
   }
 }

@@ -4,11 +4,9 @@
  * ingest rate, index build, store size, per-channel and fused query latency, dense recall against brute
  * force, and peak RSS. Timings are reported, never asserted.
  */
-import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Engine } from "../api/engine.js";
-import { SqliteStore } from "../backends/sqlite/store.js";
+import type { Store, StoreMaker } from "../ports/store.js";
 import { CHANNEL_NAMES, type ChannelName } from "../model/types.js";
 import type { SifEmbedder } from "../embed/sif.js";
 import { dot } from "../vectors/math.js";
@@ -19,8 +17,8 @@ export interface BenchOptions {
   chunks: number;
   queries: number;
   seed?: number;
-  /** Folder for the store; a temporary one (removed afterwards) when absent. */
-  dir?: string;
+  /** Where the bench's store is made (the caller picks the backend; the CLI's is a temporary SQLite file). */
+  stores: StoreMaker;
   /** The summary pyramid maintained on every write and `context` in every search (default true, as in the engine). */
   pyramid?: boolean;
   onProgress?: (phase: string, done: number, total: number) => void;
@@ -60,9 +58,7 @@ export function percentiles(samples: number[]): Percentiles {
 }
 
 export async function runBench(embedder: SifEmbedder, options: BenchOptions): Promise<BenchReport> {
-  const dir = options.dir ?? mkdtempSync(join(tmpdir(), "cascade-bench-"));
-  const path = join(dir, "bench.db");
-  const store = new SqliteStore(path);
+  const store = await options.stores("bench");
   const pyramid = options.pyramid ?? true;
   const engine = await Engine.create({ store, embedder, tokens: embedder }, { pyramid: { enabled: pyramid } });
   try {
@@ -88,7 +84,7 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
     // The build: fold the bulk load's write-ahead log into the file, then build the derived indexes (the dense
     // matrix, the late-interaction vocabulary), which happens on first use.
     const buildStart = performance.now();
-    store.checkpoint();
+    await store.settle();
     await engine.recall(corpus.queries[0], { k: 10 });
     const buildS = (performance.now() - buildStart) / 1000;
 
@@ -156,8 +152,8 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
     await engine.rememberMany(extra.slice(200), { detect: true });
     const t3 = performance.now();
     const detectMs = Math.max(0, (t3 - t2 - (t2 - t1)) / 200);
-    await store.close();
-    const storeBytes = statSync(path).size;
+    await store.settle();
+    const storeBytes = (await store.stats()).bytes;
     return {
       chunks: memories,
       memories,
@@ -175,7 +171,6 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
     };
   } finally {
     await engine.close();
-    if (!options.dir) rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -184,10 +179,10 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
  * query, so the check holds no second copy of the vectors (at 1,000,000 chunks that copy was 400 MB of the
  * reported peak RSS).
  */
-async function denseRecallAgainstBruteForce(engine: Engine, store: SqliteStore, embedder: SifEmbedder, queries: string[]): Promise<number> {
+async function denseRecallAgainstBruteForce(engine: Engine, store: Store, embedder: SifEmbedder, queries: string[]): Promise<number> {
   const vectors = await embedder.embed(queries);
   const tops = queries.map(() => [] as { chunkId: number; s: number }[]);
-  for (const [chunkId, v] of store.streamVectors()) {
+  for await (const [chunkId, v] of store.allVectors()) {
     vectors.forEach((q, i) => {
       const top = tops[i];
       const s = dot(q, v);

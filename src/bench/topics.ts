@@ -4,11 +4,8 @@
  * 10 × 10 × 10); fused queries with and without `--under` a subtree holding 1% of the memories, taking turns query
  * by query; and the whole tree listed with counts. Timings are reported, never asserted.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Engine } from "../api/engine.js";
-import { SqliteStore } from "../backends/sqlite/store.js";
+import type { StoreMaker } from "../ports/store.js";
 import type { SifEmbedder } from "../embed/sif.js";
 import { syntheticCorpus } from "./corpus.js";
 import { percentiles, type Percentiles } from "./run.js";
@@ -28,10 +25,9 @@ export interface TopicBenchReport {
 
 export async function runTopicBench(
   embedder: SifEmbedder,
-  options: { memories: number; queries: number; seed?: number; onProgress?: (phase: string, done: number, total: number) => void },
+  options: { stores: StoreMaker; memories: number; queries: number; seed?: number; onProgress?: (phase: string, done: number, total: number) => void },
 ): Promise<TopicBenchReport> {
-  const dir = mkdtempSync(join(tmpdir(), "cascade-topic-bench-"));
-  const store = new SqliteStore(join(dir, "bench.db"));
+  const store = await options.stores("topic-bench");
   const engine = await Engine.create({ store, embedder, tokens: embedder }, { detection: { enabled: false } });
   try {
     const corpus = syntheticCorpus({ memories: options.memories, queries: options.queries, seed: options.seed ?? 11, vocabulary: [...embedder.vocabulary()] });
@@ -42,7 +38,7 @@ export async function runTopicBench(
       await engine.rememberMany(memories.slice(i, i + 2000), { batchSize: 2000, detect: false });
       options.onProgress?.("ingest", Math.min(i + 2000, memories.length), memories.length);
     }
-    store.checkpoint();
+    await store.settle();
     const under = "area3.group4";
     const plain: number[] = [];
     const filtered: number[] = [];
@@ -83,6 +79,5 @@ export async function runTopicBench(
     };
   } finally {
     await engine.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }

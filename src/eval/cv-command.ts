@@ -8,6 +8,7 @@ import type { EngineConfig } from "../api/engine.js";
 import { CascadeError } from "../errors.js";
 import type { LocomoConversation } from "../ingest/locomo.js";
 import type { Embedder, TokenVectors } from "../ports/embedder.js";
+import type { StoreMaker } from "../ports/store.js";
 import type { RecallOptions } from "../query/options.js";
 import { crossValidateLocomo, type CvReport, type CvSetting } from "./cv.js";
 import { defaultCvGrid, parseCvGrid } from "./cv-grid.js";
@@ -35,7 +36,7 @@ function over(base: EngineConfig, s: CvSetting): EngineConfig {
 
 export async function runCvCommand(
   conversations: LocomoConversation[],
-  models: { embedder: Embedder; tokens: TokenVectors },
+  models: { embedder: Embedder; tokens: TokenVectors; stores: StoreMaker },
   o: CvCommandOptions,
 ): Promise<CvReport> {
   let grid: CvSetting[];

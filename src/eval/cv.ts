@@ -12,7 +12,7 @@
  * (embedder, conversational context) get their own store.
  */
 import { Engine, type EngineConfig } from "../api/engine.js";
-import { SqliteStore } from "../backends/sqlite/store.js";
+import type { StoreMaker } from "../ports/store.js";
 import type { LocomoConversation } from "../ingest/locomo.js";
 import { CHANNEL_NAMES, type ChannelName, type Hit } from "../model/types.js";
 import type { Embedder, TokenVectors } from "../ports/embedder.js";
@@ -97,7 +97,7 @@ function ingestKey(s: CvSetting, fallback: Embedder): string {
 /** Scores every setting on every question, for all channels fused and for each channel alone. */
 async function scoreAll(
   conversations: LocomoConversation[],
-  models: { embedder: Embedder; tokens: TokenVectors },
+  models: { embedder: Embedder; tokens: TokenVectors; stores: StoreMaker },
   settings: CvSetting[],
   channels: ChannelName[],
   ablation: boolean,
@@ -119,10 +119,10 @@ async function scoreAll(
       groups.set(key, [...(groups.get(key) ?? []), i]);
     });
     for (const members of groups.values()) {
-      const store = new SqliteStore(":memory:");
+      const store = await models.stores(conv.name);
       const first = settings[members[0]];
       const m = first.models ?? models;
-      const loader = await Engine.create({ store, ...m }, first.engine);
+      const loader = await Engine.create({ store, embedder: m.embedder, tokens: m.tokens }, first.engine);
       const imported = await loader.rememberMany(conv.turns.map((t) => t.input));
       const diaOf = new Map<string, string>();
       imported.ids.forEach((id, i) => id && diaOf.set(id, conv.turns[i].diaId));
@@ -196,7 +196,7 @@ export function leaveOneOut(
 /** Leave-one-conversation-out over a grid of settings; the first setting is the default. */
 export async function crossValidateLocomo(
   conversations: LocomoConversation[],
-  models: { embedder: Embedder; tokens: TokenVectors },
+  models: { embedder: Embedder; tokens: TokenVectors; stores: StoreMaker },
   settings: CvSetting[],
   options: CvOptions = {},
 ): Promise<CvReport> {

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { Engine, type EngineConfig } from "../api/engine.js";
-import { SqliteStore } from "../backends/sqlite/store.js";
+import type { StoreMaker } from "../ports/store.js";
 import { CascadeError } from "../errors.js";
 import { readLocomoConversation, type LocomoConversation } from "../ingest/locomo.js";
 import { CHANNEL_NAMES, type ChannelName } from "../model/types.js";
@@ -79,7 +79,7 @@ export function ablationConfigs(channels: ChannelName[], ablation: boolean): [st
 
 export async function evaluateLocomo(
   conversations: LocomoConversation[],
-  models: { embedder: Embedder; tokens: TokenVectors },
+  models: { embedder: Embedder; tokens: TokenVectors; stores: StoreMaker },
   config: EvalConfig = {},
   onProgress?: (done: number, total: number) => void,
 ): Promise<EvalReport> {
@@ -94,8 +94,8 @@ export async function evaluateLocomo(
   const evidence = new BudgetAccumulator();
   const engineConfig: EngineConfig = { ...config.engine, pyramid: { ...config.engine?.pyramid, enabled: config.pyramid ?? config.engine?.pyramid?.enabled ?? true } };
   for (const conv of conversations) {
-    const store = new SqliteStore(":memory:");
-    const engine = await Engine.create({ store, ...models }, engineConfig);
+    const store = await models.stores(conv.name);
+    const engine = await Engine.create({ store, embedder: models.embedder, tokens: models.tokens }, engineConfig);
     // the pyramid is maintained as the turns arrive (one refresh after the batch), as for any writer
     const imported = await engine.rememberMany(conv.turns.map((t) => t.input));
     const diaOf = new Map<string, string>();

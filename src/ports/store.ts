@@ -77,6 +77,9 @@ export interface StoreStats {
   bytes: number;
 }
 
+/** Makes a new, empty store each call, named for what it will hold (a LoCoMo conversation, a bench run). */
+export type StoreMaker = (name: string) => Promise<Store>;
+
 export interface Store {
   /** Entities and the memories that mention them (see ports/entities). */
   readonly entities: EntityReads;
@@ -189,6 +192,12 @@ export interface Store {
   topicCounts(under?: string): Promise<{ path: string; count: number }[]>;
 
   stats(): Promise<StoreStats>;
+  /** After a bulk load: makes the writes durable and cheap to read (SQLite folds its write-ahead log in). */
+  settle(): Promise<void>;
+  /** Every memory id in insertion order (benchmarks pick memories by it). */
+  memoryIdsInOrder(): Promise<string[]>;
+  /** Every chunk vector, straight from the tables, one at a time (checks of the derived vector index). */
+  allVectors(): AsyncIterable<[number, Float32Array]>;
   /** Checks that every derived index agrees with the tables; with `repair`, rebuilds them from the tables. */
   doctor(repair: boolean): Promise<DoctorCheck[]>;
   close(): Promise<void>;

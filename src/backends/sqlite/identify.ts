@@ -8,7 +8,9 @@
  */
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { CascadeError, invalidInput } from "../../errors.js";
-import type { Connection } from "./connection.js";
+import type Database from "better-sqlite3";
+
+type Connection = Database.Database;
 
 const SQLITE_HEADER = "SQLite format 3\0";
 

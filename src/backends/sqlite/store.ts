@@ -6,6 +6,7 @@
  * `*-sql.ts` modules beside it (memory rows, lexical search, graph, pyramid, topics) and the dense index in
  * vector-index.ts.
  */
+import { rmSync } from "node:fs";
 import { statSync } from "node:fs";
 import type Database from "better-sqlite3";
 import { CascadeError } from "../../errors.js";
@@ -35,6 +36,8 @@ import { idsByImportKey } from "./import-keys-sql.js";
 export interface SqliteStoreOptions {
   /** Largest filter result applied in memory rather than by a join (tests set 0 to exercise the join). */
   selectiveChunks?: number;
+  /** A scratch store (bench, eval): its files are removed when it closes. */
+  removeOnClose?: boolean;
 }
 
 
@@ -44,7 +47,7 @@ export class SqliteStore implements Store {
   private readonly vectors: VectorIndex;
   private readonly lexical: LexicalSql;
 
-  constructor(readonly path: string, options: SqliteStoreOptions = {}) {
+  constructor(readonly path: string, private readonly options: SqliteStoreOptions = {}) {
     try {
       this.db = openConnection(path);
       migrate(this.db);
@@ -155,17 +158,16 @@ export class SqliteStore implements Store {
   }
 
   /** Folds the write-ahead log into the database file (after a bulk load, before timing reads). */
-  checkpoint(): void {
+  async settle(): Promise<void> {
     this.db.pragma("wal_checkpoint(TRUNCATE)");
   }
 
-  /** Every memory id in insertion order (for benchmarks). */
   async memoryIdsInOrder(): Promise<string[]> {
     return this.stmt("SELECT id FROM memories ORDER BY rowid").pluck().all() as string[];
   }
 
   /** Every chunk vector, straight from the table, one at a time (for checks against the derived index). */
-  *streamVectors(): Generator<[number, Float32Array]> {
+  async *allVectors(): AsyncGenerator<[number, Float32Array]> {
     for (const [id, blob] of this.stmt("SELECT id, vector FROM chunks").raw().iterate() as Iterable<[number, Buffer]>) yield [id, fromBlob(blob)];
   }
 
@@ -367,5 +369,6 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
+    if (this.options.removeOnClose && this.path !== ":memory:") for (const suffix of ["", "-wal", "-shm"]) rmSync(this.path + suffix, { force: true });
   }
 }

@@ -21,6 +21,9 @@ import {
   stoppedImport,
   readLocomoConversation,
   defaultGloveEmbedder,
+  scratchStores,
+  runCvCommand,
+  formatCv,
   evaluateLocomo,
   loadLocomo,
   MemorySpace,
@@ -35,8 +38,6 @@ import {
 } from "../../index.js";
 import { formatFilterBench, formatBench, formatEval, formatPyramidBench, formatTopicBench, formatTopicTree, formatHistory, formatMemory, formatPyramid, formatSearch } from "./format.js";
 import { emit, type OutputMode } from "./output.js";
-import { runCvCommand } from "../../eval/cv-command.js";
-import { formatCv } from "../../eval/cv-format.js";
 import { registerGraphCommands } from "./graph-commands.js";
 import { progressBar } from "./progress.js";
 import { serveUntilSignal } from "../http/serve.js";
@@ -506,14 +507,14 @@ export function buildProgram(): Command {
       if (o.cv || o.grid) {
         const cvBar = progressBar("cross-validating", "runs");
         const search = o.time ? { time: o.time } : undefined;
-        const cv = await runCvCommand(conversations, { embedder, tokens: embedder }, { grid: o.grid, ablation: o.ablation, engine: { search: config.search, ...config.engine }, search, onProgress: (d, t) => cvBar.update(d, t) }).finally(() => cvBar.stop());
+        const cv = await runCvCommand(conversations, { embedder, tokens: embedder, stores: scratchStores() }, { grid: o.grid, ablation: o.ablation, engine: { search: config.search, ...config.engine }, search, onProgress: (d, t) => cvBar.update(d, t) }).finally(() => cvBar.stop());
         emit(mode(cmd), cv, () => formatCv(cv));
         return;
       }
       const bar = progressBar("evaluating", "questions");
       let report: EvalReport;
       try {
-        report = await evaluateLocomo(conversations, { embedder, tokens: embedder }, {
+        report = await evaluateLocomo(conversations, { embedder, tokens: embedder, stores: scratchStores() }, {
             engine: { search: config.search, ...config.engine },
             ablation: o.ablation,
             pyramid: o.pyramid,
@@ -540,26 +541,26 @@ export function buildProgram(): Command {
     .action(async (o, cmd: Command) => {
       if (o.filters) {
         const bar = progressBar("filter bench", "steps");
-        const r = await runFilterBench(defaultGloveEmbedder(), { memories: o.chunks, queries: o.queries, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) }).finally(() => bar.stop());
+        const r = await runFilterBench(defaultGloveEmbedder(), { stores: scratchStores("files"), memories: o.chunks, queries: o.queries, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) }).finally(() => bar.stop());
         emit(mode(cmd), r, () => formatFilterBench(r));
         return;
       }
       if (o.topics) {
         const bar = progressBar("topic bench", "steps");
-        const r = await runTopicBench(defaultGloveEmbedder(), { memories: o.chunks, queries: o.queries, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) }).finally(() => bar.stop());
+        const r = await runTopicBench(defaultGloveEmbedder(), { stores: scratchStores("files"), memories: o.chunks, queries: o.queries, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) }).finally(() => bar.stop());
         emit(mode(cmd), r, () => formatTopicBench(r));
         return;
       }
       if (o.pyramid) {
         const bar = progressBar("pyramid bench", "steps");
-        const r = await runPyramidBench(defaultGloveEmbedder(), { turns: o.chunks, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) }).finally(() => bar.stop());
+        const r = await runPyramidBench(defaultGloveEmbedder(), { stores: scratchStores("files"), turns: o.chunks, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) }).finally(() => bar.stop());
         emit(mode(cmd), r, () => formatPyramidBench(r));
         return;
       }
       const bar = progressBar("bench", "steps");
       let report: BenchReport;
       try {
-        report = await runBench(defaultGloveEmbedder(), { chunks: o.chunks, queries: o.queries, seed: o.seed, pyramid: o.pyramid, onProgress: (_p, d, t) => bar.update(d, t) });
+        report = await runBench(defaultGloveEmbedder(), { stores: scratchStores("files"), chunks: o.chunks, queries: o.queries, seed: o.seed, pyramid: o.pyramid, onProgress: (_p, d, t) => bar.update(d, t) });
       } finally {
         bar.stop();
       }

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { linkBodySchema } from "./graph-routes.js";
-import { batchBodySchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./app.js";
+import { batchBodySchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
 
 const json = (schema: z.ZodType) => ({ content: { "application/json": { schema: z.toJSONSchema(schema, { unrepresentable: "any" }) } } });
 const ok = (description: string) => ({ description, content: { "application/json": {} } });

@@ -1,0 +1,51 @@
+/**
+ * Import rules (docs/DESIGN.md, "Layers"). `npm test` runs them (npm run lint:imports) on the TypeScript sources.
+ * Lower layers never import higher ones; the surfaces speak only to the SDK's front door, src/index.ts.
+ */
+const CORE = "^src/(model|ports|errors|validate|text|time|vectors|fuse|topics|embed|providers|ingest|entities|graph|pyramid|channels|query|config)";
+module.exports = {
+  forbidden: [
+    { name: "no-circular", severity: "error", comment: "Import circles make the load order matter and the layers meaningless.", from: { path: "^src" }, to: { circular: true } },
+    {
+      name: "core-stays-below",
+      severity: "error",
+      comment: "The engine core picks no backend and knows no shell: it imports ports, never backends, api, eval, bench or surfaces.",
+      from: { path: CORE },
+      to: { path: "^src/(backends|api|surfaces|eval|bench|demo)/|^src/index\\.ts$" },
+    },
+    {
+      name: "model-and-ports-are-the-bottom",
+      severity: "error",
+      comment: "Types and ports describe the engine's words; they import only each other (and errors).",
+      from: { path: "^src/(model|ports)/" },
+      to: { path: "^src/", pathNot: "^src/(model|ports)/|^src/errors\\.ts$|^src/time/windows\\.ts$|^src/text/terms\\.ts$" },
+    },
+    {
+      name: "backends-implement-ports",
+      severity: "error",
+      comment: "A backend implements the store port; it does not reach into the engine's wiring or its shells.",
+      from: { path: "^src/backends/" },
+      to: { path: "^src/(api|surfaces|eval|bench|demo|channels)/|^src/index\\.ts$" },
+    },
+    {
+      name: "api-knows-no-shell",
+      severity: "error",
+      comment: "The SDK does not depend on the CLI, HTTP, MCP or the web page.",
+      from: { path: "^src/(api|eval|bench)/" },
+      to: { path: "^src/surfaces/" },
+    },
+    {
+      name: "surfaces-use-the-sdk",
+      severity: "error",
+      comment: "CLI, HTTP, MCP and the web page are thin shells over one SDK: they import src/index.ts, not its insides.",
+      from: { path: "^src/surfaces/" },
+      to: { path: "^src/", pathNot: "^src/surfaces/|^src/index\\.ts$" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsConfig: { fileName: "tsconfig.json" },
+    tsPreCompilationDeps: true,
+    exclude: { path: "^src/surfaces/web/client" },
+  },
+};
