@@ -13,7 +13,7 @@ export type { SummarySentence, PyramidNode } from "./model/pyramid.js";
 export { defaultPlacement, UNSORTED, type Placement, type PlacementOptions } from "./topics/placement.js";
 export { isAncestor, isDescendant } from "./topics/path.js";
 export { parseTimeExpressions, type ParsedTime, type TimeSpan } from "./time/expressions.js";
-export { CascadeError, ERROR_CODES, type ErrorCode } from "./errors.js";
+export { CascadeError, ERROR_CODES, unsupported, isUnsupported, type ErrorCode } from "./errors.js";
 export { OpenAIEmbedder, type OpenAIEmbedderOptions } from "./embed/openai.js";
 export { SifEmbedder } from "./embed/sif.js";
 export { loadGloveTable } from "./embed/glove-cache.js";

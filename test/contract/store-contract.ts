@@ -1,0 +1,299 @@
+/**
+ * The store port's contract: what every backend must do, written once against `Store` and run by a few lines
+ * per backend (sqlite.test.ts, ...). A backend that cannot do something names the case in `skips` with its
+ * reason, and the case is reported as skipped with that reason: never silently passed.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { CascadeError } from "../../src/errors.js";
+import type { EdgeDraft } from "../../src/model/graph.js";
+import type { SearchFilter } from "../../src/model/types.js";
+import type { Store } from "../../src/ports/store.js";
+import { parseFilterArg } from "../../src/query/where.js";
+import { windowAt } from "../../src/time/windows.js";
+import { prepared, queryVector, RECORDED, stamp } from "./fixture.js";
+
+export const CONTRACT_CASES = [
+  "writes and reads memories",
+  "lexical search takes words, never syntax",
+  "index keys group the words one list serves",
+  "curated search reads titles, descriptions and tags",
+  "nearest chunks by cosine",
+  "every channel and the list apply one filter alike",
+  "lists page in event-time order",
+  "deleting a memory removes it from every index",
+  "edges: cycles and unknown memories refused, retraction kept",
+  "suggestions are recorded once and decided once",
+  "writes mark their calendar windows dirty",
+  "topics re-path all or nothing",
+  "small values and housekeeping",
+] as const;
+
+export type ContractCase = (typeof CONTRACT_CASES)[number];
+
+const DAY = 86_400_000;
+const at = (day: number) => new Date(Date.UTC(2026, 0, day, 12)).toISOString();
+
+/** Six memories that the cases share: two users, a topic tree, metadata, titles and tags. */
+async function seeded(open: () => Promise<Store>) {
+  const store = await open();
+  const memories = await prepared([
+    { text: "We deployed the billing service to the new cluster.", at: at(1), topic: "ops.deploy", user: "alice", metadata: { priority: 1, team: "core" } },
+    { text: "The deployment of billing failed twice with timeouts.", at: at(2), topic: "ops.deploy", user: "bob", metadata: { priority: 3 } },
+    { text: "Lunch with Maria about the sourdough starter.", at: at(3), topic: "life", user: "alice", title: "Sourdough notes", tags: ["baking"] },
+    { text: "Postgres is the primary store for billing.", at: at(4), topic: "ops.db", user: "alice", kind: "decision", metadata: { priority: 5 } },
+    { text: "Billing moves from Postgres to DynamoDB.", at: at(5), topic: "ops.db", user: "bob", kind: "decision", metadata: { priority: 4 } },
+    { text: "Feeding the starter twice a day with rye flour.", at: at(6), topic: "life.baking", user: "carol", description: "bread routine" },
+  ]);
+  await store.writeMemories(memories, stamp);
+  const ids = memories.map((m) => m.memory.id);
+  return { store, ids };
+}
+
+const memoryIds = (list: { memoryId: string }[]) => [...new Set(list.map((r) => r.memoryId))];
+const edge = (from: string, to: string, type: EdgeDraft["type"] = "supersedes"): EdgeDraft => ({
+  type,
+  from,
+  to,
+  validFrom: RECORDED,
+  validTo: null,
+  recordedAt: RECORDED,
+  provenance: "api",
+  confidence: 1,
+  reason: null,
+});
+
+const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>> = {
+  async "writes and reads memories"(open) {
+    const store = await open();
+    assert.equal(await store.embedderStamp(), null, "a new store has no embedder stamp");
+    await store.close();
+    const { store: s, ids } = await seeded(open);
+    assert.deepEqual(await s.embedderStamp(), stamp);
+    const m = await s.getMemory(ids[0]);
+    assert.equal(m?.text, "We deployed the billing service to the new cluster.");
+    assert.equal(m?.topic, "ops.deploy");
+    assert.equal(m?.user, "alice");
+    assert.deepEqual(m?.metadata, { priority: 1, team: "core" });
+    assert.equal((await s.getMemory(ids[2]))?.title, "Sourdough notes");
+    assert.deepEqual((await s.getMemory(ids[2]))?.tags, ["baking"]);
+    assert.equal(await s.getMemory("m_nothing"), null);
+    const stats = await s.stats();
+    assert.equal(stats.memories, 6);
+    assert.equal(stats.chunks, 6);
+    await s.close();
+  },
+
+  async "lexical search takes words, never syntax"(open) {
+    const { store, ids } = await seeded(open);
+    const hits = await store.searchBody({ words: ["billing", "timeouts"], depth: 10, filter: {} });
+    assert.equal(hits[0].memoryId, ids[1], "the chunk holding both words ranks first");
+    assert.ok(memoryIds(hits).includes(ids[0]) && memoryIds(hits).includes(ids[3]));
+    for (const hostile of [['"'], ["near(", "and", "or", "not"], ["*"], ["title:billing"], ["'; drop table memories; --"]]) {
+      await store.searchBody({ words: hostile, depth: 5, filter: {} });
+      await store.searchCurated({ words: hostile, depth: 5, filter: {} });
+    }
+    assert.deepEqual(await store.searchBody({ words: [], depth: 5, filter: {} }), []);
+    assert.equal((await store.stats()).memories, 6, "hostile words changed nothing");
+    await store.close();
+  },
+
+  async "index keys group the words one list serves"(open) {
+    const { store } = await seeded(open);
+    const words = ["deployed", "deployment", "deploy", "billing", "starter"];
+    const keys = await store.indexKeys(words);
+    assert.deepEqual([...keys.keys()].sort(), [...words].sort(), "every word gets a key");
+    const lists = await store.chunksWithTerms({ terms: words, filter: {} });
+    for (const a of words)
+      for (const b of words)
+        if (keys.get(a) === keys.get(b)) assert.deepEqual([...lists.get(a)!].sort(), [...lists.get(b)!].sort(), `${a} and ${b} share a key, so one list`);
+    assert.equal(lists.get("starter")!.length, 2);
+    // a word's list holds at least every chunk whose text has the word as it is
+    const owners = await store.memoryIdsOfChunks(lists.get("deployed")!);
+    assert.ok([...owners.values()].includes((await store.memoryIdsInOrder())[0]));
+    await store.close();
+  },
+
+  async "curated search reads titles, descriptions and tags"(open) {
+    const { store, ids } = await seeded(open);
+    assert.deepEqual(memoryIds(await store.searchCurated({ words: ["sourdough"], depth: 5, filter: {} })), [ids[2]]);
+    assert.deepEqual(memoryIds(await store.searchCurated({ words: ["baking"], depth: 5, filter: {} })), [ids[2]]);
+    assert.deepEqual(memoryIds(await store.searchCurated({ words: ["bread"], depth: 5, filter: {} })), [ids[5]]);
+    assert.deepEqual(await store.searchCurated({ words: ["billing"], depth: 5, filter: {} }), [], "bodies are not curated text");
+    await store.close();
+  },
+
+  async "nearest chunks by cosine"(open) {
+    const { store, ids } = await seeded(open);
+    const near = await store.nearestChunks({ vector: queryVector("Billing moves from Postgres to DynamoDB."), depth: 3, filter: {} });
+    assert.equal(near[0].memoryId, ids[4]);
+    assert.ok(Math.abs(near[0].score - 1) < 1e-5, "the same text has cosine 1");
+    for (let i = 1; i < near.length; i++) assert.ok(near[i - 1].score >= near[i].score, "best first");
+    const nul = await store.similarityNull(queryVector("billing"));
+    assert.ok(nul.rows >= 1 && Number.isFinite(nul.mean) && nul.sd >= 0);
+    let vectors = 0;
+    for await (const [, v] of store.allVectors()) {
+      vectors++;
+      assert.equal(v.length, stamp.dimensions);
+    }
+    assert.equal(vectors, 6);
+    await store.close();
+  },
+
+  async "every channel and the list apply one filter alike"(open) {
+    const { store, ids } = await seeded(open);
+    const filters: [string, SearchFilter, number[]][] = [
+      ["user=alice", { where: [parseFilterArg("user=alice")] }, [0, 2, 3]],
+      ["priority>=3", { where: [parseFilterArg("priority>=3")] }, [1, 3, 4]],
+      ["team!=core", { where: [parseFilterArg("team!=core")] }, [1, 2, 3, 4, 5]],
+      ["under ops", { under: "ops" }, [0, 1, 3, 4]],
+      ["topics life", { topics: ["life"] }, [2]],
+      ["kinds decision", { kinds: ["decision"] }, [3, 4]],
+      ["exclude decision", { excludeKinds: ["decision"] }, [0, 1, 2, 5]],
+      ["days 2-4", { since: Date.parse(at(2)), until: Date.parse(at(4)) }, [1, 2]],
+    ];
+    const everything = ["billing", "deployed", "deployment", "postgres", "starter", "sourdough", "lunch", "rye", "dynamodb", "cluster", "timeouts", "flour"];
+    for (const [name, filter, expected] of filters) {
+      const want = expected.map((i) => ids[i]).sort();
+      const body = memoryIds(await store.searchBody({ words: everything, depth: 50, filter })).sort();
+      assert.deepEqual(body, want, `bm25 with ${name}`);
+      const near = memoryIds(await store.nearestChunks({ vector: queryVector("billing starter"), depth: 50, filter })).sort();
+      assert.deepEqual(near, want, `dense with ${name}`);
+      const lists = await store.chunksWithTerms({ terms: everything, filter });
+      const owners = await store.memoryIdsOfChunks([...new Set([...lists.values()].flat())]);
+      assert.deepEqual([...new Set(owners.values())].sort(), want, `late interaction with ${name}`);
+      const listed = await store.listMemories({ filter, limit: 50, order: "asc" });
+      assert.deepEqual(listed.memories.map((m) => m.id).sort(), want, `list with ${name}`);
+    }
+    await store.close();
+  },
+
+  async "lists page in event-time order"(open) {
+    const { store, ids } = await seeded(open);
+    const seen: string[] = [];
+    let page = await store.listMemories({ filter: {}, limit: 4, order: "desc" });
+    seen.push(...page.memories.map((m) => m.id));
+    assert.equal(page.more, true);
+    const last = page.memories.at(-1)!;
+    page = await store.listMemories({ filter: {}, limit: 4, order: "desc", after: { at: Date.parse(last.at), id: last.id } });
+    seen.push(...page.memories.map((m) => m.id));
+    assert.equal(page.more, false);
+    assert.deepEqual(seen, [...ids].reverse());
+    const bySpeaker = await store.listMemories({ filter: {}, speakers: ["nobody"], limit: 10, order: "asc" });
+    assert.deepEqual(bySpeaker.memories, []);
+    assert.deepEqual(await store.memoryIdsInOrder(), ids);
+    const times = await store.eventTimes([ids[0], ids[5]]);
+    assert.equal(times.get(ids[5])! - times.get(ids[0])!, 5 * DAY);
+    await store.close();
+  },
+
+  async "deleting a memory removes it from every index"(open) {
+    const { store, ids } = await seeded(open);
+    await store.addEdges([edge(ids[4], ids[3])]);
+    assert.equal(await store.deleteMemory(ids[3]), true);
+    assert.equal(await store.deleteMemory(ids[3]), false, "a second delete finds nothing");
+    assert.equal(await store.getMemory(ids[3]), null);
+    assert.ok(!memoryIds(await store.searchBody({ words: ["postgres", "primary"], depth: 10, filter: {} })).includes(ids[3]));
+    assert.ok(!memoryIds(await store.nearestChunks({ vector: queryVector("Postgres is the primary store for billing."), depth: 10, filter: {} })).includes(ids[3]));
+    const lists = await store.chunksWithTerms({ terms: ["primary"], filter: {} });
+    assert.deepEqual(lists.get("primary"), []);
+    assert.deepEqual(await store.edgesTouching([ids[3]]), [], "its edges go with it");
+    assert.equal((await store.stats()).memories, 5);
+    const purged = await store.purgeDeleted();
+    assert.ok(purged.terms_dropped >= 1, "words only it held are dropped");
+    await store.close();
+  },
+
+  async "edges: cycles and unknown memories refused, retraction kept"(open) {
+    const { store, ids } = await seeded(open);
+    const [a] = await store.addEdges([edge(ids[4], ids[3])]);
+    await assert.rejects(store.addEdges([edge(ids[3], ids[4])]), CascadeError, "a supersedes cycle is refused");
+    await assert.rejects(store.addEdges([edge(ids[1], ids[0]), edge(ids[0], "m_missing")]), CascadeError, "an unknown memory is refused");
+    assert.deepEqual(await store.edgesTouching([ids[0]]), [], "a refused batch writes none of its edges");
+    const retracted = await store.retractEdge(a.id, RECORDED + DAY);
+    assert.equal(retracted.retractedAt, RECORDED + DAY);
+    const kept = await store.edgesTouching([ids[3]]);
+    assert.equal(kept.length, 1, "a retracted edge stays in history");
+    assert.equal(kept[0].retractedAt, RECORDED + DAY);
+    await store.addEdges([edge(ids[3], ids[4], "contradicts")]);
+    assert.equal((await store.edgesTouching([ids[4]], "contradicts")).length, 1);
+    await store.close();
+  },
+
+  async "suggestions are recorded once and decided once"(open) {
+    const { store, ids } = await seeded(open);
+    const s = { from: ids[4], to: ids[3], confidence: 0.6, reason: "same subject", createdAt: RECORDED };
+    await store.addSuggestions([s]);
+    await store.addSuggestions([{ ...s, confidence: 0.7 }]);
+    const open1 = await store.listSuggestions("open");
+    assert.equal(open1.length, 1);
+    assert.equal(open1[0].confidence, 0.6, "the first record is kept");
+    const decided = await store.decideSuggestion(open1[0].id, "accepted", RECORDED + 1, edge(ids[4], ids[3]));
+    assert.equal(decided.status, "accepted");
+    assert.equal((await store.edgesTouching([ids[3]], "supersedes")).length, 1, "accepting adds its edge");
+    await assert.rejects(store.decideSuggestion(open1[0].id, "rejected", RECORDED + 2));
+    await store.close();
+  },
+
+  async "writes mark their calendar windows dirty"(open) {
+    const { store, ids } = await seeded(open);
+    const dirty = await store.dirtyWindows();
+    const zone = await store.pyramidZone();
+    assert.equal(zone, "UTC");
+    for (const level of ["day", "week", "month"] as const) {
+      assert.ok(dirty.some((w) => w.level === level && w.start === windowAt(level, Date.parse(at(1))).start), `the ${level} of the first memory`);
+    }
+    await store.clearDirtyWindows(dirty);
+    assert.deepEqual(await store.dirtyWindows(), []);
+    await store.addEdges([edge(ids[4], ids[3])]);
+    assert.ok((await store.dirtyWindows()).some((w) => w.level === "day" && w.start === windowAt("day", Date.parse(at(4))).start), "an edge dirties the windows of what it touches");
+    const inputs = await store.windowInputs(windowAt("day", Date.parse(at(2))));
+    assert.deepEqual(inputs.map((m) => m.id), [ids[1]]);
+    await store.close();
+  },
+
+  async "topics re-path all or nothing"(open) {
+    const { store, ids } = await seeded(open);
+    await store.saveTopic("archive", "old things", RECORDED);
+    await store.saveTopic("archive.x", null, RECORDED);
+    await assert.rejects(store.moveTopic("ops", "archive", { merge: false }), CascadeError, "the target holds a topic already");
+    assert.equal((await store.getMemory(ids[0]))?.topic, "ops.deploy", "a refused move changes nothing");
+    assert.equal(await store.moveTopic("ops", "infra", { merge: false }), 4);
+    assert.equal((await store.getMemory(ids[0]))?.topic, "infra.deploy");
+    assert.deepEqual(memoryIds(await store.searchBody({ words: ["billing"], depth: 10, filter: { under: "infra" } })).sort(), [ids[0], ids[1], ids[3], ids[4]].sort());
+    await assert.rejects(store.deleteTopic("infra"), CascadeError, "a topic holding memories is not deleted");
+    assert.ok((await store.deleteTopic("archive")) >= 1);
+    const counts = await store.topicCounts();
+    assert.deepEqual(counts.find((c) => c.path === "infra.db")?.count, 2);
+    assert.ok(!(await store.topicRows()).some((t) => t.path.startsWith("archive")));
+    await store.close();
+  },
+
+  async "small values and housekeeping"(open) {
+    const { store, ids } = await seeded(open);
+    assert.equal(await store.getMeta("contract.key"), null);
+    await store.setMeta("contract.key", "v1");
+    assert.equal(await store.getMeta("contract.key"), "v1");
+    const stats = await store.termStats(["billing", "nonexistentword"]);
+    assert.equal(stats.chunks, 6);
+    assert.equal(stats.df.get("billing"), 4);
+    assert.equal(stats.df.get("nonexistentword"), 0);
+    const firsts = await store.firstChunkIds([ids[0]]);
+    const hydrated = await store.hydrate([firsts.get(ids[0])!]);
+    assert.equal(hydrated.get(firsts.get(ids[0])!)?.memory.id, ids[0]);
+    await store.settle();
+    const checks = await store.doctor(false);
+    assert.ok(checks.every((c) => c.ok), `doctor: ${checks.filter((c) => !c.ok).map((c) => c.name).join(", ")}`);
+    await store.close();
+  },
+};
+
+/** Registers the contract's cases for one backend; `skips` names a case the backend cannot do, and why. */
+export function storeContract(backend: string, open: () => Promise<Store>, skips: Partial<Record<ContractCase, string>> = {}): void {
+  describe(`store contract: ${backend}`, () => {
+    for (const name of CONTRACT_CASES) {
+      const reason = skips[name];
+      test(name, reason ? { skip: reason } : {}, () => cases[name](open));
+    }
+  });
+}
