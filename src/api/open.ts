@@ -37,6 +37,9 @@ export interface OpenMemoryOptions extends EngineConfig {
   onPyramidCatchUp?: (done: number, total: number) => void;
 }
 
+/** The options that say where and with what models to open; the rest are the engine's configuration. */
+const OPENING_OPTIONS = new Set(["path", "namespace", "createNamespace", "embedder", "tokens", "chatSummarizer", "now", "clock", "onPyramidCatchUp"]);
+
 export function defaultStorePath(): string {
   return process.env.CASCADE_DB || join(process.cwd(), ".cascade", "memory.db");
 }
@@ -62,7 +65,8 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Engin
     const clock = options.clock ?? (options.now !== undefined ? fixedClock(options.now) : undefined);
     const summarizer = options.summarizer ?? (options.chatSummarizer ? new ChatSummarizer(options.chatSummarizer) : undefined);
     const entities = options.entities?.chat && !options.entities.extractor ? { ...options.entities, extractor: new ChatEntityExtractor(options.entities.chat) } : options.entities;
-    const engine = await Engine.create({ store, embedder, tokens, clock }, { ...options, summarizer, entities });
+    const config = Object.fromEntries(Object.entries(options).filter(([key]) => !OPENING_OPTIONS.has(key))) as EngineConfig;
+    const engine = await Engine.create({ store, embedder, tokens, clock }, { ...config, summarizer, entities });
     // a store written before the pyramid was kept current (or with it off) is brought up to date once
     await engine.catchUpPyramid({ onProgress: options.onPyramidCatchUp });
     return engine;

@@ -1,0 +1,271 @@
+/**
+ * @module api/write-path
+ * The ingest pipeline behind remember and rememberMany: validate → (dedupe) → conversational context → chunk and
+ * embed → place in a topic → entities → one write transaction per batch (with the `supersedes` edges the items
+ * name) → revision detection. An invalid item is reported with its index and never costs the valid ones.
+ */
+import { CascadeError } from "../errors.js";
+import type { EntityExtractor } from "../entities/extract.js";
+import { detectRevisions } from "../graph/detect.js";
+import { partitionByImportKey } from "../ingest/dedupe.js";
+import { attachEntities } from "../ingest/entities.js";
+import { sessionContexts } from "../ingest/context.js";
+import { prepareMemories } from "../ingest/prepare.js";
+import { validateMemoryInput, type ValidMemory } from "../ingest/validate-memory.js";
+import type { EdgeDraft } from "../model/graph.js";
+import type { PreparedMemory } from "../model/types.js";
+import type { Clock } from "../ports/clock.js";
+import type { Embedder } from "../ports/embedder.js";
+import type { EmbedderStamp, Store } from "../ports/store.js";
+import type { PyramidKeeper } from "../pyramid/keeper.js";
+import { topicPlacer, type TopicPlacer } from "../topics/placement.js";
+import type { ResolvedEngineConfig } from "./engine-config.js";
+
+/** What `remember` answers: enough to refer to the memory later. */
+export interface Remembered {
+  id: string;
+  kind: string;
+  topic: string | null;
+  at: string;
+}
+
+export interface BatchResult {
+  imported: number;
+  /** Items left out because the store (or an earlier item) already held them (with `dedupe`). */
+  skipped: number;
+  ids: (string | null)[];
+  failed: { index: number; error: string }[];
+}
+
+export interface BatchOptions {
+  /** Memories per write transaction. */
+  batchSize?: number;
+  /** Look for earlier memories each new one revises (default true; a bulk load of old data may skip it). */
+  detect?: boolean;
+  onProgress?: (done: number, total: number) => void;
+  /** Skip items the store already holds, by `metadata.ref` or a hash of the item (see ingest/dedupe.ts). */
+  dedupe?: boolean;
+}
+
+/** What rememberMany takes besides BatchOptions: who wrote it, and how the one-memory `remember` listens. */
+export interface WriteOptions extends BatchOptions {
+  provenance?: "user" | "api";
+  /** Throw the first error instead of reporting it (one memory at a time). */
+  failFast?: boolean;
+  /** Told of each memory as its transaction commits, so a caller needs no second read. */
+  onWritten?: (index: number, memory: PreparedMemory["memory"]) => void;
+}
+
+export interface WriteDeps {
+  store: Store;
+  embedder: Embedder;
+  clock: Clock;
+  stamp: EmbedderStamp;
+  keeper: PyramidKeeper;
+}
+
+const DEFAULT_BATCH = 256; // large enough to amortise a commit, small enough that progress moves
+
+/** Takes `supersedes` (an id or ref, or a list of them) off a memory input. */
+function splitSupersedes(input: unknown): { supersedes: string[]; rest: unknown } {
+  if (typeof input !== "object" || input === null || !("supersedes" in input)) return { supersedes: [], rest: input };
+  const { supersedes, ...rest } = input as { supersedes: unknown };
+  if (supersedes === undefined) return { supersedes: [], rest };
+  const list = typeof supersedes === "string" ? [supersedes] : supersedes;
+  if (!Array.isArray(list) || !list.every((s) => typeof s === "string" && s.length > 0)) {
+    throw new CascadeError("INVALID_INPUT", "supersedes: a memory id (or ref), or a list of them", { field: "supersedes" });
+  }
+  // each entry is an edge with a cycle check (a walk of the chain): bounded like every list an input may carry
+  if (list.length > 64) throw new CascadeError("INVALID_INPUT", `supersedes: at most 64 memories, got ${list.length}`, { field: "supersedes" });
+  return { supersedes: list as string[], rest };
+}
+
+export class WritePath {
+  /** Topic centroids, loaded on the first write that needs them and kept current by this engine's writes. */
+  private placer: TopicPlacer | null = null;
+
+  constructor(
+    private readonly deps: WriteDeps,
+    private readonly config: Pick<ResolvedEngineConfig, "conversationContext" | "denseContext" | "placement" | "detection" | "judge"> & { extractor: EntityExtractor | null },
+  ) {}
+
+  /** Topics changed: centroids and descriptions are read again on the next write. */
+  forgetTopics(): void {
+    this.placer = null;
+  }
+
+  /**
+   * Stores many memories, one transaction per batch. An invalid item is reported with its index and never
+   * costs the valid ones; if a batch's write fails as a whole, its items are retried one by one to isolate it.
+   * `supersedes` may name memory ids or the `metadata.ref` of items earlier in the same call.
+   */
+  async write(
+    inputs: unknown[],
+    options: WriteOptions = {},
+  ): Promise<BatchResult> {
+    // the pyramid's refresh waits until this write has committed and noted what it wrote (pyramid/keeper.ts)
+    const longIds: string[] = [];
+    this.deps.keeper.beginWrite();
+    try {
+      return await this.writeMany(inputs, options, longIds);
+    } finally {
+      // even a write that failed part-way may have committed batches: a refresh with nothing dirty costs one lookup
+      await this.deps.keeper.endWrite(longIds, true);
+    }
+  }
+
+  private async writeMany(
+    inputs: unknown[],
+    options: WriteOptions,
+    longIds: string[],
+  ): Promise<BatchResult> {
+    const batchSize = options.batchSize ?? DEFAULT_BATCH;
+    const result: BatchResult = { imported: 0, skipped: 0, ids: inputs.map(() => null), failed: [] };
+    const now = this.deps.clock.now();
+    const refs = new Map<string, string>();
+    const seen = new Map<string, string | null>(); // import keys of this run (dedupe)
+    const fail = (index: number, err: unknown) => {
+      // only the caller's mistakes are reported per item; a store failure (a lock held too long) stops the
+      // batch, so that an import never reports success having dropped good lines
+      if (options.failFast || !(err instanceof CascadeError && err.isUsageError)) throw err;
+      result.failed.push({ index, error: errorMessage(err) });
+    };
+    for (let start = 0; start < inputs.length; start += batchSize) {
+      let valid: { index: number; memory: ValidMemory; supersedes: string[]; importKey?: string }[] = [];
+      inputs.slice(start, start + batchSize).forEach((input, offset) => {
+        try {
+          const { supersedes, rest } = splitSupersedes(input);
+          valid.push({ index: start + offset, memory: validateMemoryInput(rest, now), supersedes });
+        } catch (err) {
+          fail(start + offset, err);
+        }
+      });
+      if (options.dedupe) {
+        const split = await partitionByImportKey(valid, (v) => inputs[v.index], (keys) => this.deps.store.memoryIdsByImportKey(keys), seen);
+        valid = split.fresh;
+        result.skipped += split.skipped.length;
+        for (const s of split.skipped) {
+          result.ids[s.index] = s.id;
+          const ref = (inputs[s.index] as { metadata?: { ref?: unknown } }).metadata?.ref;
+          if (typeof ref === "string" && s.id) refs.set(ref, s.id);
+        }
+      }
+      const contexts = this.config.conversationContext ? await sessionContexts(valid.map((v) => v.memory), (session, at) => this.deps.store.previousInSession(session, at)) : [];
+      const prepared = await attachEntities(await this.placeTopics(await prepareMemories(valid.map((v) => v.memory), this.deps.embedder, now, contexts, this.config.denseContext)), this.config.extractor);
+      // a context taken from earlier in this batch names its memory once that memory has an id
+      contexts.forEach((c, i) => c?.batchIndex !== undefined && (prepared[i].contextOf = prepared[c.batchIndex].memory.id));
+      prepared.forEach((p, i) => {
+        if (valid[i].importKey) seen.set((p.importKey = valid[i].importKey)!, p.memory.id);
+        const ref = valid[i].memory.metadata.ref;
+        if (typeof ref === "string") refs.set(ref, p.memory.id);
+      });
+      const edgesOf = (i: number): EdgeDraft[] =>
+        valid[i].supersedes.map((old) => ({
+          type: "supersedes",
+          from: prepared[i].memory.id,
+          to: refs.get(old) ?? old,
+          validFrom: Date.parse(prepared[i].memory.at),
+          validTo: null,
+          recordedAt: now,
+          provenance: options.provenance ?? "api",
+          confidence: 1,
+          reason: null,
+        }));
+      const written: number[] = [];
+      try {
+        await this.deps.store.writeMemories(prepared, this.deps.stamp, prepared.flatMap((_, i) => edgesOf(i)));
+        written.push(...prepared.keys());
+      } catch (batchError) {
+        if (!(batchError instanceof CascadeError && batchError.isUsageError) || batchError.code === "EMBEDDER_MISMATCH") throw batchError;
+        if (prepared.length === 1) fail(valid[0].index, batchError);
+        else {
+          for (const [i, p] of prepared.entries()) {
+            try {
+              await this.deps.store.writeMemories([p], this.deps.stamp, edgesOf(i));
+              written.push(i);
+            } catch (err) {
+              fail(valid[i].index, err);
+            }
+          }
+        }
+      }
+      // a line that failed was not stored: an identical later line may still be
+      valid.forEach((v, i) => v.importKey && !written.includes(i) && seen.delete(v.importKey));
+      for (const i of written) {
+        if (prepared[i].chunks.length > 1) longIds.push(prepared[i].memory.id);
+        result.ids[valid[i].index] = prepared[i].memory.id;
+        options.onWritten?.(valid[i].index, prepared[i].memory);
+      }
+      result.imported += written.length;
+      // Explicit supersedes always wins: only memories that named no predecessor are looked at.
+      if (options.detect !== false) {
+        await this.detect(written.filter((i) => valid[i].supersedes.length === 0).map((i) => prepared[i]), now);
+      }
+      options.onProgress?.(Math.min(start + batchSize, inputs.length), inputs.length);
+      // let a server answer other requests between batches: an await alone resumes before any I/O is read
+      if (start + batchSize < inputs.length) await new Promise((resolve) => setImmediate(resolve));
+    }
+    result.failed.sort((a, b) => a.index - b.index);
+    return result;
+  }
+
+  /**
+   * Gives each memory that came without a topic the nearest topic (or `unsorted`), recording the choice and its
+   * confidence in `metadata.placement`. Explicit topics are never changed. A store with no topic places nothing.
+   */
+  private async placeTopics(prepared: PreparedMemory[]): Promise<PreparedMemory[]> {
+    if (!this.config.placement.enabled || prepared.length === 0) return prepared;
+    const placer = await this.loadPlacer();
+    return prepared.map((p) => {
+      const vector = p.chunks[0].vector;
+      if (p.memory.topic !== null) {
+        placer.add(p.memory.topic, vector);
+        return p;
+      }
+      const placement = placer.place(vector);
+      if (!placement) return p;
+      // an automatic placement never moves a centroid (see topics-sql topicMemberVectors)
+      return { ...p, memory: { ...p.memory, topic: placement.topic, metadata: { ...p.memory.metadata, placement } } };
+    });
+  }
+
+  private async loadPlacer(): Promise<TopicPlacer> {
+    if (!this.placer) {
+      const rows = (await this.deps.store.topicRows()).filter((r) => r.description);
+      const vectors = rows.length ? await this.deps.embedder.embed(rows.map((r) => r.description!)) : [];
+      const described = rows.map((r, i) => ({ ...r, vector: vectors[i] }));
+      this.placer = topicPlacer(await this.deps.store.topicVectorSums(), described, this.config.placement);
+    }
+    return this.placer;
+  }
+
+  private async detect(memories: PreparedMemory[], now: number): Promise<void> {
+    if (!this.config.detection.enabled || memories.length === 0) return;
+    const found = await detectRevisions(
+      this.deps.store,
+      this.config.judge,
+      memories.map((p) => ({
+        id: p.memory.id,
+        text: p.memory.text,
+        at: p.memory.at,
+        topic: p.memory.metadata.placement ? null : p.memory.topic,
+        vector: p.chunks[0].vector,
+      })),
+      this.config.detection,
+      now,
+    );
+    for (const edge of found.edges) {
+      try {
+        await this.deps.store.addEdges([edge]);
+      } catch (err) {
+        // a detected edge that would close a cycle (or duplicate one) is not worth failing an import for
+        if (!(err instanceof CascadeError && err.isUsageError)) throw err;
+      }
+    }
+    if (found.suggestions.length) await this.deps.store.addSuggestions(found.suggestions);
+  }
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
