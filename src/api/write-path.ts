@@ -3,6 +3,8 @@
  * The ingest pipeline behind remember and rememberMany: validate → (dedupe) → conversational context → chunk and
  * embed → place in a topic → entities → one write transaction per batch (with the `supersedes` edges the items
  * name) → revision detection. An invalid item is reported with its index and never costs the valid ones.
+ * (~270 lines: the stages share the batch's bookkeeping — refs, import keys, which items were written — so they
+ * are kept in one pass rather than spread over files that would pass it around.)
  */
 import { CascadeError } from "../errors.js";
 import type { EntityExtractor } from "../entities/extract.js";

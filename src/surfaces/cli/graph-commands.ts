@@ -5,12 +5,9 @@
  */
 import { type Command, InvalidArgumentError } from "commander";
 import { EDGE_TYPES, MAX_GRAPH_DEPTH, type Engine, type GraphJson } from "../../index.js";
-import { emit, type OutputMode } from "./output.js";
+import { emit } from "./output.js";
+import type { CliContext } from "./context.js";
 
-export interface CliContext {
-  withEngine: <T>(cmd: Command, fn: (engine: Engine) => Promise<T>) => Promise<T>;
-  mode: (cmd: Command) => OutputMode;
-}
 
 const GRAPH_TYPES = [...EDGE_TYPES, "mentions"] as const;
 

@@ -4,11 +4,11 @@
  * last line or `next_cursor`), with the simple filters and each memory's status at `--as-of`/`--known-at`.
  */
 import { InvalidArgumentError, type Command } from "commander";
-import type { Engine, ListJson } from "../../index.js";
-import { emit, type OutputMode } from "./output.js";
+import type { ListJson } from "../../index.js";
+import { emit } from "./output.js";
+import type { CliContext } from "./context.js";
 import { FILTER_HELP, filterConditions, keepWhole } from "./filter-flag.js";
 
-type WithEngine = <T>(cmd: Command, fn: (engine: Engine) => Promise<T>) => Promise<T>;
 
 const oneLine = (s: string, max: number) => {
   const flat = s.replace(/\s+/g, " ").trim();
@@ -34,7 +34,7 @@ export function formatList(page: ListJson): string {
   return lines.join("\n");
 }
 
-export function registerListCommand(program: Command, withEngine: WithEngine, mode: (cmd: Command) => OutputMode): void {
+export function registerListCommand(program: Command, { withEngine, mode }: CliContext): void {
   program
     .command("list")
     .description("memories in time order, a page at a time, with their status (oldest first)")

@@ -1,0 +1,96 @@
+/**
+ * @module surfaces/cli/commands/eval-commands
+ * `cascade eval` and `cascade bench`: quality on LoCoMo, speed on a synthetic corpus.
+ */
+import { type Command, Option } from "commander";
+import { CascadeError, defaultGloveEmbedder, scratchStores, runCvCommand, formatCv, evaluateLocomo, loadLocomo, runBench, runPyramidBench, runTopicBench, runFilterBench, type BenchReport, type EvalReport } from "../../../index.js";
+import { formatFilterBench, formatBench, formatEval, formatPyramidBench, formatTopicBench } from "../format.js";
+import { emit } from "../output.js";
+import { progressBar } from "../progress.js";
+import { integer } from "../flags.js";
+import { globalFlags, settings, type CliContext } from "../context.js";
+
+export function registerEvalCommands(program: Command, { mode }: CliContext): void {
+  program
+    .command("eval")
+    .description("measure retrieval quality: eval locomo PATH (a LoCoMo conversation file or a folder of them)")
+    .argument("<dataset>", "locomo")
+    .argument("<path>")
+    .option("--no-ablation", "measure only the default configuration (not each channel alone and left out)")
+    .option("--pyramid", "the summary pyramid on (the default)")
+    .option("--no-pyramid", "the summary pyramid off: no summaries in hits, no context")
+    .option("--summary-credit", "count a summary hit as retrieving the turns its sentences came from")
+    .option("--budget-words <n>", "also report evidence@N: evidence read within N words of results and context (repeatable: 250, 500, 1000, 2000)", (v: string, prev: number[] = []) => [...prev, integer("--budget-words", 1)(v)])
+    .addOption(new Option("--time <mode>", "time expressions in questions: boost, restrict or off").choices(["boost", "restrict", "off"]))
+    .option("--cv", "leave-one-conversation-out over the tuned settings: in-sample beside cross-validated")
+    .option("--grid <file>", "with --cv: the candidate settings, a JSON array of {name, engine, search} (first = baseline)")
+    .action(async (dataset: string, path: string, o, cmd: Command) => {
+      if (dataset !== "locomo") throw new CascadeError("INVALID_INPUT", `eval: unknown dataset ${JSON.stringify(dataset)}; known: locomo`, { field: "dataset" });
+      const { engine } = settings(globalFlags(cmd));
+      const conversations = loadLocomo(path);
+      const embedder = defaultGloveEmbedder();
+      if (o.cv || o.grid) {
+        const cvBar = progressBar("cross-validating", "runs");
+        const search = o.time ? { time: o.time } : undefined;
+        const cv = await runCvCommand(conversations, { embedder, tokens: embedder, stores: scratchStores() }, { grid: o.grid, ablation: o.ablation, engine, search, onProgress: (d, t) => cvBar.update(d, t) }).finally(() => cvBar.stop());
+        emit(mode(cmd), cv, () => formatCv(cv));
+        return;
+      }
+      const bar = progressBar("evaluating", "questions");
+      let report: EvalReport;
+      try {
+        report = await evaluateLocomo(conversations, { embedder, tokens: embedder, stores: scratchStores() }, {
+            engine,
+            ablation: o.ablation,
+            pyramid: o.pyramid,
+            summaryCredit: Boolean(o.summaryCredit),
+            budgets: o.budgetWords,
+            search: o.time ? { time: o.time } : undefined,
+          }, (d, t) => bar.update(d, t));
+      } finally {
+        bar.stop();
+      }
+      emit(mode(cmd), report, () => formatEval(report));
+    });
+
+  program
+    .command("bench")
+    .description("generate a seeded synthetic corpus, import it, and measure ingest, size, latency and memory")
+    .option("--chunks <n>", "corpus size in chunks", integer("--chunks", 1), 10_000)
+    .option("--queries <n>", "queries timed per configuration", integer("--queries", 1), 200)
+    .option("--seed <n>", "corpus seed", integer("--seed", 0), 42)
+    .option("--pyramid", "instead: time a full summary-pyramid build over --chunks turns spread over two years, and a refresh after 100 more")
+    .option("--topics", "instead: --chunks memories over 1,000 topics; fused queries with and without --under (1%), and the tree listing")
+    .option("--filters", "instead: --chunks memories with users and metadata; fused queries with and without scope and metadata filters")
+    .option("--no-pyramid", "the summary pyramid off: not maintained during ingest, no context in searches")
+    .action(async (o, cmd: Command) => {
+      if (o.filters) {
+        const bar = progressBar("filter bench", "steps");
+        const r = await runFilterBench(defaultGloveEmbedder(), { stores: scratchStores("files"), memories: o.chunks, queries: o.queries, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) }).finally(() => bar.stop());
+        emit(mode(cmd), r, () => formatFilterBench(r));
+        return;
+      }
+      if (o.topics) {
+        const bar = progressBar("topic bench", "steps");
+        const r = await runTopicBench(defaultGloveEmbedder(), { stores: scratchStores("files"), memories: o.chunks, queries: o.queries, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) }).finally(() => bar.stop());
+        emit(mode(cmd), r, () => formatTopicBench(r));
+        return;
+      }
+      if (o.pyramid) {
+        const bar = progressBar("pyramid bench", "steps");
+        const r = await runPyramidBench(defaultGloveEmbedder(), { stores: scratchStores("files"), turns: o.chunks, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) }).finally(() => bar.stop());
+        emit(mode(cmd), r, () => formatPyramidBench(r));
+        return;
+      }
+      const bar = progressBar("bench", "steps");
+      let report: BenchReport;
+      try {
+        report = await runBench(defaultGloveEmbedder(), { stores: scratchStores("files"), chunks: o.chunks, queries: o.queries, seed: o.seed, pyramid: o.pyramid, onProgress: (_p, d, t) => bar.update(d, t) });
+      } finally {
+        bar.stop();
+      }
+      emit(mode(cmd), report, () => formatBench(report));
+    });
+
+
+}

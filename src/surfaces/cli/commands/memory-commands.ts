@@ -1,0 +1,154 @@
+/**
+ * @module surfaces/cli/commands/memory-commands
+ * `cascade add`, `import`, `show` and `forget`: writing, reading and removing single memories and files of them.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { type Command, Option } from "commander";
+import { CascadeError, readJsonlBatches, requireFile, stoppedImport, readLocomoConversation, type Engine } from "../../../index.js";
+import { formatMemory } from "../format.js";
+import { emit } from "../output.js";
+import { progressBar } from "../progress.js";
+import { FILTER_HELP, filterConditions, keepWhole } from "../filter-flag.js";
+import { collect } from "../flags.js";
+import { type CliContext } from "../context.js";
+
+export function registerMemoryCommands(program: Command, { withEngine, mode }: CliContext): void {
+  program
+    .command("add")
+    .description("remember one thing")
+    .argument("<text>", "the memory's text")
+    .option("--title <title>")
+    .option("--description <text>")
+    .option("--tags <a,b>", "comma-separated tags")
+    .option("--topic <path>", "topic path, e.g. ops.config")
+    .option("--at <iso>", "when it happened (default now)")
+    .option("--role <role>")
+    .option("--speaker <name>")
+    .option("--session <id>")
+    .option("--user <id>", "the person this memory is about or for (a scope: search --filter user=ID)")
+    .option("--agent <id>", "the agent that wrote it (a scope: search --filter agent=ID)")
+    .option("--kind <kind>", "note, turn, decision, document... (default: turn when a speaker or role is set, else note)")
+    .option("--metadata <json>", "a JSON object kept with the memory")
+    .option("--supersedes <id>", "a memory this one replaces (repeatable)", collect)
+    .action(async (text: string, o, cmd: Command) => {
+      let metadata: unknown;
+      if (o.metadata !== undefined) {
+        try {
+          metadata = JSON.parse(o.metadata);
+        } catch {
+          throw new CascadeError("INVALID_INPUT", "--metadata: not valid JSON", { field: "metadata" });
+        }
+      }
+      const input = {
+        text,
+        title: o.title,
+        description: o.description,
+        tags: o.tags === undefined ? undefined : String(o.tags).split(",").map((t) => t.trim()).filter(Boolean),
+        topic: o.topic,
+        at: o.at,
+        role: o.role,
+        speaker: o.speaker,
+        session: o.session,
+        user: o.user,
+        agent: o.agent,
+        kind: o.kind,
+        metadata,
+        supersedes: o.supersedes,
+      };
+      const result = await withEngine(cmd, (e) => e.remember(input, { provenance: "user" }));
+      emit(mode(cmd), result, () => `remembered ${result.id} (${result.kind}, ${result.at}${result.topic ? `, ${result.topic}` : ""})`);
+    });
+
+  program
+    .command("import")
+    .description("import memories from a JSONL file (one object a line) or a LoCoMo conversation")
+    .argument("<file>")
+    .addOption(new Option("--format <format>", "input format").choices(["jsonl", "locomo"]).default("jsonl"))
+    .option("--no-detect", "do not look for revisions of earlier memories (faster bulk loads)")
+    .option("--no-dedupe", "store every line even if the store already holds it (default: skip lines already imported, by ref or content)")
+    .action(async (file: string, o, cmd: Command) => {
+      requireFile(file);
+      const size = statSync(file).size;
+      const opts = { detect: o.detect as boolean, dedupe: o.dedupe as boolean };
+      const result = await withEngine(cmd, (e) => (o.format === "locomo" ? importLocomo(e, file, opts) : importJsonl(e, file, size, opts)));
+      emit(mode(cmd), result, () => {
+        const failures = result.failed.map((f) => `  line ${f.line}: ${f.error}`).join("\n");
+        return `imported ${result.imported}, skipped ${result.skipped} already stored, failed ${result.failed.length}${failures ? `\n${failures}` : ""}`;
+      });
+    });
+
+  program
+    .command("show")
+    .description("show one memory")
+    .argument("<id>")
+    .action(async (id: string, _o, cmd: Command) => {
+      const m = await withEngine(cmd, (e) => e.show(id));
+      emit(mode(cmd), m, () => formatMemory(m));
+    });
+
+  program
+    .command("forget")
+    .description("remove a memory (or every memory matching --filter/--before) from the store and every index, and rebuild the summaries that quoted it")
+    .argument("[id]", "the memory to forget (or give --filter/--before instead)")
+    .option("--purge", "also erase every byte of its text from the database file, its log and its indexes (rewrites the store)")
+    .option("--filter <cond>", FILTER_HELP, keepWhole)
+    .option("--before <iso>", "with no id: every memory that happened before this time (with --filter: and matching it)")
+    .option("--dry-run", "with --filter/--before: list what would be forgotten and change nothing")
+    .action(async (id: string | undefined, o, cmd: Command) => {
+      const byFilter = o.filter !== undefined || o.before !== undefined;
+      if (id !== undefined && byFilter) throw new CascadeError("INVALID_INPUT", "forget: give an id or --filter/--before, not both", { field: "id" });
+      if (id === undefined && !byFilter) throw new CascadeError("INVALID_INPUT", "forget: give the id of a memory, or --filter KEY=VALUE / --before ISO", { field: "id" });
+      if (id === undefined) {
+        const r = await withEngine(cmd, (e) => e.forgetWhere({ where: filterConditions(o), before: o.before, dryRun: Boolean(o.dryRun), purge: Boolean(o.purge) }));
+        emit(mode(cmd), r, () =>
+          r.dry_run
+            ? `would forget ${r.matched} memor${r.matched === 1 ? "y" : "ies"} (dry run: nothing changed)${r.ids.length ? `\n${r.ids.join("\n")}` : ""}`
+            : `forgot ${r.forgotten} memor${r.forgotten === 1 ? "y" : "ies"}${r.summaries_rebuilt ? ` (${r.summaries_rebuilt} summaries rebuilt)` : ""}${r.purged ? "; purged" : ""}`,
+        );
+        return;
+      }
+      if (o.dryRun) throw new CascadeError("INVALID_INPUT", "forget: --dry-run goes with --filter/--before", { field: "dry-run" });
+      const r = await withEngine(cmd, (e) => e.forget(id, { purge: Boolean(o.purge) }));
+      emit(mode(cmd), r, () => `forgot ${r.id}${r.summaries_rebuilt ? ` (${r.summaries_rebuilt} summaries rebuilt)` : ""}${r.purged ? (r.purged.checkpointed ? "; purged from the store's files" : "; purged, but another process holds the log open: purge again later") : ""}`);
+    });
+}
+
+async function importJsonl(engine: Engine, file: string, size: number, opts: { detect: boolean; dedupe: boolean }) {
+  const bar = progressBar("importing", "bytes");
+  const failed: { line: number; error: string }[] = [];
+  let imported = 0;
+  let skipped = 0;
+  try {
+    for await (const { items, bytesRead } of readJsonlBatches(file, 512)) {
+      const good = items.filter((i): i is Extract<typeof i, { input: unknown }> => "input" in i);
+      for (const i of items) if ("error" in i) failed.push({ line: i.line, error: i.error });
+      const r = await engine.rememberMany(good.map((g) => g.input), opts).catch((err) => {
+        throw stoppedImport(err, imported, good[0]?.line, opts.dedupe);
+      });
+      imported += r.imported;
+      skipped += r.skipped;
+      for (const f of r.failed) failed.push({ line: good[f.index].line, error: f.error });
+      bar.update(bytesRead, size);
+    }
+  } finally {
+    bar.stop();
+  }
+  return { imported, skipped, failed: failed.sort((a, b) => a.line - b.line) };
+}
+
+async function importLocomo(engine: Engine, file: string, opts: { detect: boolean; dedupe: boolean }) {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, "utf8"));
+  } catch (err) {
+    throw new CascadeError("INVALID_INPUT", `import: ${file} is not valid JSON (${(err as Error).message})`, { field: "file" });
+  }
+  const conv = readLocomoConversation(json, file);
+  const bar = progressBar("importing", "turns");
+  try {
+    const r = await engine.rememberMany(conv.turns.map((t) => t.input), { ...opts, onProgress: (d, t) => bar.update(d, t) });
+    return { imported: r.imported, skipped: r.skipped, failed: r.failed.map((f) => ({ line: f.index + 1, error: f.error })) };
+  } finally {
+    bar.stop();
+  }
+}

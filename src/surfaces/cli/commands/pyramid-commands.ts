@@ -1,0 +1,35 @@
+/**
+ * @module surfaces/cli/commands/pyramid-commands
+ * `cascade pyramid build` and `pyramid show`: the summary pyramid by hand.
+ */
+import { type Command, Option } from "commander";
+import { formatPyramid } from "../format.js";
+import { emit } from "../output.js";
+import { progressBar } from "../progress.js";
+import { type CliContext } from "../context.js";
+
+export function registerPyramidCommands(program: Command, { withEngine, mode }: CliContext): void {
+  const pyramid = program.command("pyramid").description("the summary pyramid: day, week and month rollups, searchable beside the raw memories");
+  pyramid
+    .command("build")
+    .description("recompute the summaries of every window changed since the last build (the pyramid is kept current on every write; --full rebuilds every node)")
+    .option("--full", "recompute every node, changed or not (after changing the summariser or its limits)")
+    .action(async (o, cmd: Command) => {
+      const bar = progressBar("pyramid", "steps");
+      const r = await withEngine(cmd, (e) => e.buildPyramid({ full: Boolean(o.full), onProgress: (d, t) => bar.update(d, t) })).finally(() => bar.stop());
+      emit(mode(cmd), r, () => {
+        const n = r.recomputed.day + r.recomputed.week + r.recomputed.month + r.turns;
+        return n === 0
+          ? "pyramid up to date: nothing to recompute"
+          : `recomputed ${n} nodes (${r.turns} turns, ${r.recomputed.day} days, ${r.recomputed.week} weeks, ${r.recomputed.month} months): ${r.written} written, ${r.removed} removed, in ${(r.took_ms / 1000).toFixed(1)} s`;
+      });
+    });
+  pyramid
+    .command("show")
+    .description("list the pyramid's nodes (oldest first)")
+    .addOption(new Option("--level <level>", "only this level").choices(["turn", "day", "week", "month"]))
+    .action(async (o, cmd: Command) => {
+      const r = await withEngine(cmd, (e) => e.pyramid({ level: o.level }));
+      emit(mode(cmd), r, () => formatPyramid(r));
+    });
+}

@@ -1,0 +1,45 @@
+/**
+ * @module surfaces/cli/commands/server-commands
+ * `cascade serve` (HTTP) and `cascade mcp` (Model Context Protocol on stdio).
+ */
+import { type Command } from "commander";
+import { MemorySpace } from "../../../index.js";
+import { serveUntilSignal } from "../../http/serve.js";
+import { serveMcpOverStdio } from "../../mcp/server.js";
+import { integer, collect } from "../flags.js";
+import { globalFlags, settings, type CliContext } from "../context.js";
+
+export function registerServerCommands(program: Command, { withEngine, mode }: CliContext): void {
+  program
+    .command("serve")
+    .description("HTTP JSON API (loopback by default; a token is required on any other address)")
+    .option("--host <host>", "address to listen on", "127.0.0.1")
+    .option("--port <port>", "port (0 picks a free one)", integer("--port", 0), 7373)
+    .option("--token <token>", "bearer token every route but /health requires (default $CASCADE_TOKEN)")
+    .option("--allow-origin <origin>", "let web pages from this origin (https://app.example) call the API (repeatable)", collect)
+    .option("--allow-host <name>", "accept this Host name too, e.g. a reverse proxy's (repeatable)", collect)
+    .option("--max-namespaces <n>", "namespaces the server may create (default 1000)", integer("--max-namespaces", 0))
+    .option("--open-namespaces <n>", "stores kept open at once (default 32)", integer("--open-namespaces", 1))
+    .action(async (o, cmd: Command) => {
+      const { path, now, engine, file: config } = settings(globalFlags(cmd));
+      const space = new MemorySpace(path, {
+        ...engine,
+        now,
+        limits: { maxNamespaces: o.maxNamespaces ?? config.serve?.maxNamespaces, openStores: o.openNamespaces ?? config.serve?.openNamespaces },
+      });
+      await serveUntilSignal(space, {
+        host: o.host,
+        port: o.port,
+        token: o.token ?? process.env.CASCADE_TOKEN,
+        allowOrigins: o.allowOrigin ?? config.serve?.allowOrigins,
+        allowHosts: o.allowHost ?? config.serve?.allowHosts,
+      });
+    });
+
+  program
+    .command("mcp")
+    .description("Model Context Protocol server on stdio (tools memory_search, memory_add, memory_supersede, memory_history, memory_topics)")
+    .action(async (_o, cmd: Command) => {
+      await withEngine(cmd, (e) => serveMcpOverStdio(e));
+    });
+}

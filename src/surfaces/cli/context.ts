@@ -1,0 +1,67 @@
+/**
+ * @module surfaces/cli/context
+ * What every command shares: the global flags, the one merge of flags over the config file over the defaults
+ * (`settings`), opening the store for a command (`withEngine`), and the output mode.
+ */
+import type { Command } from "commander";
+import { defaultStorePath, loadConfigFile, openMemory, parseInstant, type ConfigFile, type Engine, type EngineConfig } from "../../index.js";
+import type { OutputMode } from "./output.js";
+import { progressBar } from "./progress.js";
+
+export interface GlobalFlags {
+  db?: string;
+  namespace?: string;
+  json?: boolean;
+  now?: string;
+  config?: string;
+}
+
+export type WithEngine = <T>(cmd: Command, fn: (engine: Engine) => Promise<T>, pathOverride?: string) => Promise<T>;
+
+/** Handed to each command group's register function. */
+export interface CliContext {
+  withEngine: WithEngine;
+  mode: (cmd: Command) => OutputMode;
+}
+
+export function globalFlags(cmd: Command): GlobalFlags {
+  return cmd.optsWithGlobals() as GlobalFlags;
+}
+
+export function mode(cmd: Command): OutputMode {
+  return { json: Boolean(globalFlags(cmd).json) };
+}
+
+/** Flags over the config file over the defaults, merged once for every command that opens a store. */
+export function settings(flags: GlobalFlags): { path: string; now: number | undefined; engine: EngineConfig; file: ConfigFile } {
+  const file = loadConfigFile(flags.config);
+  return {
+    path: flags.db ?? file.db ?? defaultStorePath(),
+    now: flags.now !== undefined ? parseInstant("--now", flags.now) : undefined,
+    engine: { search: file.search, ...file.engine },
+    file,
+  };
+}
+
+/** Only commands that add something create a namespace that does not exist yet; a read of one is NOT_FOUND. */
+const CREATING_COMMANDS = new Set(["add", "import", "mcp", "demo", "create", "describe"]);
+
+export const withEngine: WithEngine = async (cmd, fn, pathOverride) => {
+  const flags = globalFlags(cmd);
+  const s = settings(flags);
+  // a store from before the pyramid was kept on every write is brought up to date on open, with a bar on a terminal
+  const bar = progressBar("bringing the summary pyramid up to date", "steps");
+  const engine = await openMemory({
+    ...s.engine,
+    path: pathOverride ?? s.path,
+    namespace: flags.namespace,
+    createNamespace: CREATING_COMMANDS.has(cmd.name()),
+    now: s.now,
+    onPyramidCatchUp: (d, t) => bar.update(d, t),
+  }).finally(() => bar.stop());
+  try {
+    return await fn(engine);
+  } finally {
+    await engine.close();
+  }
+};
