@@ -21,7 +21,7 @@ export { SqliteStore } from "./backends/sqlite/store.js";
 export { defaultSearchOptions, defaultWeights } from "./config/defaults.js";
 export { fuse, rrfScore, type Fused } from "./fuse/rrf.js";
 export { parseInstant, formatInstant } from "./time/iso.js";
-export type { RecallOptions } from "./query/options.js";
+export { recallOptionsSchema, recallWireShape, recallOptionsFromWire, RECALL_WIRE_NAMES, type RecallOptions, type RecallWire } from "./query/options.js";
 export type { Embedder, TokenVectors } from "./ports/embedder.js";
 export type { Store, StoreMaker } from "./ports/store.js";
 export { CHANNEL_NAMES } from "./model/types.js";

@@ -22,31 +22,81 @@ export const MAX_KINDS = 32;
 
 export const recallOptionsSchema = z
   .object({
-    k: z.number().int().min(1).max(defaultLimits.maxK).optional(),
-    channels: z.array(channelName).min(1, "name at least one channel").max(64).optional(),
-    weights: z.partialRecord(channelName, z.number().min(0, "a weight cannot be negative").max(100)).optional(),
-    rrfK: z.number().min(0).max(10_000).optional(),
-    depth: z.number().int().min(1).max(10_000).optional(),
-    since: z.string().optional(),
-    until: z.string().optional(),
-    under: z.string().optional(),
-    match: z.string().optional(),
+    k: z.number().int().min(1).max(defaultLimits.maxK).optional().describe("how many hits (default 10)"),
+    channels: z.array(channelName).min(1, "name at least one channel").max(64).optional().describe(`the channels to fuse, a subset of ${CHANNEL_NAMES.join(", ")}`),
+    weights: z
+      .partialRecord(channelName, z.number().min(0, "a weight cannot be negative").max(100))
+      .optional()
+      .describe("a channel's RRF weight, e.g. {\"bm25\": 1.5}"),
+    rrfK: z.number().min(0).max(10_000).optional().describe("the RRF constant (default 60)"),
+    depth: z.number().int().min(1).max(10_000).optional().describe("how deep each channel ranks (default 50)"),
+    since: z.string().optional().describe("only memories that happened at or after this time (ISO 8601)"),
+    until: z.string().optional().describe("only memories that happened before this time (ISO 8601)"),
+    under: z.string().optional().describe("only memories at this topic path or below it, e.g. ops.config"),
+    match: z.string().optional().describe("only memories whose topic matches an ltree lquery, e.g. *.fusion.*"),
     // bounded: each kind is a bound parameter of every channel's query
-    kinds: z.array(z.string().min(1).max(64)).max(MAX_KINDS, `at most ${MAX_KINDS} kinds`).optional(),
-    excludeKinds: z.array(z.string().min(1).max(64)).max(MAX_KINDS, `at most ${MAX_KINDS} kinds`).optional(),
-    time: z.enum(TIME_MODES as [TimeMode, ...TimeMode[]], { error: `time is one of ${TIME_MODES.join(", ")}` }).optional(),
-    now: z.string().optional(),
-    asOf: z.string().optional(),
-    knownAt: z.string().optional(),
-    currentOnly: z.boolean().optional(),
-    /** False: no summaries in hits and no `context` (the pyramid off for this search). */
-    pyramid: z.boolean().optional(),
-    /** Scope and metadata conditions (query/where.ts): `{"user": "alice", "priority": {"gte": 2}}`. */
-    filter: whereSchema.optional(),
-    /** The same conditions already parsed (the CLI's `--filter` arguments). */
+    kinds: z.array(z.string().min(1).max(64)).max(MAX_KINDS, `at most ${MAX_KINDS} kinds`).optional().describe("only memories of these kinds, e.g. [\"decision\"]"),
+    excludeKinds: z.array(z.string().min(1).max(64)).max(MAX_KINDS, `at most ${MAX_KINDS} kinds`).optional().describe("leave out memories of these kinds, e.g. [\"summary\"]"),
+    time: z
+      .enum(TIME_MODES as [TimeMode, ...TimeMode[]], { error: `time is one of ${TIME_MODES.join(", ")}` })
+      .optional()
+      .describe("what a time expression in the query does: boost what falls in its window (default), restrict to it, or off"),
+    now: z.string().optional().describe("the reference for relative time (\"last Tuesday\", recency); default: the clock"),
+    asOf: z.string().optional().describe("read the graph as the world stood then; later memories are not returned"),
+    knownAt: z.string().optional().describe("what Cascade knew then: only memories and edges recorded (and not retracted) by then"),
+    currentOnly: z.boolean().optional().describe("leave out superseded memories entirely"),
+    pyramid: z.boolean().optional().describe("false: no summaries, neither in the hits nor as context"),
+    filter: whereSchema
+      .optional()
+      .describe('scope and metadata conditions that must all hold: {"user": "alice"}, {"priority": {"gte": 2}}, {"lang": {"in": ["en", "de"]}}'),
+    /** The same conditions already parsed (the CLI's `--filter` arguments); not on the wire. */
     where: z.array(z.custom<FieldCondition>()).optional(),
   })
   .strict();
+
+/**
+ * The wire's name for each recall option (snake_case: HTTP bodies, MCP arguments), the SDK's camelCase on the
+ * left. The surfaces' inputs and the OpenAPI document are derived from recallOptionsSchema through this table,
+ * so an option is defined, checked and described once.
+ */
+export const RECALL_WIRE_NAMES = {
+  k: "k",
+  channels: "channels",
+  weights: "weights",
+  rrfK: "rrf_k",
+  depth: "depth",
+  since: "since",
+  until: "until",
+  under: "under",
+  match: "match",
+  kinds: "kinds",
+  excludeKinds: "exclude_kinds",
+  time: "time",
+  now: "now",
+  asOf: "as_of",
+  knownAt: "known_at",
+  currentOnly: "current_only",
+  pyramid: "pyramid",
+  filter: "filter",
+} as const satisfies Partial<Record<keyof typeof recallOptionsSchema.shape, string>>;
+
+type WireKey = keyof typeof RECALL_WIRE_NAMES;
+type WireName = (typeof RECALL_WIRE_NAMES)[WireKey];
+type WireShape = { [K in WireKey as (typeof RECALL_WIRE_NAMES)[K]]: (typeof recallOptionsSchema.shape)[K] };
+
+/** Recall options as the wire spells them, each field the SDK's own schema (same bounds, same description). */
+export const recallWireShape = Object.fromEntries(
+  (Object.entries(RECALL_WIRE_NAMES) as [WireKey, WireName][]).map(([sdk, wire]) => [wire, recallOptionsSchema.shape[sdk]]),
+) as WireShape;
+
+export type RecallWire = { [K in keyof WireShape]?: z.input<WireShape[K]> };
+
+/** Wire-spelled options → the SDK's RecallOptions (absent fields stay absent). */
+export function recallOptionsFromWire(wire: RecallWire): RecallOptions {
+  const out: Record<string, unknown> = {};
+  for (const [sdk, name] of Object.entries(RECALL_WIRE_NAMES)) if (wire[name as WireName] !== undefined) out[sdk] = wire[name as WireName];
+  return out as RecallOptions;
+}
 
 export type RecallOptions = z.input<typeof recallOptionsSchema>;
 

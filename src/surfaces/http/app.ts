@@ -6,7 +6,7 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import { CascadeError, DEFAULT_NAMESPACE, parseWith, type Engine, type ErrorCode, type MemorySpace, type RecallOptions } from "../../index.js";
+import { CascadeError, DEFAULT_NAMESPACE, parseWith, recallOptionsFromWire, type Engine, type ErrorCode, type MemorySpace } from "../../index.js";
 import { openApiDocument } from "./openapi.js";
 import { batchBodySchema, forgetWhereBodySchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
 import { registerGraphRoutes } from "./graph-routes.js";
@@ -127,28 +127,8 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
   );
 
   app.post("/v1/search", async (c) => {
-    const b = await body(c, searchBodySchema);
-    const options: RecallOptions = {
-      k: b.k,
-      channels: b.channels as RecallOptions["channels"],
-      weights: b.weights as RecallOptions["weights"],
-      rrfK: b.rrf_k,
-      depth: b.depth,
-      under: b.under,
-      match: b.match,
-      since: b.since,
-      until: b.until,
-      asOf: b.as_of,
-      knownAt: b.known_at,
-      currentOnly: b.current_only,
-      kinds: b.kinds,
-      excludeKinds: b.exclude_kinds,
-      time: b.time as RecallOptions["time"],
-      now: b.now,
-      pyramid: b.pyramid,
-      filter: b.filter,
-    };
-    return c.json(await (await engine(c)).recall(b.query, options));
+    const { query, ...options } = await body(c, searchBodySchema);
+    return c.json(await (await engine(c)).recall(query, recallOptionsFromWire(options)));
   });
 
   app.post("/v1/supersede", async (c) => {

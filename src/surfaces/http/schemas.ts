@@ -4,29 +4,16 @@
  * (openapi.ts) from the same schemas.
  */
 import { z } from "zod";
-import { CHANNEL_NAMES, whereSchema } from "../../index.js";
+import { recallWireShape, whereSchema } from "../../index.js";
 
+/** POST /v1/search: the query and the recall options as the wire spells them (one definition: query/options.ts). */
 export const searchBodySchema = z
   .object({
-    query: z.string({ error: "required, a string" }).refine((q) => q.trim() !== "", "must not be empty: say what to search for"),
-    k: z.number().optional(),
-    channels: z.array(z.enum(CHANNEL_NAMES as [string, ...string[]])).optional(),
-    weights: z.record(z.string(), z.number()).optional(),
-    rrf_k: z.number().optional(),
-    depth: z.number().optional(),
-    under: z.string().optional(),
-    match: z.string().optional(),
-    since: z.string().optional(),
-    until: z.string().optional(),
-    as_of: z.string().optional(),
-    known_at: z.string().optional(),
-    current_only: z.boolean().optional(),
-    kinds: z.array(z.string()).optional(),
-    exclude_kinds: z.array(z.string()).optional(),
-    time: z.string().optional(),
-    now: z.string().optional(),
-    pyramid: z.boolean().optional(),
-    filter: whereSchema.optional(),
+    query: z
+      .string({ error: "required, a string" })
+      .refine((q) => q.trim() !== "", "must not be empty: say what to search for")
+      .describe("what to search for, in plain words"),
+    ...recallWireShape,
   })
   .strict();
 

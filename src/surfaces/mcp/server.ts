@@ -8,7 +8,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
 import { registerGraphTools } from "./graph-tools.js";
-import { CascadeError, whereSchema, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
+import { CascadeError, recallOptionsFromWire, recallWireShape, whereSchema, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
 
@@ -67,14 +67,19 @@ export function createMcpServer(engine: Engine): McpServer {
         "and which retrieval channels found it.",
       inputSchema: {
         query: z.string().describe("What you want to know, in plain words (e.g. 'what did we decide about the config change')"),
-        k: z.number().int().min(1).max(50).optional().describe("How many memories to return (default 10)"),
-        under: z.string().optional().describe("Only memories at this topic path or below it, e.g. 'ops.config'"),
-        as_of: z.string().optional().describe("ISO date: answer as the world stood then (later memories are left out)"),
-        current_only: z.boolean().optional().describe("Leave out superseded memories entirely"),
-        filter: whereSchema.optional().describe(FILTER_DESCRIPTION),
+        // the options an agent needs, taken from the one recall schema (bounds and descriptions included)
+        k: recallWireShape.k,
+        under: recallWireShape.under,
+        since: recallWireShape.since,
+        until: recallWireShape.until,
+        kinds: recallWireShape.kinds,
+        as_of: recallWireShape.as_of,
+        known_at: recallWireShape.known_at,
+        current_only: recallWireShape.current_only,
+        filter: recallWireShape.filter,
       },
     },
-    (a) => guarded(async () => renderHits(await engine.recall(a.query, { k: a.k, under: a.under, asOf: a.as_of, currentOnly: a.current_only, filter: a.filter }))),
+    ({ query, ...options }) => guarded(async () => renderHits(await engine.recall(query, recallOptionsFromWire(options)))),
   );
 
   server.registerTool(
