@@ -10,9 +10,13 @@ import type { Store } from "../ports/store.js";
 import type { Channel } from "./channel.js";
 import { MIN_WINDOW_FIT, windowFit } from "../time/windows.js";
 
-/** Summary nodes have no topic, so a topic filter leaves none; a kind filter may exclude them. */
+/**
+ * Summary nodes have no topic, user, agent or metadata of their own (they roll up many memories), so a topic or a
+ * scope/metadata condition leaves none, as the store's filter does for summaries in the other channels; a kind
+ * filter may exclude them.
+ */
 function admitsSummaries(f: SearchFilter): boolean {
-  if (f.under !== undefined || f.topics !== undefined) return false;
+  if (f.under !== undefined || f.topics !== undefined || (f.where?.length ?? 0) > 0) return false;
   if (f.kinds && f.kinds.length > 0 && !f.kinds.includes(SUMMARY_KIND)) return false;
   return !f.excludeKinds?.includes(SUMMARY_KIND);
 }
