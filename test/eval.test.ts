@@ -69,3 +69,20 @@ test("bench --chunks 2000 runs (smoke test; timings are reported, not asserted)"
   assert.equal(r.json["ann_recall@10"], 1);
   for (const c of ["fused", "bm25", "dense", "curated", "colbert"]) assert.ok(r.json.latency_ms[c].p95 >= 0);
 });
+
+test("hits carry the source's own id: a LoCoMo import keeps conversation#dia_id as ref; two conversations do not collide", () => {
+  const dir = tempDir();
+  const db = join(dir, "m.db");
+  writeFileSync(join(dir, "conv-1.json"), JSON.stringify(fixture));
+  writeFileSync(join(dir, "conv-2.json"), JSON.stringify(fixture));
+  for (const name of ["conv-1", "conv-2"]) assert.equal(cli(["--db", db, "--json", "import", join(dir, `${name}.json`), "--format", "locomo"]).status, 0);
+  const again = JSON.parse(cli(["--db", db, "--json", "import", join(dir, "conv-1.json"), "--format", "locomo"]).stdout);
+  assert.equal(again.imported, 0, "a second import of the same file stores nothing");
+  assert.equal(again.skipped, 5);
+  const r = JSON.parse(cli(["--db", db, "--json", "--now", "2023-07-01T00:00:00Z", "search", "greyhound Pixel adopted", "-k", "2", "--channels", "bm25"]).stdout);
+  assert.deepEqual(r.hits.map((h: { ref: string }) => h.ref).sort(), ["conv-1#D1:1", "conv-2#D1:1"]);
+  assert.equal(cli(["--db", db, "add", "Ticket closed", "--metadata", '{"ref":"T-42"}']).status, 0);
+  const t = JSON.parse(cli(["--db", db, "--json", "search", "ticket closed", "--channels", "bm25"]).stdout);
+  assert.equal(t.hits[0].ref, "T-42");
+  assert.equal(JSON.parse(cli(["--db", db, "--json", "search", "cello teacher", "--channels", "bm25", "-k", "1"]).stdout).hits[0].ref.endsWith("#D2:1"), true);
+});

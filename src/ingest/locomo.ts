@@ -2,7 +2,8 @@
  * @module ingest/locomo
  * Reads a LoCoMo conversation file (Maharana et al., ACL 2024) into memories: every turn is a memory of kind
  * `turn` with its speaker, its session, an event time from the session's date (plus one second per turn, so
- * the order survives), and its `dia_id` in metadata. A shared image's caption is appended to the text.
+ * the order survives), and its `dia_id` in metadata, with `ref` "<conversation>#<dia_id>" (shown on hits, unique across
+ * conversations in one store, the key of an idempotent import). A shared image's caption is appended to the text.
  * The per-session `events_*` annotations are not part of the conversation and are never read.
  */
 import { z } from "zod";
@@ -26,7 +27,7 @@ const questionSchema = z.object({
 
 export interface LocomoTurn {
   diaId: string;
-  input: { text: string; speaker: string; session: string; at: string; kind: "turn"; metadata: { dia_id: string } };
+  input: { text: string; speaker: string; session: string; at: string; kind: "turn"; metadata: { dia_id: string; ref: string } };
 }
 
 export interface LocomoQuestion {
@@ -75,7 +76,7 @@ export function readLocomoConversation(json: unknown, name: string): LocomoConve
       const text = t.blip_caption ? `${t.text} [shares ${t.blip_caption}]` : t.text;
       turns.push({
         diaId: t.dia_id,
-        input: { text, speaker: t.speaker, session: `session_${k}`, at: formatInstant(start + i * 1000), kind: "turn", metadata: { dia_id: t.dia_id } },
+        input: { text, speaker: t.speaker, session: `session_${k}`, at: formatInstant(start + i * 1000), kind: "turn", metadata: { dia_id: t.dia_id, ref: `${name}#${t.dia_id}` } },
       });
     });
   }

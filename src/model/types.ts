@@ -128,6 +128,8 @@ export interface Hit {
   topic: string | null;
   at: string;
   speaker: string | null;
+  /** The source's own id for this memory (`metadata.ref`: a LoCoMo `dia_id`, a ticket number), or null. */
+  ref: string | null;
   chunk: { ord: number; start: number; end: number; text: string };
   sources_hit: ChannelName[];
   ranks: Partial<Record<ChannelName, number>>;

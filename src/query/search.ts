@@ -160,6 +160,7 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
       topic: m.topic,
       at: m.at,
       speaker: m.speaker,
+      ref: typeof m.metadata.ref === "string" ? m.metadata.ref : null,
       chunk: { ord: c.ord, start: c.start, end: c.end, text: c.text },
       sources_hit: f.sourcesHit,
       ranks: f.ranks,

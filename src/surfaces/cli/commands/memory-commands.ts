@@ -3,6 +3,7 @@
  * `cascade add`, `import`, `show` and `forget`: writing, reading and removing single memories and files of them.
  */
 import { readFileSync, statSync } from "node:fs";
+import { basename } from "node:path";
 import { type Command, Option } from "commander";
 import { CascadeError, readJsonlBatches, requireFile, stoppedImport, readLocomoConversation, type Engine } from "../../../index.js";
 import { formatMemory } from "../format.js";
@@ -143,7 +144,8 @@ async function importLocomo(engine: Engine, file: string, opts: { detect: boolea
   } catch (err) {
     throw new CascadeError("INVALID_INPUT", `import: ${file} is not valid JSON (${(err as Error).message})`, { field: "file" });
   }
-  const conv = readLocomoConversation(json, file);
+  // named by the file, so that each turn's ref ("conv-26#D1:3") is unique across conversations in one store
+  const conv = readLocomoConversation(json, basename(file, ".json"));
   const bar = progressBar("importing", "turns");
   try {
     const r = await engine.rememberMany(conv.turns.map((t) => t.input), { ...opts, onProgress: (d, t) => bar.update(d, t) });
