@@ -200,3 +200,16 @@ test("propagation: adding or retracting a supersedes edge marks both memories' d
   assert.deepEqual((await store.dirtyWindows()).map((w) => w.level), ["day", "week", "month"]);
   await engine.close();
 });
+
+test("supersede is idempotent: saying it again (or after detection found it) returns the same edge and writes nothing", async () => {
+  const { engine } = await emptyEngine();
+  const old = await engine.remember({ text: "We chose Postgres as the primary store for the billing service.", at: "2026-02-10T00:00:00Z" });
+  const fresh = await engine.remember({ text: "Change of plan for billing: we are no longer using Postgres, the billing service will run on DynamoDB instead.", at: "2026-06-03T00:00:00Z" });
+  const first = await engine.supersede(fresh.id, old.id, { reason: "moved" });
+  const again = await engine.supersede(fresh.id, old.id);
+  assert.equal(again.id, first.id);
+  const history = await engine.history(old.id);
+  assert.equal(history.edges.filter((e) => e.type === "supersedes").length, 1);
+  await assert.rejects(engine.supersede(old.id, fresh.id), /cycle/, "the reverse is still a cycle");
+  await engine.close();
+});

@@ -34,11 +34,16 @@ const supersedeSchema = z
 
 export type SupersedeOptions = { reason?: string; at?: string; provenance?: "user" | "api" };
 
-/** Records that NEW replaces OLD from `at` on (default: NEW's event time). */
+/**
+ * Records that NEW replaces OLD from `at` on (default: NEW's event time). Idempotent: when NEW already supersedes
+ * OLD (said before, or found by revision detection), that edge is returned and nothing is written.
+ */
 export async function supersede(deps: RevisionDeps, newId: string, oldId: string, options: SupersedeOptions): Promise<EdgeJson> {
   const o = parseWith(supersedeSchema, { newId, oldId, ...options });
   const newer = await deps.show(o.newId);
   await deps.show(o.oldId);
+  const existing = (await deps.store.edgesTouching([o.newId], "supersedes")).find((e) => e.from === o.newId && e.to === o.oldId && e.retractedAt === null);
+  if (existing) return edgeJson(existing);
   const [edge] = await deps.store.addEdges([
     {
       type: "supersedes",
