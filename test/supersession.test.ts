@@ -213,3 +213,21 @@ test("supersede is idempotent: saying it again (or after detection found it) ret
   await assert.rejects(engine.supersede(old.id, fresh.id), /cycle/, "the reverse is still a cycle");
   await engine.close();
 });
+
+test("remember says what it changed: the edges it created (named or detected) and the suggestions it left", async () => {
+  const { engine } = await emptyEngine();
+  const old = await engine.remember({ text: "We chose Postgres as the primary store for the billing service.", at: "2026-02-10T00:00:00Z" });
+  assert.deepEqual([old.edges, old.suggestions], [[], []]);
+  const detected = await engine.remember({ text: "Change of plan for billing: we are no longer using Postgres, the billing service will run on DynamoDB instead.", at: "2026-06-03T00:00:00Z" });
+  assert.equal(detected.edges.length, 1);
+  assert.equal(detected.edges[0].to, old.id);
+  assert.ok(["heuristic", "llm"].includes(detected.edges[0].provenance));
+  const named = await engine.remember({ text: "Billing now runs on Aurora.", at: "2026-07-01T00:00:00Z", supersedes: detected.id });
+  assert.deepEqual(named.edges.map((e) => [e.from, e.to, e.provenance]), [[named.id, detected.id, "api"]]);
+  const bus = await engine.remember({ text: "Our message bus is Kafka, with three brokers.", at: "2026-03-01T00:00:00Z" });
+  const maybe = await engine.remember({ text: "Actually we switched the message bus from Kafka to NATS instead", at: "2026-05-01T00:00:00Z" });
+  const open = await engine.suggestions();
+  assert.deepEqual(maybe.suggestions.map((s) => s.id), open.filter((s) => s.from === maybe.id).map((s) => s.id), "what remember reports is what was recorded");
+  assert.ok(maybe.edges.length + maybe.suggestions.length >= 1, `the Kafka → NATS switch is linked or suggested (bus ${bus.id})`);
+  await engine.close();
+});

@@ -35,7 +35,7 @@ import { resolveEngineConfig, type EngineConfig, type ResolvedEngineConfig } fro
 import { forgetMemory, forgetWhere, type ForgetOptions, type Forgotten, type ForgetWhereOptions, type ForgottenWhere } from "./forgetting.js";
 import { graphAround, link, listEntities, type GraphJson, type GraphOptions, type LinkInput } from "./graph-actions.js";
 import { listMemories, type ListJson, type ListOptions } from "./list.js";
-import type { EdgeJson, HistoryJson } from "./present.js";
+import { edgeJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
 import * as revisions from "./revision-actions.js";
 import * as topics from "./topic-actions.js";
 import { WritePath, type BatchOptions, type BatchResult, type Remembered, type WriteOptions } from "./write-path.js";
@@ -113,9 +113,18 @@ export class Engine {
    * (memory ids). Afterwards, unless it named its predecessors itself, looks for earlier memories it revises.
    */
   async remember(input: unknown, options: { provenance?: "user" | "api" } = {}): Promise<Remembered> {
-    let remembered: Remembered | undefined;
-    await this.writes.write([input], { ...options, failFast: true, onWritten: (_, m) => (remembered = { id: m.id, kind: m.kind, topic: m.topic, at: m.at }) });
-    return remembered!;
+    let memory: { id: string; kind: string; topic: string | null; at: string } | undefined;
+    const changed: Pick<Remembered, "edges" | "suggestions"> = { edges: [], suggestions: [] };
+    await this.writes.write([input], {
+      ...options,
+      failFast: true,
+      onWritten: (_, m) => (memory = m),
+      onRevisions: (found) => {
+        changed.edges.push(...found.edges.map(edgeJson));
+        changed.suggestions.push(...found.suggestions.map(suggestionJson));
+      },
+    });
+    return { id: memory!.id, kind: memory!.kind, topic: memory!.topic, at: memory!.at, ...changed };
   }
 
   /**

@@ -52,6 +52,8 @@ export function historyJson(id: string, h: History): HistoryJson {
   };
 }
 
+export type SuggestionJson = ReturnType<typeof suggestionJson>;
+
 export function suggestionJson(s: Suggestion) {
   return { id: s.id, from: s.from, to: s.to, confidence: s.confidence, reason: s.reason, created_at: iso(s.createdAt), status: s.status };
 }

@@ -14,7 +14,7 @@ import { attachEntities } from "../ingest/entities.js";
 import { sessionContexts } from "../ingest/context.js";
 import { prepareMemories } from "../ingest/prepare.js";
 import { validateMemoryInput, type ValidMemory } from "../ingest/validate-memory.js";
-import type { EdgeDraft } from "../model/graph.js";
+import type { Edge, EdgeDraft, Suggestion } from "../model/graph.js";
 import type { PreparedMemory } from "../model/types.js";
 import type { Clock } from "../ports/clock.js";
 import type { Embedder } from "../ports/embedder.js";
@@ -22,13 +22,18 @@ import type { EmbedderStamp, Store } from "../ports/store.js";
 import type { PyramidKeeper } from "../pyramid/keeper.js";
 import { topicPlacer, type TopicPlacer } from "../topics/placement.js";
 import type { ResolvedEngineConfig } from "./engine-config.js";
+import type { EdgeJson, SuggestionJson } from "./present.js";
 
-/** What `remember` answers: enough to refer to the memory later. */
+/** What `remember` answers: enough to refer to the memory later, and what it changed in the graph. */
 export interface Remembered {
   id: string;
   kind: string;
   topic: string | null;
   at: string;
+  /** The edges this write created: the `supersedes` it named, and those revision detection was sure of. */
+  edges: EdgeJson[];
+  /** Possible revisions detection was not sure of, waiting for a person (accept with decideSuggestion). */
+  suggestions: SuggestionJson[];
 }
 
 export interface BatchResult {
@@ -56,6 +61,8 @@ export interface WriteOptions extends BatchOptions {
   failFast?: boolean;
   /** Told of each memory as its transaction commits, so a caller needs no second read. */
   onWritten?: (index: number, memory: PreparedMemory["memory"]) => void;
+  /** Told, batch by batch, of the edges the batch created (named or detected) and the suggestions it left. */
+  onRevisions?: (found: { edges: Edge[]; suggestions: Suggestion[] }) => void;
 }
 
 export interface WriteDeps {
@@ -174,8 +181,9 @@ export class WritePath {
           reason: null,
         }));
       const written: number[] = [];
+      const edges: Edge[] = [];
       try {
-        await this.deps.store.writeMemories(prepared, this.deps.stamp, prepared.flatMap((_, i) => edgesOf(i)));
+        edges.push(...(await this.deps.store.writeMemories(prepared, this.deps.stamp, prepared.flatMap((_, i) => edgesOf(i)))));
         written.push(...prepared.keys());
       } catch (batchError) {
         if (!(batchError instanceof CascadeError && batchError.isUsageError) || batchError.code === "EMBEDDER_MISMATCH") throw batchError;
@@ -183,7 +191,7 @@ export class WritePath {
         else {
           for (const [i, p] of prepared.entries()) {
             try {
-              await this.deps.store.writeMemories([p], this.deps.stamp, edgesOf(i));
+              edges.push(...(await this.deps.store.writeMemories([p], this.deps.stamp, edgesOf(i))));
               written.push(i);
             } catch (err) {
               fail(valid[i].index, err);
@@ -200,8 +208,11 @@ export class WritePath {
       }
       result.imported += written.length;
       // Explicit supersedes always wins: only memories that named no predecessor are looked at.
-      if (options.detect !== false) {
-        await this.detect(written.filter((i) => valid[i].supersedes.length === 0).map((i) => prepared[i]), now);
+      const detected = options.detect !== false ? await this.detect(written.filter((i) => valid[i].supersedes.length === 0).map((i) => prepared[i]), now) : null;
+      if (options.onRevisions) {
+        const ids = new Set(written.map((i) => prepared[i].memory.id));
+        const suggestions = detected?.suggested ? (await this.deps.store.listSuggestions("open")).filter((s) => ids.has(s.from)) : [];
+        options.onRevisions({ edges: [...edges, ...(detected?.edges ?? [])], suggestions });
       }
       options.onProgress?.(Math.min(start + batchSize, inputs.length), inputs.length);
       // let a server answer other requests between batches: an await alone resumes before any I/O is read
@@ -241,8 +252,9 @@ export class WritePath {
     return this.placer;
   }
 
-  private async detect(memories: PreparedMemory[], now: number): Promise<void> {
-    if (!this.config.detection.enabled || memories.length === 0) return;
+  /** Looks for what the new memories revise; returns the edges it added and whether it left suggestions. */
+  private async detect(memories: PreparedMemory[], now: number): Promise<{ edges: Edge[]; suggested: boolean }> {
+    if (!this.config.detection.enabled || memories.length === 0) return { edges: [], suggested: false };
     const found = await detectRevisions(
       this.deps.store,
       this.config.judge,
@@ -256,15 +268,17 @@ export class WritePath {
       this.config.detection,
       now,
     );
+    const added: Edge[] = [];
     for (const edge of found.edges) {
       try {
-        await this.deps.store.addEdges([edge]);
+        added.push(...(await this.deps.store.addEdges([edge])));
       } catch (err) {
         // a detected edge that would close a cycle (or duplicate one) is not worth failing an import for
         if (!(err instanceof CascadeError && err.isUsageError)) throw err;
       }
     }
     if (found.suggestions.length) await this.deps.store.addSuggestions(found.suggestions);
+    return { edges: added, suggested: found.suggestions.length > 0 };
   }
 }
 
