@@ -14,7 +14,7 @@ describe("cascade CLI", () => {
     const added = run("add", "The worker crashed with ECONNRESET during failover", "--title", "Failover crash", "--tags", "incident,postgres", "--topic", "ops.incidents", "--at", "2026-02-12T08:55:00Z", "--json");
     assert.equal(added.status, 0, added.stderr);
     assert.match(added.json.id, /^m_[0-9A-Z]{26}$/);
-    assert.deepEqual({ ...added.json, id: undefined }, { id: undefined, kind: "note", topic: "ops.incidents", at: "2026-02-12T08:55:00Z" });
+    assert.deepEqual({ ...added.json, id: undefined }, { id: undefined, kind: "note", topic: "ops.incidents", at: "2026-02-12T08:55:00Z", edges: [], suggestions: [] });
 
     run("add", "Lunch on Friday is pizza", "--speaker", "Lena", "--json");
     const found = run("search", "ECONNRESET", "-k", "5", "--json");

@@ -3,6 +3,7 @@
  * parse → chunk → embed: everything that can be done before a write transaction opens, so the transaction
  * itself is short and never waits on a model.
  */
+import { segmentScripts } from "../text/segment.js";
 import { randomBytes } from "node:crypto";
 import { monotonicFactory } from "ulid";
 import { defaultChunking } from "../config/defaults.js";
@@ -70,8 +71,9 @@ export async function prepareMemories(
     const spans = m.text.length > LONG_TEXT ? await sentenceSpansYielding(m.text) : undefined;
     drafts.push(
       chunkText(m.text, defaultChunking, spans).map((c) => {
-        const own = indexedText(m, c.text);
-        const suffix = c.ord === 0 && contexts[i] ? contextSuffix(contexts[i]!) : "";
+        // scripts without spaces are cut into words here, so every backend's index sees the words a query will use
+        const own = segmentScripts(indexedText(m, c.text));
+        const suffix = c.ord === 0 && contexts[i] ? segmentScripts(contextSuffix(contexts[i]!)) : "";
         return { ...c, indexedText: own + suffix, contextChars: suffix.length };
       }),
     );

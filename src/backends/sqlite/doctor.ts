@@ -5,6 +5,7 @@
  * summary nodes, and SQLite's own integrity and foreign-key checks. The tables (memories, chunks, edges) are
  * the source of truth; nothing in them is changed.
  */
+import { curatedColumns } from "./memory-sql.js";
 import type Database from "better-sqlite3";
 import type { Connection } from "./connection.js";
 
@@ -94,7 +95,7 @@ export function runDoctor(db: Connection, stmt: Prepare, dimensions: number | nu
       const rows = stmt(
         "SELECT rowid, coalesce(title, ''), coalesce(description, ''), tags FROM memories WHERE title IS NOT NULL OR description IS NOT NULL OR tags <> '[]'",
       ).raw().all() as [number, string, string, string][];
-      for (const [rowid, title, description, tags] of rows) curated.run(rowid, title, description, (JSON.parse(tags) as string[]).join(" "));
+      for (const [rowid, title, description, tags] of rows) curated.run(rowid, ...curatedColumns(title, description, JSON.parse(tags) as string[]));
       stmt("UPDATE terms SET df = 0").run();
       const upsert = stmt("INSERT INTO terms (term, df) VALUES (?, ?) ON CONFLICT (term) DO UPDATE SET df = excluded.df");
       for (const [term, n] of df) upsert.run(term, n);

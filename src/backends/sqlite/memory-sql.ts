@@ -4,6 +4,7 @@
  * every index, reading memories back, and the kept chunk count. Functions over a statement cache; the caller
  * (SqliteStore) owns the transactions and the in-memory vector index.
  */
+import { segmentScripts } from "../../text/segment.js";
 import type Database from "better-sqlite3";
 import { CascadeError } from "../../errors.js";
 import type { Memory, PreparedMemory, TurnContext } from "../../model/types.js";
@@ -109,12 +110,7 @@ export function insertMemory(
   if (entities?.length) insertMentions(prepare, memoryRowid, entities, Date.parse(m.recordedAt));
   if (importKey) setImportKey(prepare, memoryRowid, importKey);
   if (m.title || m.description || m.tags.length > 0) {
-    prepare("INSERT INTO curated_fts (rowid, title, description, tags) VALUES (?, ?, ?, ?)").run(
-      memoryRowid,
-      m.title ?? "",
-      m.description ?? "",
-      m.tags.join(" "),
-    );
+    prepare("INSERT INTO curated_fts (rowid, title, description, tags) VALUES (?, ?, ?, ?)").run(memoryRowid, ...curatedColumns(m.title, m.description, m.tags));
   }
   const insertChunk = prepare(
     "INSERT INTO chunks (memory_rowid, ord, start, end, indexed_text, terms, vector, context_chars) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -233,4 +229,9 @@ export function addToChunkCount(prepare: Prepare, delta: number): void {
   prepare(
     "INSERT INTO meta (key, value) VALUES ('chunk_count', @delta) ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + @delta",
   ).run({ delta });
+}
+
+/** Title, description and tags as the curated index holds them: scripts without spaces cut into words (text/segment). */
+export function curatedColumns(title: string | null, description: string | null, tags: string[]): [string, string, string] {
+  return [segmentScripts(title ?? ""), segmentScripts(description ?? ""), segmentScripts(tags.join(" "))];
 }
