@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { tempDir } from "./helpers.js";
+import { cli, tempDir } from "./helpers.js";
+import { MCP_TOOLS } from "../src/surfaces/mcp/tools.js";
 
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
 
@@ -20,7 +22,10 @@ test("the SDK's own client starts cascade mcp, lists the tools, adds a memory an
   const db = join(tempDir(), "mcp.db");
   const client = await connect(db);
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name).sort(), ["memory_add", "memory_forget", "memory_graph", "memory_history", "memory_link", "memory_pyramid", "memory_search", "memory_supersede", "memory_topics"]);
+  assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(MCP_TOOLS).sort(), "the server offers exactly the tools of the one list");
+  for (const t of tools) assert.deepEqual(t.annotations, MCP_TOOLS[t.name as keyof typeof MCP_TOOLS].annotations, `${t.name} carries its annotations`);
+  assert.equal(tools.find((t) => t.name === "memory_forget")!.annotations?.destructiveHint, true);
+  assert.equal(tools.find((t) => t.name === "memory_search")!.annotations?.readOnlyHint, true);
   const search = tools.find((t) => t.name === "memory_search")!;
   assert.ok((search.inputSchema.properties as any).query);
   assert.deepEqual(search.inputSchema.required, ["query"]);
@@ -41,6 +46,16 @@ test("the SDK's own client starts cascade mcp, lists the tools, adds a memory an
   assert.match(found, /Context — summaries of the periods of the top results/);
   assert.match(textOf(await client.callTool({ name: "memory_pyramid", arguments: { level: "month" } })), /\[p_month_2026-05\] month 2026-05-01T00:00:00Z to 2026-06-01T00:00:00Z \(1 children\):\nThe user now wants answers in English\./);
 
+  const got = textOf(await client.callTool({ name: "memory_get", arguments: { id } }));
+  assert.match(got, new RegExp(`^\\[${id}\\] \\(SUPERSEDED by ${newer} — do not act on it; 2026-01-10T00:00:00Z; kind note; topic user\\.preferences\\)\nThe user prefers answers in French\\.$`));
+  const page1 = textOf(await client.callTool({ name: "memory_list", arguments: { limit: 1 } }));
+  assert.match(page1, new RegExp(`^- \\[${newer}\\] 2026-05-10T00:00:00Z \\(current; topic user\\.preferences\\): The user now wants answers in English\\.`));
+  const cursor = /cursor "([^"]+)"/.exec(page1)![1];
+  assert.match(textOf(await client.callTool({ name: "memory_list", arguments: { limit: 1, cursor } })), new RegExp(`\\[${id}\\] .*SUPERSEDED by ${newer}`));
+  assert.match(textOf(await client.callTool({ name: "memory_pyramid_build", arguments: {} })), /^Summaries up to date: \d+ days, \d+ weeks, \d+ months recomputed/);
+  const maybe = textOf(await client.callTool({ name: "memory_add", arguments: { text: "Change of plan: the user now wants answers in German instead of English.", topic: "user.preferences", at: "2026-06-01" } }));
+  assert.match(maybe, new RegExp(`It (supersedes|may revise) \\[${newer}\\]`), "memory_add says what it revised");
+
   const bad = await client.callTool({ name: "memory_history", arguments: { id: "m_missing" } });
   assert.equal(bad.isError, true);
   assert.match(textOf(bad), /error NOT_FOUND: no memory with id "m_missing"/);
@@ -57,4 +72,13 @@ test("an MCP server in one namespace never sees another's memories", async () =>
   assert.doesNotMatch(textOf(await bob.callTool({ name: "memory_search", arguments: { query: "locker code" } })), /4512/);
   await alice.close();
   await bob.close();
+});
+
+test("one tool list: the README and `cascade mcp --help` name every tool the server offers", () => {
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const help = cli(["mcp", "--help"]).stdout;
+  for (const name of Object.keys(MCP_TOOLS)) {
+    assert.ok(readme.includes(`\`${name}\``), `README names ${name}`);
+    assert.ok(help.includes(name), `--help names ${name}`);
+  }
 });

@@ -117,7 +117,8 @@ export function colbertChannel(store: Store, tokens: TokenVectors, options: Part
       const floor = opts.minCoverage * weights.reduce((a, b) => a + b, 0);
       const top = scored.filter((s) => s.score >= floor).slice(0, q.depth);
       const owners = await store.memoryIdsOfChunks(top.map((t) => t.chunkId));
-      return top.map((t): Ranked => ({ chunkId: t.chunkId, memoryId: owners.get(t.chunkId)!, score: t.score }));
+      // a chunk deleted meanwhile (by another process) has no owner: it is not a candidate any more
+      return top.filter((t) => owners.has(t.chunkId)).map((t): Ranked => ({ chunkId: t.chunkId, memoryId: owners.get(t.chunkId)!, score: t.score }));
     },
   };
 }

@@ -145,8 +145,9 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   );
   const related = await annotateRelations(deps.store, annotated, opts.k, { asOf: opts.asOf, knownAt: opts.knownAt }, (ids) => admissibleMemories(deps.store, ids, opts.filter));
   const annotateMs = round(performance.now() - annotateStart);
-  const top = related.slice(0, opts.k);
-  const chunks = await deps.store.hydrate(top.map((f) => f.chunkId));
+  const chunks = await deps.store.hydrate(related.slice(0, opts.k).map((f) => f.chunkId));
+  // a hit whose memory another process forgot (or whose summary it rewrote) since the channels ran is left out
+  const top = related.slice(0, opts.k).filter((f) => chunks.has(f.chunkId));
   const hits: Hit[] = top.map((f) => {
     const c = chunks.get(f.chunkId)!;
     const m = c.memory;

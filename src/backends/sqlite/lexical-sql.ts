@@ -61,7 +61,7 @@ export class LexicalSql {
       const all = this.stmt("SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ?").raw().all(match) as [number, number][];
       const top = all.filter(([id]) => allowed.has(id)).sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(0, depth);
       const owners = ownersOf(this.stmt, top.map((t) => t[0]));
-      return top.map(([chunkId, rank]) => ({ chunkId, memoryId: owners.get(chunkId)!, score: -rank }));
+      return top.filter(([chunkId]) => owners.has(chunkId)).map(([chunkId, rank]) => ({ chunkId, memoryId: owners.get(chunkId)!, score: -rank }));
     }
     if (isEmptyFilter(filter)) {
       // Unfiltered: let FTS5 rank and cut on its own, then name the memories of just the top `depth`.
@@ -70,7 +70,8 @@ export class LexicalSql {
         depth,
       ) as { chunkId: number; rank: number }[];
       const owners = ownersOf(this.stmt, top.map((t) => t.chunkId));
-      return top.map((t) => ({ chunkId: t.chunkId, memoryId: owners.get(t.chunkId)!, score: -t.rank }));
+      // each statement reads its own snapshot: a chunk another process deleted in between has no owner any more
+      return top.filter((t) => owners.has(t.chunkId)).map((t) => ({ chunkId: t.chunkId, memoryId: owners.get(t.chunkId)!, score: -t.rank }));
     }
     const cond = filterCondition(filter);
     const rows = this.stmt(

@@ -58,6 +58,7 @@ export class VectorIndex {
     const matrix = this.load(vector.length);
     const neighbours: Neighbour[] = allowed === null ? matrix.nearest(vector, depth) : matrix.nearestAmong(vector, allowed, depth);
     const names = owners(neighbours.map((n) => n.key));
-    return neighbours.map((n) => ({ chunkId: n.key, memoryId: names.get(n.key)!, score: n.similarity }));
+    // a chunk another process deleted since the matrix was read (a summary rewritten, a memory forgotten) has no owner
+    return neighbours.filter((n) => names.has(n.key)).map((n) => ({ chunkId: n.key, memoryId: names.get(n.key)!, score: n.similarity }));
   }
 }

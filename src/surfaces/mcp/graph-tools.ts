@@ -3,6 +3,7 @@
  * MCP tools `memory_link` and `memory_graph`: typed relations between memories, and the neighbourhood of a
  * memory (memories and entities, each edge with its type and whether it is still current).
  */
+import { MCP_TOOLS } from "./tools.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { EDGE_TYPES, MAX_GRAPH_DEPTH, type Engine, type GraphJson } from "../../index.js";
@@ -23,6 +24,7 @@ export function registerGraphTools(server: McpServer, engine: Engine, guarded: (
   server.registerTool(
     "memory_link",
     {
+      annotations: MCP_TOOLS.memory_link.annotations,
       description:
         "Relate two memories. Types: supersedes (FROM replaces TO), contradicts (both are shown flagged), refines (FROM adds detail to TO; " +
         "search brings the refinement along), derived_from, summarizes, relates_to.",
@@ -43,6 +45,7 @@ export function registerGraphTools(server: McpServer, engine: Engine, guarded: (
   server.registerTool(
     "memory_graph",
     {
+      annotations: MCP_TOOLS.memory_graph.annotations,
       description:
         "Show what is connected to a memory: related memories and the entities (people, products, places, identifiers) it mentions, " +
         "and the other memories mentioning them. Use it to follow a thread across conversations.",

@@ -8,6 +8,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
 import { registerGraphTools } from "./graph-tools.js";
+import { MCP_TOOLS } from "./tools.js";
 import { CascadeError, recallOptionsFromWire, recallWireShape, whereSchema, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
@@ -61,6 +62,7 @@ export function createMcpServer(engine: Engine): McpServer {
   server.registerTool(
     "memory_search",
     {
+      annotations: MCP_TOOLS.memory_search.annotations,
       description:
         "Search long-term memory. Returns the most relevant memories, newest decisions first when one replaced another. " +
         "Each result says whether it is current or SUPERSEDED (never act on a superseded one: use the memory that replaced it) " +
@@ -85,6 +87,7 @@ export function createMcpServer(engine: Engine): McpServer {
   server.registerTool(
     "memory_add",
     {
+      annotations: MCP_TOOLS.memory_add.annotations,
       description:
         "Store something worth remembering (a decision, a fact about the user, an outcome). If it replaces an earlier memory, " +
         "pass that memory's id in `supersedes`; otherwise Cascade looks for what it may replace on its own.",
@@ -116,6 +119,7 @@ export function createMcpServer(engine: Engine): McpServer {
   server.registerTool(
     "memory_supersede",
     {
+      annotations: MCP_TOOLS.memory_supersede.annotations,
       description: "Record that one memory replaces another (a reversed decision, a corrected fact). The old one is then marked superseded.",
       inputSchema: {
         new_id: z.string().describe("Id of the memory that is now true"),
@@ -133,6 +137,7 @@ export function createMcpServer(engine: Engine): McpServer {
   server.registerTool(
     "memory_history",
     {
+      annotations: MCP_TOOLS.memory_history.annotations,
       description: "Show how a memory changed over time: every earlier and later version, oldest first, and why.",
       inputSchema: { id: z.string().describe("A memory id from memory_search") },
     },
@@ -142,6 +147,7 @@ export function createMcpServer(engine: Engine): McpServer {
   server.registerTool(
     "memory_forget",
     {
+      annotations: MCP_TOOLS.memory_forget.annotations,
       description:
         "Forget a memory for good, or every memory matching a filter: they leave every index and the summaries that quoted them " +
         "are rebuilt. With purge, every byte of the text is also erased from the store's files (slower). Use when the user asks to " +
@@ -171,6 +177,7 @@ export function createMcpServer(engine: Engine): McpServer {
   server.registerTool(
     "memory_topics",
     {
+      annotations: MCP_TOOLS.memory_topics.annotations,
       description: "List the topic tree with how many memories sit at each path (count) and below it (total).",
       inputSchema: { under: z.string().optional().describe("Only this path and below, e.g. 'ops'") },
     },
@@ -184,6 +191,7 @@ export function createMcpServer(engine: Engine): McpServer {
   server.registerTool(
     "memory_pyramid",
     {
+      annotations: MCP_TOOLS.memory_pyramid.annotations,
       description:
         "Summaries of what happened per day, week or month (oldest first). Use it for overviews (\"what happened last week\", " +
         "\"how did X evolve this quarter\"); memory_search also finds these summaries when a question names a time.",
@@ -197,7 +205,76 @@ export function createMcpServer(engine: Engine): McpServer {
       }),
   );
 
+  server.registerTool(
+    "memory_get",
+    {
+      annotations: MCP_TOOLS.memory_get.annotations,
+      description: "Read one memory in full by its id (from memory_search or memory_list), with whether it is current or superseded.",
+      inputSchema: { id: z.string().describe("A memory id, e.g. m_01J...") },
+    },
+    (a) =>
+      guarded(async () => {
+        const m = await engine.show(a.id);
+        const h = await engine.history(a.id);
+        const by = h.edges.filter((e) => e.type === "supersedes" && e.to === a.id && e.retracted_at === null).map((e) => e.from);
+        const superseded = h.chain.find((c) => c.id === a.id)?.status === "superseded";
+        const status = superseded ? `SUPERSEDED by ${by.join(", ")} — do not act on it` : "current";
+        const facts = [m.at, `kind ${m.kind}`, m.topic && `topic ${m.topic}`, m.speaker && `speaker ${m.speaker}`, m.user && `user ${m.user}`, typeof m.metadata.ref === "string" && `ref ${m.metadata.ref}`]
+          .filter(Boolean)
+          .join("; ");
+        return `[${m.id}] (${status}; ${facts})\n${m.title ? `${m.title}: ` : ""}${m.text}`;
+      }),
+  );
+
+  server.registerTool(
+    "memory_list",
+    {
+      annotations: MCP_TOOLS.memory_list.annotations,
+      description:
+        "List memories in time order (newest first by default), a page at a time, optionally only a topic subtree, a time range or " +
+        "those matching a filter. For browsing; to answer a question use memory_search.",
+      inputSchema: {
+        limit: z.number().int().min(1).max(200).optional().describe("Memories per page (default 20)"),
+        cursor: z.string().optional().describe("next_cursor from the previous page"),
+        order: z.enum(["asc", "desc"]).optional().describe("desc (newest first, default) or asc"),
+        under: recallWireShape.under,
+        since: recallWireShape.since,
+        until: recallWireShape.until,
+        filter: recallWireShape.filter,
+      },
+    },
+    (a) =>
+      guarded(async () => {
+        const page = await engine.list({ limit: a.limit ?? 20, cursor: a.cursor, order: a.order ?? "desc", under: a.under, since: a.since, until: a.until, filter: a.filter });
+        if (page.memories.length === 0) return "No memories.";
+        const lines = page.memories.map((m) => {
+          const status = m.status === "superseded" ? `SUPERSEDED by ${m.superseded_by.join(", ")}` : "current";
+          const text = m.text.length > 300 ? `${m.text.slice(0, 300)}…` : m.text;
+          return `- [${m.id}] ${m.at} (${status}${m.topic ? `; topic ${m.topic}` : ""}): ${text}`;
+        });
+        return lines.join("\n") + (page.next_cursor ? `\n\nMore: call again with cursor "${page.next_cursor}".` : "");
+      }),
+  );
+
+  server.registerTool(
+    "memory_pyramid_build",
+    {
+      annotations: MCP_TOOLS.memory_pyramid_build.annotations,
+      description:
+        "Bring the day, week and month summaries up to date now (they are normally kept current on every write; use this after a " +
+        "bulk import into an older store, or with full=true after changing the summariser).",
+      inputSchema: { full: z.boolean().optional().describe("Recompute every summary, not just the out-of-date ones") },
+    },
+    (a) =>
+      guarded(async () => {
+        const r = await engine.buildPyramid({ full: a.full });
+        return `Summaries up to date: ${r.recomputed.day} days, ${r.recomputed.week} weeks, ${r.recomputed.month} months recomputed; ${r.turns} turn summaries written.`;
+      }),
+  );
+
   registerGraphTools(server, engine, guarded);
+  const missing = Object.keys(MCP_TOOLS).filter((name) => !(name in (server as unknown as { _registeredTools: Record<string, unknown> })._registeredTools));
+  if (missing.length) throw new Error(`MCP tools listed in tools.ts but not registered: ${missing.join(", ")}`);
 
   return server;
 }

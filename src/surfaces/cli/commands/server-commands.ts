@@ -6,6 +6,7 @@ import { type Command } from "commander";
 import { MemorySpace } from "../../../index.js";
 import { serveUntilSignal } from "../../http/serve.js";
 import { serveMcpOverStdio } from "../../mcp/server.js";
+import { toolListText } from "../../mcp/tools.js";
 import { integer, collect } from "../flags.js";
 import { globalFlags, settings, type CliContext } from "../context.js";
 
@@ -38,7 +39,7 @@ export function registerServerCommands(program: Command, { withEngine, mode }: C
 
   program
     .command("mcp")
-    .description("Model Context Protocol server on stdio (tools memory_search, memory_add, memory_supersede, memory_history, memory_topics)")
+    .description(`Model Context Protocol server on stdio. Tools: ${toolListText()}`)
     .action(async (_o, cmd: Command) => {
       await withEngine(cmd, (e) => serveMcpOverStdio(e));
     });
