@@ -11,6 +11,9 @@ import { loadGloveTable } from "../embed/glove-cache.js";
 import { SifEmbedder } from "../embed/sif.js";
 import { fixedClock, type Clock } from "../ports/clock.js";
 import type { Embedder, TokenVectors } from "../ports/embedder.js";
+import type { Store } from "../ports/store.js";
+import { EMBEDDER_SPEC_META, embedderFromSpec, embedderSpecFromEnv, embedderSpecSchema, lazyTokens, type EmbedderSpec } from "../embed/spec.js";
+import { parseWith } from "../validate.js";
 import { Engine, type EngineConfig } from "./engine.js";
 import { ChatSummarizer } from "../pyramid/chat-summarizer.js";
 import { ChatEntityExtractor } from "../entities/chat-extractor.js";
@@ -24,8 +27,13 @@ export interface OpenMemoryOptions extends EngineConfig {
   namespace?: string;
   /** Create the namespace's store when it does not exist yet (default true); false makes that NOT_FOUND. */
   createNamespace?: boolean;
-  /** Another embedder (for example OpenAIEmbedder); the default is GloVe 100-d with SIF weighting. */
-  embedder?: Embedder;
+  /**
+   * Another embedder: an object (for example an OpenAIEmbedder), or a spec such as `{ provider:
+   * "openai-compatible", baseURL, model, dimensions }` (embed/spec.ts) that the store then keeps, so it reopens
+   * with the same embedder. Default: $CASCADE_EMBED_URL/_MODEL/_DIMENSIONS when set, else the spec the store
+   * keeps, else GloVe 100-d with SIF weighting.
+   */
+  embedder?: Embedder | EmbedderSpec;
   /** Token vectors for late interaction; defaults to the GloVe vectors. */
   tokens?: TokenVectors;
   /** Summaries by an OpenAI-compatible chat model (key from $CASCADE_EMBED_API_KEY or $OPENAI_API_KEY). */
@@ -52,6 +60,19 @@ export function defaultGloveEmbedder(): SifEmbedder {
   return defaultEmbedder;
 }
 
+/**
+ * Which embedder a store is opened with: an object given by the caller; else a spec given by the caller or the
+ * environment (returned, so the store keeps it); else the spec the store keeps; else the offline default.
+ */
+async function chooseEmbedder(given: Embedder | EmbedderSpec | undefined, store: Store): Promise<{ embedder: Embedder; spec: EmbedderSpec | null }> {
+  if (given && !("provider" in given)) return { embedder: given, spec: null };
+  const asked = given ? parseWith(embedderSpecSchema, given, "embedder") : embedderSpecFromEnv();
+  if (asked) return { embedder: embedderFromSpec(asked, defaultGloveEmbedder), spec: asked };
+  const kept = await store.getMeta(EMBEDDER_SPEC_META);
+  if (kept) return { embedder: embedderFromSpec(parseWith(embedderSpecSchema, JSON.parse(kept), "embedder"), defaultGloveEmbedder), spec: null };
+  return { embedder: defaultGloveEmbedder(), spec: null };
+}
+
 /** Opens (creating on first write) a memory store with the offline defaults. */
 export async function openMemory(options: OpenMemoryOptions = {}): Promise<Engine> {
   const path = namespacePath(options.path ?? defaultStorePath(), options.namespace ?? DEFAULT_NAMESPACE);
@@ -60,13 +81,16 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Engin
   }
   const store = await openStoreAt(path);
   try {
-    const embedder = options.embedder ?? defaultGloveEmbedder();
-    const tokens = options.tokens ?? (options.embedder ? defaultGloveEmbedder() : (embedder as SifEmbedder));
+    const { embedder, spec } = await chooseEmbedder(options.embedder, store);
+    // late interaction reads the offline word vectors even beside another embedder, loaded only when it runs
+    const tokens = options.tokens ?? (embedder instanceof SifEmbedder ? embedder : lazyTokens(defaultGloveEmbedder, "glove-wink-sg-100d", 100));
     const clock = options.clock ?? (options.now !== undefined ? fixedClock(options.now) : undefined);
     const summarizer = options.summarizer ?? (options.chatSummarizer ? new ChatSummarizer(options.chatSummarizer) : undefined);
     const entities = options.entities?.chat && !options.entities.extractor ? { ...options.entities, extractor: new ChatEntityExtractor(options.entities.chat) } : options.entities;
     const config = Object.fromEntries(Object.entries(options).filter(([key]) => !OPENING_OPTIONS.has(key))) as EngineConfig;
     const engine = await Engine.create({ store, embedder, tokens, clock }, { ...config, summarizer, entities });
+    // the store keeps the spec it was opened with (after Engine.create refused a store of another vector space)
+    if (spec && (await store.getMeta(EMBEDDER_SPEC_META)) !== JSON.stringify(spec)) await store.setMeta(EMBEDDER_SPEC_META, JSON.stringify(spec));
     // a store written before the pyramid was kept current (or with it off) is brought up to date once
     await engine.catchUpPyramid({ onProgress: options.onPyramidCatchUp });
     return engine;

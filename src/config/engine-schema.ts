@@ -6,6 +6,7 @@
  * EngineConfig and never reach this schema.
  */
 import { z } from "zod";
+import { embedderSpecSchema } from "../embed/spec.js";
 import { recallOptionsSchema } from "../query/options.js";
 
 /** An engine's search defaults: the per-search options that make sense as defaults, and the recency pool. */
@@ -88,6 +89,8 @@ export const engineConfigSchema = z
       .partial()
       .strict()
       .optional(),
+    /** The embedder every command, `serve` and `mcp` open the store with (embed/spec.ts); the store keeps it. */
+    embedder: embedderSpecSchema.optional(),
     /** Summaries written by an OpenAI-compatible chat model instead of the offline extractive summariser. */
     chatSummarizer: z.object({ baseURL: z.string().url(), model: z.string().min(1) }).strict().optional(),
   })
