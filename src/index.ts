@@ -57,3 +57,4 @@ export { runCvCommand } from "./eval/cv-command.js";
 export { formatCv } from "./eval/cv-format.js";
 export { crossValidateLocomo, leaveOneOut, type CvReport, type CvSetting, type CvFigures } from "./eval/cv.js";
 export { defaultCvGrid, parseCvGrid } from "./eval/cv-grid.js";
+export { withSpeaker } from "./text/speaker.js";

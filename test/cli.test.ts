@@ -147,3 +147,11 @@ test("the config file switches engine features (here: revision detection) and is
   assert.equal(r.status, 2);
   assert.match(r.stderr, /config\.engine\.demotion: /);
 });
+
+test("a transcript line that already names its speaker is not prefixed twice", () => {
+  const db = join(tempDir(), "speaker.db");
+  assert.equal(cli(["--db", db, "add", "Priya: the rollout is paused until Monday", "--speaker", "Priya"]).status, 0);
+  const out = cli(["--db", db, "search", "rollout paused"]).stdout;
+  assert.match(out, /Priya: the rollout is paused/);
+  assert.doesNotMatch(out, /Priya: Priya:/);
+});

@@ -102,8 +102,8 @@ describe("OpenAI-compatible embedder against a local server", () => {
 
   test("gives up after the retries on a persistent 5xx", async () => {
     calls = 0;
-    handler = (_req, _body, res) => reply(res, 500, "{}");
-    await failsWith(embedder().embed(["a"]), /HTTP 500/);
+    handler = (_req, _body, res) => reply(res, 500, '{"error": {"message": "model is overloaded"}}');
+    await failsWith(embedder().embed(["a"]), /HTTP 500: \{"error": \{"message": "model is overloaded"\}\}/);
     assert.equal(calls, 2);
   });
 

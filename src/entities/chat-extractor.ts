@@ -4,6 +4,7 @@
  * answer of any other shape is a PROVIDER_ERROR, never a guessed entity. Names are normalised exactly as the
  * offline extractor's are, so aliases merge the same way whichever extractor wrote them.
  */
+import { withSpeaker } from "../text/speaker.js";
 import { z } from "zod";
 import { CascadeError } from "../errors.js";
 import type { ExtractedEntity } from "../model/entity.js";
@@ -28,7 +29,7 @@ export class ChatEntityExtractor implements EntityExtractor {
   }
 
   async extract(text: string, speaker: string | null): Promise<ExtractedEntity[]> {
-    const { content, url } = await chatCompletion(this.opts, SYSTEM, speaker ? `${speaker}: ${text}` : text, "json");
+    const { content, url } = await chatCompletion(this.opts, SYSTEM, withSpeaker(speaker ?? null, text), "json");
     let answer: unknown;
     try {
       answer = JSON.parse(content.replace(/^\s*```(json)?|```\s*$/g, ""));

@@ -6,6 +6,7 @@
  * spent; an evidence turn counts as retrieved when its own text, or a summary sentence taken from it, was read
  * whole inside the budget. `evidence@N` is the share of a question's evidence turns retrieved, averaged.
  */
+import { withSpeaker } from "../text/speaker.js";
 import type { ContextEntry, SummarySentence } from "../model/pyramid.js";
 import type { SearchResult } from "../model/types.js";
 
@@ -33,7 +34,7 @@ export function readingOrder(result: Pick<SearchResult, "hits" | "context">, sen
   const pieces: Piece[] = [];
   // a summary is read line by line: each line is one of its sentences (a context entry may be an excerpt)
   const summaryPieces = (id: string, text: string): Piece[] => {
-    const byLine = new Map(sentencesOf(id).map((s) => [s.speaker ? `${s.speaker}: ${s.text}` : s.text, s.sources]));
+    const byLine = new Map(sentencesOf(id).map((s) => [withSpeaker(s.speaker, s.text), s.sources]));
     return text.split("\n").map((l) => ({ words: wordCount(l), sources: byLine.get(l) ?? [] }));
   };
   const read = new Set<string>();

@@ -6,6 +6,7 @@
  * raised fused Recall@10 from 0.668 to 0.72-0.73 (docs/BENCHMARKS.md). Forgetting the earlier turn strips it from
  * the later one's index.
  */
+import { withSpeaker } from "../text/speaker.js";
 import type { TurnContext } from "../model/types.js";
 
 /** Context is cut here: the words that matter are in the first sentences of a turn. */
@@ -13,7 +14,7 @@ export const MAX_CONTEXT_CHARS = 400;
 
 export function contextSuffix(c: TurnContext): string {
   const text = c.text.length > MAX_CONTEXT_CHARS ? c.text.slice(0, MAX_CONTEXT_CHARS) : c.text;
-  return `\n${c.speaker ? `${c.speaker}: ` : ""}${text}`;
+  return `\n${withSpeaker(c.speaker, text)}`;
 }
 
 export interface SessionTurn {

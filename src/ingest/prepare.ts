@@ -3,6 +3,7 @@
  * parse → chunk → embed: everything that can be done before a write transaction opens, so the transaction
  * itself is short and never waits on a model.
  */
+import { withSpeaker } from "../text/speaker.js";
 import { segmentScripts } from "../text/segment.js";
 import { randomBytes } from "node:crypto";
 import { monotonicFactory } from "ulid";
@@ -47,7 +48,7 @@ export function newMemoryId(): string {
  * name people: on LoCoMo this raised late interaction's nDCG@10 from 0.33 to 0.49 and BM25's from 0.46 to 0.48.
  */
 function indexedText(memory: ValidMemory, text: string): string {
-  return memory.speaker ? `${memory.speaker}: ${text}` : text;
+  return withSpeaker(memory.speaker, text);
 }
 
 /**

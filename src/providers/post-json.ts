@@ -41,10 +41,11 @@ async function postOnce(url: string, body: unknown, opts: PostOptions): Promise<
     const e = err as Error;
     throw new Retryable(e.name === "TimeoutError" ? `no answer within ${opts.timeoutMs} ms` : e.message);
   }
-  if (res.status === 429 || res.status >= 500) throw new Retryable(`HTTP ${res.status}`);
   if (!res.ok) {
-    const text = (await res.text()).slice(0, 200).replace(/\s+/g, " ");
-    throw new Error(`HTTP ${res.status}${text ? `: ${text}` : ""}`);
+    // the provider's own words (an error body) say more than the status; kept short and on one line
+    const text = (await res.text().catch(() => "")).slice(0, 200).replace(/\s+/g, " ").trim();
+    const message = `HTTP ${res.status}${text ? `: ${text}` : ""}`;
+    throw res.status === 429 || res.status >= 500 ? new Retryable(message) : new Error(message);
   }
   try {
     return await res.json();

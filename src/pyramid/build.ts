@@ -5,6 +5,7 @@
  * (they read the week nodes overlapping them, keeping only the sentences from their own days). A window left
  * with nothing to summarise loses its node. An unchanged pyramid is a build that does nothing.
  */
+import { withSpeaker } from "../text/speaker.js";
 import type { Memory } from "../model/types.js";
 import { SUMMARY_KIND, type NodeLevel, type SummarySentence } from "../model/pyramid.js";
 import type { Embedder } from "../ports/embedder.js";
@@ -135,7 +136,7 @@ export async function prepareNode(deps: BuildDeps, window: Window | { level: "tu
   const [prepared] = await prepareMemories(
     [
       {
-        text: summary.map((s) => (s.speaker ? `${s.speaker}: ${s.text}` : s.text)).join("\n"),
+        text: summary.map((s) => withSpeaker(s.speaker, s.text)).join("\n"),
         kind: SUMMARY_KIND,
         title: node?.title ?? windowTitle(window as Window, zone),
         description: null,

@@ -15,6 +15,7 @@
  * the rest of the week. `pyramid show` and `show ID` give the whole summary. `timeSpan: "rank"` restores the
  * other policy (summaries rank with everything when the question names a span); docs/BENCHMARKS.md measures both.
  */
+import { withSpeaker } from "../text/speaker.js";
 import { SUMMARY_KIND, isSummaryId, type ContextEntry, type NodeLevel, type PyramidNode, type SummarySentence } from "../model/pyramid.js";
 import type { Hit, Ranked, SearchFilter } from "../model/types.js";
 import type { Embedder } from "../ports/embedder.js";
@@ -148,7 +149,7 @@ export async function summaryContext(deps: { store: Store; embedder: Embedder },
   return entries;
 }
 
-const line = (s: SummarySentence) => (s.speaker ? `${s.speaker}: ${s.text}` : s.text);
+const line = (s: SummarySentence) => withSpeaker(s.speaker, s.text);
 
 /** The `count` sentences closest to the question, in their order; null when the whole summary is wanted or fits. */
 async function closestSentences(

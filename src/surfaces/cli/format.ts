@@ -2,6 +2,7 @@
  * @module surfaces/cli/format
  * Human-readable renderings of engine results for a terminal.
  */
+import { withSpeaker } from "../../index.js";
 import type { BenchReport, PyramidBenchReport, TopicBenchReport, FilterBenchReport, TopicJson, EvalReport, HistoryJson, Memory, Metrics, PyramidNodeJson, SearchResult } from "../../index.js";
 
 const oneLine = (s: string, max: number) => {
@@ -16,10 +17,10 @@ export function formatSearch(r: SearchResult): string {
     const channels = h.sources_hit.map((c) => `${c}#${h.ranks[c]}`).join(" ");
     const kind = h.level && h.window ? `${h.level} summary ${h.window.start.slice(0, 10)}..${h.window.end.slice(0, 10)}` : h.kind;
     const where = [h.level ? null : h.at.slice(0, 10), h.topic, kind, h.speaker].filter(Boolean).join("  ");
-    const head = h.title ? `${h.title} — ` : h.speaker ? `${h.speaker}: ` : "";
+    const shown = h.title ? `${h.title} — ${h.chunk.text}` : withSpeaker(h.speaker, h.chunk.text);
     const status = h.status === "superseded" ? `  SUPERSEDED by ${h.superseded_by.join(", ")}` : h.supersedes.length ? `  (supersedes ${h.supersedes.join(", ")})` : "";
     const adjusted = h.adjustments.map((a) => `${a.reason}${"factor" in a ? ` ×${a.factor}` : ` +${a.delta.toFixed(4)}`}`).join("; ");
-    return `${String(i + 1).padStart(2)}. ${h.score.toFixed(4)}  [${channels || "no channel"}]  ${where}  ${h.id}${status}${adjusted ? `\n    adjusted: ${adjusted}` : ""}\n    ${oneLine(head + h.chunk.text, 150)}`;
+    return `${String(i + 1).padStart(2)}. ${h.score.toFixed(4)}  [${channels || "no channel"}]  ${where}  ${h.id}${status}${adjusted ? `\n    adjusted: ${adjusted}` : ""}\n    ${oneLine(shown, 150)}`;
   });
   const timing = Object.entries(r.channels)
     .map(([c, rep]) => `${c} ${rep!.candidates} in ${rep!.ms.toFixed(1)} ms`)
