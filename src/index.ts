@@ -58,3 +58,4 @@ export { formatCv } from "./eval/cv-format.js";
 export { crossValidateLocomo, leaveOneOut, type CvReport, type CvSetting, type CvFigures } from "./eval/cv.js";
 export { defaultCvGrid, parseCvGrid } from "./eval/cv-grid.js";
 export { withSpeaker } from "./text/speaker.js";
+export { memoryInputSchema } from "./ingest/validate-memory.js";

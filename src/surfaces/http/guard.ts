@@ -16,6 +16,8 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 
+const PUBLIC_PATHS = new Set(["/health", "/openapi.json"]);
+
 export interface GuardOptions {
   /** The address the server listens on. */
   host?: string;
@@ -91,7 +93,8 @@ export function requestGuards(options: GuardOptions, problem: Problem): Middlewa
     return problem(c, 403, "FORBIDDEN_ORIGIN", `requests from pages at ${JSON.stringify(origin.slice(0, 100))} are refused (use --allow-origin to allow them)`);
   };
   const authGuard: MiddlewareHandler = async (c, next) => {
-    if (options.token && c.req.method !== "OPTIONS" && c.req.path !== "/health" && !bearerMatches(c.req.header("authorization"), options.token)) {
+    // the health check and the API's own description hold no memory: a client reads them before it has a token
+    if (options.token && c.req.method !== "OPTIONS" && !PUBLIC_PATHS.has(c.req.path) && !bearerMatches(c.req.header("authorization"), options.token)) {
       return problem(c, 401, "UNAUTHORIZED", "missing or wrong bearer token");
     }
     await next();

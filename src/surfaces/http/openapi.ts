@@ -1,33 +1,104 @@
 /**
  * @module surfaces/http/openapi
- * The OpenAPI 3.1 document served at /openapi.json. Request bodies come from the same zod schemas the routes
- * validate with, so the document cannot drift from what the server accepts.
+ * The OpenAPI 3.1 document served at /openapi.json (without a token: it holds no memory). Request bodies come
+ * from the same zod schemas the routes validate with, so the document cannot drift from what the server accepts;
+ * every operation gets its operationId, the namespace header and the error schema here, and the test suite lints
+ * the result with Redocly's recommended rules (test/openapi.test.ts).
  */
 import { z } from "zod";
 import { linkBodySchema } from "./graph-routes.js";
-import { batchBodySchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
+import { batchDocSchema, memoryBodySchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
 
 const json = (schema: z.ZodType) => ({ content: { "application/json": { schema: z.toJSONSchema(schema, { unrepresentable: "any" }) } } });
-const ok = (description: string) => ({ description, content: { "application/json": {} } });
+const ok = (description: string) => ({ description, content: { "application/json": { schema: { type: "object" } } } });
+const failure = (description: string) => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } });
 const errors = {
-  "400": { description: "invalid input: {error: {code, message}}" },
-  "401": { description: "missing or wrong bearer token" },
-  "403": { description: "FORBIDDEN_HOST (Host does not name this server) or FORBIDDEN_ORIGIN (a web page not allowed with --allow-origin)" },
-  "404": { description: "unknown id, or a namespace that does not exist (only adding memories or topics creates one)" },
-  "413": { description: "body too large" },
-  "415": { description: "a body not sent as Content-Type: application/json" },
+  "400": failure("INVALID_INPUT: the message names the field at fault"),
+  "401": failure("UNAUTHORIZED: missing or wrong bearer token"),
+  "403": failure("FORBIDDEN_HOST (Host does not name this server) or FORBIDDEN_ORIGIN (a web page not allowed with --allow-origin)"),
+  "404": failure("NOT_FOUND: unknown id, or a namespace that does not exist (only adding memories or topics creates one)"),
+  "413": failure("PAYLOAD_TOO_LARGE: body too large"),
+  "415": failure("UNSUPPORTED_MEDIA_TYPE: a body not sent as Content-Type: application/json"),
 };
+
+/** Each operation's stable name, for generated clients. */
+const OPERATION_IDS: Record<string, string> = {
+  "get /": "inspector",
+  "get /health": "health",
+  "get /openapi.json": "openApi",
+  "get /v1/memories": "listMemories",
+  "post /v1/memories": "addMemory",
+  "post /v1/memories:batch": "addMemories",
+  "get /v1/memories/{id}": "getMemory",
+  "delete /v1/memories/{id}": "forgetMemory",
+  "get /v1/memories/{id}/history": "memoryHistory",
+  "post /v1/search": "search",
+  "post /v1/supersede": "supersede",
+  "post /v1/edges/{id}/retract": "retractEdge",
+  "get /v1/suggestions": "listSuggestions",
+  "post /v1/suggestions/{id}": "decideSuggestion",
+  "get /v1/topics": "listTopics",
+  "post /v1/topics": "saveTopic",
+  "post /v1/topics:move": "moveTopic",
+  "post /v1/topics:merge": "mergeTopic",
+  "delete /v1/topics/{path}": "deleteTopic",
+  "get /v1/pyramid": "listSummaries",
+  "post /v1/links": "link",
+  "get /v1/graph/{id}": "graphAround",
+  "get /v1/entities": "listEntities",
+  "get /v1/stats": "stats",
+  "get /v1/doctor": "doctor",
+  "post /v1/pyramid:build": "buildPyramid",
+};
+
+/** operationId everywhere; the namespace header on every /v1 operation. */
+function finish(paths: Record<string, Record<string, Record<string, unknown>>>) {
+  for (const [path, methods] of Object.entries(paths)) {
+    for (const [method, op] of Object.entries(methods)) {
+      const operationId = OPERATION_IDS[`${method} ${path}`];
+      if (!operationId) throw new Error(`openapi: no operationId for ${method} ${path}`);
+      op.operationId = operationId;
+      if (path.startsWith("/v1/")) op.parameters = [{ $ref: "#/components/parameters/Namespace" }, ...((op.parameters as unknown[]) ?? [])];
+    }
+  }
+  return paths;
+}
 const id = [{ name: "id", in: "path", required: true, schema: { type: "string" } }];
 
 export function openApiDocument() {
   return {
     openapi: "3.1.0",
-    info: { title: "Cascade memory API", version: "0.1.0", description: "Memory for AI agents. Header X-Cascade-Namespace picks a namespace." },
-    components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+    info: {
+      title: "Cascade memory API",
+      version: "0.1.0",
+      description: "Memory for AI agents. Header X-Cascade-Namespace picks a namespace.",
+      license: { name: "MIT", identifier: "MIT" },
+    },
+    servers: [{ url: "/", description: "the server that serves this document (cascade serve; default http://127.0.0.1:7373)" }],
+    components: {
+      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "--token or $CASCADE_TOKEN; none on loopback without one" } },
+      parameters: {
+        Namespace: {
+          name: "X-Cascade-Namespace",
+          in: "header",
+          required: false,
+          description: "an isolated memory (1-64 letters, digits, _ or -); default: the default one",
+          schema: { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$" },
+        },
+      },
+      schemas: {
+        Error: {
+          type: "object",
+          required: ["error"],
+          properties: { error: { type: "object", required: ["code", "message"], properties: { code: { type: "string" }, message: { type: "string" } } } },
+        },
+      },
+    },
     security: [{ bearer: [] }],
-    paths: {
-      "/": { get: { summary: "the web inspector (HTML; served without the token: it holds no data, its API calls need it)", security: [], responses: { "200": { description: "text/html" } } } },
-      "/health": { get: { summary: "liveness", security: [], responses: { "200": ok("{ok: true}") } } },
+    paths: finish({
+      "/": { get: { summary: "the web inspector (HTML; served without the token: it holds no data, its API calls need it)", security: [], responses: { "200": { description: "the page", content: { "text/html": { schema: { type: "string" } } } }, "403": errors["403"] } } },
+      "/health": { get: { summary: "liveness", security: [], responses: { "200": ok("{ok: true}"), "403": errors["403"] } } },
+      "/openapi.json": { get: { summary: "this document", security: [], responses: { "200": ok("the OpenAPI document"), "403": errors["403"] } } },
       "/v1/memories": {
         get: {
           summary: "a page of memories in time order, with status at as_of/known_at and the edges touching them",
@@ -39,8 +110,9 @@ export function openApiDocument() {
           ],
           responses: { "200": ok("{memories, edges, next_cursor}"), ...errors },
         },
-        post: { summary: "remember one memory (fields of `cascade add`, text required)", requestBody: { content: { "application/json": { schema: { type: "object", required: ["text"] } } } }, responses: { "201": ok("{id, kind, topic, at}"), ...errors } } },
-      "/v1/memories:batch": { post: { summary: "remember many", requestBody: json(batchBodySchema), responses: { "200": ok("{imported, skipped, ids, failed}"), ...errors } } },
+        post: { summary: "remember one memory (fields of `cascade add`, text required)", requestBody: json(memoryBodySchema), responses: { "201": ok("{id, kind, topic, at, edges, suggestions}"), ...errors } },
+      },
+      "/v1/memories:batch": { post: { summary: "remember many", requestBody: json(batchDocSchema), responses: { "200": ok("{imported, skipped, ids, failed}"), ...errors } } },
       "/v1/memories/{id}": {
         get: { summary: "show", parameters: id, responses: { "200": ok("the memory"), ...errors } },
         delete: {
@@ -53,10 +125,10 @@ export function openApiDocument() {
       "/v1/search": { post: { summary: "fused search", requestBody: json(searchBodySchema), responses: { "200": ok("the search JSON"), ...errors } } },
       "/v1/supersede": { post: { summary: "NEW supersedes OLD", requestBody: json(supersedeBodySchema), responses: { "201": ok("the edge"), ...errors } } },
       "/v1/edges/{id}/retract": { post: { summary: "retract an edge", parameters: id, responses: { "200": ok("the edge"), ...errors } } },
-      "/v1/suggestions": { get: { summary: "open revision suggestions", responses: { "200": ok("{suggestions}") } } },
+      "/v1/suggestions": { get: { summary: "open revision suggestions", responses: { "200": ok("{suggestions}"), ...errors } } },
       "/v1/suggestions/{id}": { post: { summary: "accept or reject", parameters: id, responses: { "200": ok("the suggestion"), ...errors } } },
       "/v1/topics": {
-        get: { summary: "topic tree with counts", parameters: [{ name: "under", in: "query", schema: { type: "string" } }], responses: { "200": ok("{topics}") } },
+        get: { summary: "topic tree with counts", parameters: [{ name: "under", in: "query", schema: { type: "string" } }], responses: { "200": ok("{topics}"), ...errors } },
         post: { summary: "create or describe a topic", requestBody: json(topicBodySchema), responses: { "201": ok("the topic"), ...errors } },
       },
       "/v1/topics:move": { post: { summary: "move a subtree atomically", requestBody: json(repathBodySchema), responses: { "200": ok("{from, to, memories}"), ...errors } } },
@@ -93,9 +165,9 @@ export function openApiDocument() {
           responses: { "200": ok("{entities}"), ...errors },
         },
       },
-      "/v1/stats": { get: { summary: "memories, chunks, terms, bytes, embedder", responses: { "200": ok("the stats") } } },
-      "/v1/doctor": { get: { summary: "check every derived index against the tables (no repair)", responses: { "200": ok("{ok, checks}") } } },
-      "/v1/pyramid:build": { post: { summary: "recompute dirty windows", responses: { "200": ok("{recomputed, written, removed, took_ms}") } } },
-    },
+      "/v1/stats": { get: { summary: "memories, chunks, terms, bytes, embedder", responses: { "200": ok("the stats"), ...errors } } },
+      "/v1/doctor": { get: { summary: "check every derived index against the tables (no repair)", responses: { "200": ok("{ok, checks}"), ...errors } } },
+      "/v1/pyramid:build": { post: { summary: "recompute dirty windows", responses: { "200": ok("{recomputed, written, removed, took_ms}"), ...errors } } },
+    }),
   };
 }

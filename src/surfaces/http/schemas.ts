@@ -4,7 +4,7 @@
  * (openapi.ts) from the same schemas.
  */
 import { z } from "zod";
-import { recallWireShape, whereSchema } from "../../index.js";
+import { memoryInputSchema, recallWireShape, whereSchema } from "../../index.js";
 
 /** POST /v1/search: the query and the recall options as the wire spells them (one definition: query/options.ts). */
 export const searchBodySchema = z
@@ -25,7 +25,18 @@ export const supersedeBodySchema = z
   .object({ new: z.string().min(1), old: z.string().min(1), reason: z.string().optional(), at: z.string().optional() })
   .strict();
 
+/** POST /v1/memories: the fields of `cascade add` (one schema with the SDK's), plus what it supersedes. */
+export const memoryBodySchema = memoryInputSchema.extend({
+  supersedes: z
+    .union([z.string().min(1), z.array(z.string().min(1)).max(64)])
+    .optional()
+    .describe("memory ids (or refs of earlier items in the same batch) this memory replaces"),
+});
+
+// items are checked one by one by the engine (a bad item is reported by index, never failing the others), so the
+// route takes any array; the document describes the items with the memory schema
 export const batchBodySchema = z.object({ memories: z.array(z.unknown()), dedupe: z.boolean().optional() }).strict();
+export const batchDocSchema = z.object({ memories: z.array(memoryBodySchema), dedupe: z.boolean().optional() }).strict();
 
 export const topicBodySchema = z.object({ path: z.string({ error: "required, a topic path" }), description: z.string().optional() }).strict();
 export const repathBodySchema = z.object({ from: z.string({ error: "required, a topic path" }), to: z.string({ error: "required, a topic path" }) }).strict();
