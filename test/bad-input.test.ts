@@ -34,7 +34,7 @@ describe("bad input is refused with a clear error and changes nothing", async ()
   ];
   for (const [name, input, message] of cases) {
     test(name, async () => {
-      await rejects(engine.remember(input), "INVALID_INPUT", message);
+      await rejects(engine.remember(input as never), "INVALID_INPUT", message);
       assert.deepEqual(await engine.stats(), before);
     });
   }

@@ -82,7 +82,7 @@ test("JSONL importer: every line is imported, skipped as blank, or reported with
     fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 12 }), async (lines) => {
       const items = lines.map((l, i) => parseJsonlLine(l, i + 1)).filter((x) => x !== null);
       const good = items.filter((i): i is Extract<typeof i, { input: unknown }> => "input" in i);
-      const r = await engine.rememberMany(good.map((g) => g.input));
+      const r = await engine.rememberMany(good.map((g) => g.input as never));
       assert.equal(r.imported + r.failed.length, good.length);
       for (const f of r.failed) assert.match(f.error, /^[A-Za-z_.0-9]+: /, f.error);
       imported += r.imported;

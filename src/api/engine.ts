@@ -18,7 +18,7 @@ import { defaultLimits } from "../config/defaults.js";
 import { CascadeError, invalidInput, notFound } from "../errors.js";
 import type { Suggestion } from "../model/graph.js";
 import { NODE_LEVELS, type NodeLevel } from "../model/pyramid.js";
-import type { Memory, SearchResult } from "../model/types.js";
+import type { Memory, MemoryInput, SearchResult } from "../model/types.js";
 import { systemClock, type Clock } from "../ports/clock.js";
 import type { Embedder, TokenVectors } from "../ports/embedder.js";
 import type { DoctorCheck, EmbedderStamp, Store, StoreStats } from "../ports/store.js";
@@ -112,7 +112,7 @@ export class Engine {
    * Validates, chunks, embeds and stores one memory in one transaction, with the `supersedes` edges it names
    * (memory ids). Afterwards, unless it named its predecessors itself, looks for earlier memories it revises.
    */
-  async remember(input: unknown, options: { provenance?: "user" | "api" } = {}): Promise<Remembered> {
+  async remember(input: MemoryInput, options: { provenance?: "user" | "api" } = {}): Promise<Remembered> {
     let memory: { id: string; kind: string; topic: string | null; at: string } | undefined;
     const changed: Pick<Remembered, "edges" | "suggestions"> = { edges: [], suggestions: [] };
     await this.writes.write([input], {
@@ -131,7 +131,7 @@ export class Engine {
    * Stores many memories, one transaction per batch (see api/write-path.ts). An invalid item is reported with its
    * index and never costs the valid ones. `supersedes` may name memory ids or the `metadata.ref` of earlier items.
    */
-  async rememberMany(inputs: unknown[], options: BatchOptions & Pick<WriteOptions, "provenance"> = {}): Promise<BatchResult> {
+  async rememberMany(inputs: readonly MemoryInput[], options: BatchOptions & Pick<WriteOptions, "provenance"> = {}): Promise<BatchResult> {
     return this.writes.write(inputs, options);
   }
 

@@ -109,7 +109,7 @@ export class WritePath {
    * `supersedes` may name memory ids or the `metadata.ref` of items earlier in the same call.
    */
   async write(
-    inputs: unknown[],
+    inputs: readonly unknown[],
     options: WriteOptions = {},
   ): Promise<BatchResult> {
     // the pyramid's refresh waits until this write has committed and noted what it wrote (pyramid/keeper.ts)
@@ -124,7 +124,7 @@ export class WritePath {
   }
 
   private async writeMany(
-    inputs: unknown[],
+    inputs: readonly unknown[],
     options: WriteOptions,
     longIds: string[],
   ): Promise<BatchResult> {

@@ -28,7 +28,7 @@ export interface MemoryInput {
   agent?: string;
   metadata?: Record<string, unknown>;
   /** Memories this one replaces: ids, or the `metadata.ref` of memories earlier in the same batch. */
-  supersedes?: string[];
+  supersedes?: string | string[];
 }
 
 /** A stored memory. Times are ISO 8601 strings in UTC. */

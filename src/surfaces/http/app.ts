@@ -6,7 +6,7 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import { CascadeError, DEFAULT_NAMESPACE, parseWith, recallOptionsFromWire, type Engine, type ErrorCode, type MemorySpace } from "../../index.js";
+import { CascadeError, DEFAULT_NAMESPACE, parseWith, recallOptionsFromWire, type Engine, type ErrorCode, type MemoryInput, type MemorySpace } from "../../index.js";
 import { openApiDocument } from "./openapi.js";
 import { batchBodySchema, forgetWhereBodySchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
 import { registerGraphRoutes } from "./graph-routes.js";
@@ -98,7 +98,8 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
 
   app.post("/v1/memories", async (c) => {
     const input = await body(c, z.record(z.string(), z.unknown()));
-    return c.json(await (await engine(c)).remember(input), 201);
+    // parsed JSON: the engine checks every field at its boundary, whatever the static type says
+    return c.json(await (await engine(c)).remember(input as unknown as MemoryInput), 201);
   });
 
   app.post("/v1/:op{memories:batch}", async (c) => {
@@ -107,7 +108,7 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
       throw new CascadeError("INVALID_INPUT", `memories: at most ${options.maxBatch} per batch, got ${memories.length}`, { field: "memories" });
     }
     // small write batches, with the event loop free between them, so other requests wait at most one batch
-    const r = await (await engine(c)).rememberMany(memories, { dedupe, batchSize: HTTP_WRITE_BATCH });
+    const r = await (await engine(c)).rememberMany(memories as MemoryInput[], { dedupe, batchSize: HTTP_WRITE_BATCH });
     return c.json({ imported: r.imported, skipped: r.skipped, ids: r.ids, failed: r.failed });
   });
 

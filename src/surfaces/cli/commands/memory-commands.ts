@@ -5,7 +5,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { type Command, Option } from "commander";
-import { CascadeError, readJsonlBatches, requireFile, stoppedImport, readLocomoConversation, type Engine } from "../../../index.js";
+import { CascadeError, readJsonlBatches, requireFile, stoppedImport, readLocomoConversation, type Engine, type MemoryInput } from "../../../index.js";
 import { formatMemory } from "../format.js";
 import { emit } from "../output.js";
 import { progressBar } from "../progress.js";
@@ -56,7 +56,8 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
         metadata,
         supersedes: o.supersedes,
       };
-      const result = await withEngine(cmd, (e) => e.remember(input, { provenance: "user" }));
+      // flags are strings; the engine checks every field at its boundary whatever its static type
+      const result = await withEngine(cmd, (e) => e.remember(input as MemoryInput, { provenance: "user" }));
       emit(mode(cmd), result, () =>
         [
           `remembered ${result.id} (${result.kind}, ${result.at}${result.topic ? `, ${result.topic}` : ""})`,
@@ -129,7 +130,7 @@ async function importJsonl(engine: Engine, file: string, size: number, opts: { d
     for await (const { items, bytesRead } of readJsonlBatches(file, 512)) {
       const good = items.filter((i): i is Extract<typeof i, { input: unknown }> => "input" in i);
       for (const i of items) if ("error" in i) failed.push({ line: i.line, error: i.error });
-      const r = await engine.rememberMany(good.map((g) => g.input), opts).catch((err) => {
+      const r = await engine.rememberMany(good.map((g) => g.input as unknown as MemoryInput), opts).catch((err) => {
         throw stoppedImport(err, imported, good[0]?.line, opts.dedupe);
       });
       imported += r.imported;
