@@ -3,18 +3,20 @@
  * autocannon from this process at C concurrent connections. Reports round-trip latency percentiles, the
  * engine's own time for the same requests (took_ms, read from each response), and throughput.
  *
- *   node dist/bench/http-load.js [--chunks 100000] [--connections 50] [--seconds 20] [--json]
+ *   node dist/bench/http-load.js [--chunks 100000] [--connections 50] [--seconds 20] [--workers 1,2] [--json]
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { Engine, SqliteStore, defaultGloveEmbedder } from "../src/index.js";
+import { Engine, defaultGloveEmbedder, openStoreAt } from "../src/index.js";
 import { syntheticCorpus } from "../src/bench/corpus.js";
 import { spawnServer } from "./spawn-server.js";
 
 export interface HttpLoadReport {
   chunks: number;
+  /** `cascade serve --workers`: server processes sharing the port. */
+  workers: number;
   connections: number;
   requests: number;
   errors: number;
@@ -32,31 +34,33 @@ const pct = (xs: number[]) => {
 };
 
 /** One store, one server, one autocannon run per number of connections. */
-export async function runHttpLoad(chunks: number, connectionCounts: number[], seconds: number): Promise<HttpLoadReport[]> {
+export async function runHttpLoad(chunks: number, connectionCounts: number[], seconds: number, workerCounts: number[] = [1]): Promise<HttpLoadReport[]> {
   const dir = mkdtempSync(join(tmpdir(), "cascade-http-load-"));
   const db = join(dir, "load.db");
   try {
     const embedder = defaultGloveEmbedder();
     const corpus = syntheticCorpus({ memories: chunks, queries: 500, seed: 42, vocabulary: [...embedder.vocabulary()] });
-    const engine = await Engine.create({ store: new SqliteStore(db), embedder, tokens: embedder });
+    const engine = await Engine.create({ store: await openStoreAt(db), embedder, tokens: embedder });
     for (let i = 0; i < corpus.memories.length; i += 2000) await engine.rememberMany(corpus.memories.slice(i, i + 2000), { batchSize: 2000, detect: false });
     await engine.close();
 
-    const { child: server, url } = await spawnServer(db);
-    // warm the server's derived indexes
-    await fetch(`${url}/v1/search`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: corpus.queries[0] }) });
-
     const reports: HttpLoadReport[] = [];
-    for (const connections of connectionCounts) reports.push(await load(url, corpus.queries, chunks, connections, seconds));
-    server.kill("SIGTERM");
-    await new Promise((r) => server.once("exit", r));
+    for (const workers of workerCounts) {
+      const { child: server, url } = await spawnServer(db, workers);
+      // warm every worker's derived indexes (requests are spread over the workers)
+      const warm = () => fetch(`${url}/v1/search`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: corpus.queries[0] }) }).then((r) => r.text());
+      await Promise.all(Array.from({ length: 4 * workers }, warm));
+      for (const connections of connectionCounts) reports.push({ ...(await load(url, corpus.queries, chunks, connections, seconds)), workers });
+      server.kill("SIGTERM");
+      await new Promise((r) => server.once("exit", r));
+    }
     return reports;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-async function load(url: string, queries: string[], chunks: number, connections: number, seconds: number): Promise<HttpLoadReport> {
+async function load(url: string, queries: string[], chunks: number, connections: number, seconds: number): Promise<Omit<HttpLoadReport, "workers">> {
     let next = 0;
     const roundTrips: number[] = [];
     const engineMs: number[] = [];
@@ -100,6 +104,7 @@ async function load(url: string, queries: string[], chunks: number, connections:
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const arg = (name: string, fallback: number) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback);
-  const report = await runHttpLoad(arg("--chunks", 100_000), [1, arg("--connections", 50)], arg("--seconds", 15));
+  const workers = process.argv.includes("--workers") ? process.argv[process.argv.indexOf("--workers") + 1].split(",").map(Number) : [1];
+  const report = await runHttpLoad(arg("--chunks", 100_000), [1, arg("--connections", 50)], arg("--seconds", 15), workers);
   console.log(JSON.stringify(report, null, 2));
 }

@@ -6,8 +6,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
 
-export async function spawnServer(db: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--db", db], { stdio: ["ignore", "ignore", "pipe"] });
+export async function spawnServer(db: string, workers = 1): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--db", db, "--workers", String(workers)], { stdio: ["ignore", "ignore", "pipe"] });
   const url = await new Promise<string>((resolve, reject) => {
     let err = "";
     child.stderr!.on("data", (d) => {

@@ -22,6 +22,8 @@ export const configFileSchema = z
         allowHosts: z.array(z.string().min(1)).max(100),
         maxNamespaces: z.number().int().min(0),
         openNamespaces: z.number().int().min(1),
+        /** `serve --workers`: server processes sharing the port and the store. */
+        workers: z.number().int().min(1).max(64),
       })
       .partial()
       .strict()

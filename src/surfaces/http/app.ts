@@ -3,6 +3,7 @@
  * The HTTP JSON API: routes → engine calls → JSON. Bodies are schema-checked here; everything else is the
  * engine's. Errors carry the same codes as the SDK: INVALID_INPUT → 400, NOT_FOUND → 404, oversize → 413.
  */
+import { isServerWorker } from "./workers.js";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
@@ -68,6 +69,13 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
     if (err instanceof CascadeError) return problem(c, STATUS[err.code], err.code, err.message);
     return problem(c, 500, "INTERNAL", err instanceof Error ? err.message : String(err));
   });
+  if (isServerWorker()) {
+    // which of `serve --workers` answered: for logs and for the test that both share the load
+    app.use("*", async (c, next) => {
+      await next();
+      c.header("X-Cascade-Worker", String(process.pid));
+    });
+  }
   app.notFound((c) => problem(c, 404, "NOT_FOUND", `no route ${c.req.method} ${c.req.path}`));
 
   // First, before any guard: the page and its scripts hold no data (a browser cannot send a bearer token when it

@@ -4,6 +4,7 @@
  * stop accepting connections, let requests in flight finish (so an acknowledged write is a committed write),
  * then close the stores.
  */
+import { isServerWorker } from "./workers.js";
 import { serve } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
@@ -50,11 +51,18 @@ export async function serveUntilSignal(space: MemorySpace, options: { host: stri
   const running = await startHttpServer(space, options);
   process.stderr.write(`cascade: serving ${running.url} (${options.token ? "bearer token required" : "no token: loopback only"})\n`);
   await new Promise<void>((resolve) => {
+    let stopping = false;
     const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
       process.stderr.write(`cascade: ${signal}: finishing requests in flight\n`);
       running.close().then(resolve);
     };
     process.once("SIGTERM", () => stop("SIGTERM"));
     process.once("SIGINT", () => stop("SIGINT"));
+    // a worker of `serve --workers` whose primary was killed has no one left to stop it
+    if (isServerWorker()) process.once("disconnect", () => stop("the primary process is gone"));
   });
+  // a worker's channel to its primary keeps it alive: let go of it once the server is closed
+  if (isServerWorker() && process.connected) process.disconnect();
 }

@@ -2,10 +2,13 @@
  * @module surfaces/cli/commands/server-commands
  * `cascade serve` (HTTP) and `cascade mcp` (Model Context Protocol on stdio).
  */
+import cluster from "node:cluster";
+import { availableParallelism } from "node:os";
 import { type Command } from "commander";
 import { MemorySpace } from "../../../index.js";
 import { serveUntilSignal } from "../../http/serve.js";
 import { serveMcpOverStdio } from "../../mcp/server.js";
+import { superviseWorkers } from "../../http/workers.js";
 import { toolListText } from "../../mcp/tools.js";
 import { integer, collect } from "../flags.js";
 import { globalFlags, settings, type CliContext } from "../context.js";
@@ -21,8 +24,15 @@ export function registerServerCommands(program: Command, { withEngine, mode }: C
     .option("--allow-host <name>", "accept this Host name too, e.g. a reverse proxy's (repeatable)", collect)
     .option("--max-namespaces <n>", "namespaces the server may create (default 1000)", integer("--max-namespaces", 0))
     .option("--open-namespaces <n>", "stores kept open at once (default 32)", integer("--open-namespaces", 1))
+    .option("--workers <n>", `server processes sharing the port and the store, searching in parallel (default 1; this machine has ${availableParallelism()} cores)`, integer("--workers", 1))
     .action(async (o, cmd: Command) => {
       const { path, now, engine, file: config } = settings(globalFlags(cmd));
+      const workers = o.workers ?? config.serve?.workers ?? 1;
+      if (workers > 1 && cluster.isPrimary) {
+        // the workers run this same command line; the primary only supervises them
+        await superviseWorkers(workers, (line) => process.stderr.write(`${line}\n`));
+        return;
+      }
       const space = new MemorySpace(path, {
         ...engine,
         now,

@@ -4,7 +4,7 @@
  * prompt (shown when the API answers 401), and one error box that shows the API's own message for any failed
  * request, so bad input never leaves a blank page.
  */
-import { ApiError, session } from "./api.js";
+import { ApiError, api, session } from "./api.js";
 import { clear, h } from "./dom.js";
 import { renderHistory } from "./history.js";
 import { renderPyramid } from "./pyramid.js";
@@ -59,6 +59,9 @@ export function parseHash(hash: string): { panel: string; arg: string; params: U
 
 let lastPanel = "";
 let generation = 0;
+/** Whether the API has answered an authenticated call yet: the page and /openapi.json need no token, so the
+ * first panel could otherwise render a form before anyone learns a token is required. */
+let authorized = false;
 
 async function route(): Promise<void> {
   const { panel, arg, params } = parseHash(location.hash);
@@ -82,6 +85,10 @@ async function route(): Promise<void> {
     current: () => gen === generation,
   };
   try {
+    if (!authorized) {
+      await api("GET", "/v1/stats");
+      authorized = true;
+    }
     await render(main, ctx);
   } catch (err) {
     ctx.showError(err);
