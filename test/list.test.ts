@@ -173,3 +173,23 @@ describe("cascade list", () => {
     assert.equal(cursor.json.error.code, "INVALID_INPUT");
   });
 });
+
+test("expiry: add --ttl/--expires; searches and lists leave expired memories out unless asked; forget --expired removes them", () => {
+  const db = join(tempDir(), "expiry.db");
+  const run = (now: string, ...args: string[]) => cli(["--db", db, "--now", now, "--json", ...args]);
+  const a = run("2026-03-01T00:00:00Z", "add", "The staging password rotates weekly", "--at", "2026-03-01T00:00:00Z", "--ttl", "2d").json;
+  const b = run("2026-03-01T00:00:00Z", "add", "The staging password is kept in the vault", "--at", "2026-03-01T00:00:00Z").json;
+  assert.equal(run("2026-03-01T00:00:00Z", "show", a.id).json.expires, "2026-03-03T00:00:00Z");
+  const ids = (now: string, ...extra: string[]) => run(now, "search", "staging password", ...extra).json.hits.map((h: { id: string }) => h.id).sort();
+  assert.deepEqual(ids("2026-03-02T00:00:00Z"), [a.id, b.id].sort(), "before its expiry it is found");
+  assert.deepEqual(ids("2026-03-05T00:00:00Z"), [b.id], "after it, it is not");
+  assert.deepEqual(ids("2026-03-05T00:00:00Z", "--include-expired"), [a.id, b.id].sort());
+  assert.deepEqual(run("2026-03-05T00:00:00Z", "list").json.memories.map((m: { id: string }) => m.id), [b.id]);
+  const dry = run("2026-03-05T00:00:00Z", "forget", "--expired", "--dry-run").json;
+  assert.deepEqual(dry.ids, [a.id]);
+  assert.equal(run("2026-03-05T00:00:00Z", "forget", "--expired").json.forgotten, 1);
+  assert.equal(run("2026-03-05T00:00:00Z", "show", a.id).status, 2);
+  const bad = cli(["--db", db, "add", "x", "--ttl", "soon"]);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /ttl: "soon" is not a duration/);
+});

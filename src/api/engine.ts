@@ -138,7 +138,7 @@ export class Engine {
   /** Removes a memory (and its turn node), rebuilds the summaries that quoted it, and with `purge` erases every byte of it. */
   async forget(id: string, options: ForgetOptions = {}): Promise<Forgotten> {
     await this.keeper.settle();
-    const forgotten = await forgetMemory({ store: this.ports.store, rebuild: this.rebuildWindows }, id, options);
+    const forgotten = await forgetMemory({ store: this.ports.store, rebuild: this.rebuildWindows, now: this.clock.now() }, id, options);
     await this.afterWrite();
     return forgotten;
   }
@@ -146,7 +146,7 @@ export class Engine {
   /** Forgets every memory matching scope/metadata conditions and/or before a date (`dryRun`: only say which). */
   async forgetWhere(options: ForgetWhereOptions): Promise<ForgottenWhere> {
     await this.keeper.settle();
-    const result = await forgetWhere({ store: this.ports.store, rebuild: this.rebuildWindows }, options);
+    const result = await forgetWhere({ store: this.ports.store, rebuild: this.rebuildWindows, now: this.clock.now() }, options);
     if (result.forgotten > 0) await this.afterWrite();
     return result;
   }

@@ -37,6 +37,8 @@ export interface ForgetDeps {
   store: Store;
   /** Rebuilds exactly these (dirty) windows of the pyramid. */
   rebuild: (windows: { level: WindowLevel; start: number }[]) => Promise<BuildReport>;
+  /** The engine's clock: what "expired" is measured against. */
+  now: number;
 }
 
 type WindowKey = { level: WindowLevel; start: number };
@@ -69,6 +71,8 @@ export const forgetWhereSchema = z
     where: z.array(z.custom<FieldCondition>()).optional(),
     /** Only memories that happened before this instant. */
     before: z.string().optional(),
+    /** Every memory whose expiry has passed. */
+    expired: z.boolean().optional(),
     dryRun: z.boolean().optional(),
     purge: z.boolean().optional(),
   })
@@ -95,13 +99,13 @@ export async function forgetWhere(deps: ForgetDeps, options: ForgetWhereOptions)
   const o = parseWith(forgetWhereSchema, options);
   const where = whereOf(o);
   const until = o.before !== undefined ? parseInstant("before", o.before) : undefined;
-  if (!where && until === undefined) {
-    throw invalidInput("filter", "name at least one condition (--filter KEY=VALUE or --before ISO); an empty filter would forget everything");
+  if (!where && until === undefined && !o.expired) {
+    throw invalidInput("filter", "name at least one condition (--filter KEY=VALUE, --before ISO or --expired); an empty filter would forget everything");
   }
   const { store } = deps;
   const matched: Memory[] = [];
   for (let after: ListPosition | undefined; ; ) {
-    const page = await store.listMemories({ filter: { where, until, excludeKinds: [SUMMARY_KIND] }, limit: 1000, order: "asc", after });
+    const page = await store.listMemories({ filter: { where, until, expiredBy: o.expired ? deps.now : undefined, excludeKinds: [SUMMARY_KIND] }, limit: 1000, order: "asc", after });
     matched.push(...page.memories);
     const last = page.memories.at(-1);
     if (!page.more || !last) break;

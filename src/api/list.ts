@@ -34,6 +34,8 @@ export const listOptionsSchema = z
     limit: z.number().int().min(1).max(defaultListLimits.maxLimit).optional(),
     cursor: z.string().optional(),
     order: z.enum(["asc", "desc"], { error: "order is asc or desc" }).optional(),
+    /** Also memories whose expiry has passed (left out by default). */
+    includeExpired: z.boolean().optional(),
     /** Scope and metadata conditions (query/where.ts), as JSON or as parsed `--filter` arguments. */
     filter: whereSchema.optional(),
     where: z.array(z.custom<FieldCondition>()).optional(),
@@ -88,6 +90,7 @@ export async function listMemories(store: Store, now: number, options: ListOptio
       // summary nodes are the pyramid's (see `pyramid show`); they are listed only when asked for by kind
       excludeKinds: o.kinds?.includes("summary") ? undefined : ["summary"],
       where: whereOf(o),
+      liveAt: o.includeExpired ? undefined : time.asOf,
     },
     speakers: o.speakers?.length ? [...new Set(o.speakers)] : undefined,
     limit,

@@ -32,6 +32,8 @@ export const memoryInputSchema = z
     session: shortText.optional(),
     user: shortText.optional(),
     agent: shortText.optional(),
+    expires: z.string().optional(),
+    ttl: z.string().optional(),
     // checked by validateMetadata: a plain object, bounded in depth and size (zod's record would recurse)
     metadata: z.custom<Record<string, unknown>>(() => true).optional(),
   })
@@ -50,7 +52,25 @@ export interface ValidMemory {
   session: string | null;
   user: string | null;
   agent: string | null;
+  expires: string | null;
   metadata: Record<string, unknown>;
+}
+
+const TTL = /^(\d{1,6})(m|h|d|w)$/;
+const TTL_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+
+/** `expires` (an instant) or `ttl` (a duration from the memory's `at`), never both; null when neither. */
+function expiryOf(m: MemoryInput, at: number): string | null {
+  if (m.expires !== undefined && m.ttl !== undefined) throw invalidInput("ttl", "give expires or ttl, not both");
+  if (m.ttl !== undefined) {
+    const d = TTL.exec(m.ttl.trim());
+    if (!d) throw invalidInput("ttl", `${JSON.stringify(m.ttl.slice(0, 40))} is not a duration such as 90m, 12h, 30d or 2w`);
+    return formatInstant(at + Number(d[1]) * TTL_MS[d[2] as keyof typeof TTL_MS]);
+  }
+  if (m.expires === undefined) return null;
+  const expires = parseInstant("expires", m.expires);
+  if (expires <= at) throw invalidInput("expires", "must be later than the memory's at");
+  return formatInstant(expires);
 }
 
 export function validateMemoryInput(input: unknown, now: number): ValidMemory {
@@ -65,6 +85,7 @@ export function validateMemoryInput(input: unknown, now: number): ValidMemory {
   }
   m.tags?.forEach((t, i) => requireWellFormed(`tags.${i}`, t));
   const tags = [...new Set(m.tags ?? [])];
+  const at = m.at === undefined ? now : parseInstant("at", m.at);
   return {
     text: m.text,
     kind: m.kind ?? (m.speaker || m.role ? "turn" : "note"),
@@ -72,12 +93,13 @@ export function validateMemoryInput(input: unknown, now: number): ValidMemory {
     description: m.description?.trim() || null,
     tags,
     topic: m.topic === undefined ? null : validateTopicPath("topic", m.topic),
-    at: formatInstant(m.at === undefined ? now : parseInstant("at", m.at)),
+    at: formatInstant(at),
     role: m.role || null,
     speaker: m.speaker || null,
     session: m.session || null,
     user: m.user || null,
     agent: m.agent || null,
+    expires: expiryOf(m, at),
     metadata: m.metadata === undefined ? {} : validateMetadata(m.metadata),
   };
 }

@@ -27,6 +27,10 @@ export interface MemoryInput {
   /** The agent that wrote or owns this memory (a scope, like `user`). */
   agent?: string;
   metadata?: Record<string, unknown>;
+  /** When it stops being worth returning (ISO 8601): searches and lists leave it out from then on. */
+  expires?: string;
+  /** The same as a duration from `at` (or now): "30d", "12h", "90m", "2w". */
+  ttl?: string;
   /** Memories this one replaces: ids, or the `metadata.ref` of memories earlier in the same batch. */
   supersedes?: string | string[];
 }
@@ -47,6 +51,8 @@ export interface Memory {
   agent: string | null;
   at: string;
   recordedAt: string;
+  /** When it stops being returned by default (ISO), or null. */
+  expires: string | null;
   metadata: Record<string, unknown>;
   chunks: number;
 }
@@ -114,6 +120,10 @@ export interface SearchFilter {
   recordedBy?: number;
   /** Scope and metadata conditions, all of which must hold (see query/where.ts). */
   where?: FieldCondition[];
+  /** Only memories not expired at this instant (ms): no `expires`, or one after it. */
+  liveAt?: number;
+  /** Only memories expired by this instant (ms): `forget --expired`. */
+  expiredBy?: number;
 }
 
 /** One hit after fusion, as the contract's JSON shows it. */

@@ -142,6 +142,7 @@ export async function prepareNode(deps: BuildDeps, window: Window | { level: "tu
         description: null,
         tags: [window.level],
         topic: null,
+        expires: null,
         at: formatInstant(window.start),
         role: null,
         speaker: null,

@@ -15,5 +15,7 @@ export function memoryPassesFilter(m: Memory, f: SearchFilter): boolean {
   if (f.topics !== undefined && (m.topic === null || !f.topics.includes(m.topic))) return false;
   if (f.recordedBy !== undefined && Date.parse(m.recordedAt) > f.recordedBy) return false;
   if (f.where && !f.where.every((c) => conditionHolds(m, c))) return false;
+  if (f.liveAt !== undefined && m.expires !== null && Date.parse(m.expires) <= f.liveAt) return false;
+  if (f.expiredBy !== undefined && (m.expires === null || Date.parse(m.expires) > f.expiredBy)) return false;
   return true;
 }

@@ -46,6 +46,7 @@ export const recallOptionsSchema = z
     knownAt: z.string().optional().describe("what Cascade knew then: only memories and edges recorded (and not retracted) by then"),
     currentOnly: z.boolean().optional().describe("leave out superseded memories entirely"),
     pyramid: z.boolean().optional().describe("false: no summaries, neither in the hits nor as context"),
+    includeExpired: z.boolean().optional().describe("also memories whose expiry has passed (left out by default)"),
     filter: whereSchema
       .optional()
       .describe('scope and metadata conditions that must all hold: {"user": "alice"}, {"priority": {"gte": 2}}, {"lang": {"in": ["en", "de"]}}'),
@@ -77,6 +78,7 @@ export const RECALL_WIRE_NAMES = {
   knownAt: "known_at",
   currentOnly: "current_only",
   pyramid: "pyramid",
+  includeExpired: "include_expired",
   filter: "filter",
 } as const satisfies Partial<Record<keyof typeof recallOptionsSchema.shape, string>>;
 
@@ -133,6 +135,8 @@ export function resolveRecallOptions(options: unknown, base: SearchOptions, cloc
   if (o.asOf !== undefined) filter.until = Math.min(filter.until ?? Infinity, asOf + 1);
   const knownAt = o.knownAt !== undefined ? parseInstant("knownAt", o.knownAt) : Infinity;
   if (o.knownAt !== undefined) filter.recordedBy = knownAt;
+  // an expired memory is left out as of the time the search is read at
+  if (!o.includeExpired) filter.liveAt = asOf;
   const where = whereOf(o);
   if (where) filter.where = where;
   const k = o.k ?? base.k;

@@ -27,6 +27,7 @@ export const CONTRACT_CASES = [
   "writes mark their calendar windows dirty",
   "topics re-path all or nothing",
   "small values and housekeeping",
+  "expired memories leave every channel and the list",
 ] as const;
 
 export type ContractCase = (typeof CONTRACT_CASES)[number];
@@ -64,6 +65,8 @@ const edge = (from: string, to: string, type: EdgeDraft["type"] = "supersedes"):
 });
 
 const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>> = {
+  "expired memories leave every channel and the list": expiryCase,
+
   async "writes and reads memories"(open) {
     const store = await open();
     assert.equal(await store.embedderStamp(), null, "a new store has no embedder stamp");
@@ -287,6 +290,29 @@ const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>>
     await store.close();
   },
 };
+
+async function expiryCase(open: () => Promise<Store>) {
+  const store = await open();
+  const memories = await prepared([
+    { text: "The staging password rotates weekly", at: at(1), ttl: "2d" },
+    { text: "The staging password is kept in the vault", at: at(1) },
+    { text: "Staging password reminder for tomorrow", at: at(2), expires: at(9) },
+  ]);
+  await store.writeMemories(memories, stamp);
+  const ids = memories.map((m) => m.memory.id);
+  assert.equal((await store.getMemory(ids[0]))?.expires, new Date(Date.parse(at(1)) + 2 * DAY).toISOString().replace(".000Z", "Z"));
+  const liveAt = Date.parse(at(5)); // the first has expired, the third not yet
+  const words = ["staging", "password"];
+  const expect = [ids[1], ids[2]].sort();
+  assert.deepEqual(memoryIds(await store.searchBody({ words, depth: 10, filter: { liveAt } })).sort(), expect, "bm25");
+  assert.deepEqual(memoryIds(await store.nearestChunks({ vector: queryVector("staging password"), depth: 10, filter: { liveAt } })).sort(), expect, "dense");
+  const lists = await store.chunksWithTerms({ terms: words, filter: { liveAt } });
+  assert.deepEqual([...new Set((await store.memoryIdsOfChunks(lists.get("staging")!)).values())].sort(), expect, "late interaction");
+  assert.deepEqual((await store.listMemories({ filter: { liveAt }, limit: 10, order: "asc" })).memories.map((m) => m.id).sort(), expect, "list");
+  assert.deepEqual((await store.listMemories({ filter: { expiredBy: liveAt }, limit: 10, order: "asc" })).memories.map((m) => m.id), [ids[0]], "the expired ones");
+  assert.equal(memoryIds(await store.searchBody({ words, depth: 10, filter: {} })).length, 3, "without liveAt every memory is found");
+  await store.close();
+}
 
 /** Registers the contract's cases for one backend; `skips` names a case the backend cannot do, and why. */
 export function storeContract(backend: string, open: () => Promise<Store>, skips: Partial<Record<ContractCase, string>> = {}): void {

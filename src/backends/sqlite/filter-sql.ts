@@ -50,6 +50,14 @@ export function filterCondition(filter: SearchFilter): SqlCondition {
     parts.push("unixepoch(m.recorded_at, 'subsec') * 1000 <= @recordedBy + 0.5");
     params.recordedBy = filter.recordedBy;
   }
+  if (filter.expiredBy !== undefined) {
+    parts.push("m.expires_at_ms <= @expiredBy");
+    params.expiredBy = filter.expiredBy;
+  }
+  if (filter.liveAt !== undefined) {
+    parts.push("(m.expires_at_ms IS NULL OR m.expires_at_ms > @liveAt)");
+    params.liveAt = filter.liveAt;
+  }
   filter.where?.forEach((c, i) => parts.push(conditionSql(c, `w${i}`, params)));
   return { sql: parts.length ? parts.join(" AND ") : "1", params };
 }

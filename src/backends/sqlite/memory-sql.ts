@@ -4,6 +4,7 @@
  * every index, reading memories back, and the kept chunk count. Functions over a statement cache; the caller
  * (SqliteStore) owns the transactions and the in-memory vector index.
  */
+import { formatInstant } from "../../time/iso.js";
 import { segmentScripts } from "../../text/segment.js";
 import type Database from "better-sqlite3";
 import { CascadeError } from "../../errors.js";
@@ -34,12 +35,13 @@ export interface MemoryRow {
   agent_id: string | null;
   at: string;
   recorded_at: string;
+  expires_at_ms: number | null;
   metadata: string;
   chunks: number;
 }
 
 export const MEMORY_COLUMNS = `m.rowid, m.id, m.kind, m.text, m.title, m.description, m.tags, m.topic, m.role, m.speaker,
-  m.session, m.user_id, m.agent_id, m.at, m.recorded_at, m.metadata, (SELECT count(*) FROM chunks WHERE memory_rowid = m.rowid) AS chunks`;
+  m.session, m.user_id, m.agent_id, m.at, m.recorded_at, m.expires_at_ms, m.metadata, (SELECT count(*) FROM chunks WHERE memory_rowid = m.rowid) AS chunks`;
 
 export function toMemory(row: MemoryRow): Memory {
   return {
@@ -57,6 +59,7 @@ export function toMemory(row: MemoryRow): Memory {
     agent: row.agent_id,
     at: row.at,
     recordedAt: row.recorded_at,
+    expires: row.expires_at_ms === null ? null : formatInstant(row.expires_at_ms),
     metadata: JSON.parse(row.metadata) as Record<string, unknown>,
     chunks: row.chunks,
   };
@@ -92,12 +95,13 @@ export function insertMemory(
   { memory: m, chunks, contextOf, entities, importKey }: PreparedMemory,
 ): { rowid: number; chunks: { chunkId: number; vector: Float32Array }[] } {
   const info = prepare(
-    `INSERT INTO memories (id, kind, text, title, description, tags, topic, role, speaker, session, user_id, agent_id, at, at_ms, recorded_at, metadata)
-     VALUES (@id, @kind, @text, @title, @description, @tags, @topic, @role, @speaker, @session, @user, @agent, @at, @atMs, @recordedAt, @metadata)`,
+    `INSERT INTO memories (id, kind, text, title, description, tags, topic, role, speaker, session, user_id, agent_id, at, at_ms, recorded_at, expires_at_ms, metadata)
+     VALUES (@id, @kind, @text, @title, @description, @tags, @topic, @role, @speaker, @session, @user, @agent, @at, @atMs, @recordedAt, @expiresMs, @metadata)`,
   ).run({
     ...m,
     tags: JSON.stringify(m.tags),
     atMs: Date.parse(m.at),
+    expiresMs: m.expires === null ? null : Date.parse(m.expires),
     metadata: JSON.stringify(m.metadata),
   });
   const memoryRowid = Number(info.lastInsertRowid);

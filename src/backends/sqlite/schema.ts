@@ -200,6 +200,12 @@ const MIGRATIONS: Migration[] = [
   `,
     then: backfillFields,
   },
+  // 11: expiry. A memory may carry the instant it stops being worth returning; searches and lists leave it out
+  // from then on (unless asked), and `forget --expired` removes it for good.
+  `
+  ALTER TABLE memories ADD COLUMN expires_at_ms INTEGER;
+  CREATE INDEX memories_expires ON memories (expires_at_ms) WHERE expires_at_ms IS NOT NULL;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

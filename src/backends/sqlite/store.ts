@@ -28,6 +28,7 @@ import { MEMORY_COLUMNS, toMemory, type MemoryRow } from "./memory-sql.js";
 import * as pyramid from "./pyramid-sql.js";
 import * as topics from "./topics-sql.js";
 import { migrate } from "./schema.js";
+import { deeper, dropExpired, liveFilter } from "./expiry-sql.js";
 import { VectorIndex } from "./vector-index.js";
 import { StatementCache } from "./statement-cache.js";
 import { purgeDeleted, type PurgeReport } from "./purge.js";
@@ -137,7 +138,8 @@ export class SqliteStore implements Store {
   }
 
   async searchBody(query: LexicalQuery): Promise<Ranked[]> {
-    return this.lexical.searchBody(query);
+    const live = liveFilter(this.prepare, query.filter);
+    return dropExpired(this.lexical.searchBody({ ...query, filter: live.filter, depth: deeper(query.depth, live) }), live, query.depth);
   }
 
   async indexKeys(words: string[]): Promise<Map<string, string>> {
@@ -145,12 +147,14 @@ export class SqliteStore implements Store {
   }
 
   async searchCurated(query: LexicalQuery): Promise<Ranked[]> {
-    return this.lexical.searchCurated(query);
+    const live = liveFilter(this.prepare, query.filter);
+    return dropExpired(this.lexical.searchCurated({ ...query, filter: live.filter, depth: deeper(query.depth, live) }), live, query.depth);
   }
 
   async nearestChunks({ vector, depth, filter }: { vector: Float32Array; depth: number; filter: SearchFilter }): Promise<Ranked[]> {
-    const allowed = isEmptyFilter(filter) ? null : this.lexical.allowedChunkList(filter);
-    return this.vectors.nearest(vector, depth, allowed, (ids) => rows.ownersOf(this.prepare, ids));
+    const live = liveFilter(this.prepare, filter);
+    const allowed = isEmptyFilter(live.filter) ? null : this.lexical.allowedChunkList(live.filter);
+    return dropExpired(this.vectors.nearest(vector, deeper(depth, live), allowed, (ids) => rows.ownersOf(this.prepare, ids)), live, depth);
   }
 
   async similarityNull(vector: Float32Array): Promise<{ mean: number; sd: number; rows: number }> {
@@ -180,7 +184,10 @@ export class SqliteStore implements Store {
   }
 
   async chunksWithTerms(query: { terms: string[]; filter: SearchFilter }): Promise<Map<string, number[]>> {
-    return this.lexical.chunksWithTerms(query);
+    const live = liveFilter(this.prepare, query.filter);
+    const lists = this.lexical.chunksWithTerms({ ...query, filter: live.filter });
+    if (live.expired) for (const [term, ids] of lists) lists.set(term, ids.filter((id) => !live.expired!.has(id)));
+    return lists;
   }
 
   async termStats(terms: string[]): Promise<{ chunks: number; df: Map<string, number> }> {

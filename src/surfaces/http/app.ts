@@ -129,7 +129,7 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
   });
   app.post("/v1/:op{memories:forget}", async (c) => {
     const b = await body(c, forgetWhereBodySchema);
-    return c.json(await (await engine(c)).forgetWhere({ filter: b.filter, before: b.before, dryRun: b.dry_run, purge: b.purge }));
+    return c.json(await (await engine(c)).forgetWhere({ filter: b.filter, before: b.before, expired: b.expired, dryRun: b.dry_run, purge: b.purge }));
   });
   app.get("/v1/memories/:id/history", async (c) =>
     c.json(await (await engine(c)).history(c.req.param("id"), { asOf: c.req.query("as_of"), knownAt: c.req.query("known_at") })),

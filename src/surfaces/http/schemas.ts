@@ -18,7 +18,7 @@ export const searchBodySchema = z
   .strict();
 
 export const forgetWhereBodySchema = z
-  .object({ filter: whereSchema.optional(), before: z.string().optional(), dry_run: z.boolean().optional(), purge: z.boolean().optional() })
+  .object({ filter: whereSchema.optional(), before: z.string().optional(), expired: z.boolean().optional(), dry_run: z.boolean().optional(), purge: z.boolean().optional() })
   .strict();
 
 export const supersedeBodySchema = z

@@ -104,6 +104,7 @@ export function createMcpServer(engine: Engine): McpServer {
         agent: z.string().optional().describe("The agent writing it (searchable with filter {\"agent\": ...})"),
         metadata: z.record(z.string(), z.unknown()).optional().describe("Any JSON fields to keep with it; searchable with filter"),
         supersedes: z.array(z.string()).optional().describe("Ids of memories this one replaces"),
+        ttl: z.string().optional().describe("Forget it after this long, e.g. 12h, 30d, 2w (searches leave it out from then on)"),
       },
     },
     (a) =>
@@ -156,6 +157,7 @@ export function createMcpServer(engine: Engine): McpServer {
         id: z.string().optional().describe("A memory id from memory_search (or give filter/before instead)"),
         filter: whereSchema.optional().describe(FILTER_DESCRIPTION),
         before: z.string().optional().describe("ISO time: every memory that happened before it (with filter: and matching it)"),
+        expired: z.boolean().optional().describe("Every memory whose expiry has passed"),
         dry_run: z.boolean().optional().describe("With filter/before: only list what would be forgotten"),
         purge: z.boolean().optional().describe("Also erase the text from the database file, its log and every index"),
       },
@@ -163,8 +165,8 @@ export function createMcpServer(engine: Engine): McpServer {
     (a) =>
       guarded(async () => {
         if (a.id === undefined) {
-          if (a.filter === undefined && a.before === undefined) throw new CascadeError("INVALID_INPUT", "id: give an id, or a filter/before", { field: "id" });
-          const r = await engine.forgetWhere({ filter: a.filter, before: a.before, dryRun: a.dry_run, purge: a.purge });
+          if (a.filter === undefined && a.before === undefined && !a.expired) throw new CascadeError("INVALID_INPUT", "id: give an id, or a filter/before", { field: "id" });
+          const r = await engine.forgetWhere({ filter: a.filter, before: a.before, expired: a.expired, dryRun: a.dry_run, purge: a.purge });
           return r.dry_run
             ? `Would forget ${r.matched} memories (dry run, nothing changed)${r.ids.length ? `: ${r.ids.map((id) => `[${id}]`).join(", ")}` : ""}.`
             : `Forgot ${r.forgotten} memories${r.summaries_rebuilt ? `; ${r.summaries_rebuilt} summaries rebuilt` : ""}.`;

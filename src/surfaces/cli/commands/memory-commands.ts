@@ -31,6 +31,8 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
     .option("--kind <kind>", "note, turn, decision, document... (default: turn when a speaker or role is set, else note)")
     .option("--metadata <json>", "a JSON object kept with the memory")
     .option("--supersedes <id>", "a memory this one replaces (repeatable)", collect)
+    .option("--expires <iso>", "when it stops being returned by searches and lists (forget --expired removes it)")
+    .option("--ttl <duration>", "the same as a duration from --at: 90m, 12h, 30d, 2w")
     .action(async (text: string, o, cmd: Command) => {
       let metadata: unknown;
       if (o.metadata !== undefined) {
@@ -55,6 +57,8 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
         kind: o.kind,
         metadata,
         supersedes: o.supersedes,
+        expires: o.expires,
+        ttl: o.ttl,
       };
       // flags are strings; the engine checks every field at its boundary whatever its static type
       const result = await withEngine(cmd, (e) => e.remember(input as MemoryInput, { provenance: "user" }));
@@ -101,13 +105,14 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
     .option("--purge", "also erase every byte of its text from the database file, its log and its indexes (rewrites the store)")
     .option("--filter <cond>", FILTER_HELP, keepWhole)
     .option("--before <iso>", "with no id: every memory that happened before this time (with --filter: and matching it)")
-    .option("--dry-run", "with --filter/--before: list what would be forgotten and change nothing")
+    .option("--expired", "with no id: every memory whose expiry (add --expires/--ttl) has passed")
+    .option("--dry-run", "with --filter/--before/--expired: list what would be forgotten and change nothing")
     .action(async (id: string | undefined, o, cmd: Command) => {
-      const byFilter = o.filter !== undefined || o.before !== undefined;
+      const byFilter = o.filter !== undefined || o.before !== undefined || Boolean(o.expired);
       if (id !== undefined && byFilter) throw new CascadeError("INVALID_INPUT", "forget: give an id or --filter/--before, not both", { field: "id" });
       if (id === undefined && !byFilter) throw new CascadeError("INVALID_INPUT", "forget: give the id of a memory, or --filter KEY=VALUE / --before ISO", { field: "id" });
       if (id === undefined) {
-        const r = await withEngine(cmd, (e) => e.forgetWhere({ where: filterConditions(o), before: o.before, dryRun: Boolean(o.dryRun), purge: Boolean(o.purge) }));
+        const r = await withEngine(cmd, (e) => e.forgetWhere({ where: filterConditions(o), before: o.before, expired: Boolean(o.expired), dryRun: Boolean(o.dryRun), purge: Boolean(o.purge) }));
         emit(mode(cmd), r, () =>
           r.dry_run
             ? `would forget ${r.matched} memor${r.matched === 1 ? "y" : "ies"} (dry run: nothing changed)${r.ids.length ? `\n${r.ids.join("\n")}` : ""}`

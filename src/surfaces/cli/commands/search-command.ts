@@ -34,6 +34,7 @@ export function registerSearchCommand(program: Command, { withEngine, mode }: Cl
     .option("--known-at <iso>", about("knownAt"))
     .option("--current-only", about("currentOnly"))
     .option("--no-pyramid", "no summaries: neither in the hits nor as context")
+    .option("--include-expired", about("includeExpired"))
     .option("--filter <cond>", FILTER_HELP, keepWhole)
     .action(async (query: string, o, cmd: Command) => {
       const options: RecallOptions = {
@@ -53,6 +54,7 @@ export function registerSearchCommand(program: Command, { withEngine, mode }: Cl
         knownAt: o.knownAt,
         currentOnly: o.currentOnly,
         pyramid: o.pyramid === false ? false : undefined,
+        includeExpired: o.includeExpired,
         where: filterConditions(o),
       };
       const result = await withEngine(cmd, (e) => e.recall(query, options));
