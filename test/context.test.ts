@@ -51,3 +51,9 @@ test("forgetting a turn takes its words out of the next turn's index", async () 
   assert.ok((await e.recall("lake cabin", { channels: ["bm25"] })).hits.some((h) => h.id === r.ids[1]), "its own words stay");
   await e.close();
 });
+
+test("expiry's liveAt does not count as a filter when summaries are left out (it would send every search down the slower filtered path)", async () => {
+  const { leaveOutSummaries } = await import("../src/query/context.js");
+  assert.equal(leaveOutSummaries({ liveAt: 1 }, 50).drop, true);
+  assert.equal(leaveOutSummaries({ liveAt: 1, under: "ops" }, 50).drop, false);
+});

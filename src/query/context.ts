@@ -71,7 +71,9 @@ const SUMMARY_SLACK = 10;
  */
 export function leaveOutSummaries(filter: SearchFilter, depth: number): { filter: SearchFilter; depth: number; drop: boolean } {
   if (filter.kinds?.includes(SUMMARY_KIND)) return { filter, depth, drop: false };
-  if (Object.values(filter).some((v) => v !== undefined)) {
+  // liveAt (expiry) is on every search and costs the store nothing (backends/sqlite/expiry-sql): it does not
+  // count as a filter here, or every search would take the slower filtered path
+  if (Object.entries(filter).some(([key, v]) => v !== undefined && key !== "liveAt")) {
     return { filter: { ...filter, excludeKinds: [...new Set([...(filter.excludeKinds ?? []), SUMMARY_KIND])] }, depth, drop: false };
   }
   return { filter, depth: depth + SUMMARY_SLACK, drop: true };
