@@ -59,3 +59,4 @@ export { crossValidateLocomo, leaveOneOut, type CvReport, type CvSetting, type C
 export { defaultCvGrid, parseCvGrid } from "./eval/cv-grid.js";
 export { withSpeaker } from "./text/speaker.js";
 export { memoryInputSchema } from "./ingest/validate-memory.js";
+export { memoryChangesSchema } from "./api/write-path.js";

@@ -231,3 +231,28 @@ test("remember says what it changed: the edges it created (named or detected) an
   assert.ok(maybe.edges.length + maybe.suggestions.length >= 1, `the Kafka → NATS switch is linked or suggested (bus ${bus.id})`);
   await engine.close();
 });
+
+test("update corrects a memory in place: same id, time and edges; the old text leaves the indexes and stays in history", async () => {
+  const { engine } = await emptyEngine();
+  const old = await engine.remember({ text: "The billing database runs Postgres 13.", at: "2026-02-10T00:00:00Z", topic: "ops.db", title: "Billing DB" });
+  const next = await engine.remember({ text: "Billing moves to DynamoDB next quarter.", at: "2026-06-03T00:00:00Z", supersedes: old.id });
+  const fixed = await engine.update(old.id, { text: "The billing database runs Postgres 15.", title: null });
+  assert.equal(fixed.id, old.id);
+  assert.equal(fixed.at, "2026-02-10T00:00:00Z");
+  assert.equal(fixed.title, null, "null clears a field");
+  assert.equal(fixed.topic, "ops.db", "what was not named is kept");
+  const found = await engine.recall("postgres 15 billing database", { channels: ["bm25"], k: 3 });
+  const hit = found.hits.find((x) => x.id === old.id)!;
+  assert.match(hit.text, /Postgres 15/, "the corrected text is found");
+  assert.equal(hit.status, "superseded", "its edges are kept");
+  assert.deepEqual(hit.superseded_by, [next.id]);
+  const stale = await engine.recall("postgres 13", { channels: ["bm25"], k: 3 });
+  assert.ok(!stale.hits.some((h) => /Postgres 13/.test(h.text)), "the old text is out of the index");
+  const h = await engine.history(old.id);
+  assert.deepEqual(h.revisions.map((r) => [r.text, r.title]), [["The billing database runs Postgres 13.", "Billing DB"]]);
+  assert.ok((await engine.doctor()).ok, "every index agrees with the tables after the correction");
+  await assert.rejects(engine.update(old.id, {}), /name at least one field/);
+  await assert.rejects(engine.update("m_missing", { text: "x" }), /no memory with id/);
+  await assert.rejects(engine.update(old.id, { at: "2026-01-01" } as never), /at/);
+  await engine.close();
+});

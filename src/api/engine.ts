@@ -38,10 +38,10 @@ import { listMemories, type ListJson, type ListOptions } from "./list.js";
 import { edgeJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
 import * as revisions from "./revision-actions.js";
 import * as topics from "./topic-actions.js";
-import { WritePath, type BatchOptions, type BatchResult, type Remembered, type WriteOptions } from "./write-path.js";
+import { WritePath, type BatchOptions, type BatchResult, type MemoryChanges, type Remembered, type WriteOptions } from "./write-path.js";
 
 export type { EngineConfig } from "./engine-config.js";
-export type { BatchOptions, BatchResult, Remembered } from "./write-path.js";
+export type { BatchOptions, BatchResult, MemoryChanges, Remembered } from "./write-path.js";
 export type { TopicJson } from "./topic-actions.js";
 
 export interface EnginePorts {
@@ -133,6 +133,16 @@ export class Engine {
    */
   async rememberMany(inputs: readonly MemoryInput[], options: BatchOptions & Pick<WriteOptions, "provenance"> = {}): Promise<BatchResult> {
     return this.writes.write(inputs, options);
+  }
+
+  /**
+   * Corrects what a memory says (text, title, description, tags, topic, metadata, expiry; null clears one): same
+   * id, time and edges, re-indexed; the previous content is kept and shown by `history`. A change in the world
+   * (a decision reversed) is a new memory that supersedes the old one instead.
+   */
+  async update(id: string, changes: MemoryChanges): Promise<Memory> {
+    await this.keeper.settle();
+    return this.writes.revise(id, changes);
   }
 
   /** Removes a memory (and its turn node), rebuilds the summaries that quoted it, and with `purge` erases every byte of it. */

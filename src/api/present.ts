@@ -4,6 +4,7 @@
  */
 import type { History } from "../graph/history.js";
 import type { Edge, Suggestion } from "../model/graph.js";
+import type { Memory } from "../model/types.js";
 import { formatInstant } from "../time/iso.js";
 
 const iso = (ms: number | null) => (ms === null ? null : formatInstant(ms));
@@ -42,13 +43,16 @@ export interface HistoryJson {
   id: string;
   chain: { id: string; status: string; valid_from: string; valid_to: string | null; text: string }[];
   edges: EdgeJson[];
+  /** Corrections of this memory (`update`): what it said before each, and when Cascade learned the correction. */
+  revisions: { recorded_at: string; text: string; title: string | null }[];
 }
 
-export function historyJson(id: string, h: History): HistoryJson {
+export function historyJson(id: string, h: History, revisions: { recordedAt: number; memory: Memory }[] = []): HistoryJson {
   return {
     id,
     chain: h.chain.map((c) => ({ id: c.memory.id, status: c.status, valid_from: iso(c.validFrom)!, valid_to: iso(c.validTo), text: c.memory.text })),
     edges: h.edges.map(edgeJson),
+    revisions: revisions.map((r) => ({ recorded_at: iso(r.recordedAt)!, text: r.memory.text, title: r.memory.title })),
   };
 }
 

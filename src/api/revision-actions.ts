@@ -77,7 +77,7 @@ export async function history(deps: RevisionDeps, id: string, options: { asOf?: 
     // knowledge time defaults to everything recorded, as in search (query/options.ts)
     knownAt: options.knownAt !== undefined ? parseInstant("knownAt", options.knownAt) : Infinity,
   };
-  return historyJson(id, await historyOf(deps.store, id, time));
+  return historyJson(id, await historyOf(deps.store, id, time), await deps.store.memoryRevisions(id));
 }
 
 export async function suggestions(store: Store, status: Suggestion["status"] | "all") {

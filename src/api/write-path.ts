@@ -6,7 +6,8 @@
  * (~270 lines: the stages share the batch's bookkeeping — refs, import keys, which items were written — so they
  * are kept in one pass rather than spread over files that would pass it around.)
  */
-import { CascadeError } from "../errors.js";
+import { z } from "zod";
+import { CascadeError, invalidInput, notFound } from "../errors.js";
 import type { EntityExtractor } from "../entities/extract.js";
 import { detectRevisions } from "../graph/detect.js";
 import { partitionByImportKey } from "../ingest/dedupe.js";
@@ -15,13 +16,14 @@ import { sessionContexts } from "../ingest/context.js";
 import { prepareMemories } from "../ingest/prepare.js";
 import { validateMemoryInput, type ValidMemory } from "../ingest/validate-memory.js";
 import type { Edge, EdgeDraft, Suggestion } from "../model/graph.js";
-import type { PreparedMemory } from "../model/types.js";
+import type { Memory, PreparedMemory } from "../model/types.js";
 import type { Clock } from "../ports/clock.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { EmbedderStamp, Store } from "../ports/store.js";
 import type { PyramidKeeper } from "../pyramid/keeper.js";
 import { topicPlacer, type TopicPlacer } from "../topics/placement.js";
 import type { ResolvedEngineConfig } from "./engine-config.js";
+import { parseWith } from "../validate.js";
 import type { EdgeJson, SuggestionJson } from "./present.js";
 
 /** What `remember` answers: enough to refer to the memory later, and what it changed in the graph. */
@@ -73,6 +75,21 @@ export interface WriteDeps {
   keeper: PyramidKeeper;
 }
 
+/** What `update` may change: what a memory says, not when it happened or who said it (that is a new memory). */
+export const memoryChangesSchema = z
+  .object({
+    text: z.string().optional(),
+    title: z.string().nullable().optional(),
+    description: z.string().nullable().optional(),
+    tags: z.array(z.string()).optional(),
+    topic: z.string().nullable().optional(),
+    metadata: z.custom<Record<string, unknown>>(() => true).optional(),
+    expires: z.string().nullable().optional(),
+    ttl: z.string().optional(),
+  })
+  .strict();
+export type MemoryChanges = z.input<typeof memoryChangesSchema>;
+
 const DEFAULT_BATCH = 256; // large enough to amortise a commit, small enough that progress moves
 
 /** Takes `supersedes` (an id or ref, or a list of them) off a memory input. */
@@ -97,6 +114,40 @@ export class WritePath {
     private readonly deps: WriteDeps,
     private readonly config: Pick<ResolvedEngineConfig, "conversationContext" | "denseContext" | "placement" | "detection" | "judge"> & { extractor: EntityExtractor | null },
   ) {}
+
+  /**
+   * A correction of what a memory says (text, title, description, tags, topic, metadata, expiry): re-chunked,
+   * re-embedded and re-indexed under the same id, with its time, speaker, session and edges kept; the previous
+   * content stays in the memory's revisions. Summaries are rebuilt, never edited.
+   */
+  async revise(id: string, changes: MemoryChanges): Promise<Memory> {
+    const c = parseWith(memoryChangesSchema, changes, "update");
+    if (Object.keys(c).length === 0) throw invalidInput("update", "name at least one field to change (text, title, description, tags, topic, metadata, expires, ttl)");
+    const old = await this.deps.store.getMemory(id);
+    if (!old) throw notFound("memory", id);
+    if (old.kind === "summary") throw invalidInput("id", "a summary is rebuilt from its sources, not edited: update the memories it summarises");
+    const now = this.deps.clock.now();
+    const kept = Object.fromEntries(
+      (["text", "kind", "title", "description", "tags", "topic", "at", "role", "speaker", "session", "user", "agent", "metadata", "expires"] as const)
+        .map((k) => [k, old[k] ?? undefined])
+        .filter(([, v]) => v !== undefined),
+    );
+    // null clears a field (title, description, topic, expires); a new ttl replaces the old expiry and counts from
+    // the memory's own time, like the first one
+    const merged: Record<string, unknown> = { ...kept, ...c };
+    if (c.ttl !== undefined) delete merged.expires;
+    for (const [k, v] of Object.entries(merged)) if (v === null) delete merged[k];
+    const valid = validateMemoryInput(merged, now);
+    const [prepared] = await attachEntities(await prepareMemories([valid], this.deps.embedder, now), this.config.extractor);
+    const next = { ...prepared, memory: { ...prepared.memory, id, recordedAt: old.recordedAt } };
+    this.deps.keeper.beginWrite();
+    try {
+      await this.deps.store.reviseMemory(next, this.deps.stamp, now);
+    } finally {
+      await this.deps.keeper.endWrite(next.chunks.length > 1 ? [id] : [], true);
+    }
+    return (await this.deps.store.getMemory(id))!;
+  }
 
   /** Topics changed: centroids and descriptions are read again on the next write. */
   forgetTopics(): void {

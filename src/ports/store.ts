@@ -92,6 +92,14 @@ export interface Store {
    */
   writeMemories(memories: PreparedMemory[], stamp: EmbedderStamp, edges?: EdgeDraft[]): Promise<Edge[]>;
   getMemory(id: string): Promise<Memory | null>;
+  /**
+   * A correction, in one transaction: the memory with `next.memory.id` takes the new content (text, title,
+   * description, tags, topic, expiry, metadata, chunks) and keeps its id, time and edges; what it said before is
+   * kept as a revision recorded at `recordedAt`. NOT_FOUND when there is no such memory.
+   */
+  reviseMemory(next: PreparedMemory, stamp: EmbedderStamp, recordedAt: number): Promise<void>;
+  /** What a memory said before each correction, oldest first. */
+  memoryRevisions(id: string): Promise<{ recordedAt: number; memory: Memory }[]>;
   /** A page of memories in event-time order; `more` tells whether another page follows. */
   listMemories(query: ListQuery): Promise<{ memories: Memory[]; more: boolean }>;
   /** The latest memory of a session that happened before `at` (ISO), as conversational context. */

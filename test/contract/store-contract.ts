@@ -27,6 +27,7 @@ export const CONTRACT_CASES = [
   "writes mark their calendar windows dirty",
   "topics re-path all or nothing",
   "small values and housekeeping",
+  "a correction replaces the content and keeps the revision",
   "expired memories leave every channel and the list",
 ] as const;
 
@@ -66,6 +67,21 @@ const edge = (from: string, to: string, type: EdgeDraft["type"] = "supersedes"):
 
 const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>> = {
   "expired memories leave every channel and the list": expiryCase,
+  async "a correction replaces the content and keeps the revision"(open) {
+    const { store, ids } = await seeded(open);
+    const [fixed] = await prepared([{ text: "We deployed the payments service to the old cluster.", at: at(1), topic: "ops.deploy", user: "alice" }]);
+    await store.addEdges([edge(ids[1], ids[0], "relates_to")]);
+    await store.reviseMemory({ ...fixed, memory: { ...fixed.memory, id: ids[0] } }, stamp, RECORDED + DAY);
+    assert.equal((await store.getMemory(ids[0]))?.text, "We deployed the payments service to the old cluster.");
+    assert.deepEqual(memoryIds(await store.searchBody({ words: ["payments"], depth: 5, filter: {} })), [ids[0]]);
+    assert.ok(!memoryIds(await store.searchBody({ words: ["billing"], depth: 10, filter: {} })).includes(ids[0]), "the old words are out of the index");
+    assert.equal((await store.edgesTouching([ids[0]])).length, 1, "edges are kept");
+    const revisions = await store.memoryRevisions(ids[0]);
+    assert.deepEqual(revisions.map((r) => [r.recordedAt, r.memory.text]), [[RECORDED + DAY, "We deployed the billing service to the new cluster."]]);
+    assert.equal((await store.stats()).chunks, 6);
+    await assert.rejects(store.reviseMemory({ ...fixed, memory: { ...fixed.memory, id: "m_none" } }, stamp, RECORDED), CascadeError);
+    await store.close();
+  },
 
   async "writes and reads memories"(open) {
     const store = await open();

@@ -105,14 +105,19 @@ export function insertMemory(
     metadata: JSON.stringify(m.metadata),
   });
   const memoryRowid = Number(info.lastInsertRowid);
-  // a summary's metadata is its sentences and sources: nothing a filter names
-  if (m.kind !== "summary") insertFields(prepare, memoryRowid, m.metadata);
   if (contextOf) {
     prepare("UPDATE memories SET context_rowid = (SELECT rowid FROM memories WHERE id = ?) WHERE rowid = ?").run(contextOf, memoryRowid);
   }
+  if (importKey) setImportKey(prepare, memoryRowid, importKey);
+  return { rowid: memoryRowid, chunks: insertContent(prepare, memoryRowid, { memory: m, chunks, entities }) };
+}
+
+/** What a memory's content adds to the indexes: metadata fields, mentions, curated text, chunks and their words. */
+function insertContent(prepare: Prepare, memoryRowid: number, { memory: m, chunks, entities }: Pick<PreparedMemory, "memory" | "chunks" | "entities">) {
+  // a summary's metadata is its sentences and sources: nothing a filter names
+  if (m.kind !== "summary") insertFields(prepare, memoryRowid, m.metadata);
   pyramid.markDirty(prepare, [memoryRowid]);
   if (entities?.length) insertMentions(prepare, memoryRowid, entities, Date.parse(m.recordedAt));
-  if (importKey) setImportKey(prepare, memoryRowid, importKey);
   if (m.title || m.description || m.tags.length > 0) {
     prepare("INSERT INTO curated_fts (rowid, title, description, tags) VALUES (?, ?, ?, ?)").run(memoryRowid, ...curatedColumns(m.title, m.description, m.tags));
   }
@@ -121,13 +126,57 @@ export function insertMemory(
   );
   const insertFts = prepare("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)");
   const countTerm = prepare("INSERT INTO terms (term, df) VALUES (?, 1) ON CONFLICT (term) DO UPDATE SET df = df + 1");
-  const stored = chunks.map((c) => {
+  return chunks.map((c) => {
     const chunkId = Number(insertChunk.run(memoryRowid, c.ord, c.start, c.end, c.indexedText, c.terms.join(" "), toBlob(c.vector), c.contextChars).lastInsertRowid);
     insertFts.run(chunkId, c.indexedText);
     for (const term of c.terms) countTerm.run(term);
     return { chunkId, vector: c.vector };
   });
-  return { rowid: memoryRowid, chunks: stored };
+}
+
+/** Takes a memory's content out of every index (chunks, words, curated text, mentions, fields); the row stays. */
+function removeContent(prepare: Prepare, rowid: number): number[] {
+  const chunks = prepare("SELECT id, terms FROM chunks WHERE memory_rowid = ?").all(rowid) as { id: number; terms: string }[];
+  const deleteFts = prepare("DELETE FROM chunks_fts WHERE rowid = ?");
+  const uncountTerm = prepare("UPDATE terms SET df = max(df - 1, 0) WHERE term = ?");
+  for (const c of chunks) {
+    deleteFts.run(c.id);
+    for (const term of c.terms.split(" ")) if (term) uncountTerm.run(term);
+  }
+  prepare("DELETE FROM curated_fts WHERE rowid = ?").run(rowid);
+  removeMentions(prepare, rowid);
+  return chunks.map((c) => c.id);
+}
+
+/**
+ * A correction: the memory keeps its id, its edges and its place in time; its previous content is kept in
+ * memory_revisions with the time Cascade learned the correction; the indexes hold only the new content.
+ */
+export function reviseMemoryRow(prepare: Prepare, next: PreparedMemory, recordedAt: number): { removed: number[]; added: { chunkId: number; vector: Float32Array }[] } {
+  const m = next.memory;
+  const rowid = memoryRowid(prepare, m.id);
+  if (rowid === undefined) throw new CascadeError("NOT_FOUND", `no memory with id ${JSON.stringify(m.id)}`, { field: "id" });
+  const before = getMemory(prepare, m.id)!;
+  prepare("INSERT INTO memory_revisions (memory_rowid, recorded_at_ms, previous) VALUES (?, ?, ?)").run(rowid, recordedAt, JSON.stringify(before));
+  pyramid.markDirty(prepare, [rowid]);
+  const removed = removeContent(prepare, rowid);
+  prepare("DELETE FROM chunks WHERE memory_rowid = ?").run(rowid);
+  prepare("DELETE FROM memory_fields WHERE memory_rowid = ?").run(rowid);
+  prepare(
+    `UPDATE memories SET text = @text, title = @title, description = @description, tags = @tags, topic = @topic,
+       expires_at_ms = @expiresMs, metadata = @metadata WHERE rowid = @rowid`,
+  ).run({ ...m, tags: JSON.stringify(m.tags), expiresMs: m.expires === null ? null : Date.parse(m.expires), metadata: JSON.stringify(m.metadata), rowid });
+  const added = insertContent(prepare, rowid, next);
+  addToChunkCount(prepare, added.length - removed.length);
+  return { removed, added };
+}
+
+/** What a memory said before each correction, oldest first. */
+export function revisionsOf(prepare: Prepare, id: string): { recordedAt: number; memory: Memory }[] {
+  const rows = prepare(
+    "SELECT r.recorded_at_ms AS at, r.previous FROM memory_revisions r JOIN memories m ON m.rowid = r.memory_rowid WHERE m.id = ? ORDER BY r.recorded_at_ms, r.rowid",
+  ).all(id) as { at: number; previous: string }[];
+  return rows.map((r) => ({ recordedAt: r.at, memory: JSON.parse(r.previous) as Memory }));
 }
 
 export function getMemory(prepare: Prepare, id: string): Memory | null {
@@ -170,19 +219,11 @@ export function previousInSession(prepare: Prepare, session: string, at: string)
 
 /** Removes one memory from the tables and every index (inside a transaction); returns its chunk ids. */
 export function removeMemoryRow(prepare: Prepare, rowid: number, id: string): number[] {
-  const chunks = prepare("SELECT id, terms FROM chunks WHERE memory_rowid = ?").all(rowid) as { id: number; terms: string }[];
-  const deleteFts = prepare("DELETE FROM chunks_fts WHERE rowid = ?");
-  const uncountTerm = prepare("UPDATE terms SET df = max(df - 1, 0) WHERE term = ?");
-  for (const c of chunks) {
-    deleteFts.run(c.id);
-    for (const term of c.terms.split(" ")) if (term) uncountTerm.run(term);
-  }
-  prepare("DELETE FROM curated_fts WHERE rowid = ?").run(rowid);
-  removeMentions(prepare, rowid);
+  const chunkIds = removeContent(prepare, rowid);
   const info = prepare("DELETE FROM memories WHERE rowid = ?").run(rowid); // chunks, nodes and links cascade
   if (info.changes !== 1) throw new CascadeError("STORE_ERROR", `forget ${id}: the memory row was not deleted`);
-  addToChunkCount(prepare, -chunks.length);
-  return chunks.map((c) => c.id);
+  addToChunkCount(prepare, -chunkIds.length);
+  return chunkIds;
 }
 
 export function hydrate(prepare: Prepare, chunkIds: number[]): Map<number, HydratedChunk> {

@@ -206,6 +206,16 @@ const MIGRATIONS: Migration[] = [
   ALTER TABLE memories ADD COLUMN expires_at_ms INTEGER;
   CREATE INDEX memories_expires ON memories (expires_at_ms) WHERE expires_at_ms IS NOT NULL;
   `,
+  // 12: corrections. `update` rewrites a memory in place (same id, same edges) and keeps what it said before,
+  // with when Cascade learned the correction, so history shows both.
+  `
+  CREATE TABLE memory_revisions (
+    memory_rowid   INTEGER NOT NULL REFERENCES memories (rowid) ON DELETE CASCADE,
+    recorded_at_ms INTEGER NOT NULL,
+    previous       TEXT NOT NULL
+  );
+  CREATE INDEX memory_revisions_memory ON memory_revisions (memory_rowid, recorded_at_ms);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

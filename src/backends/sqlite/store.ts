@@ -101,6 +101,19 @@ export class SqliteStore implements Store {
     return rows.getMemory(this.prepare, id);
   }
 
+  async reviseMemory(next: PreparedMemory, stamp: EmbedderStamp, recordedAt: number): Promise<void> {
+    const { removed, added } = this.db.transaction(() => {
+      rows.checkStamp(this.prepare, stamp);
+      return rows.reviseMemoryRow(this.prepare, next, recordedAt);
+    })();
+    this.vectors.forget(removed);
+    this.vectors.add(added);
+  }
+
+  async memoryRevisions(id: string): Promise<{ recordedAt: number; memory: Memory }[]> {
+    return rows.revisionsOf(this.prepare, id);
+  }
+
   async listMemories(query: ListQuery): Promise<{ memories: Memory[]; more: boolean }> {
     const found = listMemoryIds(this.prepare, query);
     const memories = found.slice(0, query.limit).map((r) => rows.getMemory(this.prepare, r.id)!);

@@ -7,7 +7,7 @@ import { isServerWorker } from "./workers.js";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import { CascadeError, DEFAULT_NAMESPACE, parseWith, recallOptionsFromWire, type Engine, type ErrorCode, type MemoryInput, type MemorySpace } from "../../index.js";
+import { CascadeError, DEFAULT_NAMESPACE, memoryChangesSchema, parseWith, recallOptionsFromWire, type Engine, type ErrorCode, type MemoryInput, type MemorySpace } from "../../index.js";
 import { openApiDocument } from "./openapi.js";
 import { batchBodySchema, forgetWhereBodySchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
 import { registerGraphRoutes } from "./graph-routes.js";
@@ -122,6 +122,7 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
 
   registerBrowseRoutes(app, engine);
   app.get("/v1/memories/:id", async (c) => c.json(await (await engine(c)).show(c.req.param("id"))));
+  app.patch("/v1/memories/:id", async (c) => c.json(await (await engine(c)).update(c.req.param("id"), await body(c, memoryChangesSchema))));
   app.delete("/v1/memories/:id", async (c) => {
     const purge = c.req.query("purge");
     if (purge !== undefined && purge !== "true" && purge !== "false") throw new CascadeError("INVALID_INPUT", "purge: true or false", { field: "purge" });

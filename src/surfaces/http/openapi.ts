@@ -6,6 +6,7 @@
  * the result with Redocly's recommended rules (test/openapi.test.ts).
  */
 import { z } from "zod";
+import { memoryChangesSchema } from "../../index.js";
 import { linkBodySchema } from "./graph-routes.js";
 import { batchDocSchema, memoryBodySchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
 
@@ -31,6 +32,7 @@ const OPERATION_IDS: Record<string, string> = {
   "post /v1/memories:batch": "addMemories",
   "get /v1/memories/{id}": "getMemory",
   "delete /v1/memories/{id}": "forgetMemory",
+  "patch /v1/memories/{id}": "updateMemory",
   "get /v1/memories/{id}/history": "memoryHistory",
   "post /v1/search": "search",
   "post /v1/supersede": "supersede",
@@ -115,6 +117,12 @@ export function openApiDocument() {
       "/v1/memories:batch": { post: { summary: "remember many", requestBody: json(batchDocSchema), responses: { "200": ok("{imported, skipped, ids, failed}"), ...errors } } },
       "/v1/memories/{id}": {
         get: { summary: "show", parameters: id, responses: { "200": ok("the memory"), ...errors } },
+        patch: {
+          summary: "correct what a memory says (same id, time and edges; the previous content is kept in its history)",
+          parameters: id,
+          requestBody: json(memoryChangesSchema),
+          responses: { "200": ok("the memory as it now reads"), ...errors },
+        },
         delete: {
           summary: "forget (rebuilds the summaries that quoted it); ?purge=true also erases its text from the store's files",
           parameters: [...id, { name: "purge", in: "query", schema: { type: "string", enum: ["true", "false"] } }],

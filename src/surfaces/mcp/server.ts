@@ -229,6 +229,28 @@ export function createMcpServer(engine: Engine): McpServer {
   );
 
   server.registerTool(
+    "memory_update",
+    {
+      annotations: MCP_TOOLS.memory_update.annotations,
+      description:
+        "Correct a memory that was recorded wrong (a typo, a wrong number, a missing detail): same id, time and links; its history " +
+        "keeps what it said before. If the world changed instead (a decision reversed), use memory_add with supersedes.",
+      inputSchema: {
+        id: z.string().describe("The memory to correct"),
+        text: z.string().optional().describe("The corrected text"),
+        title: z.string().optional(),
+        tags: z.array(z.string()).optional(),
+        topic: z.string().optional(),
+      },
+    },
+    ({ id, ...changes }) =>
+      guarded(async () => {
+        const m = await engine.update(id, changes);
+        return `Corrected [${m.id}]; it now reads:\n${m.title ? `${m.title}: ` : ""}${m.text}`;
+      }),
+  );
+
+  server.registerTool(
     "memory_list",
     {
       annotations: MCP_TOOLS.memory_list.annotations,

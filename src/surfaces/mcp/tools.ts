@@ -15,6 +15,7 @@ export const MCP_TOOLS = {
   memory_search: { summary: "fused search; each hit says if it is current or superseded", annotations: read },
   memory_add: { summary: "remember something; says what it supersedes or may revise", annotations: add },
   memory_get: { summary: "one memory by id, with its status", annotations: read },
+  memory_update: { summary: "correct what a memory says; its history keeps the old text", annotations: relate },
   memory_list: { summary: "memories in time order, a page at a time, with filters", annotations: read },
   memory_supersede: { summary: "record that one memory replaces another", annotations: relate },
   memory_history: { summary: "how a memory changed over time", annotations: read },

@@ -99,6 +99,42 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
     });
 
   program
+    .command("update")
+    .description("correct what a memory says (same id, time and edges; history keeps the old text). A reversed decision is a new memory: add --supersedes")
+    .argument("<id>")
+    .option("--text <text>", "the corrected text")
+    .option("--title <title>", "a new title (\"\" clears it)")
+    .option("--description <text>", "a new description (\"\" clears it)")
+    .option("--tags <a,b>", "the new tags, comma-separated (\"\" clears them)")
+    .option("--topic <path>", "a new topic path (\"\" clears it)")
+    .option("--metadata <json>", "the new metadata object")
+    .option("--expires <iso>", "a new expiry (\"\" clears it)")
+    .option("--ttl <duration>", "a new expiry as a duration from the memory's time: 90m, 12h, 30d, 2w")
+    .action(async (id: string, o, cmd: Command) => {
+      const cleared = (v: string | undefined) => (v === undefined ? undefined : v === "" ? null : v);
+      let metadata: Record<string, unknown> | undefined;
+      if (o.metadata !== undefined) {
+        try {
+          metadata = JSON.parse(o.metadata);
+        } catch {
+          throw new CascadeError("INVALID_INPUT", "--metadata: not valid JSON", { field: "metadata" });
+        }
+      }
+      const changes = {
+        text: o.text,
+        title: cleared(o.title),
+        description: cleared(o.description),
+        tags: o.tags === undefined ? undefined : String(o.tags).split(",").map((t) => t.trim()).filter(Boolean),
+        topic: cleared(o.topic),
+        metadata,
+        expires: cleared(o.expires),
+        ttl: o.ttl,
+      };
+      const m = await withEngine(cmd, (e) => e.update(id, Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined))));
+      emit(mode(cmd), m, () => `corrected ${m.id}; it now reads: ${m.text}`);
+    });
+
+  program
     .command("forget")
     .description("remove a memory (or every memory matching --filter/--before) from the store and every index, and rebuild the summaries that quoted it")
     .argument("[id]", "the memory to forget (or give --filter/--before instead)")
