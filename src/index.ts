@@ -60,3 +60,5 @@ export { defaultCvGrid, parseCvGrid } from "./eval/cv-grid.js";
 export { withSpeaker } from "./text/speaker.js";
 export { memoryInputSchema } from "./ingest/validate-memory.js";
 export { memoryChangesSchema } from "./api/write-path.js";
+export { ChatFactExtractor, type FactExtractor, type ExtractedFact } from "./ingest/fact-extractor.js";
+export type { MessagesResult } from "./api/fact-actions.js";

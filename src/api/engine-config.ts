@@ -22,6 +22,7 @@ import type { TermPruning } from "../text/terms.js";
 import { validateTimeZone } from "../time/windows.js";
 import { defaultPlacement, type PlacementOptions } from "../topics/placement.js";
 import { parseWith } from "../validate.js";
+import type { FactExtractor } from "../ingest/fact-extractor.js";
 
 export interface EngineConfig {
   /** Search defaults (weights, k, rrf k, channels, depth) for this engine; per-call options override them. */
@@ -52,6 +53,8 @@ export interface EngineConfig {
   /** Entity extraction at ingest (default: on, offline) and the graph channel's walk. */
   entities?: { enabled?: boolean; extractor?: EntityExtractor; /** An OpenAI-compatible chat model as the extractor (see api/open.ts). */ chat?: ChatOptions };
   graph?: Partial<GraphChannelOptions>;
+  /** Fact extraction from chat messages (rememberMessages): off unless an extractor or a chat model is given. */
+  facts?: { extractor?: FactExtractor; /** An OpenAI-compatible chat model as the extractor (see api/open.ts). */ chat?: ChatOptions };
 }
 
 export interface ResolvedEngineConfig {
@@ -72,6 +75,8 @@ export interface ResolvedEngineConfig {
   /** Null: no entity extraction at ingest. */
   extractor: EntityExtractor | null;
   graph: GraphChannelOptions;
+  /** Null: rememberMessages stores the messages only. */
+  facts: FactExtractor | null;
 }
 
 /** A superseded memory keeps half its score: still visible beside its successor, never above it. */
@@ -79,9 +84,10 @@ const DEFAULT_DEMOTION = 0.5;
 
 export function resolveEngineConfig(config: EngineConfig = {}): ResolvedEngineConfig {
   // the data is checked as the config file's is; objects that are not data are left out of the check
-  const { judge, summarizer, search, entities, ...data } = config;
+  const { judge, summarizer, search, entities, facts, ...data } = config;
   const { extractor, ...entityData } = entities ?? {};
-  parseWith(engineConfigSchema, { ...data, ...(entities ? { entities: entityData } : {}) }, "engine");
+  const { extractor: factExtractor, ...factData } = facts ?? {};
+  parseWith(engineConfigSchema, { ...data, ...(entities ? { entities: entityData } : {}), ...(facts ? { facts: factData } : {}) }, "engine");
   if (search) parseWith(searchDefaultsSchema, search, "search");
   const demotion = config.demotion ?? DEFAULT_DEMOTION;
   if (!(demotion >= 0 && demotion <= 1)) throw invalidInput("demotion", "a factor between 0 and 1");
@@ -104,5 +110,6 @@ export function resolveEngineConfig(config: EngineConfig = {}): ResolvedEngineCo
     denseContext: config.denseContext ?? 0,
     extractor: entities?.enabled === false ? null : (extractor ?? offlineExtractor),
     graph: { ...defaultGraphChannel, ...config.graph },
+    facts: factExtractor ?? null,
   };
 }

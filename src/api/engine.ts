@@ -37,6 +37,7 @@ import { graphAround, link, listEntities, type GraphJson, type GraphOptions, typ
 import { listMemories, type ListJson, type ListOptions } from "./list.js";
 import { edgeJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
 import * as revisions from "./revision-actions.js";
+import { rememberMessages, type MessagesResult } from "./fact-actions.js";
 import * as topics from "./topic-actions.js";
 import { WritePath, type BatchOptions, type BatchResult, type MemoryChanges, type Remembered, type WriteOptions } from "./write-path.js";
 
@@ -133,6 +134,17 @@ export class Engine {
    */
   async rememberMany(inputs: readonly MemoryInput[], options: BatchOptions & Pick<WriteOptions, "provenance"> = {}): Promise<BatchResult> {
     return this.writes.write(inputs, options);
+  }
+
+  /**
+   * Stores chat messages as turns and, when a fact extractor is configured (engine.facts), the atomic facts it
+   * states about them: memories of kind `fact`, revision-checked like any other, `derived_from` their messages.
+   * `extract: false` stores the messages only; `true` insists on an extractor.
+   */
+  async rememberMessages(messages: readonly MemoryInput[], options: { extract?: boolean } = {}): Promise<MessagesResult> {
+    const result = await rememberMessages({ store: this.ports.store, writes: this.writes, extractor: this.config.facts, now: () => this.clock.now() }, messages, options);
+    if (result.facts.length) await this.afterWrite();
+    return result;
   }
 
   /**

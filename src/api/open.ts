@@ -3,6 +3,7 @@
  * The small file that wires the offline defaults: a store from api/stores (SQLite) and GloVe/SIF vectors.
  * Everything else in the engine is independent of these choices.
  */
+import { ChatFactExtractor } from "../ingest/fact-extractor.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { CascadeError } from "../errors.js";
@@ -87,8 +88,9 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Engin
     const clock = options.clock ?? (options.now !== undefined ? fixedClock(options.now) : undefined);
     const summarizer = options.summarizer ?? (options.chatSummarizer ? new ChatSummarizer(options.chatSummarizer) : undefined);
     const entities = options.entities?.chat && !options.entities.extractor ? { ...options.entities, extractor: new ChatEntityExtractor(options.entities.chat) } : options.entities;
+    const facts = options.facts?.chat && !options.facts.extractor ? { ...options.facts, extractor: new ChatFactExtractor(options.facts.chat) } : options.facts;
     const config = Object.fromEntries(Object.entries(options).filter(([key]) => !OPENING_OPTIONS.has(key))) as EngineConfig;
-    const engine = await Engine.create({ store, embedder, tokens, clock }, { ...config, summarizer, entities });
+    const engine = await Engine.create({ store, embedder, tokens, clock }, { ...config, summarizer, entities, facts });
     // the store keeps the spec it was opened with (after Engine.create refused a store of another vector space)
     if (spec && (await store.getMeta(EMBEDDER_SPEC_META)) !== JSON.stringify(spec)) await store.setMeta(EMBEDDER_SPEC_META, JSON.stringify(spec));
     // a store written before the pyramid was kept current (or with it off) is brought up to date once

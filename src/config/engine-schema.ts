@@ -89,6 +89,8 @@ export const engineConfigSchema = z
       .partial()
       .strict()
       .optional(),
+    /** Fact extraction from chat messages by an OpenAI-compatible chat model (POST /v1/messages, rememberMessages). */
+    facts: z.object({ chat: z.object({ baseURL: z.string().url(), model: z.string().min(1) }).strict() }).partial().strict().optional(),
     /** The embedder every command, `serve` and `mcp` open the store with (embed/spec.ts); the store keeps it. */
     embedder: embedderSpecSchema.optional(),
     /** Summaries written by an OpenAI-compatible chat model instead of the offline extractive summariser. */

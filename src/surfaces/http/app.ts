@@ -9,7 +9,7 @@ import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { CascadeError, DEFAULT_NAMESPACE, memoryChangesSchema, parseWith, recallOptionsFromWire, type Engine, type ErrorCode, type MemoryInput, type MemorySpace } from "../../index.js";
 import { openApiDocument } from "./openapi.js";
-import { batchBodySchema, forgetWhereBodySchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
+import { batchBodySchema, forgetWhereBodySchema, messagesBodySchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
 import { registerGraphRoutes } from "./graph-routes.js";
 import { registerBrowseRoutes } from "./browse-routes.js";
 import { registerInspector } from "../web/inspector.js";
@@ -30,7 +30,7 @@ export const defaultHttpOptions = Object.freeze({
 /** Memories per write transaction in a batch request: ~40 ms of work, so /health never waits much longer. */
 const HTTP_WRITE_BATCH = 64;
 
-const CREATING_ROUTES = new Set(["/v1/memories", "/v1/memories:batch", "/v1/topics"]);
+const CREATING_ROUTES = new Set(["/v1/memories", "/v1/memories:batch", "/v1/messages", "/v1/topics"]);
 
 const STATUS: Record<ErrorCode, 400 | 404 | 409 | 500 | 501 | 502> = {
   INVALID_INPUT: 400,
@@ -108,6 +108,12 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
     const input = await body(c, z.record(z.string(), z.unknown()));
     // parsed JSON: the engine checks every field at its boundary, whatever the static type says
     return c.json(await (await engine(c)).remember(input as unknown as MemoryInput), 201);
+  });
+
+  app.post("/v1/messages", async (c) => {
+    const { messages, extract } = await body(c, messagesBodySchema);
+    // each message is checked by the engine at its boundary, whatever the static type says
+    return c.json(await (await engine(c)).rememberMessages(messages as MemoryInput[], { extract }), 201);
   });
 
   app.post("/v1/:op{memories:batch}", async (c) => {

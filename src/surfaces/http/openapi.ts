@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { memoryChangesSchema } from "../../index.js";
 import { linkBodySchema } from "./graph-routes.js";
-import { batchDocSchema, memoryBodySchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
+import { batchDocSchema, memoryBodySchema, messagesDocSchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
 
 const json = (schema: z.ZodType) => ({ content: { "application/json": { schema: z.toJSONSchema(schema, { unrepresentable: "any" }) } } });
 const ok = (description: string) => ({ description, content: { "application/json": { schema: { type: "object" } } } });
@@ -30,6 +30,7 @@ const OPERATION_IDS: Record<string, string> = {
   "get /v1/memories": "listMemories",
   "post /v1/memories": "addMemory",
   "post /v1/memories:batch": "addMemories",
+  "post /v1/messages": "addMessages",
   "get /v1/memories/{id}": "getMemory",
   "delete /v1/memories/{id}": "forgetMemory",
   "patch /v1/memories/{id}": "updateMemory",
@@ -113,6 +114,13 @@ export function openApiDocument() {
           responses: { "200": ok("{memories, edges, next_cursor}"), ...errors },
         },
         post: { summary: "remember one memory (fields of `cascade add`, text required)", requestBody: json(memoryBodySchema), responses: { "201": ok("{id, kind, topic, at, edges, suggestions}"), ...errors } },
+      },
+      "/v1/messages": {
+        post: {
+          summary: "store chat messages as turns and, with engine.facts configured, the facts a model states about them (kind fact, derived_from the messages)",
+          requestBody: json(messagesDocSchema),
+          responses: { "201": ok("{imported, skipped, ids, failed, facts: [{id, text, derived_from}]}"), ...errors },
+        },
       },
       "/v1/memories:batch": { post: { summary: "remember many", requestBody: json(batchDocSchema), responses: { "200": ok("{imported, skipped, ids, failed}"), ...errors } } },
       "/v1/memories/{id}": {

@@ -40,3 +40,7 @@ export const batchDocSchema = z.object({ memories: z.array(memoryBodySchema), de
 
 export const topicBodySchema = z.object({ path: z.string({ error: "required, a topic path" }), description: z.string().optional() }).strict();
 export const repathBodySchema = z.object({ from: z.string({ error: "required, a topic path" }), to: z.string({ error: "required, a topic path" }) }).strict();
+
+/** POST /v1/messages: chat messages (each a memory) and whether to extract facts from them. */
+export const messagesBodySchema = z.object({ messages: z.array(z.unknown()).min(1), extract: z.boolean().optional() }).strict();
+export const messagesDocSchema = z.object({ messages: z.array(memoryBodySchema).min(1), extract: z.boolean().optional() }).strict();
