@@ -34,7 +34,8 @@ export function formatSearch(r: SearchResult): string {
 export function formatHistory(h: HistoryJson): string {
   const chain = h.chain.map((c) => `${c.id === h.id ? "*" : " "} ${c.valid_from} → ${c.valid_to ?? "now"}  ${c.status.padEnd(10)} ${c.id}\n    ${oneLine(c.text, 140)}`);
   const edges = h.edges.map((e) => `  ${e.id}: ${e.from} ${e.type} ${e.to} from ${e.valid_from} (${e.provenance}, ${e.confidence}${e.retracted_at ? `, retracted ${e.retracted_at}` : ""})${e.reason ? ` — ${e.reason}` : ""}`);
-  return `${chain.join("\n")}\n\nedges:\n${edges.join("\n") || "  none"}`;
+  const revisions = h.revisions.map((r) => `  before the correction of ${r.recorded_at}: ${oneLine(r.text, 120)}`);
+  return `${chain.join("\n")}\n\nedges:\n${edges.join("\n") || "  none"}${revisions.length ? `\n\ncorrections:\n${revisions.join("\n")}` : ""}`;
 }
 
 /** The topic tree drawn with box-drawing lines: each node with "direct/total" counts and its description. */

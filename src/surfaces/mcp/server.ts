@@ -49,7 +49,8 @@ export function renderHits(r: SearchResult): string {
 function renderHistory(h: HistoryJson): string {
   const chain = h.chain.map((c) => `- [${c.id}] ${c.status}, valid ${c.valid_from} → ${c.valid_to ?? "now"}: ${c.text}`).join("\n");
   const edges = h.edges.map((e) => `- ${e.from} ${e.type} ${e.to} from ${e.valid_from} (${e.provenance}${e.retracted_at ? `, retracted ${e.retracted_at}` : ""})${e.reason ? `: ${e.reason}` : ""}`).join("\n");
-  return `Chain of ${h.id}, oldest first:\n${chain}\n\nEdges:\n${edges || "- none"}`;
+  const revisions = h.revisions.map((r) => `- before the correction of ${r.recorded_at}: ${r.text}`).join("\n");
+  return `Chain of ${h.id}, oldest first:\n${chain}\n\nEdges:\n${edges || "- none"}${revisions ? `\n\nCorrections (what it said before):\n${revisions}` : ""}`;
 }
 
 const FILTER_DESCRIPTION =
