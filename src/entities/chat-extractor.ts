@@ -6,9 +6,8 @@
  */
 import { withSpeaker } from "../text/speaker.js";
 import { z } from "zod";
-import { CascadeError } from "../errors.js";
 import type { ExtractedEntity } from "../model/entity.js";
-import { chatCompletion, resolveChatOptions, type ChatOptions, type ResolvedChatOptions } from "../providers/chat.js";
+import { chatCompletion, parseModelJson, resolveChatOptions, type ChatOptions, type ResolvedChatOptions } from "../providers/chat.js";
 import { normalizeEntity, type EntityExtractor } from "./extract.js";
 
 const SYSTEM = `You extract the named entities a short memory mentions: people, organisations, products, places, and
@@ -30,17 +29,10 @@ export class ChatEntityExtractor implements EntityExtractor {
 
   async extract(text: string, speaker: string | null): Promise<ExtractedEntity[]> {
     const { content, url } = await chatCompletion(this.opts, SYSTEM, withSpeaker(speaker ?? null, text), "json");
-    let answer: unknown;
-    try {
-      answer = JSON.parse(content.replace(/^\s*```(json)?|```\s*$/g, ""));
-    } catch {
-      throw new CascadeError("PROVIDER_ERROR", `${url}: the model's answer is not JSON`);
-    }
-    const parsed = answerSchema.safeParse(answer);
-    if (!parsed.success) throw new CascadeError("PROVIDER_ERROR", `${url}: the model's answer has no entities list of {name, kind}`);
+    const answer = parseModelJson(content, url, answerSchema, "has no entities list of {name, kind}");
     const out = new Map<string, ExtractedEntity>();
     if (speaker) out.set(normalizeEntity(speaker), { name: speaker, key: normalizeEntity(speaker), kind: "person" });
-    for (const e of parsed.data.entities) {
+    for (const e of answer.entities) {
       const key = normalizeEntity(e.name);
       if (key.length >= 2 && !out.has(key)) out.set(key, { name: e.name.trim(), key, kind: e.kind });
     }

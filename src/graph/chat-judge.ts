@@ -4,9 +4,8 @@
  * JSON; anything else is a PROVIDER_ERROR, never a guessed edge.
  */
 import { z } from "zod";
-import { CascadeError } from "../errors.js";
 import type { JudgedMemory, RevisionJudge, Verdict } from "../ports/judge.js";
-import { chatCompletion, resolveChatOptions, type ChatOptions, type ResolvedChatOptions } from "../providers/chat.js";
+import { chatCompletion, parseModelJson, resolveChatOptions, type ChatOptions, type ResolvedChatOptions } from "../providers/chat.js";
 
 export type ChatJudgeOptions = ChatOptions;
 
@@ -34,15 +33,7 @@ export class ChatJudge implements RevisionJudge {
       `OLDER (${older.at}): ${older.text}\n\nNEWER (${newer.at}): ${newer.text}`,
       "json",
     );
-    let answer: unknown;
-    try {
-      // tolerate a fenced block around the JSON, which some local models add
-      answer = JSON.parse(content.replace(/^\s*```(json)?|```\s*$/g, ""));
-    } catch {
-      throw new CascadeError("PROVIDER_ERROR", `${url}: the model's answer is not JSON`);
-    }
-    const parsed = answerSchema.safeParse(answer);
-    if (!parsed.success) throw new CascadeError("PROVIDER_ERROR", `${url}: the model's answer lacks supersedes/confidence/reason`);
-    return { confidence: parsed.data.supersedes ? parsed.data.confidence : 0, reason: parsed.data.reason };
+    const answer = parseModelJson(content, url, answerSchema, "lacks supersedes/confidence/reason");
+    return { confidence: answer.supersedes ? answer.confidence : 0, reason: answer.reason };
   }
 }

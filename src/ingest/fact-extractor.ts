@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { CascadeError } from "../errors.js";
-import { chatCompletion, resolveChatOptions, type ChatOptions, type ResolvedChatOptions } from "../providers/chat.js";
+import { chatCompletion, parseModelJson, resolveChatOptions, type ChatOptions, type ResolvedChatOptions } from "../providers/chat.js";
 import { withSpeaker } from "../text/speaker.js";
 
 export interface ExtractedFact {
@@ -44,15 +44,8 @@ export class ChatFactExtractor implements FactExtractor {
   async extract(messages: { speaker: string | null; text: string }[]): Promise<ExtractedFact[]> {
     const transcript = messages.map((m, i) => `[${i}] ${withSpeaker(m.speaker, m.text)}`).join("\n");
     const { content, url } = await chatCompletion(this.opts, SYSTEM, transcript, "json");
-    let answer: unknown;
-    try {
-      answer = JSON.parse(content.replace(/^\s*```(json)?|```\s*$/g, ""));
-    } catch {
-      throw new CascadeError("PROVIDER_ERROR", `${url}: the model's answer is not JSON`);
-    }
-    const parsed = answerSchema.safeParse(answer);
-    if (!parsed.success) throw new CascadeError("PROVIDER_ERROR", `${url}: the model's answer has no facts list of {text, sources}`);
-    const facts = parsed.data.facts.map((f) => ({ text: f.text.trim(), sources: [...new Set(f.sources)] }));
+    const answer = parseModelJson(content, url, answerSchema, "has no facts list of {text, sources}");
+    const facts = answer.facts.map((f) => ({ text: f.text.trim(), sources: [...new Set(f.sources)] }));
     const outOfRange = facts.find((f) => f.sources.some((s) => s >= messages.length));
     if (outOfRange) throw new CascadeError("PROVIDER_ERROR", `${url}: a fact names message ${Math.max(...outOfRange.sources)}, but there are ${messages.length}`);
     return facts.filter((f) => f.text.length > 0);

@@ -49,3 +49,20 @@ export async function chatCompletion(
   if (!completion.success) throw new CascadeError("PROVIDER_ERROR", `${url}: the response has no choices[0].message.content`);
   return { content: completion.data.choices[0].message.content, url };
 }
+
+/**
+ * The model's JSON answer, checked against `schema`: not JSON, or not of that shape, is a PROVIDER_ERROR saying
+ * what was missing, never a guessed value. A fenced block around the JSON, which some local models add, is
+ * tolerated.
+ */
+export function parseModelJson<T>(content: string, url: string, schema: z.ZodType<T>, lacking: string): T {
+  let answer: unknown;
+  try {
+    answer = JSON.parse(content.replace(/^\s*```(json)?|```\s*$/g, ""));
+  } catch {
+    throw new CascadeError("PROVIDER_ERROR", `${url}: the model's answer is not JSON`);
+  }
+  const parsed = schema.safeParse(answer);
+  if (!parsed.success) throw new CascadeError("PROVIDER_ERROR", `${url}: the model's answer ${lacking}`);
+  return parsed.data;
+}

@@ -13,6 +13,16 @@ import { FILTER_HELP, filterConditions, keepWhole } from "../filter-flag.js";
 import { collect } from "../flags.js";
 import { type CliContext } from "../context.js";
 
+/** `--metadata JSON`, parsed (the engine checks that it is an object). */
+function metadataFlag(value: string | undefined): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return JSON.parse(value) as Record<string, unknown>;
+  } catch {
+    throw new CascadeError("INVALID_INPUT", "--metadata: not valid JSON", { field: "metadata" });
+  }
+}
+
 export function registerMemoryCommands(program: Command, { withEngine, mode }: CliContext): void {
   program
     .command("add")
@@ -34,14 +44,7 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
     .option("--expires <iso>", "when it stops being returned by searches and lists (forget --expired removes it)")
     .option("--ttl <duration>", "the same as a duration from --at: 90m, 12h, 30d, 2w")
     .action(async (text: string, o, cmd: Command) => {
-      let metadata: unknown;
-      if (o.metadata !== undefined) {
-        try {
-          metadata = JSON.parse(o.metadata);
-        } catch {
-          throw new CascadeError("INVALID_INPUT", "--metadata: not valid JSON", { field: "metadata" });
-        }
-      }
+      const metadata = metadataFlag(o.metadata);
       const input = {
         text,
         title: o.title,
@@ -112,14 +115,7 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
     .option("--ttl <duration>", "a new expiry as a duration from the memory's time: 90m, 12h, 30d, 2w")
     .action(async (id: string, o, cmd: Command) => {
       const cleared = (v: string | undefined) => (v === undefined ? undefined : v === "" ? null : v);
-      let metadata: Record<string, unknown> | undefined;
-      if (o.metadata !== undefined) {
-        try {
-          metadata = JSON.parse(o.metadata);
-        } catch {
-          throw new CascadeError("INVALID_INPUT", "--metadata: not valid JSON", { field: "metadata" });
-        }
-      }
+      const metadata = metadataFlag(o.metadata);
       const changes = {
         text: o.text,
         title: cleared(o.title),
