@@ -10,7 +10,7 @@ const root = new URL("../..", import.meta.url).pathname;
 /**
  * Installs the packed tarball the way npm would lay it out, without npm's resolver: the tarball is unpacked into
  * node_modules/cascade-memory and each of its declared `dependencies` is linked from the project's own
- * node_modules (which `npm ci` filled from the lockfile). `npm install --offline` cannot do this on a new machine:
+ * node_modules (which `npm ci` filled from the lockfile). An offline `npm install` cannot do this on a new machine:
  * `npm ci` stores tarballs in the cache but not the package metadata that resolving ranges needs (issue 11).
  * Only declared dependencies are linked, so a runtime import of a devDependency, or a file missing from `files`,
  * still fails here.

@@ -51,3 +51,15 @@ test("a new path, an empty file and an existing store all open", () => {
     assert.equal(again.json.memories, 1);
   }
 });
+
+test("scratch stores on disk leave nothing behind once closed", async () => {
+  const { scratchStores } = await import("../src/index.js");
+  const { existsSync } = await import("node:fs");
+  const { dirname } = await import("node:path");
+  const store = await scratchStores("files")("bench run/1");
+  const path = (store as unknown as { path: string }).path;
+  await store.settle();
+  assert.ok(existsSync(path));
+  await store.close();
+  assert.equal(existsSync(dirname(path)), false, "the store's own folder is removed with it");
+});

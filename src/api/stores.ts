@@ -16,11 +16,13 @@ export async function openStoreAt(location: string): Promise<Store> {
 }
 
 /**
- * Throwaway stores, removed when closed: in memory (eval), or files in a new temporary folder (a bench wants
- * the disk in its timings).
+ * Throwaway stores, gone when closed: in memory (eval), or a file in a temporary folder of its own (a bench wants
+ * the disk in its timings), folder and all, so a run leaves nothing behind.
  */
 export function scratchStores(where: "memory" | "files" = "memory"): StoreMaker {
   if (where === "memory") return async () => new SqliteStore(":memory:");
-  const dir = mkdtempSync(join(tmpdir(), "cascade-scratch-"));
-  return async (name) => new SqliteStore(join(dir, `${name.replace(/[^\w.-]/g, "_")}.db`), { removeOnClose: true });
+  return async (name) => {
+    const dir = mkdtempSync(join(tmpdir(), "cascade-scratch-"));
+    return new SqliteStore(join(dir, `${name.replace(/[^\w.-]/g, "_")}.db`), { scratchDir: dir });
+  };
 }

@@ -37,8 +37,8 @@ import { idsByImportKey } from "./import-keys-sql.js";
 export interface SqliteStoreOptions {
   /** Largest filter result applied in memory rather than by a join (tests set 0 to exercise the join). */
   selectiveChunks?: number;
-  /** A scratch store (bench, eval): its files are removed when it closes. */
-  removeOnClose?: boolean;
+  /** A scratch store (bench, eval) alone in this folder: the folder is removed when the store closes. */
+  scratchDir?: string;
 }
 
 
@@ -389,6 +389,6 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
-    if (this.options.removeOnClose && this.path !== ":memory:") for (const suffix of ["", "-wal", "-shm"]) rmSync(this.path + suffix, { force: true });
+    if (this.options.scratchDir) rmSync(this.options.scratchDir, { recursive: true, force: true });
   }
 }
