@@ -17,7 +17,7 @@ export function filterCondition(filter: SearchFilter, p: Params): string {
   if (filter.kinds && filter.kinds.length > 0) parts.push(`m.kind = ANY(${p.add(filter.kinds)}::text[])`);
   if (filter.excludeKinds && filter.excludeKinds.length > 0) parts.push(`NOT (m.kind = ANY(${p.add(filter.excludeKinds)}::text[]))`);
   if (filter.under !== undefined) parts.push(`m.topic <@ ${p.add(filter.under)}::ltree`);
-  if (filter.topics !== undefined) parts.push(`m.topic::text = ANY(${p.add(filter.topics)}::text[])`);
+  if (filter.topics !== undefined) parts.push(`m.topic = ANY(${p.add(filter.topics)}::text[]::ltree[])`); // bound as text[]: PGlite binds a JS array only to types it knows
   // recorded_at_ms is the ISO recorded_at parsed at write time (SQLite compares the parsed text, with the same slack)
   if (filter.recordedBy !== undefined) parts.push(`m.recorded_at_ms <= ${p.add(filter.recordedBy)}::float8 + 0.5`);
   if (filter.expiredBy !== undefined) parts.push(`m.expires_at_ms <= ${p.add(filter.expiredBy)}`);
