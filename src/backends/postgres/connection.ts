@@ -79,7 +79,10 @@ const types = {
 
 /** A pool of connections to a PostgreSQL server (a `postgres://` URL). */
 export function poolDatabase(url: string, options: { max?: number } = {}): Database {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 4, statement_timeout: STATEMENT_TIMEOUT_MS, types });
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 4, types });
+  // Set on connect with SET rather than as a startup parameter, which poolers such as PgBouncer refuse and
+  // PGlite's socket server ignores; a client runs its queries in order, so this one comes before any other.
+  pool.on("connect", (client) => void client.query(`SET statement_timeout = ${Math.floor(STATEMENT_TIMEOUT_MS)}`).catch(() => {}));
   // an idle client whose server went away emits 'error' on the pool; without a listener that ends the process
   pool.on("error", () => {});
   const label = safeLabel(url);
