@@ -3,9 +3,12 @@
  * doctor finding and rebuilding damaged derived data, and namespace names that are data, never SQL.
  */
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
 import { pgliteDatabase } from "../src/backends/postgres/connection.js";
-import { newPglite } from "../src/backends/postgres/open.js";
+import { newPglite, openPglite } from "../src/backends/postgres/open.js";
 import { PG_SCHEMA_VERSION } from "../src/backends/postgres/schema.js";
 import { PostgresStore } from "../src/backends/postgres/store.js";
 import { CascadeError } from "../src/errors.js";
@@ -93,5 +96,22 @@ test("the doctor finds damaged postings, counts and vocabulary, and repair rebui
     assert.equal((await store.searchCurated({ words: ["baking"], depth: 5, filter: {} })).length, 1);
   } finally {
     await pglite.close();
+  }
+});
+
+test("stores of two namespaces open at once on one PGlite data directory share one instance, closed after the last", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "cascade-pglite-"));
+  try {
+    const [a, b] = await Promise.all([openPglite({ dataDir: dir, namespace: "a" }), openPglite({ dataDir: dir, namespace: "b" })]);
+    await a.writeMemories(await prepared([{ text: "from a", at: at(1) }]), stamp);
+    await b.writeMemories(await prepared([{ text: "from b", at: at(1) }, { text: "again b", at: at(2) }]), stamp);
+    await a.close();
+    assert.equal((await b.stats()).memories, 2, "b still works after a closed");
+    await b.close();
+    const again = await openPglite({ dataDir: dir, namespace: "a" });
+    assert.equal((await again.stats()).memories, 1, "a's memory was kept on disk");
+    await again.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
