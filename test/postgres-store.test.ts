@@ -43,13 +43,15 @@ test("namespaces in one database: each store sees only its own memories, words, 
   }
 });
 
-test("migrations are applied once; a second store on the same database finds them done", async () => {
+test("migrations are applied once; a second store on the same database finds them done; a newer schema is refused", async () => {
   const { pglite, db } = await sharedDatabase();
   try {
     await PostgresStore.open(db);
     await PostgresStore.open(db);
     const rows = await db.query<{ version: number }>("SELECT version FROM cascade_schema_version ORDER BY version");
     assert.deepEqual(rows.map((r) => r.version), Array.from({ length: PG_SCHEMA_VERSION }, (_, i) => i + 1));
+    await db.query("INSERT INTO cascade_schema_version (version) VALUES ($1)", [PG_SCHEMA_VERSION + 1]);
+    await assert.rejects(PostgresStore.open(db), (e: unknown) => e instanceof CascadeError && e.code === "STORE_ERROR" && /upgrade Cascade/.test(e.message));
   } finally {
     await pglite.close();
   }

@@ -2,7 +2,8 @@
  * @module backends/postgres/schema
  * Versioned migrations for the PostgreSQL store, applied on open. `cascade_schema_version` holds one row per
  * migration applied; each runs in its own transaction under an advisory lock, so two processes opening a new
- * database at once apply each step exactly once.
+ * database at once apply each step exactly once. A database at a newer version than this Cascade knows is
+ * refused rather than used.
  *
  * Every data table leads with `namespace` (text, default 'default'), and every primary key, unique key and
  * foreign key starts with it: it is the distribution column for Citus (`create_distributed_table(t,
@@ -273,27 +274,27 @@ export const TABLES = [
 /** A fixed advisory-lock key for migrations ("cascad" in ASCII): one migrating process at a time. */
 const MIGRATION_LOCK = 0x636173636164;
 
+/**
+ * Applies the migrations this database lacks, one transaction each. Every transaction takes the migration lock
+ * first and only then creates the version table (if absent) and reads the version, so processes opening a new
+ * database at the same moment never race on either.
+ */
 export async function migrate(db: Database): Promise<void> {
-  await db.exec("CREATE TABLE IF NOT EXISTS cascade_schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())");
-  const current = await version(db);
-  if (current > PG_SCHEMA_VERSION) {
-    throw new Error(`this database has Cascade schema version ${current}; this Cascade knows only up to ${PG_SCHEMA_VERSION}: upgrade Cascade`);
-  }
-  for (let v = current; v < PG_SCHEMA_VERSION; v++) {
-    await db.transaction(async (tx) => {
+  for (;;) {
+    const done = await db.transaction(async (tx) => {
       await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-      // another process may have applied this step while we waited for the lock
+      await tx.query("CREATE TABLE IF NOT EXISTS cascade_schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())");
       const [row] = await tx.query<{ v: number }>("SELECT coalesce(max(version), 0)::int AS v FROM cascade_schema_version");
-      if (row.v > v) return;
-      for (const statement of splitStatements(MIGRATIONS[v])) await tx.query(statement);
-      await tx.query("INSERT INTO cascade_schema_version (version) VALUES ($1)", [v + 1]);
+      if (row.v > PG_SCHEMA_VERSION) {
+        throw new Error(`this database has Cascade schema version ${row.v}; this Cascade knows only up to ${PG_SCHEMA_VERSION}: upgrade Cascade`);
+      }
+      if (row.v === PG_SCHEMA_VERSION) return true;
+      for (const statement of splitStatements(MIGRATIONS[row.v])) await tx.query(statement);
+      await tx.query("INSERT INTO cascade_schema_version (version) VALUES ($1)", [row.v + 1]);
+      return false;
     });
+    if (done) return;
   }
-}
-
-async function version(db: Database): Promise<number> {
-  const [row] = await db.query<{ v: number }>("SELECT coalesce(max(version), 0)::int AS v FROM cascade_schema_version");
-  return row.v;
 }
 
 /** A migration's statements one by one (the extended protocol inside a transaction takes one at a time). */
