@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { poolDatabase } from "../src/backends/postgres/connection.js";
 import { openPostgresUrl } from "../src/backends/postgres/open.js";
 import type { EdgeDraft } from "../src/model/graph.js";
 import { prepared, stamp } from "./contract/fixture.js";
@@ -51,5 +52,23 @@ test("two edges that would close a supersedes cycle together: exactly one is wri
   } finally {
     await a.close();
     await b.close();
+  }
+});
+
+test("a transaction whose connection is killed mid-way runs again on a fresh connection", { skip }, async () => {
+  const db = poolDatabase(url!, { max: 2 });
+  const table = `cascade_dropped_${process.pid}`;
+  try {
+    await db.exec(`CREATE TABLE ${table} (n integer)`);
+    let attempts = 0;
+    await db.transaction(async (tx) => {
+      await tx.query(`INSERT INTO ${table} VALUES (1)`);
+      if (attempts++ === 0) await tx.query("SELECT pg_terminate_backend(pg_backend_pid())");
+    });
+    assert.equal(attempts, 2);
+    assert.deepEqual(await db.query(`SELECT n FROM ${table}`), [{ n: 1 }], "only the second attempt's row");
+  } finally {
+    await db.exec(`DROP TABLE IF EXISTS ${table}`);
+    await db.close();
   }
 });

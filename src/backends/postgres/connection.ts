@@ -95,6 +95,10 @@ export function poolDatabase(url: string, options: { max?: number } = {}): Datab
       return withRetries(label, async () => {
         const client = await pool.connect();
         let broken = false;
+        // A checked-out client whose connection dies emits 'error' with no pool listening: unheard, that ends
+        // the process. Heard here, it marks the client broken; the failed query rejects and the attempt is retried.
+        const onError = () => void (broken = true);
+        client.on("error", onError);
         try {
           await client.query("BEGIN");
           const result = await fn({ query: async <R>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as R[] });
@@ -108,6 +112,7 @@ export function poolDatabase(url: string, options: { max?: number } = {}): Datab
           }
           throw err;
         } finally {
+          client.off("error", onError);
           client.release(broken);
         }
       });
