@@ -13,9 +13,13 @@ import { DEMO_NOW, demoCorpus, demoQueries, openMemory, parseInstant, type Engin
 
 const now = parseInstant("now", DEMO_NOW);
 
-test("the demo queries find the same memories in the same order on PostgreSQL (PGlite) as on SQLite", async () => {
+const server = process.env.CASCADE_PG_URL;
+const locations: [string, string][] = [["PGlite", "pglite:memory"]];
+if (server) locations.push(["the CASCADE_PG_URL server", `${server}#namespace=engine_${process.pid}_${Date.now()}`]);
+
+for (const [name, location] of locations) test(`the demo queries find the same memories in the same order on PostgreSQL (${name}) as on SQLite`, async () => {
   const sqlite = await openMemory({ path: ":memory:", now });
-  const pg = await openMemory({ path: "pglite:memory", now });
+  const pg = await openMemory({ path: location, now });
   try {
     const a = await sqlite.rememberMany(demoCorpus);
     const b = await pg.rememberMany(demoCorpus);
