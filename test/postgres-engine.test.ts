@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { DEMO_NOW, demoCorpus, demoQueries, openMemory, parseInstant, type Engine } from "../src/index.js";
+import { CascadeError, DEMO_NOW, demoCorpus, demoQueries, openMemory, parseInstant, type Engine } from "../src/index.js";
 
 const now = parseInstant("now", DEMO_NOW);
 
@@ -58,7 +58,7 @@ test("corrections, forgetting, the pyramid and the doctor work on PostgreSQL (PG
   }
 });
 
-test("namespaces share one PostgreSQL database and see only their own rows; a PGlite data directory persists", async () => {
+test("namespaces share one PostgreSQL database and see only their own rows, exist once written; a PGlite data directory persists", async () => {
   const dir = mkdtempSync(join(tmpdir(), "cascade-pglite-"));
   try {
     const path = `pglite:${dir}`;
@@ -70,6 +70,10 @@ test("namespaces share one PostgreSQL database and see only their own rows; a PG
     await engine.remember({ text: "Team B keeps its own notes about ferries." });
     assert.equal((await engine.recall("harbour ferry timetable", { k: 5 })).hits.some((h) => h.id === kept.id), false);
     await engine.close();
+    engine = await openMemory({ path, namespace: "team-b", createNamespace: false, now });
+    assert.equal((await engine.stats()).memories, 1, "a written namespace exists");
+    await engine.close();
+    await assert.rejects(openMemory({ path, namespace: "ghost", createNamespace: false, now }), (e: unknown) => e instanceof CascadeError && e.code === "NOT_FOUND");
     engine = await openMemory({ path, now });
     assert.equal((await engine.stats()).memories, 1, "the default namespace kept its one memory across a reopen");
     assert.equal((await engine.recall("harbour ferry timetable", { k: 5 })).hits[0].id, kept.id);

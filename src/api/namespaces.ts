@@ -14,6 +14,11 @@ export function validateNamespace(name: string): string {
   return name;
 }
 
+/** A location that names a file (SQLite): not ":memory:", not a PostgreSQL location, whose namespaces share tables. */
+export function isFileLocation(path: string): boolean {
+  return path !== ":memory:" && !/^(postgres|postgresql|pglite):/i.test(path);
+}
+
 /** The store file of a namespace. */
 export function namespacePath(basePath: string, namespace: string): string {
   if (namespace === DEFAULT_NAMESPACE || basePath === ":memory:") return basePath;

@@ -19,7 +19,7 @@ import { Engine, type EngineConfig } from "./engine.js";
 import { ChatSummarizer } from "../pyramid/chat-summarizer.js";
 import { ChatEntityExtractor } from "../entities/chat-extractor.js";
 import type { ChatOptions } from "../providers/chat.js";
-import { DEFAULT_NAMESPACE, namespacePath } from "./namespaces.js";
+import { DEFAULT_NAMESPACE, isFileLocation, namespacePath } from "./namespaces.js";
 
 export interface OpenMemoryOptions extends EngineConfig {
   /** SQLite file; default $CASCADE_DB, else ./.cascade/memory.db. ":memory:" for a throwaway store. */
@@ -77,11 +77,13 @@ async function chooseEmbedder(given: Embedder | EmbedderSpec | undefined, store:
 /** Opens (creating on first write) a memory store with the offline defaults. */
 export async function openMemory(options: OpenMemoryOptions = {}): Promise<Engine> {
   const path = namespacePath(options.path ?? defaultStorePath(), options.namespace ?? DEFAULT_NAMESPACE);
-  if (options.createNamespace === false && options.namespace && options.namespace !== DEFAULT_NAMESPACE && path !== ":memory:" && !existsSync(path)) {
-    throw new CascadeError("NOT_FOUND", `no namespace ${JSON.stringify(options.namespace)} (a namespace is created by its first write)`, { field: "namespace" });
-  }
+  const mustExist = options.createNamespace === false && options.namespace !== undefined && options.namespace !== DEFAULT_NAMESPACE && path !== ":memory:";
+  const noNamespace = () => new CascadeError("NOT_FOUND", `no namespace ${JSON.stringify(options.namespace)} (a namespace is created by its first write)`, { field: "namespace" });
+  if (mustExist && isFileLocation(path) && !existsSync(path)) throw noNamespace();
   const store = await openStoreAt(path);
   try {
+    // a PostgreSQL namespace is rows in shared tables: it exists once something was written (and so stamped)
+    if (mustExist && !isFileLocation(path) && (await store.embedderStamp()) === null) throw noNamespace();
     const { embedder, spec } = await chooseEmbedder(options.embedder, store);
     // late interaction reads the offline word vectors even beside another embedder, loaded only when it runs
     const tokens = options.tokens ?? (embedder instanceof SifEmbedder ? embedder : lazyTokens(defaultGloveEmbedder, "glove-wink-sg-100d", 100));

@@ -11,7 +11,7 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import { CascadeError, invalidInput } from "../errors.js";
-import { DEFAULT_NAMESPACE, namespaceDir, namespacePath, validateNamespace } from "./namespaces.js";
+import { DEFAULT_NAMESPACE, isFileLocation, namespaceDir, namespacePath, validateNamespace } from "./namespaces.js";
 import type { Engine } from "./engine.js";
 import { openMemory, type OpenMemoryOptions } from "./open.js";
 
@@ -96,14 +96,16 @@ export class MemorySpace {
       return slot;
     }
     const path = namespacePath(this.basePath, name);
-    if (name !== DEFAULT_NAMESPACE && path !== ":memory:" && !existsSync(path)) {
+    if (name !== DEFAULT_NAMESPACE && isFileLocation(path) && !existsSync(path)) {
       if (!create) throw new CascadeError("NOT_FOUND", `no namespace ${JSON.stringify(name)} (a namespace is created by its first write)`, { field: "namespace" });
       if (this.namespaceCount() >= this.limits.maxNamespaces) {
         throw invalidInput("namespace", `this store already holds its maximum of ${this.limits.maxNamespaces} namespaces; ${JSON.stringify(name)} was not created`);
       }
     }
     const { limits: _limits, ...open } = this.options;
-    slot = { engine: openMemory({ ...open, path }), leases: 0, pinned: pin };
+    // a PostgreSQL namespace is checked by its store when opened (api/open), not by a file
+    const mustExist = !create && name !== DEFAULT_NAMESPACE && !isFileLocation(path) && path !== ":memory:";
+    slot = { engine: openMemory(mustExist ? { ...open, path: this.basePath, namespace: name, createNamespace: false } : { ...open, path }), leases: 0, pinned: pin };
     const created = slot;
     slot.engine.catch(() => this.slots.get(name) === created && this.slots.delete(name));
     this.slots.set(name, slot);

@@ -80,49 +80,63 @@ const types = {
 /** A pool of connections to a PostgreSQL server (a `postgres://` URL). */
 export function poolDatabase(url: string, options: { max?: number } = {}): Database {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 4, types });
-  // Set on connect with SET rather than as a startup parameter, which poolers such as PgBouncer refuse and
-  // PGlite's socket server ignores; a client runs its queries in order, so this one comes before any other.
-  pool.on("connect", (client) => void client.query(`SET statement_timeout = ${Math.floor(STATEMENT_TIMEOUT_MS)}`).catch(() => {}));
   // an idle client whose server went away emits 'error' on the pool; without a listener that ends the process
   pool.on("error", () => {});
   const label = safeLabel(url);
+  const timed = new WeakSet<pg.PoolClient>();
+
+  /**
+   * Runs `fn` on a pooled connection. A new connection first gets its statement timeout, with SET rather than a
+   * startup parameter (which poolers such as PgBouncer refuse and PGlite's socket server ignores). A connection
+   * that dies while checked out emits 'error' with no pool listening, which unheard would end the process:
+   * heard here, it is marked broken and not handed back; the failed query rejects and the caller retries.
+   */
+  async function withClient<T>(fn: (client: pg.PoolClient, broken: () => void) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    let broken = false;
+    const onError = () => void (broken = true);
+    client.on("error", onError);
+    try {
+      if (!timed.has(client)) {
+        await client.query(`SET statement_timeout = ${Math.floor(STATEMENT_TIMEOUT_MS)}`);
+        timed.add(client);
+      }
+      return await fn(client, () => void (broken = true));
+    } catch (err) {
+      if (isConnectionLoss(err)) broken = true;
+      throw err;
+    } finally {
+      client.off("error", onError);
+      client.release(broken);
+    }
+  }
+
   return {
     label,
     async query<T>(sql: string, params: unknown[] = []) {
-      return withRetries(label, async () => (await pool.query(sql, params)).rows as T[]);
+      return withRetries(label, () => withClient(async (client) => (await client.query(sql, params)).rows as T[]));
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
-      return withRetries(label, async () => {
-        const client = await pool.connect();
-        let broken = false;
-        // A checked-out client whose connection dies emits 'error' with no pool listening: unheard, that ends
-        // the process. Heard here, it marks the client broken; the failed query rejects and the attempt is retried.
-        const onError = () => void (broken = true);
-        client.on("error", onError);
-        try {
+      return withRetries(label, () =>
+        withClient(async (client, broken) => {
           await client.query("BEGIN");
-          const result = await fn({ query: async <R>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as R[] });
-          await client.query("COMMIT");
-          return result;
-        } catch (err) {
           try {
-            await client.query("ROLLBACK");
-          } catch {
-            broken = true; // the connection is gone: do not hand it back to the pool
+            const result = await fn({ query: async <R>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as R[] });
+            await client.query("COMMIT");
+            return result;
+          } catch (err) {
+            await client.query("ROLLBACK").catch(broken); // a connection that cannot roll back is not handed back
+            throw err;
           }
-          throw err;
-        } finally {
-          client.off("error", onError);
-          client.release(broken);
-        }
-      });
+        }),
+      );
     },
     async exec(sql: string) {
-      await withRetries(label, async () => void (await pool.query(sql)));
+      await withRetries(label, () => withClient(async (client) => void (await client.query(sql))));
     },
     async maintenance(sql: string) {
       try {
-        await pool.query(sql);
+        await withClient((client) => client.query(sql));
         return true;
       } catch {
         return false;
@@ -137,11 +151,15 @@ export function poolDatabase(url: string, options: { max?: number } = {}): Datab
 /** Failures worth running the whole transaction again for: they come from timing, not from what it does. */
 export function isTransient(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
-  if (code === "40001" || code === "40P01") return true; // serialization failure, deadlock
-  if (typeof code === "string" && (code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03")) return true; // connection lost, server shutting down
+  return code === "40001" || code === "40P01" || isConnectionLoss(err); // serialization failure, deadlock
+}
+
+/** The connection went away (network, server restart, backend terminated): it must not go back to the pool. */
+function isConnectionLoss(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code === "string" && (code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03")) return true;
   if (code === "ECONNRESET" || code === "ECONNREFUSED" || code === "EPIPE") return true;
-  const message = (err as Error)?.message ?? "";
-  return /Connection terminated|connection closed|Client has encountered a connection error/i.test(message);
+  return /Connection terminated|connection closed|Client has encountered a connection error/i.test((err as Error)?.message ?? "");
 }
 
 async function withRetries<T>(label: string, run: () => Promise<T>): Promise<T> {
