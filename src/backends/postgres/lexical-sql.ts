@@ -24,14 +24,20 @@ const B = 0.75;
 /** Longest OR-query the SQLite store sends; more words add almost nothing to a top-50 list. */
 const MAX_TERMS = 32;
 
-/** The BM25 sum over the rows of `p` (postings) joined to the `idf` CTE, for document length `len`. */
+/** The BM25 sum over the rows of `p` (postings) joined to `i` (the query's idf), for document length `len`. */
 const bm25Sum = (len: string, avgdl: string) => `sum(i.k * i.w * (p.tf * ${K1 + 1}) / (p.tf + ${K1} * (${1 - B} + ${B} * ${len} / ${avgdl}::float8)))`;
 
-/** The query's distinct keys with how often each was asked (k) and its idf (w), over `table`. */
-const idfCte = (table: string, keys: string, n: string) => `
-  WITH q AS (SELECT term, count(*)::int AS k FROM unnest(${keys}::text[]) AS term GROUP BY term),
-  i AS (SELECT q.term, q.k, greatest(ln((${n}::float8 - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS w
-        FROM q JOIN ${table} x ON x.namespace = $1 AND x.term = q.term GROUP BY q.term, q.k)`;
+/**
+ * `hits`: the postings of the query's keys, read once through the (namespace, term) index with `= ANY`, which
+ * the planner gets right even before statistics exist (a join to the unnested keys was planned as a scan of
+ * every posting of the namespace on freshly loaded tables: 110 ms instead of 6 at 200 chunks);
+ * `i`: each key with how often it was asked (k) and its idf (w).
+ */
+const hitsCte = (table: string, doc: string, keys: string, n: string) => `
+  WITH hits AS MATERIALIZED (SELECT term, ${doc} AS doc, tf FROM ${table} WHERE namespace = $1 AND term = ANY(${keys}::text[])),
+  q AS (SELECT term, count(*)::int AS k FROM unnest(${keys}::text[]) AS term GROUP BY term),
+  i AS (SELECT h.term, q.k, greatest(ln((${n}::float8 - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS w
+        FROM hits h JOIN q ON q.term = h.term GROUP BY h.term, q.k)`;
 
 export async function searchBody(q: Queryable, ns: string, { words, depth, filter }: LexicalQuery): Promise<Ranked[]> {
   if (words.length === 0) return [];
@@ -44,10 +50,10 @@ export async function searchBody(q: Queryable, ns: string, { words, depth, filte
   const cond = filterCondition(filter, p);
   const limit = p.add(depth);
   const rows = await q.query<{ chunk: number; memory: string; score: number }>(
-    `${idfCte("postings", keys, N)}
+    `${hitsCte("postings", "chunk_id", keys, N)}
      SELECT c.id AS chunk, m.id AS memory, ${bm25Sum("c.length", avgdl)} AS score
-     FROM i JOIN postings p ON p.namespace = $1 AND p.term = i.term
-       JOIN chunks c ON c.namespace = $1 AND c.id = p.chunk_id
+     FROM hits p JOIN i ON i.term = p.term
+       JOIN chunks c ON c.namespace = $1 AND c.id = p.doc
        JOIN memories m ON m.namespace = $1 AND m.rowid = c.memory_rowid
      WHERE ${cond}
      GROUP BY c.id, m.id ORDER BY score DESC, c.id LIMIT ${limit}`,
@@ -68,11 +74,11 @@ export async function searchCurated(q: Queryable, ns: string, { words, depth, fi
   const cond = filterCondition(filter, p);
   const limit = p.add(depth);
   const rows = await q.query<{ chunk: number | null; memory: string; score: number }>(
-    `${idfCte("curated_postings", keys, N)}
+    `${hitsCte("curated_postings", "memory_rowid", keys, N)}
      SELECT (SELECT k.id FROM chunks k WHERE k.namespace = $1 AND k.memory_rowid = s.rowid ORDER BY k.ord LIMIT 1) AS chunk, s.id AS memory, s.score
      FROM (SELECT m.rowid, m.id, ${bm25Sum("m.curated_len", avgdl)} AS score
-           FROM i JOIN curated_postings p ON p.namespace = $1 AND p.term = i.term
-             JOIN memories m ON m.namespace = $1 AND m.rowid = p.memory_rowid
+           FROM hits p JOIN i ON i.term = p.term
+             JOIN memories m ON m.namespace = $1 AND m.rowid = p.doc
            WHERE ${cond}
            GROUP BY m.rowid, m.id ORDER BY score DESC, m.rowid LIMIT ${limit}) AS s
      ORDER BY s.score DESC, s.rowid`,
