@@ -117,3 +117,17 @@ test("stores of two namespaces open at once on one PGlite data directory share o
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("the store analyzes its tables once they have grown (PGlite has no autovacuum to do it)", async () => {
+  const { pglite, db } = await sharedDatabase();
+  try {
+    const store = await PostgresStore.open(db);
+    const reltuples = async () => (await db.query<{ n: number }>("SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'chunks'::regclass"))[0].n;
+    await store.writeMemories(await prepared([{ text: "a few words", at: at(1) }]), stamp);
+    assert.ok((await reltuples()) <= 0, "one small write: no statistics yet");
+    await store.writeMemories(await prepared(Array.from({ length: 120 }, (_, i) => ({ text: `note ${i} about billing`, at: at(1 + (i % 20)) }))), stamp);
+    assert.equal(await reltuples(), 121, "analyzed after the tables grew");
+  } finally {
+    await pglite.close();
+  }
+});
