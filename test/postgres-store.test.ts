@@ -3,7 +3,8 @@
  * doctor finding and rebuilding damaged derived data, and namespace names that are data, never SQL.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -129,5 +130,22 @@ test("the store analyzes its tables once they have grown (PGlite has no autovacu
     assert.equal(await reltuples(), 121, "analyzed after the tables grew");
   } finally {
     await pglite.close();
+  }
+});
+
+test("a PGlite data directory open in another living process is refused; a dead process's lock is taken over", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "cascade-pglite-"));
+  const data = join(dir, "data");
+  try {
+    mkdirSync(data);
+    writeFileSync(join(data, "cascade.lock"), String(process.ppid)); // the test runner: alive
+    await assert.rejects(openPglite({ dataDir: data }), (e: unknown) => e instanceof CascadeError && e.code === "STORE_ERROR" && /one process at a time/.test(e.message));
+    const ended = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout;
+    writeFileSync(join(data, "cascade.lock"), ended);
+    const store = await openPglite({ dataDir: data });
+    assert.equal((await store.stats()).memories, 0);
+    await store.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -10,7 +10,9 @@
 import { PGlite } from "@electric-sql/pglite";
 import { ltree } from "@electric-sql/pglite/contrib/ltree";
 import { vector } from "@electric-sql/pglite-pgvector";
-import { resolve } from "node:path";
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { CascadeError } from "../../errors.js";
 import { pgliteDatabase, poolDatabase, type Database } from "./connection.js";
 import { PostgresStore, type PostgresStoreOptions } from "./store.js";
 
@@ -49,7 +51,52 @@ export async function openPostgresUrl(url: string, options: PostgresStoreOptions
 export async function openPglite(options: PostgresStoreOptions & { dataDir?: string } = {}): Promise<PostgresStore> {
   if (options.dataDir === undefined) return PostgresStore.open(pgliteDatabase(newPglite(), { owned: true, label: "pglite (in memory)" }), options);
   const dir = resolve(options.dataDir);
-  return PostgresStore.open(shared(`pglite:${dir}`, () => pgliteDatabase(newPglite(dir), { owned: true, label: `pglite:${dir}` })), options);
+  return PostgresStore.open(
+    shared(`pglite:${dir}`, () => {
+      const release = lockDataDir(dir);
+      const db = pgliteDatabase(newPglite(dir), { owned: true, label: `pglite:${dir}` });
+      return { ...db, close: () => db.close().finally(release) };
+    }),
+    options,
+  );
+}
+
+/**
+ * PGlite takes no lock on its data directory, and two processes writing one would corrupt it (a second
+ * process opens it without complaint). So Cascade keeps a lock file there holding its process id: another
+ * living process's lock is refused with STORE_ERROR; a dead one's is taken over. Returns the release.
+ */
+function lockDataDir(dir: string): () => void {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "cascade.lock");
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: "wx" });
+      return () => {
+        try {
+          unlinkSync(file);
+        } catch {
+          // already gone
+        }
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw err;
+      const holder = Number(readFileSync(file, "utf8"));
+      if (holder > 0 && holder !== process.pid && alive(holder)) {
+        throw new CascadeError("STORE_ERROR", `the PGlite store ${dir} is open in process ${holder}; PGlite serves one process at a time (use a postgres:// server for several)`);
+      }
+      unlinkSync(file); // left by a process that ended without closing: take it over
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 /**
