@@ -9,7 +9,7 @@ import type { DoctorCheck } from "../../ports/store.js";
 import type { Database, Queryable } from "./connection.js";
 import { analyze } from "./analyze.js";
 import { checkEntityCounts } from "./entities-sql.js";
-import { counts, curatedText, insertPostings } from "./memory-sql.js";
+import { counts, curatedText, insertPostings } from "./index-sql.js";
 
 const BODY = "body index (bm25, late interaction)";
 const CURATED = "curated index (titles, descriptions, tags)";

@@ -16,7 +16,7 @@ import type { LexicalQuery } from "../../ports/store.js";
 import { indexKey } from "./analyze.js";
 import type { Queryable } from "./connection.js";
 import { filterCondition, isEmptyFilter } from "./filter-sql.js";
-import { counts } from "./memory-sql.js";
+import { counts } from "./index-sql.js";
 import { Params } from "./params.js";
 
 const K1 = 1.2;

@@ -1,23 +1,21 @@
 /**
  * @module backends/postgres/memory-sql
- * Memory rows for the PostgreSQL store, with the semantics of backends/sqlite/memory-sql.ts: writing a memory
- * with its chunks, postings and vocabulary counts; taking it out of every index; reading memories back; the
- * kept corpus counts. Functions over a Queryable and the store's namespace ($1 in every statement); the caller
- * (PostgresStore) owns the transactions. A memory's chunks, postings and counts go in a few set-based
- * statements (arrays unnested), not one statement per row: on a server each statement is a round trip.
+ * Memory rows for the PostgreSQL store, with the semantics of backends/sqlite/memory-sql.ts: the embedder
+ * stamp, corrections, taking a memory out of every index, and reading memories back (writing them is
+ * write-sql.ts). Functions over a Queryable and the store's namespace ($1 in every statement); the caller
+ * (PostgresStore) owns the transactions.
  */
 import { CascadeError } from "../../errors.js";
 import type { Memory, PreparedMemory, TurnContext } from "../../model/types.js";
 import type { EmbedderStamp, HydratedChunk } from "../../ports/store.js";
-import { metadataFields, matchText } from "../../query/where.js";
-import { segmentScripts } from "../../text/segment.js";
 import { distinctContentWords } from "../../text/tokenize.js";
 import { formatInstant } from "../../time/iso.js";
 import { analyze } from "./analyze.js";
 import type { Queryable } from "./connection.js";
-import { insertMentions, removeMentions } from "./entities-sql.js";
+import { removeMentions } from "./entities-sql.js";
+import { addCounts, countTerms, insertPostings } from "./index-sql.js";
 import { markDirty } from "./pyramid-sql.js";
-import { toVectorText } from "./vector-sql.js";
+import { insertContent } from "./write-sql.js";
 
 export interface MemoryRow {
   rowid: number;
@@ -86,137 +84,6 @@ export async function checkStamp(q: Queryable, ns: string, stamp: EmbedderStamp)
   }
 }
 
-/** Corpus counts kept in meta (a count(*) or sum() per query would scan): chunk_count, body_tokens, curated_rows, curated_tokens. */
-export type Counter = "chunk_count" | "body_tokens" | "curated_rows" | "curated_tokens";
-
-export async function addCounts(q: Queryable, ns: string, deltas: Partial<Record<Counter, number>>): Promise<void> {
-  const entries = Object.entries(deltas).filter(([, d]) => d !== 0);
-  if (entries.length === 0) return;
-  await q.query(
-    `INSERT INTO meta (namespace, key, value) SELECT $1, k, d::text FROM unnest($2::text[], $3::bigint[]) AS t (k, d)
-     ON CONFLICT (namespace, key) DO UPDATE SET value = (meta.value::bigint + excluded.value::bigint)::text`,
-    [ns, entries.map((e) => e[0]), entries.map((e) => e[1])],
-  );
-}
-
-export async function counts(q: Queryable, ns: string): Promise<Record<Counter, number>> {
-  const rows = await q.query<{ key: Counter; value: string }>(
-    "SELECT key, value FROM meta WHERE namespace = $1 AND key IN ('chunk_count', 'body_tokens', 'curated_rows', 'curated_tokens')",
-    [ns],
-  );
-  const out: Record<Counter, number> = { chunk_count: 0, body_tokens: 0, curated_rows: 0, curated_tokens: 0 };
-  for (const r of rows) out[r.key] = Number(r.value);
-  return out;
-}
-
-export async function insertMemory(q: Queryable, ns: string, p: PreparedMemory): Promise<{ rowid: number; chunks: number[] }> {
-  const m = p.memory;
-  const [row] = await q.query<{ rowid: number }>(
-    `INSERT INTO memories (namespace, id, kind, text, title, description, tags, topic, role, speaker, session, user_id, agent_id,
-       at, at_ms, recorded_at, recorded_at_ms, expires_at_ms, metadata, context_rowid, import_key)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::ltree, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
-       (SELECT rowid FROM memories WHERE namespace = $1 AND id = $20), $21)
-     RETURNING rowid`,
-    [
-      ns, m.id, m.kind, m.text, m.title, m.description, JSON.stringify(m.tags), m.topic, m.role, m.speaker, m.session, m.user, m.agent,
-      m.at, Date.parse(m.at), m.recordedAt, Date.parse(m.recordedAt), m.expires === null ? null : Date.parse(m.expires),
-      JSON.stringify(m.metadata), p.contextOf ?? null, p.importKey ?? null,
-    ],
-  );
-  return { rowid: row.rowid, chunks: await insertContent(q, ns, row.rowid, p) };
-}
-
-/** What a memory's content adds to the indexes: metadata fields, mentions, curated postings, chunks and their words. */
-async function insertContent(q: Queryable, ns: string, rowid: number, { memory: m, chunks, entities }: Pick<PreparedMemory, "memory" | "chunks" | "entities">): Promise<number[]> {
-  // a summary's metadata is its sentences and sources: nothing a filter names
-  if (m.kind !== "summary") await insertFields(q, ns, rowid, m.metadata);
-  await markDirty(q, ns, [rowid]);
-  if (entities?.length) await insertMentions(q, ns, rowid, entities, Date.parse(m.recordedAt));
-  if (m.title || m.description || m.tags.length > 0) await indexCurated(q, ns, rowid, curatedText(m.title, m.description, m.tags));
-  if (chunks.length === 0) return [];
-
-  const analyzed = chunks.map((c) => analyze(c.indexedText));
-  const inserted = await q.query<{ id: number; ord: number }>(
-    `INSERT INTO chunks (namespace, memory_rowid, ord, start, "end", indexed_text, terms, context_chars, length, vector)
-     SELECT $1, $2, t.ord, t.s, t.e, t.body, t.terms, t.ctx, t.len, t.vec::vector
-     FROM unnest($3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::int[], $9::int[], $10::text[]) AS t (ord, s, e, body, terms, ctx, len, vec)
-     RETURNING id, ord`,
-    [
-      ns, rowid, chunks.map((c) => c.ord), chunks.map((c) => c.start), chunks.map((c) => c.end), chunks.map((c) => c.indexedText),
-      chunks.map((c) => c.terms.join(" ")), chunks.map((c) => c.contextChars), analyzed.map((a) => a.length), chunks.map((c) => toVectorText(c.vector)),
-    ],
-  );
-  const idOfOrd = new Map(inserted.map((r) => [r.ord, r.id]));
-  const ids = chunks.map((c) => idOfOrd.get(c.ord)!);
-  await insertPostings(q, ns, ids.map((id, i) => [id, analyzed[i].tf]));
-  await countTerms(q, ns, chunks.flatMap((c) => c.terms), +1);
-  await addCounts(q, ns, { body_tokens: analyzed.reduce((n, a) => n + a.length, 0) });
-  return ids;
-}
-
-/** Postings of several chunks in one statement. */
-export async function insertPostings(q: Queryable, ns: string, docs: [number, Map<string, number>][]): Promise<void> {
-  const chunkIds: number[] = [];
-  const terms: string[] = [];
-  const tfs: number[] = [];
-  for (const [id, tf] of docs) for (const [term, n] of tf) chunkIds.push(id), terms.push(term), tfs.push(n);
-  if (terms.length === 0) return;
-  await q.query(
-    "INSERT INTO postings (namespace, chunk_id, term, tf) SELECT $1, c, t, n FROM unnest($2::bigint[], $3::text[], $4::int[]) AS x (c, t, n)",
-    [ns, chunkIds, terms, tfs],
-  );
-}
-
-/**
- * Adds (+1) or removes (-1) one chunk's worth of document frequency per listed word (a word listed twice counts
- * twice: once per chunk). New words get the next vocabulary ids in first-seen order.
- */
-export async function countTerms(q: Queryable, ns: string, words: string[], sign: 1 | -1): Promise<void> {
-  if (words.length === 0) return;
-  if (sign > 0) {
-    await q.query(
-      `INSERT INTO terms (namespace, term, df)
-       SELECT $1, w, count(*) FROM unnest($2::text[]) WITH ORDINALITY AS x (w, i) GROUP BY w ORDER BY min(i)
-       ON CONFLICT (namespace, term) DO UPDATE SET df = terms.df + excluded.df`,
-      [ns, words],
-    );
-  } else {
-    await q.query(
-      `UPDATE terms SET df = greatest(terms.df - x.n, 0)
-       FROM (SELECT w, count(*)::int AS n FROM unnest($2::text[]) AS w GROUP BY w) AS x
-       WHERE terms.namespace = $1 AND terms.term = x.w`,
-      [ns, words],
-    );
-  }
-}
-
-async function insertFields(q: Queryable, ns: string, rowid: number, metadata: Record<string, unknown>): Promise<void> {
-  const fields = metadataFields(metadata);
-  if (fields.length === 0) return;
-  await q.query(
-    `INSERT INTO memory_fields (namespace, memory_rowid, path, type, text_value, num_value)
-     SELECT $1, $2, p, t, v, n FROM unnest($3::text[], $4::text[], $5::text[], $6::float8[]) AS x (p, t, v, n)`,
-    [ns, rowid, fields.map((f) => f[0]), fields.map((f) => typeof f[1]), fields.map((f) => matchText(f[1])), fields.map((f) => (typeof f[1] === "number" ? f[1] : null))],
-  );
-}
-
-/** Title, description and tags as one curated document (FTS5's three columns, whose BM25 sums over them alike). */
-export function curatedText(title: string | null, description: string | null, tags: string[]): string {
-  return [segmentScripts(title ?? ""), segmentScripts(description ?? ""), segmentScripts(tags.join(" "))].join(" ");
-}
-
-export async function indexCurated(q: Queryable, ns: string, rowid: number, text: string): Promise<void> {
-  const { length, tf } = analyze(text);
-  if (tf.size > 0) {
-    await q.query(
-      "INSERT INTO curated_postings (namespace, memory_rowid, term, tf) SELECT $1, $2, t, n FROM unnest($3::text[], $4::int[]) AS x (t, n)",
-      [ns, rowid, [...tf.keys()], [...tf.values()]],
-    );
-  }
-  await q.query("UPDATE memories SET curated = true, curated_len = $3 WHERE namespace = $1 AND rowid = $2", [ns, rowid, length]);
-  await addCounts(q, ns, { curated_rows: 1, curated_tokens: length });
-}
-
 /** Takes a memory's content out of every index (postings, words, curated text, mentions, counts); the rows stay. */
 async function removeContent(q: Queryable, ns: string, rowid: number): Promise<number[]> {
   const chunks = await q.query<{ id: number; terms: string; length: number }>(
@@ -256,7 +123,7 @@ export async function reviseMemoryRow(q: Queryable, ns: string, next: PreparedMe
      WHERE namespace = $1 AND rowid = $2`,
     [ns, rowid, m.text, m.title, m.description, JSON.stringify(m.tags), m.topic, m.expires === null ? null : Date.parse(m.expires), JSON.stringify(m.metadata)],
   );
-  const added = await insertContent(q, ns, rowid, next);
+  const added = await insertContent(q, ns, [{ rowid, prepared: next }]);
   await addCounts(q, ns, { chunk_count: added.length - removed.length });
 }
 

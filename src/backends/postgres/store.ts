@@ -28,6 +28,8 @@ import * as rows from "./memory-sql.js";
 import { MEMORY_COLUMNS, toMemory, type MemoryRow } from "./memory-sql.js";
 import * as pyramid from "./pyramid-sql.js";
 import { migrate, TABLES } from "./schema.js";
+import { addCounts } from "./index-sql.js";
+import { insertMemories } from "./write-sql.js";
 import * as topics from "./topics-sql.js";
 import * as vectors from "./vector-sql.js";
 
@@ -114,8 +116,8 @@ export class PostgresStore implements Store {
     const written = await this.write(async (tx) => {
       chunks = 0; // a retried transaction starts over
       await rows.checkStamp(tx, this.ns, stamp);
-      for (const p of memories) chunks += (await rows.insertMemory(tx, this.ns, p)).chunks.length;
-      await rows.addCounts(tx, this.ns, { chunk_count: chunks });
+      chunks = (await insertMemories(tx, this.ns, memories)).chunks;
+      await addCounts(tx, this.ns, { chunk_count: chunks });
       const added: Edge[] = [];
       for (const e of edges) added.push(await graph.insertEdge(tx, this.ns, e));
       return added;
@@ -303,8 +305,8 @@ export class PostgresStore implements Store {
       await rows.checkStamp(tx, this.ns, stamp);
       const old = window.level === "turn" ? await pyramid.nodeRowidById(tx, this.ns, node.memory.id) : await pyramid.nodeRowid(tx, this.ns, window.level, window.start);
       if (old !== undefined) await rows.removeMemoryRow(tx, this.ns, old, node.memory.id);
-      const { rowid, chunks } = await rows.insertMemory(tx, this.ns, node);
-      await rows.addCounts(tx, this.ns, { chunk_count: chunks.length });
+      const { rowids: [rowid], chunks } = await insertMemories(tx, this.ns, [node]);
+      await addCounts(tx, this.ns, { chunk_count: chunks });
       const children = await tx.query<{ rowid: number }>("SELECT rowid FROM memories WHERE namespace = $1 AND id = ANY($2::text[])", [this.ns, childIds]);
       await pyramid.insertNode(tx, this.ns, rowid, window.level, window.start, window.end, children.map((c) => c.rowid));
     });

@@ -1,0 +1,72 @@
+/**
+ * @module backends/postgres/index-sql
+ * What the lexical indexes hold besides the rows themselves: postings (stemmed term, chunk, tf), the
+ * vocabulary's document frequencies, and the corpus counts BM25 divides by (chunks and their tokens, curated
+ * documents and theirs), kept in `meta` by the writing transactions because a count(*) or sum() per query
+ * would scan the namespace.
+ */
+import { segmentScripts } from "../../text/segment.js";
+import type { Queryable } from "./connection.js";
+
+export type Counter = "chunk_count" | "body_tokens" | "curated_rows" | "curated_tokens";
+
+export async function addCounts(q: Queryable, ns: string, deltas: Partial<Record<Counter, number>>): Promise<void> {
+  const entries = Object.entries(deltas).filter(([, d]) => d !== 0);
+  if (entries.length === 0) return;
+  await q.query(
+    `INSERT INTO meta (namespace, key, value) SELECT $1, k, d::text FROM unnest($2::text[], $3::bigint[]) AS t (k, d)
+     ON CONFLICT (namespace, key) DO UPDATE SET value = (meta.value::bigint + excluded.value::bigint)::text`,
+    [ns, entries.map((e) => e[0]), entries.map((e) => e[1])],
+  );
+}
+
+export async function counts(q: Queryable, ns: string): Promise<Record<Counter, number>> {
+  const rows = await q.query<{ key: Counter; value: string }>(
+    "SELECT key, value FROM meta WHERE namespace = $1 AND key IN ('chunk_count', 'body_tokens', 'curated_rows', 'curated_tokens')",
+    [ns],
+  );
+  const out: Record<Counter, number> = { chunk_count: 0, body_tokens: 0, curated_rows: 0, curated_tokens: 0 };
+  for (const r of rows) out[r.key] = Number(r.value);
+  return out;
+}
+
+/** Postings of several chunks in one statement. */
+export async function insertPostings(q: Queryable, ns: string, docs: [number, Map<string, number>][]): Promise<void> {
+  const chunkIds: number[] = [];
+  const terms: string[] = [];
+  const tfs: number[] = [];
+  for (const [id, tf] of docs) for (const [term, n] of tf) chunkIds.push(id), terms.push(term), tfs.push(n);
+  if (terms.length === 0) return;
+  await q.query(
+    "INSERT INTO postings (namespace, chunk_id, term, tf) SELECT $1, c, t, n FROM unnest($2::bigint[], $3::text[], $4::int[]) AS x (c, t, n)",
+    [ns, chunkIds, terms, tfs],
+  );
+}
+
+/**
+ * Adds (+1) or removes (-1) one chunk's worth of document frequency per listed word (a word listed twice counts
+ * twice: once per chunk). New words get the next vocabulary ids in first-seen order.
+ */
+export async function countTerms(q: Queryable, ns: string, words: string[], sign: 1 | -1): Promise<void> {
+  if (words.length === 0) return;
+  if (sign > 0) {
+    await q.query(
+      `INSERT INTO terms (namespace, term, df)
+       SELECT $1, w, count(*) FROM unnest($2::text[]) WITH ORDINALITY AS x (w, i) GROUP BY w ORDER BY min(i)
+       ON CONFLICT (namespace, term) DO UPDATE SET df = terms.df + excluded.df`,
+      [ns, words],
+    );
+  } else {
+    await q.query(
+      `UPDATE terms SET df = greatest(terms.df - x.n, 0)
+       FROM (SELECT w, count(*)::int AS n FROM unnest($2::text[]) AS w GROUP BY w) AS x
+       WHERE terms.namespace = $1 AND terms.term = x.w`,
+      [ns, words],
+    );
+  }
+}
+
+/** Title, description and tags as one curated document (FTS5's three columns, whose BM25 sums over them alike). */
+export function curatedText(title: string | null, description: string | null, tags: string[]): string {
+  return [segmentScripts(title ?? ""), segmentScripts(description ?? ""), segmentScripts(tags.join(" "))].join(" ");
+}
