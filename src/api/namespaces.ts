@@ -17,6 +17,8 @@ export function validateNamespace(name: string): string {
 /** The store file of a namespace. */
 export function namespacePath(basePath: string, namespace: string): string {
   if (namespace === DEFAULT_NAMESPACE || basePath === ":memory:") return basePath;
+  // PostgreSQL keeps every namespace in the same tables: the name rides in the location's fragment (backends/postgres/open)
+  if (/^(postgres|postgresql|pglite):/i.test(basePath)) return `${basePath.split("#")[0]}#namespace=${validateNamespace(namespace)}`;
   return join(namespaceDir(basePath), `${validateNamespace(namespace)}.db`);
 }
 

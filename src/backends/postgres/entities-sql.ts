@@ -1,0 +1,242 @@
+/**
+ * @module backends/postgres/entities-sql
+ * Entities and `mentions` for the PostgreSQL store, with the alias rules of backends/sqlite/entities-sql.ts
+ * (exact key; recorded alias; a plural whose singular is an entity; a one-word short form of exactly one
+ * person's first name), applied inside the memory's write transaction. "Starts with" is `left(key, n) = k`
+ * rather than a collation-dependent range, so it means the same under any database collation.
+ */
+import { ulid } from "ulid";
+import type { EntityInfo, ExtractedEntity } from "../../model/entity.js";
+import type { SearchFilter } from "../../model/types.js";
+import type { EntityReads, MentioningMemory } from "../../ports/entities.js";
+import { indexKey } from "./analyze.js";
+import type { Queryable } from "./connection.js";
+import { filterCondition } from "./filter-sql.js";
+import { Params } from "./params.js";
+
+interface EntityRow {
+  rowid: number;
+  id: string;
+  key: string;
+  name: string;
+  kind: string;
+  mentioned_by: number;
+}
+
+const toEntityInfo = (r: EntityRow): EntityInfo => ({ id: r.id, name: r.name, key: r.key, kind: r.kind as EntityInfo["kind"], memories: r.mentioned_by });
+const ENTITY_COLUMNS = "e.rowid, e.id, e.key, e.name, e.kind, e.mentioned_by";
+/** One-word person keys that start with $2 (and are longer): the people a short form could stand for. */
+const PEOPLE_STARTING_WITH = "namespace = $1 AND kind = 'person' AND left(key, length($2)) = $2 AND key <> $2 AND strpos(key, ' ') = 0";
+
+async function resolveKey(q: Queryable, ns: string, key: string, kind: string): Promise<number | undefined> {
+  const [exact] = await q.query<{ rowid: number }>("SELECT rowid FROM entities WHERE namespace = $1 AND key = $2", [ns, key]);
+  if (exact) return exact.rowid;
+  const [alias] = await q.query<{ rowid: number }>("SELECT entity_rowid AS rowid FROM entity_aliases WHERE namespace = $1 AND key = $2", [ns, key]);
+  if (alias) return alias.rowid;
+  if (key.length > 3 && key.endsWith("s") && !key.endsWith("ss")) {
+    const [singular] = await q.query<{ rowid: number }>("SELECT rowid FROM entities WHERE namespace = $1 AND key = $2", [ns, key.slice(0, -1)]);
+    if (singular) return singular.rowid;
+  }
+  if (kind !== "identifier" && key.length >= 3 && !key.includes(" ")) {
+    const people = await q.query<{ rowid: number }>(`SELECT rowid FROM entities WHERE ${PEOPLE_STARTING_WITH} LIMIT 2`, [ns, key]);
+    if (people.length === 1) return people[0].rowid;
+  }
+  return undefined;
+}
+
+/** Records a memory's mentions (inside the caller's transaction), creating entities as needed. */
+export async function insertMentions(q: Queryable, ns: string, memoryRowid: number, entities: ExtractedEntity[], now: number): Promise<void> {
+  for (const e of entities) {
+    let rowid = await resolveKey(q, ns, e.key, e.kind);
+    let becamePerson = false;
+    if (rowid === undefined) {
+      becamePerson = e.kind === "person";
+      const [row] = await q.query<{ rowid: number }>(
+        "INSERT INTO entities (namespace, id, key, name, kind, mentioned_by, created_at_ms) VALUES ($1, $2, $3, $4, $5, 0, $6) RETURNING rowid",
+        [ns, `n_${ulid()}`, e.key, e.name, e.kind, now],
+      );
+      rowid = row.rowid;
+    } else {
+      const [existing] = await q.query<{ key: string; kind: string }>("SELECT key, kind FROM entities WHERE namespace = $1 AND rowid = $2", [ns, rowid]);
+      if (existing.key !== e.key) await q.query("INSERT INTO entity_aliases (namespace, key, entity_rowid) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", [ns, e.key, rowid]);
+      // a name later seen as a speaker is a person (short forms then resolve to it)
+      if (e.kind === "person" && existing.kind !== "person") {
+        await q.query("UPDATE entities SET kind = 'person' WHERE namespace = $1 AND rowid = $2", [ns, rowid]);
+        becamePerson = true;
+      }
+    }
+    if (becamePerson) await absorbShortForms(q, ns, rowid, e.key);
+    const linked = await q.query("INSERT INTO mentions (namespace, memory_rowid, entity_rowid) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING entity_rowid", [
+      ns,
+      memoryRowid,
+      rowid,
+    ]);
+    if (linked.length === 1) await q.query("UPDATE entities SET mentioned_by = mentioned_by + 1 WHERE namespace = $1 AND rowid = $2", [ns, rowid]);
+  }
+}
+
+/** A person's name arriving after its short form: each unambiguous short form becomes the person's alias, its mentions moved over. */
+async function absorbShortForms(q: Queryable, ns: string, personRowid: number, key: string): Promise<void> {
+  if (key.includes(" ") || key.length < 4) return;
+  const prefixes = Array.from({ length: key.length - 3 }, (_, i) => key.slice(0, i + 3));
+  const shorts = await q.query<{ rowid: number; key: string }>("SELECT rowid, key FROM entities WHERE namespace = $1 AND key = ANY($2::text[]) AND rowid <> $3", [
+    ns,
+    prefixes,
+    personRowid,
+  ]);
+  for (const short of shorts) {
+    const [people] = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM entities WHERE ${PEOPLE_STARTING_WITH}`, [ns, short.key]);
+    if (people.n !== 1) continue;
+    await q.query(
+      `INSERT INTO mentions (namespace, memory_rowid, entity_rowid) SELECT $1, memory_rowid, $2 FROM mentions WHERE namespace = $1 AND entity_rowid = $3
+       ON CONFLICT DO NOTHING`,
+      [ns, personRowid, short.rowid],
+    );
+    await q.query("UPDATE entity_aliases SET entity_rowid = $2 WHERE namespace = $1 AND entity_rowid = $3", [ns, personRowid, short.rowid]);
+    await q.query("DELETE FROM entities WHERE namespace = $1 AND rowid = $2", [ns, short.rowid]);
+    await q.query("INSERT INTO entity_aliases (namespace, key, entity_rowid) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", [ns, short.key, personRowid]);
+    await q.query(
+      "UPDATE entities SET mentioned_by = (SELECT count(*) FROM mentions WHERE namespace = $1 AND entity_rowid = $2) WHERE namespace = $1 AND rowid = $2",
+      [ns, personRowid],
+    );
+  }
+}
+
+/** Before a memory row goes: uncounts its mentions and drops entities only it mentioned (aliases cascade). */
+export async function removeMentions(q: Queryable, ns: string, memoryRowid: number): Promise<void> {
+  const gone = await q.query<{ entity_rowid: number }>("DELETE FROM mentions WHERE namespace = $1 AND memory_rowid = $2 RETURNING entity_rowid", [ns, memoryRowid]);
+  if (gone.length === 0) return;
+  const ids = gone.map((r) => r.entity_rowid);
+  await q.query("UPDATE entities SET mentioned_by = mentioned_by - 1 WHERE namespace = $1 AND rowid = ANY($2::bigint[])", [ns, ids]);
+  await q.query("DELETE FROM entities WHERE namespace = $1 AND rowid = ANY($2::bigint[]) AND mentioned_by <= 0", [ns, ids]);
+}
+
+async function listEntities(q: Queryable, ns: string, query: string | undefined, top: number): Promise<EntityInfo[]> {
+  const rows = query
+    ? await q.query<EntityRow>(
+        `SELECT ${ENTITY_COLUMNS} FROM entities e WHERE e.namespace = $1 AND (strpos(e.key, $2) > 0
+           OR e.rowid IN (SELECT entity_rowid FROM entity_aliases WHERE namespace = $1 AND strpos(key, $2) > 0))
+         ORDER BY e.mentioned_by DESC, e.key LIMIT $3`,
+        [ns, query.toLowerCase(), top],
+      )
+    : await q.query<EntityRow>(`SELECT ${ENTITY_COLUMNS} FROM entities e WHERE e.namespace = $1 ORDER BY e.mentioned_by DESC, e.key LIMIT $2`, [ns, top]);
+  return rows.map(toEntityInfo);
+}
+
+async function entitiesByKeys(q: Queryable, ns: string, keys: string[]): Promise<EntityInfo[]> {
+  const rows = await q.query<EntityRow>(
+    `SELECT ${ENTITY_COLUMNS} FROM entities e WHERE e.namespace = $1 AND (e.key = ANY($2::text[])
+       OR e.rowid IN (SELECT entity_rowid FROM entity_aliases WHERE namespace = $1 AND key = ANY($2::text[])))`,
+    [ns, keys],
+  );
+  return rows.map(toEntityInfo);
+}
+
+async function mentionsOf(q: Queryable, ns: string, memoryIds: string[]): Promise<Map<string, EntityInfo[]>> {
+  const rows = await q.query<EntityRow & { memory_id: string }>(
+    `SELECT m.id AS memory_id, ${ENTITY_COLUMNS} FROM memories m
+       JOIN mentions x ON x.namespace = m.namespace AND x.memory_rowid = m.rowid
+       JOIN entities e ON e.namespace = x.namespace AND e.rowid = x.entity_rowid
+     WHERE m.namespace = $1 AND m.id = ANY($2::text[]) ORDER BY e.key`,
+    [ns, memoryIds],
+  );
+  const out = new Map<string, EntityInfo[]>(memoryIds.map((id) => [id, []]));
+  for (const r of rows) out.get(r.memory_id)?.push(toEntityInfo(r));
+  return out;
+}
+
+async function mentioning(q: Queryable, ns: string, entityIds: string[], limit: number, filter: SearchFilter = {}): Promise<MentioningMemory[]> {
+  const out: MentioningMemory[] = [];
+  for (const entityId of entityIds) {
+    const p = new Params(ns);
+    const entity = p.add(entityId);
+    const cond = filterCondition(filter, p);
+    const rows = await q.query<{ memory: string; chunk: number | null }>(
+      `SELECT m.id AS memory, (SELECT c.id FROM chunks c WHERE c.namespace = $1 AND c.memory_rowid = m.rowid ORDER BY c.ord LIMIT 1) AS chunk
+       FROM mentions x JOIN memories m ON m.namespace = x.namespace AND m.rowid = x.memory_rowid
+       WHERE x.namespace = $1 AND x.entity_rowid = (SELECT rowid FROM entities WHERE namespace = $1 AND id = ${entity}) AND ${cond}
+       ORDER BY x.memory_rowid DESC LIMIT ${p.add(limit)}`,
+      p.values,
+    );
+    for (const r of rows) if (r.chunk !== null) out.push({ entityId, memoryId: r.memory, chunkId: r.chunk });
+  }
+  return out;
+}
+
+async function entityById(q: Queryable, ns: string, id: string): Promise<EntityInfo | null> {
+  const [row] = await q.query<EntityRow>(`SELECT ${ENTITY_COLUMNS} FROM entities e WHERE e.namespace = $1 AND e.id = $2`, [ns, id]);
+  return row ? toEntityInfo(row) : null;
+}
+
+/** The distinct indexed words of each memory's chunks, from the `terms` column ingest already wrote, with df. */
+async function wordsOf(q: Queryable, ns: string, memoryIds: string[]): Promise<Map<string, { word: string; df: number }[]>> {
+  const rows = await q.query<{ id: string; terms: string }>(
+    `SELECT m.id, c.terms FROM memories m JOIN chunks c ON c.namespace = m.namespace AND c.memory_rowid = m.rowid
+     WHERE m.namespace = $1 AND m.id = ANY($2::text[]) ORDER BY m.id, c.ord`,
+    [ns, memoryIds],
+  );
+  const byMemory = new Map<string, Set<string>>();
+  for (const r of rows) {
+    let set = byMemory.get(r.id);
+    if (!set) byMemory.set(r.id, (set = new Set()));
+    for (const t of r.terms.split(" ")) if (t) set.add(t);
+  }
+  const all = [...new Set([...byMemory.values()].flatMap((s) => [...s]))];
+  const df = new Map(
+    (await q.query<{ term: string; df: number }>("SELECT term, df FROM terms WHERE namespace = $1 AND term = ANY($2::text[])", [ns, all])).map((r) => [r.term, r.df]),
+  );
+  return new Map([...byMemory].map(([id, set]) => [id, [...set].map((word) => ({ word, df: df.get(word) ?? 0 }))]));
+}
+
+/** The memories whose body holds each word (its index key), at most `limit` each, that pass the filter. */
+async function holdingWords(q: Queryable, ns: string, words: string[], limit: number, filter: SearchFilter = {}): Promise<{ word: string; memoryId: string; chunkId: number }[]> {
+  const out: { word: string; memoryId: string; chunkId: number }[] = [];
+  for (const word of words) {
+    const p = new Params(ns);
+    const key = p.add(indexKey(word));
+    const cond = filterCondition(filter, p);
+    const rows = await q.query<{ memory: string; chunk: number }>(
+      `SELECT m.id AS memory, c.id AS chunk FROM postings x
+         JOIN chunks c ON c.namespace = x.namespace AND c.id = x.chunk_id
+         JOIN memories m ON m.namespace = c.namespace AND m.rowid = c.memory_rowid
+       WHERE x.namespace = $1 AND x.term = ${key} AND ${cond} ORDER BY c.id LIMIT ${p.add(limit)}`,
+      p.values,
+    );
+    for (const r of rows) out.push({ word, memoryId: r.memory, chunkId: r.chunk });
+  }
+  return out;
+}
+
+/** Doctor's check: each entity's `mentioned_by` equals its mentions, and no entity is left that nothing mentions. */
+export async function checkEntityCounts(q: Queryable, ns: string, repair: boolean): Promise<{ name: string; ok: boolean; detail: string; repaired?: boolean }> {
+  const [row] = await q.query<{ wrong: number; orphans: number }>(
+    `SELECT (SELECT count(*) FROM entities e WHERE e.namespace = $1
+               AND e.mentioned_by <> (SELECT count(*) FROM mentions x WHERE x.namespace = $1 AND x.entity_rowid = e.rowid))::int AS wrong,
+            (SELECT count(*) FROM entities e WHERE e.namespace = $1
+               AND NOT EXISTS (SELECT 1 FROM mentions x WHERE x.namespace = $1 AND x.entity_rowid = e.rowid))::int AS orphans`,
+    [ns],
+  );
+  const check = { name: "entity mention counts", ok: row.wrong + row.orphans === 0, detail: `${row.wrong} entities with a wrong count, ${row.orphans} mentioned by nothing` };
+  if (repair && !check.ok) {
+    await q.query(
+      "UPDATE entities SET mentioned_by = (SELECT count(*) FROM mentions x WHERE x.namespace = $1 AND x.entity_rowid = entities.rowid) WHERE namespace = $1",
+      [ns],
+    );
+    await q.query("DELETE FROM entities WHERE namespace = $1 AND mentioned_by = 0", [ns]);
+    return { ...check, repaired: true };
+  }
+  return check;
+}
+
+/** The store's entity reads over its database and namespace. */
+export function postgresEntityReads(q: Queryable, ns: string): EntityReads {
+  return {
+    list: ({ query, top }) => listEntities(q, ns, query, top),
+    byKeys: (keys) => entitiesByKeys(q, ns, keys),
+    byId: (id) => entityById(q, ns, id),
+    mentionsOf: (ids) => mentionsOf(q, ns, ids),
+    wordsOf: (ids) => wordsOf(q, ns, ids),
+    holdingWords: ({ words, limit, filter }) => holdingWords(q, ns, words, limit, filter),
+    mentioning: ({ entityIds, limit, filter }) => mentioning(q, ns, entityIds, limit, filter),
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * @module backends/postgres/lexical-sql
+ * BM25 computed in SQL from the store's own term statistics, to rank as SQLite's FTS5 `bm25()` does (k1 = 1.2,
+ * b = 0.75), so the body and curated channels give the same order on both backends:
+ *
+ *   score(d) = Σ over query words w:  idf(w) · tf(w, d) · (k1 + 1) / (tf(w, d) + k1 · (1 − b + b · |d| / avgdl))
+ *   idf(w)   = max(ln((N − n(w) + 0.5) / (n(w) + 0.5)), 1e-6)
+ *
+ * with N the documents in the index, n(w) those holding w, |d| a document's tokens and avgdl the mean over the
+ * index, all over the whole namespace (FTS5 computes idf before any filter too). A word given twice counts
+ * twice, as a phrase repeated in an FTS5 OR query does. Words are looked up by their index key (Porter stem,
+ * see analyze.ts); at most 32 words, as the SQLite store sends. The words are parameters: none is ever SQL.
+ */
+import type { Ranked, SearchFilter } from "../../model/types.js";
+import type { LexicalQuery } from "../../ports/store.js";
+import { indexKey } from "./analyze.js";
+import type { Queryable } from "./connection.js";
+import { filterCondition, isEmptyFilter } from "./filter-sql.js";
+import { counts } from "./memory-sql.js";
+import { Params } from "./params.js";
+
+const K1 = 1.2;
+const B = 0.75;
+/** Longest OR-query the SQLite store sends; more words add almost nothing to a top-50 list. */
+const MAX_TERMS = 32;
+
+/** The BM25 sum over the rows of `p` (postings) joined to the `idf` CTE, for document length `len`. */
+const bm25Sum = (len: string, avgdl: string) => `sum(i.k * i.w * (p.tf * ${K1 + 1}) / (p.tf + ${K1} * (${1 - B} + ${B} * ${len} / ${avgdl}::float8)))`;
+
+/** The query's distinct keys with how often each was asked (k) and its idf (w), over `table`. */
+const idfCte = (table: string, keys: string, n: string) => `
+  WITH q AS (SELECT term, count(*)::int AS k FROM unnest(${keys}::text[]) AS term GROUP BY term),
+  i AS (SELECT q.term, q.k, greatest(ln((${n}::float8 - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS w
+        FROM q JOIN ${table} x ON x.namespace = $1 AND x.term = q.term GROUP BY q.term, q.k)`;
+
+export async function searchBody(q: Queryable, ns: string, { words, depth, filter }: LexicalQuery): Promise<Ranked[]> {
+  if (words.length === 0) return [];
+  const { chunk_count: n, body_tokens: tokens } = await counts(q, ns);
+  if (n === 0) return [];
+  const p = new Params(ns);
+  const keys = p.add(words.slice(0, MAX_TERMS).map(indexKey));
+  const N = p.add(n);
+  const avgdl = p.add(Math.max(tokens / n, 1e-9));
+  const cond = filterCondition(filter, p);
+  const limit = p.add(depth);
+  const rows = await q.query<{ chunk: number; memory: string; score: number }>(
+    `${idfCte("postings", keys, N)}
+     SELECT c.id AS chunk, m.id AS memory, ${bm25Sum("c.length", avgdl)} AS score
+     FROM i JOIN postings p ON p.namespace = $1 AND p.term = i.term
+       JOIN chunks c ON c.namespace = $1 AND c.id = p.chunk_id
+       JOIN memories m ON m.namespace = $1 AND m.rowid = c.memory_rowid
+     WHERE ${cond}
+     GROUP BY c.id, m.id ORDER BY score DESC, c.id LIMIT ${limit}`,
+    p.values,
+  );
+  return rows.map((r) => ({ chunkId: r.chunk, memoryId: r.memory, score: r.score }));
+}
+
+/** The same over titles, descriptions and tags: one document per memory, reported through its first chunk. */
+export async function searchCurated(q: Queryable, ns: string, { words, depth, filter }: LexicalQuery): Promise<Ranked[]> {
+  if (words.length === 0) return [];
+  const { curated_rows: n, curated_tokens: tokens } = await counts(q, ns);
+  if (n === 0) return [];
+  const p = new Params(ns);
+  const keys = p.add(words.slice(0, MAX_TERMS).map(indexKey));
+  const N = p.add(n);
+  const avgdl = p.add(Math.max(tokens / n, 1e-9));
+  const cond = filterCondition(filter, p);
+  const limit = p.add(depth);
+  const rows = await q.query<{ chunk: number | null; memory: string; score: number }>(
+    `${idfCte("curated_postings", keys, N)}
+     SELECT (SELECT k.id FROM chunks k WHERE k.namespace = $1 AND k.memory_rowid = s.rowid ORDER BY k.ord LIMIT 1) AS chunk, s.id AS memory, s.score
+     FROM (SELECT m.rowid, m.id, ${bm25Sum("m.curated_len", avgdl)} AS score
+           FROM i JOIN curated_postings p ON p.namespace = $1 AND p.term = i.term
+             JOIN memories m ON m.namespace = $1 AND m.rowid = p.memory_rowid
+           WHERE ${cond}
+           GROUP BY m.rowid, m.id ORDER BY score DESC, m.rowid LIMIT ${limit}) AS s
+     ORDER BY s.score DESC, s.rowid`,
+    p.values,
+  );
+  return rows.map((r) => ({ chunkId: r.chunk as number, memoryId: r.memory, score: r.score }));
+}
+
+/** The key each word is indexed under: its Porter stem (see analyze.ts), as in the SQLite store. */
+export function indexKeys(words: string[]): Map<string, string> {
+  return new Map(words.map((w) => [w, indexKey(w)]));
+}
+
+/** For each term, the chunks whose body holds its key, in id order, after the filter. */
+export async function chunksWithTerms(q: Queryable, ns: string, terms: string[], filter: SearchFilter): Promise<Map<string, number[]>> {
+  const keyOf = indexKeys(terms);
+  const p = new Params(ns);
+  const keys = p.add([...new Set(keyOf.values())]);
+  const sql = isEmptyFilter(filter)
+    ? `SELECT p.term, p.chunk_id AS chunk FROM postings p WHERE p.namespace = $1 AND p.term = ANY(${keys}::text[]) ORDER BY p.chunk_id`
+    : `SELECT p.term, p.chunk_id AS chunk FROM postings p
+         JOIN chunks c ON c.namespace = $1 AND c.id = p.chunk_id JOIN memories m ON m.namespace = $1 AND m.rowid = c.memory_rowid
+       WHERE p.namespace = $1 AND p.term = ANY(${keys}::text[]) AND ${filterCondition(filter, p)} ORDER BY p.chunk_id`;
+  const byKey = new Map<string, number[]>();
+  for (const r of await q.query<{ term: string; chunk: number }>(sql, p.values)) {
+    let list = byKey.get(r.term);
+    if (!list) byKey.set(r.term, (list = []));
+    list.push(r.chunk);
+  }
+  return new Map(terms.map((t) => [t, [...(byKey.get(keyOf.get(t)!) ?? [])]]));
+}
+
+export async function termsAfter(q: Queryable, ns: string, afterId: number): Promise<{ id: number; term: string }[]> {
+  return q.query<{ id: number; term: string }>("SELECT id, term FROM terms WHERE namespace = $1 AND id > $2 ORDER BY id", [ns, afterId]);
+}
+
+export async function termStats(q: Queryable, ns: string, terms: string[]): Promise<{ chunks: number; df: Map<string, number> }> {
+  const rows = await q.query<{ term: string; df: number }>("SELECT term, df FROM terms WHERE namespace = $1 AND term = ANY($2::text[])", [ns, terms]);
+  const df = new Map(terms.map((t) => [t, 0]));
+  for (const r of rows) df.set(r.term, r.df);
+  return { chunks: (await counts(q, ns)).chunk_count, df };
+}

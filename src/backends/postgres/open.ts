@@ -1,0 +1,70 @@
+/**
+ * @module backends/postgres/open
+ * The ways to get a PostgresStore: a server by `postgres://` URL (a `pg` pool), or PGlite in this process
+ * (in memory, or a data directory) with the two extensions the schema needs, pgvector and ltree.
+ *
+ * Stores of several namespaces on one location share one Database: one pool per server URL, one PGlite per
+ * data directory (a data directory cannot be opened twice: two PGlite instances on it would corrupt it). The
+ * Database is closed when the last store using it closes.
+ */
+import { PGlite } from "@electric-sql/pglite";
+import { ltree } from "@electric-sql/pglite/contrib/ltree";
+import { vector } from "@electric-sql/pglite-pgvector";
+import { resolve } from "node:path";
+import { pgliteDatabase, poolDatabase, type Database } from "./connection.js";
+import { PostgresStore, type PostgresStoreOptions } from "./store.js";
+
+/** A PGlite instance with pgvector and ltree loaded (in memory without `dataDir`). */
+export function newPglite(dataDir?: string): PGlite {
+  return new PGlite({ dataDir, extensions: { vector, ltree } });
+}
+
+const open = new Map<string, { db: Database; users: number }>();
+
+/** The Database at `key`, opened by `make` for its first user and closed after its last. */
+function shared(key: string, make: () => Database): Database {
+  let entry = open.get(key);
+  if (!entry) open.set(key, (entry = { db: make(), users: 0 }));
+  entry.users++;
+  const held = entry;
+  let closed = false;
+  return {
+    ...held.db,
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (--held.users > 0) return;
+      if (open.get(key) === held) open.delete(key);
+      await held.db.close();
+    },
+  };
+}
+
+/** A store on a PostgreSQL server; `poolSize` connections at most (4 by default), shared with other stores on the same URL. */
+export async function openPostgresUrl(url: string, options: PostgresStoreOptions & { poolSize?: number } = {}): Promise<PostgresStore> {
+  return PostgresStore.open(shared(`url:${url}:${options.poolSize ?? ""}`, () => poolDatabase(url, { max: options.poolSize })), options);
+}
+
+/** A store on PGlite in this process: a fresh in-memory database, or the data directory `dataDir` (shared by its stores). */
+export async function openPglite(options: PostgresStoreOptions & { dataDir?: string } = {}): Promise<PostgresStore> {
+  if (options.dataDir === undefined) return PostgresStore.open(pgliteDatabase(newPglite(), { owned: true, label: "pglite (in memory)" }), options);
+  const dir = resolve(options.dataDir);
+  return PostgresStore.open(shared(`pglite:${dir}`, () => pgliteDatabase(newPglite(dir), { owned: true, label: `pglite:${dir}` })), options);
+}
+
+/**
+ * Opens the store at a PostgreSQL location: a `postgres://` or `postgresql://` URL, or `pglite:memory` /
+ * `pglite:<data dir>`. A namespace other than the default travels in the fragment
+ * (`postgres://host/db#namespace=team-a`, written by api/namespaces), never to the server: it is the value of
+ * the namespace column this store reads and writes.
+ */
+export async function openPostgresLocation(location: string): Promise<PostgresStore> {
+  const hash = location.indexOf("#");
+  const base = hash < 0 ? location : location.slice(0, hash);
+  const namespace = hash < 0 ? undefined : (new URLSearchParams(location.slice(hash + 1)).get("namespace") ?? undefined);
+  if (/^pglite:/i.test(base)) {
+    const dir = base.slice("pglite:".length);
+    return openPglite({ namespace, dataDir: dir === "" || dir === "memory" ? undefined : dir });
+  }
+  return openPostgresUrl(base, { namespace });
+}

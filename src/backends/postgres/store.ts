@@ -1,0 +1,368 @@
+/**
+ * @module backends/postgres/store
+ * The PostgreSQL store: the Store port over a Database (connection.ts: PGlite in process, or a `pg` pool),
+ * with the SQLite store's behaviour and PostgreSQL's means: BM25 from postings in SQL (lexical-sql.ts), exact
+ * inner-product search in pgvector (vector-sql.ts), topics as ltree (topics-sql.ts). One store reads and writes
+ * one namespace (schema.ts: the leading column of every table), so many stores can share a database.
+ *
+ * Writes: every write runs in one transaction that first takes a transaction-scoped advisory lock on its
+ * namespace, so writers of one namespace take turns, as SQLite's single writer does: the cycle check of an
+ * edge, the vocabulary counts and the corpus counts are read and written by one writer at a time, and
+ * read-committed isolation then sees every earlier writer's commit. Reads run outside transactions.
+ * A thin class: one short method per port method; the SQL lives in the `*-sql.ts` modules beside it.
+ */
+import { CascadeError } from "../../errors.js";
+import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../../model/graph.js";
+import type { PyramidNode } from "../../model/pyramid.js";
+import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "../../model/types.js";
+import type { EntityReads } from "../../ports/entities.js";
+import type { DoctorCheck, EmbedderStamp, HydratedChunk, LexicalQuery, ListQuery, NodeQuery, Store, StoreStats } from "../../ports/store.js";
+import type { Window, WindowLevel } from "../../time/windows.js";
+import type { Database, Queryable } from "./connection.js";
+import { runDoctor } from "./doctor.js";
+import { postgresEntityReads } from "./entities-sql.js";
+import * as graph from "./graph-sql.js";
+import * as lexical from "./lexical-sql.js";
+import { listMemoryRowids } from "./list-sql.js";
+import * as rows from "./memory-sql.js";
+import { MEMORY_COLUMNS, toMemory, type MemoryRow } from "./memory-sql.js";
+import * as pyramid from "./pyramid-sql.js";
+import { migrate, TABLES } from "./schema.js";
+import * as topics from "./topics-sql.js";
+import * as vectors from "./vector-sql.js";
+
+export interface PostgresStoreOptions {
+  /** The namespace this store reads and writes (default 'default'). */
+  namespace?: string;
+}
+
+export const DEFAULT_PG_NAMESPACE = "default";
+
+export class PostgresStore implements Store {
+  readonly entities: EntityReads;
+
+  private constructor(private readonly db: Database, readonly namespace: string) {
+    this.entities = postgresEntityReads(db, namespace);
+  }
+
+  /** Opens a store on a database: applies the migrations it lacks, then serves one namespace. */
+  static async open(db: Database, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+    try {
+      await migrate(db);
+    } catch (err) {
+      await db.close().catch(() => {});
+      if (err instanceof CascadeError) throw err;
+      throw new CascadeError("STORE_ERROR", `cannot open the store at ${db.label}: ${(err as Error).message}`, { cause: err });
+    }
+    return new PostgresStore(db, options.namespace ?? DEFAULT_PG_NAMESPACE);
+  }
+
+  /** One write transaction, holding this namespace's write lock (see the module note). */
+  private write<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      await tx.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`cascade:${this.namespace}`]);
+      return fn(tx);
+    });
+  }
+
+  private get ns(): string {
+    return this.namespace;
+  }
+
+  async embedderStamp(): Promise<EmbedderStamp | null> {
+    return rows.embedderStamp(this.db, this.ns);
+  }
+
+  async writeMemories(memories: PreparedMemory[], stamp: EmbedderStamp, edges: EdgeDraft[] = []): Promise<Edge[]> {
+    return this.write(async (tx) => {
+      await rows.checkStamp(tx, this.ns, stamp);
+      let chunks = 0;
+      for (const p of memories) chunks += (await rows.insertMemory(tx, this.ns, p)).chunks.length;
+      await rows.addCounts(tx, this.ns, { chunk_count: chunks });
+      const written: Edge[] = [];
+      for (const e of edges) written.push(await graph.insertEdge(tx, this.ns, e));
+      return written;
+    });
+  }
+
+  async getMemory(id: string): Promise<Memory | null> {
+    return rows.getMemory(this.db, this.ns, id);
+  }
+
+  async reviseMemory(next: PreparedMemory, stamp: EmbedderStamp, recordedAt: number): Promise<void> {
+    await this.write(async (tx) => {
+      await rows.checkStamp(tx, this.ns, stamp);
+      await rows.reviseMemoryRow(tx, this.ns, next, recordedAt);
+    });
+  }
+
+  async memoryRevisions(id: string): Promise<{ recordedAt: number; memory: Memory }[]> {
+    return rows.revisionsOf(this.db, this.ns, id);
+  }
+
+  async listMemories(query: ListQuery): Promise<{ memories: Memory[]; more: boolean }> {
+    const found = await listMemoryRowids(this.db, this.ns, query);
+    return { memories: await rows.memoriesByRowids(this.db, this.ns, found.slice(0, query.limit)), more: found.length > query.limit };
+  }
+
+  async previousInSession(session: string, at: string): Promise<TurnContext | null> {
+    return rows.previousInSession(this.db, this.ns, session, at);
+  }
+
+  async deleteMemory(id: string): Promise<boolean> {
+    return this.write(async (tx) => {
+      const rowid = await rows.memoryRowid(tx, this.ns, id);
+      if (rowid === undefined) return false;
+      await pyramid.markDirty(tx, this.ns, [rowid]);
+      await rows.stripContextOf(tx, this.ns, rowid);
+      await rows.removeMemoryRow(tx, this.ns, rowid, id);
+      return true;
+    });
+  }
+
+  /**
+   * Drops vocabulary words no chunk uses any more, then asks the server to VACUUM the tables (outside any
+   * transaction). Freed space and the write-ahead log are the server's to reclaim, on its own schedule: no
+   * checkpoint is forced (it needs privileges an application role rarely has), so `checkpointed` is false.
+   */
+  async purgeDeleted(): Promise<{ terms_dropped: number; checkpointed: boolean }> {
+    const dropped = await this.write(async (tx) => (await tx.query("DELETE FROM terms WHERE namespace = $1 AND df <= 0 RETURNING id", [this.ns])).length);
+    for (const table of ["terms", "postings", "curated_postings", "chunks", "memories"]) await this.db.maintenance(`VACUUM ${table}`);
+    return { terms_dropped: dropped, checkpointed: false };
+  }
+
+  async memoryIdsByImportKey(keys: string[]): Promise<Map<string, string>> {
+    if (keys.length === 0) return new Map();
+    const found = await this.db.query<{ import_key: string; id: string }>(
+      "SELECT import_key, id FROM memories WHERE namespace = $1 AND import_key = ANY($2::text[])",
+      [this.ns, keys],
+    );
+    return new Map(found.map((r) => [r.import_key, r.id]));
+  }
+
+  async hydrate(chunkIds: number[]): Promise<Map<number, HydratedChunk>> {
+    return rows.hydrate(this.db, this.ns, chunkIds);
+  }
+
+  async searchBody(query: LexicalQuery): Promise<Ranked[]> {
+    return lexical.searchBody(this.db, this.ns, query);
+  }
+
+  async searchCurated(query: LexicalQuery): Promise<Ranked[]> {
+    return lexical.searchCurated(this.db, this.ns, query);
+  }
+
+  async indexKeys(words: string[]): Promise<Map<string, string>> {
+    return lexical.indexKeys(words);
+  }
+
+  async nearestChunks({ vector, depth, filter }: { vector: Float32Array; depth: number; filter: SearchFilter }): Promise<Ranked[]> {
+    return vectors.nearestChunks(this.db, this.ns, vector, depth, filter);
+  }
+
+  async similarityNull(vector: Float32Array): Promise<{ mean: number; sd: number; rows: number }> {
+    return vectors.similarityNull(this.db, this.ns, vector);
+  }
+
+  async termsAfter(afterId: number): Promise<{ id: number; term: string }[]> {
+    return lexical.termsAfter(this.db, this.ns, afterId);
+  }
+
+  async chunksWithTerms(query: { terms: string[]; filter: SearchFilter }): Promise<Map<string, number[]>> {
+    return lexical.chunksWithTerms(this.db, this.ns, query.terms, query.filter);
+  }
+
+  async memoryIdsOfChunks(chunkIds: number[]): Promise<Map<number, string>> {
+    return rows.ownersOf(this.db, this.ns, chunkIds);
+  }
+
+  async termStats(terms: string[]): Promise<{ chunks: number; df: Map<string, number> }> {
+    return lexical.termStats(this.db, this.ns, terms);
+  }
+
+  async eventTimes(memoryIds: string[]): Promise<Map<string, number>> {
+    return rows.eventTimes(this.db, this.ns, memoryIds);
+  }
+
+  async firstChunkIds(memoryIds: string[]): Promise<Map<string, number>> {
+    return rows.firstChunkIds(this.db, this.ns, memoryIds);
+  }
+
+  async addEdges(drafts: EdgeDraft[]): Promise<Edge[]> {
+    return this.write(async (tx) => {
+      const written: Edge[] = [];
+      for (const d of drafts) written.push(await graph.insertEdge(tx, this.ns, d));
+      return written;
+    });
+  }
+
+  async retractEdge(id: string, at: number): Promise<Edge> {
+    return this.write((tx) => graph.retractEdge(tx, this.ns, id, at));
+  }
+
+  async edgesTouching(memoryIds: string[], type?: EdgeType): Promise<Edge[]> {
+    return graph.edgesTouching(this.db, this.ns, memoryIds, type);
+  }
+
+  async addSuggestions(suggestions: Omit<Suggestion, "id" | "status">[]): Promise<void> {
+    await this.write(async (tx) => {
+      for (const s of suggestions) await graph.insertSuggestion(tx, this.ns, s);
+    });
+  }
+
+  async listSuggestions(status?: Suggestion["status"]): Promise<Suggestion[]> {
+    return graph.listSuggestions(this.db, this.ns, status);
+  }
+
+  async decideSuggestion(id: string, decision: "accepted" | "rejected", at: number, edge?: EdgeDraft): Promise<Suggestion> {
+    return this.write(async (tx) => {
+      const s = await graph.decideSuggestion(tx, this.ns, id, decision, at);
+      if (edge) await graph.insertEdge(tx, this.ns, edge);
+      return s;
+    });
+  }
+
+  async dirtyWindows(): Promise<{ level: WindowLevel; start: number }[]> {
+    return pyramid.dirtyWindows(this.db, this.ns);
+  }
+
+  async clearDirtyWindows(windows: { level: WindowLevel; start: number }[]): Promise<void> {
+    await this.write((tx) => pyramid.clearDirtyWindows(tx, this.ns, windows));
+  }
+
+  async pyramidZone(): Promise<string> {
+    return pyramid.pyramidZone(this.db, this.ns);
+  }
+
+  async setPyramidZone(zone: string): Promise<void> {
+    await this.write(async (tx) => {
+      const nodes = await tx.query<{ rowid: number; id: string }>(
+        "SELECT m.rowid, m.id FROM summary_nodes n JOIN memories m ON m.namespace = n.namespace AND m.rowid = n.memory_rowid WHERE n.namespace = $1",
+        [this.ns],
+      );
+      for (const n of nodes) await rows.removeMemoryRow(tx, this.ns, n.rowid, n.id);
+      await tx.query("DELETE FROM dirty_windows WHERE namespace = $1", [this.ns]);
+      await tx.query(
+        "INSERT INTO meta (namespace, key, value) VALUES ($1, 'pyramid_zone', $2) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value",
+        [this.ns, zone],
+      );
+      await pyramid.markAllDirty(tx, this.ns);
+    });
+  }
+
+  async windowInputs(window: Window): Promise<Memory[]> {
+    const rowids = await pyramid.windowInputRowids(this.db, this.ns, window.level, window.start, window.end);
+    const found = await this.db.query<MemoryRow>(
+      `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.namespace = $1 AND m.rowid = ANY($2::bigint[]) ORDER BY m.at_ms, m.rowid`,
+      [this.ns, rowids],
+    );
+    return found.map(toMemory);
+  }
+
+  async writeSummary(node: PreparedMemory, window: Window | { level: "turn"; start: number; end: number }, childIds: string[], stamp: EmbedderStamp): Promise<void> {
+    await this.write(async (tx) => {
+      await rows.checkStamp(tx, this.ns, stamp);
+      const old = window.level === "turn" ? await pyramid.nodeRowidById(tx, this.ns, node.memory.id) : await pyramid.nodeRowid(tx, this.ns, window.level, window.start);
+      if (old !== undefined) await rows.removeMemoryRow(tx, this.ns, old, node.memory.id);
+      const { rowid, chunks } = await rows.insertMemory(tx, this.ns, node);
+      await rows.addCounts(tx, this.ns, { chunk_count: chunks.length });
+      const children = await tx.query<{ rowid: number }>("SELECT rowid FROM memories WHERE namespace = $1 AND id = ANY($2::text[])", [this.ns, childIds]);
+      await pyramid.insertNode(tx, this.ns, rowid, window.level, window.start, window.end, children.map((c) => c.rowid));
+    });
+  }
+
+  async getMeta(key: string): Promise<string | null> {
+    const [row] = await this.db.query<{ value: string }>("SELECT value FROM meta WHERE namespace = $1 AND key = $2", [this.ns, `engine.${key}`]);
+    return row?.value ?? null;
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    await this.db.query(
+      "INSERT INTO meta (namespace, key, value) VALUES ($1, $2, $3) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value",
+      [this.ns, `engine.${key}`, value],
+    );
+  }
+
+  async memoriesWithoutTurnNode(): Promise<string[]> {
+    return pyramid.memoriesWithoutTurnNode(this.db, this.ns);
+  }
+
+  async deleteSummary(level: WindowLevel, start: number): Promise<boolean> {
+    return this.write(async (tx) => {
+      const rowid = await pyramid.nodeRowid(tx, this.ns, level, start);
+      if (rowid === undefined) return false;
+      await rows.removeMemoryRow(tx, this.ns, rowid, `${level} node`);
+      return true;
+    });
+  }
+
+  async pyramidNodes(query: NodeQuery = {}): Promise<PyramidNode[]> {
+    return pyramid.listNodes(this.db, this.ns, query);
+  }
+
+  async summaryChildren(id: string): Promise<string[]> {
+    return pyramid.childIds(this.db, this.ns, id);
+  }
+
+  async topicRows(under?: string): Promise<{ path: string; description: string | null }[]> {
+    return topics.topicRows(this.db, this.ns, under);
+  }
+
+  async saveTopic(path: string, description: string | null, at: number): Promise<void> {
+    await this.write((tx) => topics.upsertTopic(tx, this.ns, path, description, at));
+  }
+
+  async moveTopic(from: string, to: string, options: { merge: boolean }): Promise<number> {
+    return this.write((tx) => topics.repath(tx, this.ns, from, to, options.merge));
+  }
+
+  async deleteTopic(path: string): Promise<number> {
+    return this.write(async (tx) => {
+      const held = await topics.memoriesUnder(tx, this.ns, path);
+      if (held > 0) throw new CascadeError("INVALID_INPUT", `topic: ${path} still holds ${held} memories (move, merge or forget them first)`, { field: "topic" });
+      return topics.deleteTopicRows(tx, this.ns, path);
+    });
+  }
+
+  async topicVectorSums(): Promise<Map<string, { count: number; sum: Float32Array }>> {
+    return vectors.topicVectorSums(this.db, this.ns);
+  }
+
+  async topicCounts(under?: string): Promise<{ path: string; count: number }[]> {
+    return topics.topicCounts(this.db, this.ns, under);
+  }
+
+  /** Counts for this namespace; `bytes` is the size of the store's tables on the server, all namespaces together. */
+  async stats(): Promise<StoreStats> {
+    const [row] = await this.db.query<{ memories: number; summaries: number; chunks: number; terms: number; bytes: number }>(
+      `SELECT (SELECT count(*) FROM memories WHERE namespace = $1)::int AS memories,
+              (SELECT count(*) FROM summary_nodes WHERE namespace = $1)::int AS summaries,
+              (SELECT count(*) FROM chunks WHERE namespace = $1)::int AS chunks,
+              (SELECT count(*) FROM terms WHERE namespace = $1)::int AS terms,
+              (SELECT coalesce(sum(pg_total_relation_size(t::regclass)), 0) FROM unnest($2::text[]) AS t)::float8 AS bytes`,
+      [this.ns, [...TABLES]],
+    );
+    return { memories: row.memories - row.summaries, summaries: row.summaries, chunks: row.chunks, terms: row.terms, bytes: row.bytes };
+  }
+
+  /** After a bulk load: fresh planner statistics, so the next queries are planned for the data they will read. */
+  async settle(): Promise<void> {
+    for (const table of ["memories", "chunks", "postings", "curated_postings", "terms"]) await this.db.maintenance(`ANALYZE ${table}`);
+  }
+
+  async memoryIdsInOrder(): Promise<string[]> {
+    return (await this.db.query<{ id: string }>("SELECT id FROM memories WHERE namespace = $1 ORDER BY rowid", [this.ns])).map((r) => r.id);
+  }
+
+  allVectors(): AsyncIterable<[number, Float32Array]> {
+    return vectors.allVectors(this.db, this.ns);
+  }
+
+  async doctor(repair: boolean): Promise<DoctorCheck[]> {
+    return runDoctor(this.db, this.ns, (await this.embedderStamp())?.dimensions ?? null, repair);
+  }
+
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+}

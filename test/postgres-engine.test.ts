@@ -1,0 +1,76 @@
+/**
+ * The whole engine on the PostgreSQL store (PGlite in process, opened by location as a user would): the demo
+ * corpus remembered, the demo queries recalled, and the answers compared with the same engine on SQLite. Same
+ * memories, same ids, same BM25 scores and cosines, so the same hits in the same order; then a correction, a
+ * forget, the pyramid and the doctor, and a second namespace in the same database seeing none of it.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { DEMO_NOW, demoCorpus, demoQueries, openMemory, parseInstant, type Engine } from "../src/index.js";
+
+const now = parseInstant("now", DEMO_NOW);
+
+test("the demo queries find the same memories in the same order on PostgreSQL (PGlite) as on SQLite", async () => {
+  const sqlite = await openMemory({ path: ":memory:", now });
+  const pg = await openMemory({ path: "pglite:memory", now });
+  try {
+    const a = await sqlite.rememberMany(demoCorpus);
+    const b = await pg.rememberMany(demoCorpus);
+    assert.equal(b.imported, a.imported);
+    const idOf = new Map((b.ids as string[]).map((id, i) => [id, (a.ids as string[])[i]]));
+    for (const q of demoQueries) {
+      const want = (await sqlite.recall(q.query, { k: q.k })).hits.map((h) => h.id);
+      const got = (await pg.recall(q.query, { k: q.k })).hits.map((h) => idOf.get(h.id));
+      assert.deepEqual(got, want, q.query);
+    }
+    const pgStats = await pg.stats();
+    assert.equal(pgStats.memories, (await sqlite.stats()).memories);
+    assert.equal(pgStats.chunks, (await sqlite.stats()).chunks);
+  } finally {
+    await sqlite.close();
+    await pg.close();
+  }
+});
+
+test("corrections, forgetting, the pyramid and the doctor work on PostgreSQL (PGlite)", async () => {
+  const engine: Engine = await openMemory({ path: "pglite:memory", now });
+  try {
+    const r = await engine.rememberMany(demoCorpus);
+    const ids = r.ids as string[];
+    const updated = await engine.update(ids[0], { text: "A corrected note about zanzibar ferries." });
+    assert.equal(updated.text, "A corrected note about zanzibar ferries.");
+    assert.equal((await engine.recall("zanzibar ferries", { k: 3 })).hits[0].id, ids[0]);
+    await engine.forget(ids[1]);
+    assert.ok(!(await engine.recall(demoCorpus[1].text, { k: 10 })).hits.some((h) => h.id === ids[1]));
+    const pyramid = await engine.pyramid();
+    assert.ok(pyramid.nodes.length > 0, "the pyramid was built");
+    const doctor = await engine.doctor();
+    assert.ok(doctor.ok, JSON.stringify(doctor.checks.filter((c) => !c.ok)));
+  } finally {
+    await engine.close();
+  }
+});
+
+test("namespaces share one PostgreSQL database and see only their own rows; a PGlite data directory persists", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "cascade-pglite-"));
+  try {
+    const path = `pglite:${dir}`;
+    let engine = await openMemory({ path, now });
+    const kept = await engine.remember({ text: "The default namespace remembers the harbour ferry timetable." });
+    await engine.close();
+    engine = await openMemory({ path, namespace: "team-b", now });
+    assert.equal((await engine.stats()).memories, 0, "another namespace starts empty");
+    await engine.remember({ text: "Team B keeps its own notes about ferries." });
+    assert.equal((await engine.recall("harbour ferry timetable", { k: 5 })).hits.some((h) => h.id === kept.id), false);
+    await engine.close();
+    engine = await openMemory({ path, now });
+    assert.equal((await engine.stats()).memories, 1, "the default namespace kept its one memory across a reopen");
+    assert.equal((await engine.recall("harbour ferry timetable", { k: 5 })).hits[0].id, kept.id);
+    await engine.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,55 @@
+/**
+ * The PostgreSQL store under concurrent writers on a real server (CASCADE_PG_URL; skipped, with that reason,
+ * without one: PGlite has a single session, so it cannot run writers side by side). Writers of one namespace
+ * take turns on its advisory lock, so the kept counts stay exact and two edges that would each close a
+ * supersedes cycle with the other cannot both be written.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { openPostgresUrl } from "../src/backends/postgres/open.js";
+import type { EdgeDraft } from "../src/model/graph.js";
+import { prepared, stamp } from "./contract/fixture.js";
+
+const url = process.env.CASCADE_PG_URL;
+const skip = url ? false : "needs a PostgreSQL server with pgvector and ltree: set CASCADE_PG_URL";
+const at = (day: number) => new Date(Date.UTC(2026, 0, day, 12)).toISOString();
+
+test("concurrent writers on one namespace: every write lands and the kept counts stay exact", { skip }, async () => {
+  const namespace = `concurrent_${process.pid}_${Date.now()}`;
+  const stores = await Promise.all([0, 1, 2].map((i) => openPostgresUrl(url!, { namespace, poolSize: 4 + i })));
+  try {
+    const batches = await Promise.all(
+      Array.from({ length: 24 }, (_, b) => prepared(Array.from({ length: 5 }, (_, i) => ({ text: `Batch ${b} note ${i} about billing timeouts and the cluster ${b % 3}`, at: at(1 + (b % 20)) })))),
+    );
+    await Promise.all(batches.map((batch, b) => stores[b % stores.length].writeMemories(batch, stamp)));
+    const stats = await stores[0].stats();
+    assert.equal(stats.memories, 120);
+    assert.equal(stats.chunks, 120);
+    assert.equal((await stores[1].termStats(["billing"])).df.get("billing"), 120);
+    const checks = await stores[2].doctor(false);
+    assert.ok(checks.every((c) => c.ok), JSON.stringify(checks.filter((c) => !c.ok)));
+  } finally {
+    await Promise.all(stores.map((s) => s.close()));
+  }
+});
+
+test("two edges that would close a supersedes cycle together: exactly one is written", { skip }, async () => {
+  const namespace = `cycle_${process.pid}_${Date.now()}`;
+  const [a, b] = await Promise.all([openPostgresUrl(url!, { namespace, poolSize: 2 }), openPostgresUrl(url!, { namespace, poolSize: 3 })]);
+  try {
+    const memories = await prepared([{ text: "old decision", at: at(1) }, { text: "new decision", at: at(2) }]);
+    await a.writeMemories(memories, stamp);
+    const [x, y] = memories.map((m) => m.memory.id);
+    const edge = (from: string, to: string): EdgeDraft => ({ type: "supersedes", from, to, validFrom: 0, validTo: null, recordedAt: 0, provenance: "api", confidence: 1, reason: null });
+    for (let round = 0; round < 5; round++) {
+      const results = await Promise.allSettled([a.addEdges([edge(x, y)]), b.addEdges([edge(y, x)])]);
+      assert.equal(results.filter((r) => r.status === "fulfilled").length, 1, `round ${round}: one of the two`);
+      const live = (await a.edgesTouching([x])).filter((e) => e.retractedAt === null);
+      assert.equal(live.length, 1);
+      await a.retractEdge(live[0].id, round + 1);
+    }
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});

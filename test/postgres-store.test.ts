@@ -1,0 +1,119 @@
+/**
+ * What only the PostgreSQL store has: several stores (namespaces) in one database, migrations applied once, the
+ * doctor finding and rebuilding damaged derived data, and namespace names that are data, never SQL.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { pgliteDatabase } from "../src/backends/postgres/connection.js";
+import { newPglite, openPglite } from "../src/backends/postgres/open.js";
+import { PG_SCHEMA_VERSION } from "../src/backends/postgres/schema.js";
+import { PostgresStore } from "../src/backends/postgres/store.js";
+import { CascadeError } from "../src/errors.js";
+import { prepared, queryVector, stamp } from "./contract/fixture.js";
+
+const at = (day: number) => new Date(Date.UTC(2026, 0, day, 12)).toISOString();
+
+async function sharedDatabase() {
+  const pglite = newPglite();
+  const db = pgliteDatabase(pglite, { owned: false });
+  return { pglite, db };
+}
+
+test("namespaces in one database: each store sees only its own memories, words, vectors and counts", async () => {
+  const { pglite, db } = await sharedDatabase();
+  try {
+    const a = await PostgresStore.open(db, { namespace: "alpha" });
+    const b = await PostgresStore.open(db, { namespace: "beta'; DROP TABLE memories; --" });
+    await a.writeMemories(await prepared([{ text: "Alpha deploys the billing service.", at: at(1) }]), stamp);
+    await b.writeMemories(await prepared([{ text: "Beta deploys the billing service too.", at: at(1) }, { text: "Beta only.", at: at(2) }]), stamp);
+    assert.equal((await a.stats()).memories, 1);
+    assert.equal((await b.stats()).memories, 2);
+    assert.equal((await a.searchBody({ words: ["billing"], depth: 10, filter: {} })).length, 1);
+    assert.equal((await a.nearestChunks({ vector: queryVector("billing"), depth: 10, filter: {} })).length, 1);
+    assert.equal((await a.termStats(["billing"])).df.get("billing"), 1);
+    assert.equal((await b.termStats(["billing"])).chunks, 2);
+    const [only] = await a.memoryIdsInOrder();
+    assert.equal(await b.getMemory(only), null, "a memory id of one namespace is unknown in another");
+    await assert.rejects(b.addEdges([{ type: "relates_to", from: (await b.memoryIdsInOrder())[0], to: only, validFrom: 0, validTo: null, recordedAt: 0, provenance: "api", confidence: 1, reason: null }]), CascadeError);
+  } finally {
+    await pglite.close();
+  }
+});
+
+test("migrations are applied once; a second store on the same database finds them done; a newer schema is refused", async () => {
+  const { pglite, db } = await sharedDatabase();
+  try {
+    await PostgresStore.open(db);
+    await PostgresStore.open(db);
+    const rows = await db.query<{ version: number }>("SELECT version FROM cascade_schema_version ORDER BY version");
+    assert.deepEqual(rows.map((r) => r.version), Array.from({ length: PG_SCHEMA_VERSION }, (_, i) => i + 1));
+    await db.query("INSERT INTO cascade_schema_version (version) VALUES ($1)", [PG_SCHEMA_VERSION + 1]);
+    await assert.rejects(PostgresStore.open(db), (e: unknown) => e instanceof CascadeError && e.code === "STORE_ERROR" && /upgrade Cascade/.test(e.message));
+  } finally {
+    await pglite.close();
+  }
+});
+
+test("a store built with one embedder refuses vectors from another", async () => {
+  const { pglite, db } = await sharedDatabase();
+  try {
+    const store = await PostgresStore.open(db);
+    await store.writeMemories(await prepared([{ text: "first", at: at(1) }]), stamp);
+    await assert.rejects(
+      store.writeMemories(await prepared([{ text: "second", at: at(2) }]), { id: "other", dimensions: 8 }),
+      (e: unknown) => e instanceof CascadeError && e.code === "EMBEDDER_MISMATCH",
+    );
+    assert.equal((await store.stats()).memories, 1, "nothing of the refused write was kept");
+  } finally {
+    await pglite.close();
+  }
+});
+
+test("the doctor finds damaged postings, counts and vocabulary, and repair rebuilds them from the tables", async () => {
+  const { pglite, db } = await sharedDatabase();
+  try {
+    const store = await PostgresStore.open(db);
+    await store.writeMemories(
+      await prepared([
+        { text: "The billing cluster timed out twice.", at: at(1), title: "Billing outage" },
+        { text: "Sourdough starter needs rye flour.", at: at(2), tags: ["baking"] },
+      ]),
+      stamp,
+    );
+    const before = await store.searchBody({ words: ["billing", "flour"], depth: 10, filter: {} });
+    await db.query("DELETE FROM postings WHERE term = 'bill'");
+    await db.query("DELETE FROM curated_postings WHERE term = 'bake'");
+    await db.query("UPDATE terms SET df = 7 WHERE term = 'flour'");
+    await db.query("UPDATE meta SET value = '99' WHERE key = 'chunk_count'");
+    const found = await store.doctor(false);
+    const failed = found.filter((c) => !c.ok).map((c) => c.name).sort();
+    assert.deepEqual(failed, ["body index (bm25, late interaction)", "corpus counts", "curated index (titles, descriptions, tags)", "vocabulary counts"]);
+    const repaired = await store.doctor(true);
+    assert.ok(repaired.filter((c) => !c.ok).every((c) => c.repaired));
+    assert.ok((await store.doctor(false)).every((c) => c.ok));
+    assert.deepEqual(await store.searchBody({ words: ["billing", "flour"], depth: 10, filter: {} }), before);
+    assert.equal((await store.searchCurated({ words: ["baking"], depth: 5, filter: {} })).length, 1);
+  } finally {
+    await pglite.close();
+  }
+});
+
+test("stores of two namespaces open at once on one PGlite data directory share one instance, closed after the last", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "cascade-pglite-"));
+  try {
+    const [a, b] = await Promise.all([openPglite({ dataDir: dir, namespace: "a" }), openPglite({ dataDir: dir, namespace: "b" })]);
+    await a.writeMemories(await prepared([{ text: "from a", at: at(1) }]), stamp);
+    await b.writeMemories(await prepared([{ text: "from b", at: at(1) }, { text: "again b", at: at(2) }]), stamp);
+    await a.close();
+    assert.equal((await b.stats()).memories, 2, "b still works after a closed");
+    await b.close();
+    const again = await openPglite({ dataDir: dir, namespace: "a" });
+    assert.equal((await again.stats()).memories, 1, "a's memory was kept on disk");
+    await again.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
