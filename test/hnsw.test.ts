@@ -91,7 +91,7 @@ test("a graph file that does not describe the store is rebuilt; doctor reports a
   const second = new SqliteStore(join(dir, "two.db"), { approximate: small });
   await second.writeMemories(await prepared(texts(600, 12345).map((text, i) => ({ text, at: AT(i) }))), stamp);
   await second.close();
-  copyFileSync(join(dir, "one.db.hnsw"), join(dir, "two.db.hnsw"));
+  for (const suffix of [".hnsw", ".hnsw.center"]) copyFileSync(join(dir, `one.db${suffix}`), join(dir, `two.db${suffix}`));
 
   const reopened = new SqliteStore(join(dir, "two.db"), { approximate: small });
   const check = (await reopened.doctor(false)).find((c) => c.name === "approximate vector index")!;

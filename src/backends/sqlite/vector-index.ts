@@ -35,8 +35,8 @@ export const defaultApproximateSearch: Omit<ApproximateSearch, "path" | "threads
   above: 200_000,
   connectivity: 16,
   expansionAdd: 128,
-  expansionSearch: 256,
-  rescore: 100,
+  expansionSearch: 1024,
+  rescore: 400,
 });
 
 /** Rows sampled for a query's similarity distribution: enough for a stable mean and sd, ~0.2 ms a query. */
