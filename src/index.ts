@@ -15,6 +15,7 @@ export { isAncestor, isDescendant } from "./topics/path.js";
 export { parseTimeExpressions, type ParsedTime, type TimeSpan } from "./time/expressions.js";
 export { CascadeError, ERROR_CODES, unsupported, isUnsupported, type ErrorCode } from "./errors.js";
 export { OpenAIEmbedder, type OpenAIEmbedderOptions } from "./embed/openai.js";
+export { OnnxEmbedder, type OnnxEmbedderOptions, type OnnxPooling } from "./embed/onnx.js";
 export { SifEmbedder } from "./embed/sif.js";
 export { loadGloveTable } from "./embed/glove-cache.js";
 export { SqliteStore } from "./backends/sqlite/store.js";

@@ -68,9 +68,9 @@ export function defaultGloveEmbedder(): SifEmbedder {
 async function chooseEmbedder(given: Embedder | EmbedderSpec | undefined, store: Store): Promise<{ embedder: Embedder; spec: EmbedderSpec | null }> {
   if (given && !("provider" in given)) return { embedder: given, spec: null };
   const asked = given ? parseWith(embedderSpecSchema, given, "embedder") : embedderSpecFromEnv();
-  if (asked) return { embedder: embedderFromSpec(asked, defaultGloveEmbedder), spec: asked };
+  if (asked) return { embedder: await embedderFromSpec(asked, defaultGloveEmbedder), spec: asked };
   const kept = await store.getMeta(EMBEDDER_SPEC_META);
-  if (kept) return { embedder: embedderFromSpec(parseWith(embedderSpecSchema, JSON.parse(kept), "embedder"), defaultGloveEmbedder), spec: null };
+  if (kept) return { embedder: await embedderFromSpec(parseWith(embedderSpecSchema, JSON.parse(kept), "embedder"), defaultGloveEmbedder), spec: null };
   return { embedder: defaultGloveEmbedder(), spec: null };
 }
 

@@ -21,6 +21,15 @@ export interface ChannelQuery {
   time: ParsedTime | null;
   depth: number;
   pruning: TermPruning;
+  /** Tells the search what cut this channel's work short (reported in `channels.<name>.budget`). */
+  report?: (budget: BudgetReport) => void;
+}
+
+/** A channel whose work budget bit: how much it was allowed, how much it did, and what it left unread. */
+export interface BudgetReport {
+  limit: number;
+  used: number;
+  skipped: string[];
 }
 
 export interface Channel {

@@ -16,7 +16,7 @@ import type { Store } from "../ports/store.js";
 import { isStopWord } from "../text/stopwords.js";
 import { idf, isCommon } from "../text/terms.js";
 import { VectorMatrix } from "../vectors/matrix.js";
-import type { Channel } from "./channel.js";
+import type { Channel, ChannelQuery } from "./channel.js";
 
 export type { LateInteractionOptions };
 
@@ -80,7 +80,7 @@ export function colbertChannel(store: Store, tokens: TokenVectors, options: Part
         }
         return byStem;
       });
-      const lists = await store.chunksWithTerms({ terms: [...representative.values()], filter: q.filter });
+      const lists = await store.chunksWithTerms({ terms: withinBudget([...representative.values()], dfOf, opts.maxPostings, q.report), filter: q.filter });
       const weights = q.words.map((w) => (opts.idfWeighting ? idf(q.stats.df.get(w) ?? 0, q.stats.chunks) : 1));
 
       // best[slot * n + i]: the best similarity between query token i and any word of the chunk in `slot`
@@ -121,6 +121,27 @@ export function colbertChannel(store: Store, tokens: TokenVectors, options: Part
       return top.filter((t) => owners.has(t.chunkId)).map((t): Ranked => ({ chunkId: t.chunkId, memoryId: owners.get(t.chunkId)!, score: t.score }));
     },
   };
+}
+
+/**
+ * The words to read, rarest first, until their index lists would exceed `budget` entries (the rest are reported
+ * as skipped). A word's list is about as long as its document frequency; the rarest words carry the most IDF
+ * weight, so what a budget leaves out is the least informative reading. The rarest word is always read.
+ */
+export function withinBudget(terms: string[], dfOf: (t: string) => number, budget: number, report?: ChannelQuery["report"]): string[] {
+  const ordered = [...terms].sort((a, b) => dfOf(a) - dfOf(b) || (a < b ? -1 : 1));
+  const read: string[] = [];
+  const skipped: string[] = [];
+  let used = 0;
+  for (const t of ordered) {
+    if (read.length > 0 && used + dfOf(t) > budget) skipped.push(t);
+    else {
+      read.push(t);
+      used += dfOf(t);
+    }
+  }
+  if (skipped.length) report?.({ limit: budget, used, skipped });
+  return read;
 }
 
 /** The corpus words that stand in for one query token, with their cosine to it (the token itself scores 1). */

@@ -64,6 +64,8 @@ export interface LateInteractionOptions {
   expansions: number;
   minSimilarity: number;
   idfWeighting: boolean;
+  /** Most index entries (postings) one query may read; rarest words first, the rest skipped and reported. */
+  maxPostings: number;
 }
 
 /** The dense channel: how the query vector is made, and when the channel has no evidence. */
@@ -118,6 +120,13 @@ export const defaultLateInteraction: Readonly<LateInteractionOptions> = Object.f
   minSimilarity: 0.55,
   /** Weight each query token by its IDF in the corpus (see channels/colbert). */
   idfWeighting: true,
+  /**
+   * The channel's cost is the postings it reads (and scores per chunk). At 1,000,000 chunks most queries read a
+   * few tens of thousands, but a question made of several common words with common expansions read enough to put
+   * late interaction's p99 at 153 ms against a p50 of 8 ms. Rarest words first carry the most weight, so a budget
+   * cuts the least informative reading; no LoCoMo conversation comes near it (docs/BENCHMARKS.md).
+   */
+  maxPostings: 60_000,
 });
 
 export const defaultDense: Readonly<DenseOptions> = Object.freeze({

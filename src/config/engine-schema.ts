@@ -27,7 +27,7 @@ export const engineConfigSchema = z
       .optional(),
     demotion: unit.optional(),
     lateInteraction: z
-      .object({ expansions: z.number().int().min(1).max(64), minSimilarity: z.number().min(-1).max(1), idfWeighting: z.boolean(), minCoverage: unit })
+      .object({ expansions: z.number().int().min(1).max(64), minSimilarity: z.number().min(-1).max(1), idfWeighting: z.boolean(), minCoverage: unit, maxPostings: z.number().int().min(1) })
       .partial()
       .strict()
       .optional(),

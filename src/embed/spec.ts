@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { invalidInput } from "../errors.js";
 import type { Embedder, TokenVectors } from "../ports/embedder.js";
+import { OnnxEmbedder } from "./onnx.js";
 import { OpenAIEmbedder } from "./openai.js";
 
 export const embedderSpecSchema = z.discriminatedUnion("provider", [
@@ -24,6 +25,18 @@ export const embedderSpecSchema = z.discriminatedUnion("provider", [
       batchSize: z.number().int().min(1).max(2048).optional(),
     })
     .strict(),
+  /** A local sentence-embedding model in Hugging Face's folder layout, run by ONNX Runtime (embed/onnx.ts). */
+  z
+    .object({
+      provider: z.literal("onnx"),
+      path: z.string().min(1),
+      file: z.string().min(1).optional(),
+      pooling: z.enum(["mean", "cls", "max"]).optional(),
+      maxTokens: z.number().int().min(2).max(8192).optional(),
+      batchSize: z.number().int().min(1).max(1024).optional(),
+      threads: z.number().int().min(1).max(256).optional(),
+    })
+    .strict(),
 ]);
 
 export type EmbedderSpec = z.infer<typeof embedderSpecSchema>;
@@ -31,9 +44,17 @@ export type EmbedderSpec = z.infer<typeof embedderSpecSchema>;
 /** The key under which a store keeps the spec of the embedder it was built with. */
 export const EMBEDDER_SPEC_META = "embedder.spec";
 
-/** The spec named by the environment ($CASCADE_EMBED_URL, $CASCADE_EMBED_MODEL, $CASCADE_EMBED_DIMENSIONS), if any. */
+/**
+ * The spec named by the environment, if any: $CASCADE_EMBED_ONNX (a model folder), or $CASCADE_EMBED_URL,
+ * $CASCADE_EMBED_MODEL and $CASCADE_EMBED_DIMENSIONS together.
+ */
 export function embedderSpecFromEnv(env: NodeJS.ProcessEnv = process.env): EmbedderSpec | null {
-  const { CASCADE_EMBED_URL: baseURL, CASCADE_EMBED_MODEL: model, CASCADE_EMBED_DIMENSIONS: dims } = env;
+  const { CASCADE_EMBED_URL: baseURL, CASCADE_EMBED_MODEL: model, CASCADE_EMBED_DIMENSIONS: dims, CASCADE_EMBED_ONNX: folder } = env;
+  if (folder !== undefined) {
+    if (baseURL || model || dims) throw invalidInput("CASCADE_EMBED_ONNX", "set either CASCADE_EMBED_ONNX or the CASCADE_EMBED_URL trio, not both");
+    if (!folder.trim()) throw invalidInput("CASCADE_EMBED_ONNX", "must name a model folder");
+    return { provider: "onnx", path: folder };
+  }
   if (!baseURL && !model && !dims) return null;
   if (!baseURL || !model || !dims) throw invalidInput("CASCADE_EMBED_URL", "set CASCADE_EMBED_URL, CASCADE_EMBED_MODEL and CASCADE_EMBED_DIMENSIONS together");
   const spec = embedderSpecSchema.safeParse({ provider: "openai-compatible", baseURL, model, dimensions: Number(dims) });
@@ -42,8 +63,12 @@ export function embedderSpecFromEnv(env: NodeJS.ProcessEnv = process.env): Embed
 }
 
 /** Builds the embedder a spec names; the offline default comes from `glove` (loaded once per process). */
-export function embedderFromSpec(spec: EmbedderSpec, glove: () => Embedder): Embedder {
+export async function embedderFromSpec(spec: EmbedderSpec, glove: () => Embedder): Promise<Embedder> {
   if (spec.provider === "glove") return glove();
+  if (spec.provider === "onnx") {
+    const { provider: _provider, ...options } = spec;
+    return OnnxEmbedder.load(options);
+  }
   const { provider: _provider, ...options } = spec;
   return new OpenAIEmbedder(options);
 }

@@ -172,6 +172,11 @@ export interface ChannelReport {
   ms: number;
   /** Why the channel returned nothing without looking: the store lacks what it needs (UNSUPPORTED). */
   unsupported?: string;
+  /**
+   * Present when the channel's work budget bit: late interaction reads at most `limit` index entries (postings) a
+   * query, rarest words first; `used` is what it read, `skipped` the words it left unread.
+   */
+  budget?: { limit: number; used: number; skipped: string[] };
 }
 
 export interface SearchResult {

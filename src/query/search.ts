@@ -3,7 +3,7 @@
  * The search pipeline: parse the query → run the channels → rank recency among their candidates → fuse by
  * weighted RRF → hydrate only the top k → annotate and present.
  */
-import type { Channel, ChannelQuery } from "../channels/channel.js";
+import type { BudgetReport, Channel, ChannelQuery } from "../channels/channel.js";
 import type { GraphChannel } from "../channels/graph.js";
 import { rankByRecency, recencyCandidates } from "../channels/recency.js";
 import { fuse } from "../fuse/rrf.js";
@@ -98,9 +98,10 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     deps.channels
       .filter((channel) => selected.has(channel.name))
       .map(async (channel) => {
+        let budget: BudgetReport | undefined;
         try {
-          const list = await channel.run(query);
-          return { channel, list, ms: performance.now() - channelsStart };
+          const list = await channel.run({ ...query, report: (b) => (budget = b) });
+          return { channel, list, ms: performance.now() - channelsStart, budget };
         } catch (err) {
           if (!isUnsupported(err)) throw err;
           return { channel, list: [], ms: performance.now() - channelsStart, unsupported: err.message };
@@ -108,10 +109,10 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
       }),
   );
   // lists in the channels' own order, whatever order they answered in, so that fusion's ties break the same way
-  for (const { channel, list, ms, unsupported } of answers) {
+  for (const { channel, list, ms, unsupported, budget } of answers) {
     lists[channel.name] = left?.drop ? dropSummaries(list, depth) : list;
     const report: ChannelReport = { weight: opts.weights[channel.name], candidates: lists[channel.name]!.length, ms: round(ms) };
-    reports[channel.name] = unsupported ? { ...report, unsupported } : report;
+    reports[channel.name] = { ...report, ...(unsupported ? { unsupported } : {}), ...(budget ? { budget } : {}) };
   }
   if (selected.has("recency")) {
     const t0 = performance.now();

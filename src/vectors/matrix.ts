@@ -98,6 +98,21 @@ export class VectorMatrix {
     return { mean, sd: Math.sqrt(Math.max(0, squares / n - mean * mean)), rows: n };
   }
 
+  has(key: number): boolean {
+    return this.rowOf.has(key);
+  }
+
+  /** The stored keys (a snapshot). */
+  keyList(): number[] {
+    return Array.from(this.keys.subarray(0, this.size));
+  }
+
+  /** A copy of one stored vector, or null. */
+  vectorOf(key: number): Float32Array | null {
+    const row = this.rowOf.get(key);
+    return row === undefined ? null : this.data.slice(row * this.dimensions, (row + 1) * this.dimensions);
+  }
+
   /** Every stored vector, in row order, for brute-force checks. */
   rows(): { keys: Float64Array; data: Float32Array } {
     return { keys: this.keys.subarray(0, this.size), data: this.data.subarray(0, this.size * this.dimensions) };

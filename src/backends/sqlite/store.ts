@@ -29,7 +29,8 @@ import * as pyramid from "./pyramid-sql.js";
 import * as topics from "./topics-sql.js";
 import { migrate } from "./schema.js";
 import { deeper, dropExpired, liveFilter } from "./expiry-sql.js";
-import { VectorIndex } from "./vector-index.js";
+import { availableParallelism } from "node:os";
+import { defaultApproximateSearch, VectorIndex, type ApproximateSearch } from "./vector-index.js";
 import { StatementCache } from "./statement-cache.js";
 import { purgeDeleted, type PurgeReport } from "./purge.js";
 import { idsByImportKey } from "./import-keys-sql.js";
@@ -39,6 +40,8 @@ export interface SqliteStoreOptions {
   selectiveChunks?: number;
   /** A scratch store (bench, eval) alone in this folder: the folder is removed when the store closes. */
   scratchDir?: string;
+  /** Approximate dense search for large stores (backends/sqlite/vector-index.ts); false: always exact. */
+  approximate?: Partial<Omit<ApproximateSearch, "path">> | false;
 }
 
 
@@ -61,6 +64,9 @@ export class SqliteStore implements Store {
       () => this.db.pragma("data_version", { simple: true }) as number,
       () => this.stmt("SELECT id, vector FROM chunks").raw().iterate() as Iterable<[number, Buffer]>,
       () => rows.chunkCount(this.prepare),
+      options.approximate === false
+        ? null
+        : { ...defaultApproximateSearch, threads: availableParallelism(), ...options.approximate, path: path === ":memory:" ? null : `${path}.hnsw` },
     );
   }
 
@@ -177,6 +183,7 @@ export class SqliteStore implements Store {
   /** Folds the write-ahead log into the database file (after a bulk load, before timing reads). */
   async settle(): Promise<void> {
     this.db.pragma("wal_checkpoint(TRUNCATE)");
+    this.vectors.persist();
   }
 
   async memoryIdsInOrder(): Promise<string[]> {
@@ -366,16 +373,18 @@ export class SqliteStore implements Store {
   }
 
   async doctor(repair: boolean): Promise<DoctorCheck[]> {
-    const checks = runDoctor(this.db, this.prepare, (await this.embedderStamp())?.dimensions ?? null, repair);
+    const dimensions = (await this.embedderStamp())?.dimensions ?? null;
+    const checks = runDoctor(this.db, this.prepare, dimensions, repair);
     if (checks.some((c) => c.repaired)) this.vectors.invalidate(); // reloaded from the table on next use
-    return checks;
+    const graph = this.vectors.check(dimensions, repair);
+    return graph ? [...checks, graph] : checks;
   }
 
   async stats(): Promise<StoreStats> {
     const count = (table: string) => (this.stmt(`SELECT count(*) FROM ${table}`).pluck().get() as number);
     let bytes = 0;
     if (this.path !== ":memory:") {
-      for (const suffix of ["", "-wal"]) {
+      for (const suffix of ["", "-wal", ".hnsw"]) {
         try {
           bytes += statSync(this.path + suffix).size;
         } catch {
@@ -388,6 +397,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    if (this.db.open) this.vectors.persist();
     if (this.db.open) this.db.close();
     if (this.options.scratchDir) rmSync(this.options.scratchDir, { recursive: true, force: true });
   }
