@@ -4,18 +4,32 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { withinBudget } from "../src/channels/colbert.js";
+import { readWithinBudget } from "../src/channels/colbert.js";
 import { openMemory } from "../src/index.js";
 
-test("withinBudget reads the rarest words first, always at least one, and reports what it skipped", () => {
-  const df = new Map([["rare", 2], ["middling", 30], ["common", 500], ["huge", 5000]]);
+test("lists are read cheapest first while they fit the budget, counting what was actually read; the rest are reported", async () => {
+  // list lengths unlike the estimates, as under a stemming index: "rare" turns out longer than it promised
+  const lists = new Map([["rare", [1, 2, 3, 4, 5, 6, 7, 8]], ["middling", [1, 2]], ["common", [1, 2, 3]], ["huge", [9]]]);
+  const df = new Map([["rare", 1], ["middling", 2], ["common", 3], ["huge", 5000]]);
+  const asked: string[][] = [];
+  const store = { chunksWithTerms: async ({ terms }: { terms: string[] }) => (asked.push(terms), new Map(terms.map((t) => [t, lists.get(t)!]))) };
   const reports: unknown[] = [];
-  const read = withinBudget(["huge", "common", "rare", "middling"], (t) => df.get(t)!, 600, (r) => reports.push(r));
-  assert.deepEqual(read, ["rare", "middling", "common"]);
-  assert.deepEqual(reports, [{ limit: 600, used: 532, skipped: ["huge"] }]);
-  assert.deepEqual(withinBudget(["huge"], (t) => df.get(t)!, 10), ["huge"], "the rarest word is read even over budget");
+  const read = await readWithinBudget(store, ["huge", "common", "rare", "middling"], (t) => df.get(t)!, 10, { filter: {}, report: (r) => reports.push(r) });
+  assert.deepEqual([...read.keys()], ["rare", "middling"]);
+  assert.deepEqual(asked, [["rare"], ["middling"]], "nothing past the budget is read");
+  assert.deepEqual(reports, [{ limit: 10, used: 10, skipped: ["common", "huge"] }]);
+  const expensive: unknown[] = [];
+  assert.deepEqual([...(await readWithinBudget(store, ["huge"], (t) => df.get(t)!, 10, { filter: {}, report: (r) => expensive.push(r) })).keys()], [], "a list estimated over the whole budget is not read");
+  assert.deepEqual(expensive, [{ limit: 10, used: 0, skipped: ["huge"] }]);
+  // a list much longer than its estimate is read, found to overflow, and dropped unscored
+  const under = { chunksWithTerms: async ({ terms }: { terms: string[] }) => new Map(terms.map((t) => [t, t === "a" ? [1, 2, 3, 4, 5] : [1, 2, 3, 4, 5, 6, 7, 8, 9]])) };
+  const cut: unknown[] = [];
+  const kept = await readWithinBudget(under, ["b", "a"], (t) => (t === "a" ? 1 : 2), 10, { filter: {}, report: (r) => cut.push(r) });
+  assert.deepEqual([...kept.keys()], ["a"]);
+  assert.deepEqual(cut, [{ limit: 10, used: 5, skipped: ["b"] }]);
   const quiet: unknown[] = [];
-  assert.deepEqual(withinBudget(["rare", "common"], (t) => df.get(t)!, 10_000, (r) => quiet.push(r)), ["rare", "common"]);
+  const all = await readWithinBudget(store, ["rare", "common"], (t) => df.get(t)!, 1000, { filter: {}, report: (r) => quiet.push(r) });
+  assert.deepEqual([...all.keys()], ["rare", "common"]);
   assert.equal(quiet.length, 0, "a budget that does not bite is not reported");
 });
 

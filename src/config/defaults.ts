@@ -121,10 +121,11 @@ export const defaultLateInteraction: Readonly<LateInteractionOptions> = Object.f
   /** Weight each query token by its IDF in the corpus (see channels/colbert). */
   idfWeighting: true,
   /**
-   * The channel's cost is the postings it reads (and scores per chunk). At 1,000,000 chunks most queries read a
-   * few tens of thousands, but a question made of several common words with common expansions read enough to put
-   * late interaction's p99 at 153 ms against a p50 of 8 ms. Rarest words first carry the most weight, so a budget
-   * cuts the least informative reading; no LoCoMo conversation comes near it (docs/BENCHMARKS.md).
+   * The channel's cost is the postings it reads (and scores per chunk). At 1,000,000 chunks the median question
+   * reads ~40,000, but a stemming index files every form of a word under one list, and two of 200 bench questions
+   * read 364,000 and 498,000 entries (late interaction's p99 153 ms against a p50 of 8 ms). Rarest words first
+   * carry the most weight, so a budget cuts the least informative reading; LoCoMo's stores (~600 chunks) never
+   * come near it (docs/BENCHMARKS.md).
    */
   maxPostings: 60_000,
 });
