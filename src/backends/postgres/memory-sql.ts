@@ -8,8 +8,8 @@
 import { CascadeError } from "../../errors.js";
 import type { Memory, PreparedMemory, TurnContext } from "../../model/types.js";
 import type { EmbedderStamp, HydratedChunk } from "../../ports/store.js";
+import { toMemory, type MemoryRow } from "../rows.js";
 import { distinctContentWords } from "../../text/tokenize.js";
-import { formatInstant } from "../../time/iso.js";
 import { analyze } from "./analyze.js";
 import type { Queryable } from "./connection.js";
 import { removeMentions } from "./entities-sql.js";
@@ -17,52 +17,11 @@ import { addCounts, countTerms, insertPostings } from "./index-sql.js";
 import { markDirty } from "./pyramid-sql.js";
 import { insertContent } from "./write-sql.js";
 
-export interface MemoryRow {
-  rowid: number;
-  id: string;
-  kind: string;
-  text: string;
-  title: string | null;
-  description: string | null;
-  tags: string;
-  topic: string | null;
-  role: string | null;
-  speaker: string | null;
-  session: string | null;
-  user_id: string | null;
-  agent_id: string | null;
-  at: string;
-  recorded_at: string;
-  expires_at_ms: number | null;
-  metadata: string;
-  chunks: number;
-}
+export { toMemory, type MemoryRow };
 
 export const MEMORY_COLUMNS = `m.rowid, m.id, m.kind, m.text, m.title, m.description, m.tags, m.topic::text AS topic, m.role, m.speaker,
   m.session, m.user_id, m.agent_id, m.at, m.recorded_at, m.expires_at_ms, m.metadata,
   (SELECT count(*) FROM chunks k WHERE k.namespace = m.namespace AND k.memory_rowid = m.rowid)::int AS chunks`;
-
-export function toMemory(row: MemoryRow): Memory {
-  return {
-    id: row.id,
-    kind: row.kind,
-    text: row.text,
-    title: row.title,
-    description: row.description,
-    tags: JSON.parse(row.tags) as string[],
-    topic: row.topic,
-    role: row.role,
-    speaker: row.speaker,
-    session: row.session,
-    user: row.user_id,
-    agent: row.agent_id,
-    at: row.at,
-    recordedAt: row.recorded_at,
-    expires: row.expires_at_ms === null ? null : formatInstant(row.expires_at_ms),
-    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-    chunks: row.chunks,
-  };
-}
 
 export async function embedderStamp(q: Queryable, ns: string): Promise<EmbedderStamp | null> {
   const [row] = await q.query<{ value: string }>("SELECT value FROM meta WHERE namespace = $1 AND key = 'embedder'", [ns]);

@@ -7,43 +7,14 @@ import type Database from "better-sqlite3";
 import { ulid } from "ulid";
 import { CascadeError, invalidInput, notFound } from "../../errors.js";
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../../model/graph.js";
+import { toEdge, toSuggestion, type EdgeRow, type SuggestionRow } from "../rows.js";
 import { markDirty } from "./pyramid-sql.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
-interface EdgeRow {
-  id: string;
-  type: EdgeType;
-  from_id: string;
-  to_id: string;
-  valid_from_ms: number;
-  valid_to_ms: number | null;
-  recorded_at_ms: number;
-  retracted_at_ms: number | null;
-  provenance: Edge["provenance"];
-  confidence: number;
-  reason: string | null;
-}
-
 const EDGE_SELECT = `SELECT e.id, e.type, f.id AS from_id, t.id AS to_id, e.valid_from_ms, e.valid_to_ms, e.recorded_at_ms,
   e.retracted_at_ms, e.provenance, e.confidence, e.reason
   FROM edges e JOIN memories f ON f.rowid = e.from_rowid JOIN memories t ON t.rowid = e.to_rowid`;
-
-function toEdge(r: EdgeRow): Edge {
-  return {
-    id: r.id,
-    type: r.type,
-    from: r.from_id,
-    to: r.to_id,
-    validFrom: r.valid_from_ms,
-    validTo: r.valid_to_ms,
-    recordedAt: r.recorded_at_ms,
-    retractedAt: r.retracted_at_ms,
-    provenance: r.provenance,
-    confidence: r.confidence,
-    reason: r.reason,
-  };
-}
 
 function rowidOf(stmt: Prepare, id: string, field: string): number {
   const row = stmt("SELECT rowid FROM memories WHERE id = ?").pluck().get(id) as number | undefined;
@@ -106,28 +77,8 @@ export function edgesTouching(stmt: Prepare, memoryIds: string[], type?: EdgeTyp
   return rows.map(toEdge);
 }
 
-interface SuggestionRow {
-  id: string;
-  from_id: string;
-  to_id: string;
-  confidence: number;
-  reason: string;
-  created_at_ms: number;
-  status: Suggestion["status"];
-}
-
 const SUGGESTION_SELECT = `SELECT s.id, f.id AS from_id, t.id AS to_id, s.confidence, s.reason, s.created_at_ms, s.status
   FROM suggestions s JOIN memories f ON f.rowid = s.from_rowid JOIN memories t ON t.rowid = s.to_rowid`;
-
-const toSuggestion = (r: SuggestionRow): Suggestion => ({
-  id: r.id,
-  from: r.from_id,
-  to: r.to_id,
-  confidence: r.confidence,
-  reason: r.reason,
-  createdAt: r.created_at_ms,
-  status: r.status,
-});
 
 export function insertSuggestion(stmt: Prepare, s: Omit<Suggestion, "id" | "status">): void {
   stmt(

@@ -4,12 +4,12 @@
  * every index, reading memories back, and the kept chunk count. Functions over a statement cache; the caller
  * (SqliteStore) owns the transactions and the in-memory vector index.
  */
-import { formatInstant } from "../../time/iso.js";
 import { segmentScripts } from "../../text/segment.js";
 import type Database from "better-sqlite3";
 import { CascadeError } from "../../errors.js";
 import type { Memory, PreparedMemory, TurnContext } from "../../model/types.js";
 import type { EmbedderStamp, HydratedChunk } from "../../ports/store.js";
+import { toMemory, type MemoryRow } from "../rows.js";
 import { distinctContentWords } from "../../text/tokenize.js";
 import { toBlob } from "../../vectors/math.js";
 import * as pyramid from "./pyramid-sql.js";
@@ -19,51 +19,10 @@ import { insertFields } from "./fields-sql.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
-export interface MemoryRow {
-  rowid: number;
-  id: string;
-  kind: string;
-  text: string;
-  title: string | null;
-  description: string | null;
-  tags: string;
-  topic: string | null;
-  role: string | null;
-  speaker: string | null;
-  session: string | null;
-  user_id: string | null;
-  agent_id: string | null;
-  at: string;
-  recorded_at: string;
-  expires_at_ms: number | null;
-  metadata: string;
-  chunks: number;
-}
+export { toMemory, type MemoryRow };
 
 export const MEMORY_COLUMNS = `m.rowid, m.id, m.kind, m.text, m.title, m.description, m.tags, m.topic, m.role, m.speaker,
   m.session, m.user_id, m.agent_id, m.at, m.recorded_at, m.expires_at_ms, m.metadata, (SELECT count(*) FROM chunks WHERE memory_rowid = m.rowid) AS chunks`;
-
-export function toMemory(row: MemoryRow): Memory {
-  return {
-    id: row.id,
-    kind: row.kind,
-    text: row.text,
-    title: row.title,
-    description: row.description,
-    tags: JSON.parse(row.tags) as string[],
-    topic: row.topic,
-    role: row.role,
-    speaker: row.speaker,
-    session: row.session,
-    user: row.user_id,
-    agent: row.agent_id,
-    at: row.at,
-    recordedAt: row.recorded_at,
-    expires: row.expires_at_ms === null ? null : formatInstant(row.expires_at_ms),
-    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-    chunks: row.chunks,
-  };
-}
 
 export function embedderStamp(prepare: Prepare): EmbedderStamp | null {
   const row = prepare("SELECT value FROM meta WHERE key = 'embedder'").get() as { value: string } | undefined;
