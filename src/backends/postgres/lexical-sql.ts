@@ -39,16 +39,22 @@ const hitsCte = (table: string, doc: string, keys: string, n: string) => `
   i AS (SELECT h.term, q.k, greatest(ln((${n}::float8 - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS w
         FROM hits h JOIN q ON q.term = h.term GROUP BY h.term, q.k)`;
 
-export async function searchBody(q: Queryable, ns: string, { words, depth, filter }: LexicalQuery): Promise<Ranked[]> {
-  if (words.length === 0) return [];
-  const { chunk_count: n, body_tokens: tokens } = await counts(q, ns);
-  if (n === 0) return [];
+/** The parameters a BM25 search binds, in order: the query's keys, the corpus size, the mean length, the filter, the depth. */
+function bm25Params(ns: string, words: string[], n: number, tokens: number, filter: SearchFilter, depth: number) {
   const p = new Params(ns);
   const keys = p.add(words.slice(0, MAX_TERMS).map(indexKey));
   const N = p.add(n);
   const avgdl = p.add(Math.max(tokens / n, 1e-9));
   const cond = filterCondition(filter, p);
   const limit = p.add(depth);
+  return { p, keys, N, avgdl, cond, limit };
+}
+
+export async function searchBody(q: Queryable, ns: string, { words, depth, filter }: LexicalQuery): Promise<Ranked[]> {
+  if (words.length === 0) return [];
+  const { chunk_count: n, body_tokens: tokens } = await counts(q, ns);
+  if (n === 0) return [];
+  const { p, keys, N, avgdl, cond, limit } = bm25Params(ns, words, n, tokens, filter, depth);
   const rows = await q.query<{ chunk: number; memory: string; score: number }>(
     `${hitsCte("postings", "chunk_id", keys, N)}
      SELECT c.id AS chunk, m.id AS memory, ${bm25Sum("c.length", avgdl)} AS score
@@ -67,12 +73,7 @@ export async function searchCurated(q: Queryable, ns: string, { words, depth, fi
   if (words.length === 0) return [];
   const { curated_rows: n, curated_tokens: tokens } = await counts(q, ns);
   if (n === 0) return [];
-  const p = new Params(ns);
-  const keys = p.add(words.slice(0, MAX_TERMS).map(indexKey));
-  const N = p.add(n);
-  const avgdl = p.add(Math.max(tokens / n, 1e-9));
-  const cond = filterCondition(filter, p);
-  const limit = p.add(depth);
+  const { p, keys, N, avgdl, cond, limit } = bm25Params(ns, words, n, tokens, filter, depth);
   const rows = await q.query<{ chunk: number | null; memory: string; score: number }>(
     `${hitsCte("curated_postings", "memory_rowid", keys, N)}
      SELECT (SELECT k.id FROM chunks k WHERE k.namespace = $1 AND k.memory_rowid = s.rowid ORDER BY k.ord LIMIT 1) AS chunk, s.id AS memory, s.score
