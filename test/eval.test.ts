@@ -46,6 +46,15 @@ test("eval on a LoCoMo-shaped fixture gives the exact expected numbers", async (
   assert.equal(cliReport.json.questions, 3);
   assert.deepEqual(Object.keys(cliReport.json.by_channel), ["bm25", "dense", "curated", "recency", "colbert", "time", "graph", "-bm25", "-dense", "-curated", "-recency", "-colbert", "-time", "-graph"]);
   assert.deepEqual(cliReport.json.by_channel.recency, { "recall@5": 0, "recall@10": 0, "hit@10": 0, "ndcg@10": 0, mrr: 0 });
+
+  // the same evaluation with every conversation in PostgreSQL (PGlite) gives the same figures
+  const onPostgres = cli(["eval", "locomo", dir, "--store", "pglite", "--json"]);
+  assert.equal(onPostgres.status, 0, onPostgres.stderr);
+  assert.deepEqual(onPostgres.json.overall, cliReport.json.overall);
+  assert.deepEqual(onPostgres.json.by_channel, cliReport.json.by_channel);
+  const refused = cli(["eval", "locomo", dir, "--store", "mysql"]);
+  assert.equal(refused.status, 2);
+  assert.match(refused.stderr, /--store/);
 });
 
 test("import --format locomo keeps speaker, session date, dia_id and captions, never the event annotations", () => {

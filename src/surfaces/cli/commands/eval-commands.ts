@@ -24,22 +24,24 @@ export function registerEvalCommands(program: Command, { mode }: CliContext): vo
     .addOption(new Option("--time <mode>", "time expressions in questions: boost, restrict or off").choices(["boost", "restrict", "off"]))
     .option("--cv", "leave-one-conversation-out over the tuned settings: in-sample beside cross-validated")
     .option("--grid <file>", "with --cv: the candidate settings, a JSON array of {name, engine, search} (first = baseline)")
+    .addOption(new Option("--store <kind>", "the store each conversation is loaded into: sqlite (in memory) or pglite (PostgreSQL in process)").choices(["sqlite", "pglite"]).default("sqlite"))
     .action(async (dataset: string, path: string, o, cmd: Command) => {
       if (dataset !== "locomo") throw new CascadeError("INVALID_INPUT", `eval: unknown dataset ${JSON.stringify(dataset)}; known: locomo`, { field: "dataset" });
       const { engine } = settings(globalFlags(cmd));
       const conversations = loadLocomo(path);
       const embedder = defaultGloveEmbedder();
+      const stores = scratchStores(o.store === "pglite" ? "pglite" : "memory");
       if (o.cv || o.grid) {
         const cvBar = progressBar("cross-validating", "runs");
         const search = o.time ? { time: o.time } : undefined;
-        const cv = await runCvCommand(conversations, { embedder, tokens: embedder, stores: scratchStores() }, { grid: o.grid, ablation: o.ablation, engine, search, onProgress: (d, t) => cvBar.update(d, t) }).finally(() => cvBar.stop());
+        const cv = await runCvCommand(conversations, { embedder, tokens: embedder, stores }, { grid: o.grid, ablation: o.ablation, engine, search, onProgress: (d, t) => cvBar.update(d, t) }).finally(() => cvBar.stop());
         emit(mode(cmd), cv, () => formatCv(cv));
         return;
       }
       const bar = progressBar("evaluating", "questions");
       let report: EvalReport;
       try {
-        report = await evaluateLocomo(conversations, { embedder, tokens: embedder, stores: scratchStores() }, {
+        report = await evaluateLocomo(conversations, { embedder, tokens: embedder, stores }, {
             engine,
             ablation: o.ablation,
             pyramid: o.pyramid,
@@ -63,29 +65,31 @@ export function registerEvalCommands(program: Command, { mode }: CliContext): vo
     .option("--topics", "instead: --chunks memories over 1,000 topics; fused queries with and without --under (1%), and the tree listing")
     .option("--filters", "instead: --chunks memories with users and metadata; fused queries with and without scope and metadata filters")
     .option("--no-pyramid", "the summary pyramid off: not maintained during ingest, no context in searches")
+    .addOption(new Option("--store <kind>", "where the corpus is stored: sqlite (a file in a temporary folder) or pglite (PostgreSQL in process)").choices(["sqlite", "pglite"]).default("sqlite"))
     .action(async (o, cmd: Command) => {
+      const stores = scratchStores(o.store === "pglite" ? "pglite" : "files");
       if (o.filters) {
         const bar = progressBar("filter bench", "steps");
-        const r = await runFilterBench(defaultGloveEmbedder(), { stores: scratchStores("files"), memories: o.chunks, queries: o.queries, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) }).finally(() => bar.stop());
+        const r = await runFilterBench(defaultGloveEmbedder(), { stores, memories: o.chunks, queries: o.queries, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) }).finally(() => bar.stop());
         emit(mode(cmd), r, () => formatFilterBench(r));
         return;
       }
       if (o.topics) {
         const bar = progressBar("topic bench", "steps");
-        const r = await runTopicBench(defaultGloveEmbedder(), { stores: scratchStores("files"), memories: o.chunks, queries: o.queries, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) }).finally(() => bar.stop());
+        const r = await runTopicBench(defaultGloveEmbedder(), { stores, memories: o.chunks, queries: o.queries, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) }).finally(() => bar.stop());
         emit(mode(cmd), r, () => formatTopicBench(r));
         return;
       }
       if (o.pyramid) {
         const bar = progressBar("pyramid bench", "steps");
-        const r = await runPyramidBench(defaultGloveEmbedder(), { stores: scratchStores("files"), turns: o.chunks, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) }).finally(() => bar.stop());
+        const r = await runPyramidBench(defaultGloveEmbedder(), { stores, turns: o.chunks, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) }).finally(() => bar.stop());
         emit(mode(cmd), r, () => formatPyramidBench(r));
         return;
       }
       const bar = progressBar("bench", "steps");
       let report: BenchReport;
       try {
-        report = await runBench(defaultGloveEmbedder(), { stores: scratchStores("files"), chunks: o.chunks, queries: o.queries, seed: o.seed, pyramid: o.pyramid, onProgress: (_p, d, t) => bar.update(d, t) });
+        report = await runBench(defaultGloveEmbedder(), { stores, chunks: o.chunks, queries: o.queries, seed: o.seed, pyramid: o.pyramid, onProgress: (_p, d, t) => bar.update(d, t) });
       } finally {
         bar.stop();
       }
