@@ -5,6 +5,7 @@
  * written once here.
  */
 import type { Edge, EdgeType, Suggestion } from "../model/graph.js";
+import type { EntityInfo } from "../model/entity.js";
 import type { Memory } from "../model/types.js";
 import { formatInstant } from "../time/iso.js";
 
@@ -103,3 +104,15 @@ export const toSuggestion = (r: SuggestionRow): Suggestion => ({
   createdAt: r.created_at_ms,
   status: r.status,
 });
+
+/** An entity with how many memories mention it. */
+export interface EntityRow {
+  rowid: number;
+  id: string;
+  key: string;
+  name: string;
+  kind: string;
+  mentioned_by: number;
+}
+
+export const toEntityInfo = (r: EntityRow): EntityInfo => ({ id: r.id, name: r.name, key: r.key, kind: r.kind as EntityInfo["kind"], memories: r.mentioned_by });

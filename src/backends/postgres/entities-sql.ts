@@ -11,19 +11,10 @@ import type { SearchFilter } from "../../model/types.js";
 import type { EntityReads, MentioningMemory } from "../../ports/entities.js";
 import { indexKey } from "./analyze.js";
 import type { Queryable } from "./connection.js";
+import { toEntityInfo, type EntityRow } from "../rows.js";
 import { filterCondition } from "./filter-sql.js";
 import { Params } from "./params.js";
 
-interface EntityRow {
-  rowid: number;
-  id: string;
-  key: string;
-  name: string;
-  kind: string;
-  mentioned_by: number;
-}
-
-const toEntityInfo = (r: EntityRow): EntityInfo => ({ id: r.id, name: r.name, key: r.key, kind: r.kind as EntityInfo["kind"], memories: r.mentioned_by });
 const ENTITY_COLUMNS = "e.rowid, e.id, e.key, e.name, e.kind, e.mentioned_by";
 /** One-word person keys that start with $2 (and are longer): the people a short form could stand for. */
 const PEOPLE_STARTING_WITH = "namespace = $1 AND kind = 'person' AND left(key, length($2)) = $2 AND key <> $2 AND strpos(key, ' ') = 0";

@@ -12,21 +12,11 @@ import { ulid } from "ulid";
 import type { EntityInfo, ExtractedEntity } from "../../model/entity.js";
 import type { SearchFilter } from "../../model/types.js";
 import type { EntityReads, MentioningMemory } from "../../ports/entities.js";
+import { toEntityInfo, type EntityRow } from "../rows.js";
 import { filterCondition } from "./filter-sql.js";
 import { quoteFtsTerm } from "./fts-query.js";
 
 type Prepare = (sql: string) => Database.Statement;
-
-interface EntityRow {
-  rowid: number;
-  id: string;
-  key: string;
-  name: string;
-  kind: string;
-  mentioned_by: number;
-}
-
-export const toEntityInfo = (r: EntityRow): EntityInfo => ({ id: r.id, name: r.name, key: r.key, kind: r.kind as EntityInfo["kind"], memories: r.mentioned_by });
 
 /** The entity a normalised key stands for, by the conservative alias rules above; undefined when none. */
 export function resolveKey(stmt: Prepare, key: string, kind: string): number | undefined {

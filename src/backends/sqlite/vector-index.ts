@@ -72,9 +72,12 @@ export class VectorIndex {
 
   /** Brings the graph from what the old matrix held to what the table holds now (another process wrote). */
   private followTable(before: VectorMatrix, now: VectorMatrix, graph: HnswGraph): void {
-    for (const key of before.keyList()) if (!now.has(key)) graph.remove(key);
-    for (const key of now.keyList()) if (!before.has(key)) graph.add(key, now.vectorOf(key)!);
-    this.unsaved = true;
+    const gone = before.keyList().filter((key) => !now.has(key));
+    const added = now.keyList().filter((key) => !before.has(key));
+    for (const key of gone) graph.remove(key);
+    for (const key of added) graph.add(key, now.vectorOf(key)!);
+    // a reload that changed nothing the graph holds (another process only wrote edges) leaves nothing to save
+    if (gone.length || added.length) this.unsaved = true;
   }
 
   /** Adds committed chunks to a loaded matrix (an unloaded one reads them from the table later). */
