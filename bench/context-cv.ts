@@ -16,10 +16,11 @@ const KEYS = ["recall@10", "evidence@250", "evidence@500", "evidence@1000", "evi
 
 type Ctx = NonNullable<EngineConfig["context"]>;
 const grid: [string, Ctx | null][] = [["pyramid off", null], ["no context", { max: 0 }]];
-for (const levels of [["turn", "day"], ["turn", "day", "week"]] as const)
-  for (const sentences of [1, 2])
-    for (const minSimilarity of [0.5, 0.6, 0.7])
-      for (const hits of [1, 3]) grid.push([`${levels.join("+")} s${sentences} sim${minSimilarity} h${hits}`, { levels: [...levels], sentences, minSimilarity, hits, max: hits * levels.length }]);
+// hits 0: only the summaries of a time span the question names (the span's excerpt is 3 × sentences long);
+// windows "revised": a hit's window only when it holds a later state of a hit; "always": every window
+grid.push(["always turn+day+week s1 sim0.6 h1", { levels: ["turn", "day", "week"], sentences: 1, minSimilarity: 0.6, hits: 1, max: 3, windows: "always" }]);
+for (const sentences of [2, 3, 4, 5])
+  for (const hits of [0, 3, 10]) grid.push([`revised turn+day+week s${sentences} h${hits}`, { levels: ["turn", "day", "week"], sentences, minSimilarity: 0.6, hits, max: 3, windows: "revised" }]);
 
 /** scores[config][conversation] = {metric: value, questions} */
 const scores: Record<string, number>[][] = [];

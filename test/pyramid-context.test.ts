@@ -61,6 +61,27 @@ test("when nothing recorded the reversal, the stale statement comes with the wee
   await engine.close();
 });
 
+test("a summary sentence names the memories it revised; a routine hit's windows stay out of context unless asked", async () => {
+  const { engine, path } = await emptyEngine(DIARY_NOW);
+  const diary = projectDiary();
+  const { ids } = await engine.rememberMany(diary, { detect: false });
+  const first = ids[diary.findIndex((m) => m.text === CACHE_DECISION.first.text)];
+  const week = (await engine.show("p_week_2026-W20")).metadata.sentences as { text: string; revises?: string[] }[];
+  const later = week.find((s) => s.text === CACHE_DECISION.reversal.text);
+  assert.deepEqual(later?.revises, [first], "the later decision names the statement it revised");
+  assert.ok(week.filter((s) => s !== later).every((s) => !s.revises), "routine sentences revise nothing");
+  // a routine question: its windows hold no later state of it, so they would only spend the reader's words
+  const routine = await engine.recall("customer call with Acme about invoice export");
+  assert.match(routine.hits[0].text, /Acme/);
+  assert.deepEqual(routine.context, []);
+  await engine.close();
+  // the other policy, for a reader who wants every window: the config's engine.context.windows
+  const always = await openMemory({ path, now: parseInstant("now", DIARY_NOW), context: { windows: "always" } });
+  const r = await always.recall("customer call with Acme about invoice export");
+  assert.ok(r.context.some((c) => c.level === "day" && c.hits.includes(r.hits[0].id)), JSON.stringify(r.context.map((c) => c.id)));
+  await always.close();
+});
+
 test("--no-pyramid (and pyramid.enabled false) leave summaries out of hits and context", async () => {
   const { engine } = await emptyEngine(DIARY_NOW);
   await engine.rememberMany(projectDiary(), { detect: false });

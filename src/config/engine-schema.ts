@@ -68,6 +68,8 @@ export const engineConfigSchema = z
         max: z.number().int().min(0).max(50),
         sentences: z.number().int().min(0).max(100),
         timeSpan: z.enum(["context", "rank"]),
+        minSimilarity: z.number().min(-1).max(1),
+        windows: z.enum(["revised", "always"]),
       })
       .partial()
       .strict()

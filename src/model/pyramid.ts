@@ -14,6 +14,8 @@ export interface SummarySentence {
   sources: string[];
   /** In a turn node: the chunk (ordinal) of the source memory the sentence starts in. */
   chunk?: number;
+  /** Ids of the memories whose statements this sentence revised within the window (the later state of them). */
+  revises?: string[];
 }
 
 /**

@@ -8,7 +8,9 @@
  *
  * A summary must not keep a belief the window itself reversed. So a picked sentence gives way to a later
  * sentence by the same speaker that revises it (the revision judge's cues: "actually", "instead", a changed
- * value, a flipped polarity) or says the same thing again (near-identical vectors): the later one is kept.
+ * value, a flipped polarity) or says the same thing again (near-identical vectors): the later one is kept, and
+ * names in `revises` the memories whose statements it revised, so that a search can tell which summaries carry
+ * a later state of its hits (query/context.ts).
  */
 import { judgeRevision } from "../graph/cue-judge.js";
 import type { SummarySentence } from "../model/pyramid.js";
@@ -53,7 +55,7 @@ interface Candidate {
 }
 
 export class ExtractiveSummarizer implements Summarizer {
-  readonly id = "extractive-mmr/2";
+  readonly id = "extractive-mmr/3"; // 3: sentences name the memories they revise (`revises`)
   private readonly opts: ExtractiveOptions;
 
   constructor(private readonly embedder: Embedder, options: Partial<ExtractiveOptions> = {}) {
@@ -100,33 +102,47 @@ export class ExtractiveSummarizer implements Summarizer {
         if (score > bestScore) [best, bestScore] = [c, score];
       }
       if (!best) break;
-      const kept = this.latestVersion(best, candidates, gone);
+      const revised = new Set<string>();
+      const kept = this.latestVersion(best, candidates, gone, revised);
       gone.add(best.order).add(kept.order);
       // and nothing older that the kept sentence already restates or revises may be picked later
-      for (const c of candidates) if (c.order < kept.order && !gone.has(c.order) && this.replaces(kept, c)) gone.add(c.order);
+      for (const c of candidates) {
+        if (c.order >= kept.order || gone.has(c.order)) continue;
+        const how = this.replaces(kept, c);
+        if (how) gone.add(c.order);
+        if (how === "revises") for (const id of [...c.sentence.sources, ...(c.sentence.revises ?? [])]) revised.add(id);
+      }
       if (chars + kept.sentence.text.length > limits.maxChars) continue;
-      picked.push(kept);
+      for (const id of kept.sentence.sources) revised.delete(id);
+      picked.push(revised.size ? { ...kept, sentence: { ...kept.sentence, revises: [...new Set([...(kept.sentence.revises ?? []), ...revised])].sort() } } : kept);
       chars += kept.sentence.text.length;
     }
     return picked.sort((a, b) => a.order - b.order).map((c) => c.sentence);
   }
 
-  /** The last sentence in the chain of later restatements or revisions of `c`. */
-  private latestVersion(c: Candidate, candidates: Candidate[], gone: Set<number>): Candidate {
+  /**
+   * The last sentence in the chain of later restatements or revisions of `c`; the memories whose statements it
+   * revised (not merely restated) are added to `revised`.
+   */
+  private latestVersion(c: Candidate, candidates: Candidate[], gone: Set<number>, revised: Set<string>): Candidate {
     let current = c;
     for (const later of candidates) {
-      if (later.order <= current.order || gone.has(later.order) || !this.replaces(later, current)) continue;
+      if (later.order <= current.order || gone.has(later.order)) continue;
+      const how = this.replaces(later, current);
+      if (!how) continue;
+      if (how === "revises") for (const id of current.sentence.sources) revised.add(id);
       gone.add(current.order);
       current = later;
     }
     return current;
   }
 
-  /** Whether `later` (by the same speaker) says `earlier` again or revises it. */
-  private replaces(later: Candidate, earlier: Candidate): boolean {
-    if (later.sentence.speaker !== earlier.sentence.speaker) return false;
+  /** Whether `later` (by the same speaker) says `earlier` again, revises it, or neither. */
+  private replaces(later: Candidate, earlier: Candidate): "restates" | "revises" | null {
+    if (later.sentence.speaker !== earlier.sentence.speaker) return null;
     const similarity = dot(later.vector, earlier.vector);
-    if (similarity >= this.opts.restatement) return true;
-    return similarity >= this.opts.related && judgeRevision(earlier.sentence.text, later.sentence.text).confidence >= this.opts.revision;
+    if (similarity >= this.opts.restatement) return "restates";
+    if (similarity >= this.opts.related && judgeRevision(earlier.sentence.text, later.sentence.text).confidence >= this.opts.revision) return "revises";
+    return null;
   }
 }

@@ -39,20 +39,29 @@ export interface ContextOptions {
   timeSpan: "context" | "rank";
   /** A sentence less similar than this to the question is not worth the reader's words; an entry left with none is dropped. */
   minSimilarity: number;
+  /**
+   * Which summaries of the hits' windows come back: `revised`, only those holding a later state of a hit — a
+   * sentence that revised a hit's statement or is a hit's revision of an earlier one, or a sentence of a memory
+   * that supersedes (or is) a hit in the graph — with those sentences as the excerpt (a long hit's turn node
+   * always comes); `always`, every one, with the sentences closest to the question.
+   */
+  windows: "revised" | "always";
 }
 
 /**
- * Chosen by evidence within a word budget on LoCoMo, leave one conversation out (bench/context-cv.ts, 24
- * configurations): every context costs a little evidence@500 against none, least with one hit's windows and one
- * sentence each; the week stays because it is the level that states a reversal inside the week.
+ * Chosen by evidence within a word budget on LoCoMo, leave one conversation out (bench/context-cv.ts): every
+ * window of a hit cost evidence@500 and @1000 against no context (its closest sentence is mostly a sentence of a
+ * turn the channels rank anyway), so a hit's window comes only when it holds a later state of a hit; the
+ * summaries of a span the question names earn their words (temporal questions), at 9 sentences most.
  */
 export const defaultContext: Readonly<ContextOptions> = Object.freeze({
-  hits: 1, // the first hit's windows: deeper hits' summaries cost more words than their evidence repays
+  hits: 3, // the first three hits' windows (only those with a later state come back)
   levels: ["turn", "day", "week"] as readonly NodeLevel[], // a month summary rarely adds what its weeks hold
   max: 3,
-  sentences: 1, // the sentence closest to the question; the whole summary is one `show` away
+  sentences: 3, // per window; a named span's excerpt is three times as long; the whole summary is one `show` away
   timeSpan: "context" as const, // ranking summaries for a span cost Recall@10 0.740 → 0.725
   minSimilarity: 0.6, // below this a sentence is about something else (0.5 to 0.7 measured)
+  windows: "revised" as const, // every window cost evidence@500/@1000 against none (docs/benchmark-notes.md)
 });
 
 /** Whether summaries rank with everything for this query: it names a time span and the policy says rank. */
@@ -60,14 +69,19 @@ export function summariesRankFor(time: ParsedTime | null, opts: ContextOptions):
   return opts.timeSpan === "rank" && time?.span != null;
 }
 
-/** How many more candidates a channel is asked for when summaries are dropped from its list afterwards. */
-const SUMMARY_SLACK = 10;
+/**
+ * How many more candidates a channel is asked for when summaries are dropped from its list afterwards: a third
+ * more, at least 10. Summaries are long and match many words, so in a deep list (an agent reading 1,000 words
+ * asks for ~70 results) a fixed 10 ran out and the list came back shorter than asked: evidence@1000 on LoCoMo
+ * 0.8387 with a fixed 10, 0.842 with twice the depth.
+ */
+const summarySlack = (depth: number) => Math.max(10, Math.ceil(depth / 3));
 
 /**
  * Summaries left out of every channel's list (unless the caller asked for the summary kind). A query that already
  * filters gets `excludeKinds` added, exactly. An unfiltered one keeps the channels' unfiltered fast path (a
  * filter that admits 99.9% of the chunks would make the dense channel list every allowed chunk id: 260 ms a query
- * at 100,000 chunks): the channels rank `SUMMARY_SLACK` deeper and the summaries are dropped from their lists.
+ * at 100,000 chunks): the channels rank `summarySlack` deeper and the summaries are dropped from their lists.
  */
 export function leaveOutSummaries(filter: SearchFilter, depth: number): { filter: SearchFilter; depth: number; drop: boolean } {
   if (filter.kinds?.includes(SUMMARY_KIND)) return { filter, depth, drop: false };
@@ -76,7 +90,7 @@ export function leaveOutSummaries(filter: SearchFilter, depth: number): { filter
   if (Object.entries(filter).some(([key, v]) => v !== undefined && key !== "liveAt")) {
     return { filter: { ...filter, excludeKinds: [...new Set([...(filter.excludeKinds ?? []), SUMMARY_KIND])] }, depth, drop: false };
   }
-  return { filter, depth: depth + SUMMARY_SLACK, drop: true };
+  return { filter, depth: depth + summarySlack(depth), drop: true };
 }
 
 /** A channel's list without summary nodes (their ids are `p_…`: see pyramid/build.ts and pyramid/turns.ts), cut to `depth`. */
@@ -101,6 +115,8 @@ export async function summaryContext(deps: { store: Store; embedder: Embedder },
   const top = input.hits.filter((h) => h.kind !== SUMMARY_KIND).slice(0, opts.hits);
   if (opts.max === 0) return [];
   const shown = new Set(input.hits.map((h) => h.id));
+  // the later states the graph knows of: hits that supersede something, and the successors of superseded hits
+  const later = new Set(input.hits.flatMap((h) => [...(h.supersedes.length ? [h.id] : []), ...h.superseded_by]));
   const levels = new Set(opts.levels);
   const candidates: { n: PyramidNode; hits: string[]; group: number; order: number; span?: true }[] = [];
   const at = (h: Hit) => Date.parse(h.at);
@@ -136,8 +152,13 @@ export async function summaryContext(deps: { store: Store; embedder: Embedder },
     const m = await store.getMemory(n.id);
     const summary = (m?.metadata.sentences as SummarySentence[] | undefined) ?? [];
     if (!m || Date.parse(m.recordedAt) > input.knownAt || summary.some((s) => Date.parse(s.at) > input.asOf)) continue;
+    // a hit's window is worth the reader's words when it holds a later state of what the hits say; a long hit's
+    // turn node always is (the hit shows one chunk, the node the whole memory)
+    const pool = ofSpan || opts.windows === "always" || n.level === "turn" ? summary : summary.filter((x) => revisionTouches(x, shown) || x.sources.some((id) => later.has(id)));
+    if (pool.length === 0) continue;
     // the span the question names is what it asks about: a longer excerpt, whatever its similarity
-    const excerpt = await closestSentences(deps.embedder, summary, input.vector, ofSpan ? { sentences: 3 * opts.sentences, minSimilarity: -1 } : opts);
+    const whole = pool === summary ? null : pool; // what `sentences: 0` returns
+    const excerpt = (await closestSentences(deps.embedder, pool, input.vector, ofSpan ? { sentences: 3 * opts.sentences, minSimilarity: -1 } : whole ? { ...opts, minSimilarity: -1 } : opts)) ?? whole;
     if (excerpt?.length === 0) continue;
     entries.push({
       id: n.id,
@@ -152,6 +173,11 @@ export async function summaryContext(deps: { store: Store; embedder: Embedder },
 }
 
 const line = (s: SummarySentence) => withSpeaker(s.speaker, s.text);
+
+/** Whether a summary sentence revised one of these memories, or is taken from one of them and revised something. */
+function revisionTouches(s: SummarySentence, ids: ReadonlySet<string>): boolean {
+  return !!s.revises?.length && (s.revises.some((id) => ids.has(id)) || s.sources.some((id) => ids.has(id)));
+}
 
 /** The `count` sentences closest to the question, in their order; null when the whole summary is wanted or fits. */
 async function closestSentences(
