@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
+import Database from "better-sqlite3";
 import { Engine, SqliteStore, defaultGloveEmbedder, openMemory, parseInstant } from "../src/index.js";
 import { CACHE_DECISION, DIARY_NOW, projectDiary } from "./fixtures/project-diary.js";
 import { cli, emptyEngine, tempDir } from "./helpers.js";
@@ -145,6 +146,32 @@ test("a store written with the pyramid off is brought up to date on open", async
   const again: number[] = [];
   await (await openMemory({ path, now, onPyramidCatchUp: (d) => again.push(d) })).close();
   assert.deepEqual(again, [], "an up-to-date store does nothing on open");
+});
+
+test("summaries written by an older offline summariser are rebuilt once on open, with progress", async () => {
+  const path = join(tempDir(), "older.db");
+  const now = parseInstant("now", DIARY_NOW);
+  const first = await openMemory({ path, now });
+  await first.rememberMany(projectDiary(), { detect: false });
+  await first.remember({ text: LONG_NOTE, at: "2026-03-20T10:00:00Z" });
+  await first.close();
+  // as a store summarised by the previous version (no `revises`) records it
+  const db = new Database(path);
+  db.prepare("UPDATE meta SET value = 'extractive-mmr/2' WHERE key = 'engine.pyramid.summarizer'").run();
+  assert.equal((db.prepare("SELECT changes() AS n").get() as { n: number }).n, 1, "the store records its summariser");
+  db.close();
+  const steps: number[] = [];
+  const opened = await openMemory({ path, now, onPyramidCatchUp: (d, t) => steps.push(d / t) });
+  assert.ok(steps.length > 0 && steps.at(-1) === 1, "rebuilt with progress");
+  const p = await opened.pyramid();
+  assert.equal(p.dirty, 0);
+  assert.ok(p.nodes.some((n) => n.level === "turn"), "turn nodes are rebuilt too");
+  const week = (await opened.show("p_week_2026-W20")).metadata.sentences as { text: string; revises?: string[] }[];
+  assert.ok(week.some((s) => s.revises?.length), "the rebuilt week records what was revised");
+  await opened.close();
+  const again: number[] = [];
+  await (await openMemory({ path, now, onPyramidCatchUp: (d) => again.push(d) })).close();
+  assert.deepEqual(again, [], "once only");
 });
 
 test("a time phrase that matched nothing says so: time null and why", async () => {

@@ -24,6 +24,7 @@ const TURN_LEVEL = "pyramid.turn_level";
  * null when there was nothing to do (the common case: one indexed lookup).
  */
 export async function catchUpPyramid(deps: BuildDeps, opts: PyramidOptions, onProgress?: Progress): Promise<(BuildReport & { turns: number }) | null> {
+  await redoOutdatedSummaries(deps, opts);
   const backlog = (await deps.store.getMeta(TURN_LEVEL)) !== "1" ? await deps.store.memoriesWithoutTurnNode() : [];
   const dirty = (await deps.store.dirtyWindows()).length;
   if (backlog.length === 0 && dirty === 0) {
@@ -35,6 +36,24 @@ export async function catchUpPyramid(deps: BuildDeps, opts: PyramidOptions, onPr
   await deps.store.setMeta(TURN_LEVEL, "1");
   const report = await buildPyramid(deps, opts, (d) => onProgress?.(backlog.length + d, total));
   return { ...report, turns };
+}
+
+/** Meta key: the offline summariser (id and version) the store's summaries were last built with. */
+const SUMMARIZER = "pyramid.summarizer";
+
+/**
+ * Summaries written by an older version of the offline summariser lack what the current one records (since
+ * `extractive-mmr/3`, which memories a sentence revised: the search's context relies on it), so every window is
+ * marked dirty once and the catch-up rebuilds them, with progress. A chat summariser's summaries are never
+ * redone unasked: each costs a model call (`pyramid build --full` does it).
+ */
+async function redoOutdatedSummaries(deps: BuildDeps, opts: PyramidOptions): Promise<void> {
+  const current = deps.summarizer.id;
+  if (!current.startsWith("extractive") || (await deps.store.getMeta(SUMMARIZER)) === current) return;
+  // the same zone again drops every node and marks every window of every memory dirty
+  await deps.store.setPyramidZone(opts.zone);
+  await noteTurnBacklog(deps); // turn nodes went too
+  await deps.store.setMeta(SUMMARIZER, current);
 }
 
 /** A long memory was written with the pyramid off: the next catch-up looks for memories without a turn node. */
