@@ -30,6 +30,8 @@ import * as pyramid from "./pyramid-sql.js";
 import { migrate, TABLES } from "./schema.js";
 import { addCounts } from "./index-sql.js";
 import { insertMemories } from "./write-sql.js";
+import * as copy from "./copy-sql.js";
+import type { StoreCopy } from "../../ports/copy.js";
 import * as topics from "./topics-sql.js";
 import * as vectors from "./vector-sql.js";
 
@@ -47,6 +49,15 @@ const STATS_MIN_CHUNKS = 100;
 
 export class PostgresStore implements Store {
   readonly entities: EntityReads;
+
+  readonly copy: StoreCopy = {
+    read: (section, page) => copy.readSection(this.db, this.ns, section, page),
+    write: async (section, records) => {
+      await this.wrote(await this.write((tx) => copy.writeSection(tx, this.ns, section, records)));
+    },
+    counts: () => copy.copyCounts(this.db, this.ns),
+    namespaces: () => copy.namespaces(this.db),
+  };
 
   /** Chunk rows the planner's statistics last counted (pg_class.reltuples), and chunks this store wrote since. */
   private statsRows = 0;
