@@ -79,7 +79,7 @@ function checkReport(report: MigrateReport): void {
   const main = report.namespaces[0];
   assert.deepEqual(main.target, main.source);
   assert.equal(main.source.memories, demoCorpus.length);
-  assert.ok(main.source.summaries > 0 && main.source.entities > 0 && main.source.mentions > 0, JSON.stringify(main.source));
+  assert.ok(main.source.summaries > 0 && main.source.entities > 0 && main.source.mentions > 0 && main.source.contexts > 0, JSON.stringify(main.source));
   assert.ok(main.source.edges >= 2, "the corpus's supersession and the one added by hand");
   assert.equal(main.source.revisions, 1);
   assert.equal(main.source.topics, 1);

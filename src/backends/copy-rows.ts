@@ -30,7 +30,7 @@ export function byOwner<T extends { owner: number }>(rows: T[]): Map<number, T[]
   return out;
 }
 
-export type CopiedMemoryRow = MemoryRow & { import_key: string | null; context_id: string | null };
+export type CopiedMemoryRow = MemoryRow & { import_key: string | null };
 export interface CopiedChunkRow {
   owner: number;
   ord: number;
@@ -81,7 +81,6 @@ export function toStoredMemories<C extends CopiedChunkRow>(
           terms: c.terms.split(" ").filter(Boolean),
         }),
       ),
-      ...(r.context_id === null ? {} : { contextOf: r.context_id }),
       ...(r.import_key === null ? {} : { importKey: r.import_key }),
       revisions: (revisions.get(r.rowid) ?? []).map((v) => ({ recordedAt: v.recorded_at_ms, memory: JSON.parse(v.previous) as Memory })),
       node: node ? { level: node.level, start: node.start_ms, end: node.end_ms, children: (children.get(r.rowid) ?? []).map((c) => c.id) } : null,

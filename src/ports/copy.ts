@@ -37,8 +37,8 @@ export interface StoredEntity {
 /** A memory (summary nodes included) whole: its chunks as indexed, its corrections, its place in the pyramid, its mentions. */
 export interface StoredMemory {
   memory: Omit<Memory, "chunks">;
+  /** Its chunks as indexed (a turn's first chunk ends with the turn before it: see the `contexts` section). */
   chunks: PreparedChunk[];
-  contextOf?: string;
   importKey?: string;
   /** What it said before each correction, oldest first. */
   revisions: { recordedAt: number; memory: Memory }[];
@@ -57,6 +57,11 @@ export interface CopySections {
   topics: StoredTopic;
   entities: StoredEntity;
   memories: StoredMemory;
+  /**
+   * Which turn a memory indexes as its context (forgetting that turn strips its words from this one). Apart from
+   * the memories because a context may have been written after the memory naming it (later in the same batch).
+   */
+  contexts: { memory: string; contextOf: string };
   edges: Edge;
   suggestions: StoredSuggestion;
   /** Windows whose summaries are out of date. Writing memories marks windows, so this section replaces them. */
@@ -66,7 +71,7 @@ export interface CopySections {
 export type CopySection = keyof CopySections;
 
 /** The order a copy writes the sections in: what a record names exists before it (entities before mentions, memories before edges). */
-export const COPY_ORDER: readonly CopySection[] = ["settings", "topics", "entities", "memories", "edges", "suggestions", "dirtyWindows"];
+export const COPY_ORDER: readonly CopySection[] = ["settings", "topics", "entities", "memories", "contexts", "edges", "suggestions", "dirtyWindows"];
 
 /** How many records of each kind a store holds: what a copy must carry over, compared on both sides. */
 export interface CopyCounts {
@@ -74,6 +79,7 @@ export interface CopyCounts {
   summaries: number;
   chunks: number;
   revisions: number;
+  contexts: number;
   edges: number;
   suggestions: number;
   topics: number;

@@ -22,7 +22,10 @@ async function readAll(store: Store, section: CopySection): Promise<unknown[]> {
   return out;
 }
 
-/** The source: memories, a correction, edges (one retracted), suggestions (one decided), topics, a summary node, entities with an alias, meta. */
+/**
+ * The source: memories (one indexed with another as its context), a correction, edges (one retracted),
+ * suggestions (one decided), topics, a summary node, entities with an alias, meta.
+ */
 async function fullStore(open: () => Promise<Store>) {
   const { store, ids } = await seeded(open);
   const named = await prepared([
@@ -31,6 +34,7 @@ async function fullStore(open: () => Promise<Store>) {
   ]);
   named[0].entities = [{ name: "Maria", key: "maria", kind: "person" }];
   named[1].entities = [{ name: "Marias", key: "marias", kind: "name" }]; // a plural of a known entity: recorded as its alias
+  named[1].contextOf = named[0].memory.id; // indexed with the turn before it
   await store.writeMemories(named, stamp);
   const [fixed] = await prepared([{ text: "We deployed the payments service to the old cluster.", at: at(1), topic: "ops.deploy", user: "alice" }]);
   await store.reviseMemory({ ...fixed, memory: { ...fixed.memory, id: ids[0] } }, stamp, RECORDED + DAY);
@@ -61,7 +65,7 @@ export async function copyCase(open: () => Promise<Store>): Promise<void> {
   for (const section of COPY_ORDER) assert.deepEqual(await readAll(target, section), await readAll(source, section), `section ${section}`);
   const counts = await source.copy.counts();
   assert.deepEqual(await target.copy.counts(), counts);
-  assert.deepEqual(counts, { memories: 8, summaries: 1, chunks: 9, revisions: 1, edges: 2, suggestions: 2, topics: 2, entities: 1, mentions: 2 }, "the source holds every kind");
+  assert.deepEqual(counts, { memories: 8, summaries: 1, chunks: 9, revisions: 1, contexts: 1, edges: 2, suggestions: 2, topics: 2, entities: 1, mentions: 2 }, "the source holds every kind");
 
   // chunk ids are renumbered in memory order, and SQLite's contentless FTS5 keeps the token totals of content a
   // correction replaced (the copy's are exact), so hits and order are compared, not ids or scores

@@ -25,8 +25,7 @@ type Reader<S extends CopySection> = (q: Queryable, ns: string, after: number, l
 
 async function readMemories(q: Queryable, ns: string, after: number, limit: number): Promise<Page<StoredMemory>> {
   const rows = await q.query<CopiedMemoryRow>(
-    `SELECT ${MEMORY_COLUMNS}, m.import_key, (SELECT c.id FROM memories c WHERE c.namespace = m.namespace AND c.rowid = m.context_rowid) AS context_id
-     FROM memories m WHERE m.namespace = $1 AND m.rowid > $2 ORDER BY m.rowid LIMIT $3`,
+    `SELECT ${MEMORY_COLUMNS}, m.import_key FROM memories m WHERE m.namespace = $1 AND m.rowid > $2 ORDER BY m.rowid LIMIT $3`,
     [ns, after, limit],
   );
   const owners = rows.map((r) => r.rowid);
@@ -88,6 +87,16 @@ const READERS: { [S in CopySection]: Reader<S> } = {
       (rows) => rows.map(toStoredEntity),
     ),
   memories: readMemories,
+  contexts: async (q, ns, after, limit) =>
+    paged(
+      await q.query<{ rowid: number; memory: string; context_of: string }>(
+        `SELECT m.rowid, m.id AS memory, c.id AS context_of FROM memories m JOIN memories c ON c.namespace = m.namespace AND c.rowid = m.context_rowid
+         WHERE m.namespace = $1 AND m.rowid > $2 ORDER BY m.rowid LIMIT $3`,
+        [ns, after, limit],
+      ),
+      limit,
+      (rows) => rows.map((r) => ({ memory: r.memory, contextOf: r.context_of })),
+    ),
   edges: async (q, ns, after, limit) =>
     paged(await q.query<EdgeRow & { rowid: number }>(`${EDGE_SELECT} WHERE e.namespace = $1 AND e.rowid > $2 ORDER BY e.rowid LIMIT $3`, [ns, after, limit]), limit, (rows) =>
       rows.map(toEdge),
@@ -158,7 +167,7 @@ const WRITERS: { [S in CopySection]: Writer<S> } = {
   },
   memories: async (q, ns, memories) => {
     // mentions are written below by entity id, with the counts the entities arrived with, not re-resolved from names
-    const { rowids: written, chunks } = await insertMemories(q, ns, memories.map((m) => ({ memory: m.memory, chunks: m.chunks, contextOf: m.contextOf, importKey: m.importKey })));
+    const { rowids: written, chunks } = await insertMemories(q, ns, memories.map((m) => ({ memory: m.memory, chunks: m.chunks, importKey: m.importKey })));
     await addCounts(q, ns, { chunk_count: chunks });
     const revisions = memories.flatMap((m, i) => m.revisions.map((r) => ({ rowid: written[i], at: r.recordedAt, previous: JSON.stringify(r.memory) })));
     await q.query(
@@ -174,6 +183,13 @@ const WRITERS: { [S in CopySection]: Writer<S> } = {
       ns, mentions.map((x) => x[0]), mentions.map((x) => x[1]),
     ]);
     return chunks;
+  },
+  contexts: async (q, ns, links) => {
+    const rows = await rowids(q, ns, "memories", links.flatMap((l) => [l.memory, l.contextOf]), "a context");
+    await q.query("UPDATE memories m SET context_rowid = x.c FROM unnest($2::bigint[], $3::bigint[]) AS x (m, c) WHERE m.namespace = $1 AND m.rowid = x.m", [
+      ns, links.map((l) => rows.get(l.memory)), links.map((l) => rows.get(l.contextOf)),
+    ]);
+    return 0;
   },
   edges: async (q, ns, edges) => {
     const ends = await rowids(q, ns, "memories", edges.flatMap((e) => [e.from, e.to]), "an edge");
@@ -222,7 +238,8 @@ export async function copyCounts(q: Queryable, ns: string): Promise<CopyCounts> 
   const [row] = await q.query<CopyCounts>(
     `SELECT (SELECT count(*) FROM memories WHERE namespace = $1)::int - (SELECT count(*) FROM summary_nodes WHERE namespace = $1)::int AS memories,
        (SELECT count(*) FROM summary_nodes WHERE namespace = $1)::int AS summaries, (SELECT count(*) FROM chunks WHERE namespace = $1)::int AS chunks,
-       (SELECT count(*) FROM memory_revisions WHERE namespace = $1)::int AS revisions, (SELECT count(*) FROM edges WHERE namespace = $1)::int AS edges,
+       (SELECT count(*) FROM memory_revisions WHERE namespace = $1)::int AS revisions,
+       (SELECT count(*) FROM memories WHERE namespace = $1 AND context_rowid IS NOT NULL)::int AS contexts, (SELECT count(*) FROM edges WHERE namespace = $1)::int AS edges,
        (SELECT count(*) FROM suggestions WHERE namespace = $1)::int AS suggestions, (SELECT count(*) FROM topics WHERE namespace = $1)::int AS topics,
        (SELECT count(*) FROM entities WHERE namespace = $1)::int AS entities, (SELECT count(*) FROM mentions WHERE namespace = $1)::int AS mentions`,
     [ns],

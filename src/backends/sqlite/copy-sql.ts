@@ -24,8 +24,7 @@ type Reader<S extends CopySection> = (stmt: Prepare, after: number, limit: numbe
 
 function readMemories(stmt: Prepare, after: number, limit: number): Page<StoredMemory> {
   const rows = stmt(
-    `SELECT ${MEMORY_COLUMNS}, m.import_key, (SELECT c.id FROM memories c WHERE c.rowid = m.context_rowid) AS context_id
-     FROM memories m WHERE m.rowid > ? ORDER BY m.rowid LIMIT ?`,
+    `SELECT ${MEMORY_COLUMNS}, m.import_key FROM memories m WHERE m.rowid > ? ORDER BY m.rowid LIMIT ?`,
   ).all(after, limit) as CopiedMemoryRow[];
   const owners = JSON.stringify(rows.map((r) => r.rowid));
   const parts = (sql: string) => stmt(sql).all(owners);
@@ -89,6 +88,15 @@ const READERS: { [S in CopySection]: Reader<S> } = {
       (rows) => rows.map(toStoredEntity),
     ),
   memories: readMemories,
+  contexts: (stmt, after, limit) =>
+    paged(
+      stmt(
+        `SELECT m.rowid, m.id AS memory, c.id AS contextOf FROM memories m JOIN memories c ON c.rowid = m.context_rowid
+         WHERE m.rowid > ? ORDER BY m.rowid LIMIT ?`,
+      ).all(after, limit) as { rowid: number; memory: string; contextOf: string }[],
+      limit,
+      (rows) => rows.map(({ memory, contextOf }) => ({ memory, contextOf })),
+    ),
   edges: (stmt, after, limit) => paged(stmt(`${EDGE_SELECT} WHERE e.rowid > ? ORDER BY e.rowid LIMIT ?`).all(after, limit) as (EdgeRow & { rowid: number })[], limit, (rows) => rows.map(toEdge)),
   suggestions: (stmt, after, limit) =>
     paged(
@@ -143,7 +151,7 @@ const WRITERS: { [S in CopySection]: Writer<S> } = {
     const mention = stmt("INSERT INTO mentions (memory_rowid, entity_rowid) VALUES (?, ?)");
     for (const m of memories) {
       // mentions are written below by entity id, with the counts the entities arrived with, not re-resolved from names
-      const { rowid, chunks } = insertMemory(stmt, { memory: m.memory, chunks: m.chunks, contextOf: m.contextOf, importKey: m.importKey });
+      const { rowid, chunks } = insertMemory(stmt, { memory: m.memory, chunks: m.chunks, importKey: m.importKey });
       added.push(...chunks);
       for (const r of m.revisions) revision.run(rowid, r.recordedAt, JSON.stringify(r.memory));
       if (m.node) insertNode(stmt, rowid, m.node.level, m.node.start, m.node.end, m.node.children.map((c) => rowidOrFail(stmt, "memories", c, `summary ${m.memory.id}`)));
@@ -151,6 +159,11 @@ const WRITERS: { [S in CopySection]: Writer<S> } = {
     }
     addToChunkCount(stmt, added.length);
     return added;
+  },
+  contexts: (stmt, links) => {
+    const link = stmt("UPDATE memories SET context_rowid = ? WHERE rowid = ?");
+    for (const l of links) link.run(rowidOrFail(stmt, "memories", l.contextOf, `memory ${l.memory}`), rowidOrFail(stmt, "memories", l.memory, "a context"));
+    return none;
   },
   edges: (stmt, edges) => {
     const insert = stmt(
@@ -191,7 +204,8 @@ export function writeSection<S extends CopySection>(stmt: Prepare, section: S, r
 export function copyCounts(stmt: Prepare): CopyCounts {
   return stmt(
     `SELECT (SELECT count(*) FROM memories) - (SELECT count(*) FROM summary_nodes) AS memories, (SELECT count(*) FROM summary_nodes) AS summaries,
-       (SELECT count(*) FROM chunks) AS chunks, (SELECT count(*) FROM memory_revisions) AS revisions, (SELECT count(*) FROM edges) AS edges,
+       (SELECT count(*) FROM chunks) AS chunks, (SELECT count(*) FROM memory_revisions) AS revisions,
+       (SELECT count(*) FROM memories WHERE context_rowid IS NOT NULL) AS contexts, (SELECT count(*) FROM edges) AS edges,
        (SELECT count(*) FROM suggestions) AS suggestions, (SELECT count(*) FROM topics) AS topics, (SELECT count(*) FROM entities) AS entities,
        (SELECT count(*) FROM mentions) AS mentions`,
   ).get() as CopyCounts;
