@@ -64,6 +64,8 @@ async function sameAnswers(target: string): Promise<void> {
     assert.deepEqual(await to.entities(), await from.entities());
     const stats = async (e: Engine) => ({ ...(await e.stats()), bytes: 0, terms: 0 });
     assert.deepEqual(await stats(to), await stats(from));
+    const doctor = await to.doctor();
+    assert.ok(doctor.ok, `the copy's derived indexes agree with its tables: ${JSON.stringify(doctor.checks.filter((c) => !c.ok))}`);
   });
   const b = await open(target, "team-b");
   try {
