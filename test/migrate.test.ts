@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { before, test } from "node:test";
-import { CascadeError, DEMO_NOW, demoCorpus, demoQueries, migrateStore, openMemory, parseInstant, type Engine, type MigrateReport } from "../src/index.js";
+import { CascadeError, DEMO_NOW, demoCorpus, demoQueries, migrateStore, openMemory, openStoreAt, parseInstant, type Engine, type MigrateReport } from "../src/index.js";
 import { cli, tempDir } from "./helpers.js";
 
 const now = parseInstant("now", DEMO_NOW);
@@ -119,6 +119,10 @@ test("refusals change nothing: a non-empty target, the source itself, a missing 
   await assert.rejects(migrateStore({ from: join(dir, "nothing.db"), to: join(dir, "x.db") }), refused("--from"));
   assert.equal(existsSync(join(dir, "x.db")), false, "nothing was created");
   await assert.rejects(migrateStore({ from: `pglite:${join(dir, "no-such-dir")}`, to: join(dir, "y.db") }), refused("--from"));
+  const empty = join(dir, "empty.db");
+  await (await openStoreAt(empty)).close();
+  await assert.rejects(migrateStore({ from: empty, to: join(dir, "w.db") }), refused("--from"));
+  assert.equal(existsSync(join(dir, "w.db")), false, "nothing was created");
 });
 
 test("cascade migrate: a table or JSON of both sides' counts; exit 2 naming the flag for a refused target or source", () => {

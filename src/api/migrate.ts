@@ -88,7 +88,13 @@ async function namespacesAt(location: string, store: Store): Promise<string[]> {
   return [DEFAULT_NAMESPACE, ...others.sort()];
 }
 
-const holdsAnything = (c: CopyCounts) => Object.values(c).some((n) => n > 0);
+/** What each namespace at a location holds; one that was ever written (stamped) or holds any record is occupied. */
+async function contentsAt(location: string, store: Store): Promise<{ ns: string; counts: CopyCounts; occupied: boolean }[]> {
+  return eachNamespace(location, await namespacesAt(location, store), async (ns, s) => {
+    const counts = await s.copy.counts();
+    return { ns, counts, occupied: (await s.embedderStamp()) !== null || Object.values(counts).some((n) => n > 0) };
+  });
+}
 
 /** Opens the store of each namespace in turn, hands it to `fn`, and closes it. */
 async function eachNamespace<T>(location: string, namespaces: string[], fn: (namespace: string, store: Store) => Promise<T>): Promise<T[]> {
@@ -112,23 +118,23 @@ export async function migrateStore(options: MigrateOptions): Promise<MigrateRepo
   const batch = options.batch ?? DEFAULT_MIGRATE_BATCH;
   if (!Number.isInteger(batch) || batch < 1) throw invalidInput("--batch", `${batch} must be a whole number of records, at least 1`);
 
+  // the source is checked before the target is opened, so a refused copy creates no target file
   const source = await openStoreAt(from);
-  const target = await openStoreAt(to).catch(async (err) => {
-    await source.close();
-    throw err;
-  });
   let namespaces: string[];
   try {
-    namespaces = await namespacesAt(from, source);
-    const sourceCounts = await eachNamespace(from, namespaces, async (_ns, s) => ({ counts: await s.copy.counts(), stamped: (await s.embedderStamp()) !== null }));
-    if (!sourceCounts.some((c) => c.stamped || holdsAnything(c.counts))) throw invalidInput("--from", `the store at ${from} is empty: nothing to copy`);
-    const held = await eachNamespace(to, await namespacesAt(to, target), async (ns, t) => ({ ns, counts: await t.copy.counts(), stamped: (await t.embedderStamp()) !== null }));
-    const busy = held.find((h) => h.stamped || holdsAnything(h.counts));
+    const held = await contentsAt(from, source);
+    if (!held.some((c) => c.occupied)) throw invalidInput("--from", `the store at ${from} is empty: nothing to copy`);
+    namespaces = held.map((c) => c.ns);
+  } finally {
+    await source.close();
+  }
+  const target = await openStoreAt(to);
+  try {
+    const busy = (await contentsAt(to, target)).find((c) => c.occupied);
     if (busy) {
       throw invalidInput("--to", `${to} already holds a store (namespace ${busy.ns}: ${busy.counts.memories} memories); migrate copies into an empty location only`);
     }
   } finally {
-    await source.close();
     await target.close();
   }
 
