@@ -48,21 +48,35 @@ export function hnswIndexName(ns: string, dimensions: number): string {
   return `chunks_hnsw_${createHash("sha1").update(ns).digest("hex").slice(0, 16)}_${dimensions}`;
 }
 
+/** pgvector 0.8 brought the iterative scan a filtered graph walk needs; an older server searches exactly. */
+const MIN_PGVECTOR = [0, 8];
+
 /**
- * Creates the namespace's index unless it exists (another process may have built it). The statement is
- * composed by PostgreSQL's format() so the namespace is quoted as a literal, never spliced by hand.
+ * Creates the namespace's index unless it exists (another process may have built it, or be building it now);
+ * false when the server's pgvector is too old to search it. The statement is composed by PostgreSQL's format()
+ * so the namespace is quoted as a literal, never spliced by hand.
  */
-export async function ensureHnswIndex(db: Database, ns: string, dimensions: number, a: ApproximateSearch): Promise<void> {
+export async function ensureHnswIndex(db: Database, ns: string, dimensions: number, a: ApproximateSearch): Promise<boolean> {
+  const [ext] = await db.query<{ version: string }>("SELECT extversion AS version FROM pg_extension WHERE extname = 'vector'");
+  const [major, minor] = (ext?.version ?? "0").split(".").map(Number);
+  if (major < MIN_PGVECTOR[0] || (major === MIN_PGVECTOR[0] && minor < MIN_PGVECTOR[1])) return false;
+  const name = hnswIndexName(ns, dimensions);
   const [{ ddl }] = await db.query<{ ddl: string }>(
     `SELECT format('CREATE INDEX IF NOT EXISTS %I ON chunks USING hnsw ((vector::vector(%s)) vector_ip_ops) WITH (m = %s, ef_construction = %s) WHERE namespace = %L',
                    $1::text, $2::int, $3::int, $4::int, $5::text) AS ddl`,
-    [hnswIndexName(ns, dimensions), dimensions, a.m, a.efConstruction, ns],
+    [name, dimensions, a.m, a.efConstruction, ns],
   );
-  // one transaction without the statement timeout: a build over a large namespace takes longer than a query may
-  await db.transaction(async (tx) => {
-    await tx.query("SET LOCAL statement_timeout = 0");
-    await tx.query(ddl);
-  });
+  try {
+    // one transaction without the statement timeout: a build over a large namespace takes longer than a query may
+    await db.transaction(async (tx) => {
+      await tx.query("SET LOCAL statement_timeout = 0");
+      await tx.query(ddl);
+    });
+  } catch (err) {
+    // two processes that both found no index: the second's CREATE fails once the first's exists
+    if ((await db.query("SELECT 1 FROM pg_indexes WHERE indexname = $1", [name])).length === 0) throw err;
+  }
+  return true;
 }
 
 /** The nearest chunks by the graph: the exact search's query on `vector::vector(d)`, which the partial index serves. */

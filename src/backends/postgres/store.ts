@@ -68,7 +68,7 @@ export class PostgresStore implements Store {
 
   /** The HNSW settings, or null for exact search only; and the index's build, once this store needed it. */
   private readonly approximate: ApproximateSearch | null;
-  private graphReady: Promise<void> | undefined;
+  private graphReady: Promise<boolean> | undefined;
 
   private constructor(private readonly db: Database, readonly namespace: string, approximate: PostgresStoreOptions["approximate"]) {
     this.entities = postgresEntityReads(db, namespace);
@@ -224,7 +224,7 @@ export class PostgresStore implements Store {
 
   /**
    * The vector size of the namespace's HNSW index when this search should walk it (a light filter over a
-   * namespace above the threshold), building the index the first time; null for the exact scan.
+   * namespace above the threshold, pgvector 0.8 or later), building the index the first time; null for the exact scan.
    */
   private async graphDimensions(filter: SearchFilter): Promise<number | null> {
     if (!this.approximate || !isLightFilter(filter)) return null;
@@ -235,8 +235,7 @@ export class PostgresStore implements Store {
       this.graphReady = undefined; // tried again by the next search
       throw err;
     });
-    await this.graphReady;
-    return stamp.dimensions;
+    return (await this.graphReady) ? stamp.dimensions : null;
   }
 
   async similarityNull(vector: Float32Array): Promise<{ mean: number; sd: number; rows: number }> {
