@@ -1,7 +1,7 @@
 /**
  * Shared test fixtures: stores in temporary folders, the demo corpus, and a CLI runner.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -53,4 +53,28 @@ export function cli(args: string[], options: { input?: string; env?: Record<stri
     }
   }
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, json };
+}
+
+/**
+ * `cascade [global flags] serve --port 0 [serve flags]` as a child process, once it says where it listens;
+ * `log` is its stderr so far.
+ */
+export async function serve(global: string[], flags: string[] = []): Promise<{ child: ChildProcess; url: string; log: () => string }> {
+  const child = spawn(process.execPath, [CLI, ...global, "serve", "--port", "0", ...flags], { stdio: ["ignore", "ignore", "pipe"] });
+  let err = "";
+  child.stderr!.on("data", (d) => (err += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const m = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(err);
+      if (m) {
+        clearInterval(timer);
+        resolve(m[1]);
+      }
+    }, 20);
+    child.once("exit", (code) => {
+      clearInterval(timer);
+      reject(new Error(`serve exited ${code}: ${err}`));
+    });
+  });
+  return { child, url, log: () => err };
 }

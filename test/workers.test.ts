@@ -3,29 +3,11 @@
  * other finds, SIGTERM stops them all, and workers whose primary was killed stop on their own.
  */
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { test } from "node:test";
-import { cli, tempDir } from "./helpers.js";
+import { cli, serve, tempDir } from "./helpers.js";
 
-const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
-
-async function start(db: string): Promise<{ child: ChildProcess; url: string; log: () => string }> {
-  const child = spawn(process.execPath, [CLI, "--db", db, "serve", "--port", "0", "--workers", "2"], { stdio: ["ignore", "ignore", "pipe"] });
-  let err = "";
-  child.stderr!.on("data", (d) => (err += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(err);
-      if (m) {
-        clearInterval(timer);
-        resolve(m[1]);
-      }
-    }, 20);
-    child.once("exit", (code) => reject(new Error(`serve exited ${code}: ${err}`)));
-  });
-  return { child, url, log: () => err };
-}
+const start = (db: string) => serve(["--db", db], ["--workers", "2"]);
 
 const alive = (pid: number) => {
   try {

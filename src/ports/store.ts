@@ -4,6 +4,7 @@
  * embedded default; a PostgreSQL store would implement the same methods. Methods take records, not long
  * positional lists, and return plain values; a backend that cannot do something throws UNSUPPORTED.
  */
+import type { StoreCopy } from "./copy.js";
 import type { EntityReads } from "./entities.js";
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../model/graph.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "../model/types.js";
@@ -83,6 +84,8 @@ export type StoreMaker = (name: string) => Promise<Store>;
 export interface Store {
   /** Entities and the memories that mention them (see ports/entities). */
   readonly entities: EntityReads;
+  /** The whole store in pages, read out or written in with ids and times kept (see ports/copy; `cascade migrate`). */
+  readonly copy: StoreCopy;
   /** The embedder stamp, or null for a store that has never been written. */
   embedderStamp(): Promise<EmbedderStamp | null>;
   /**

@@ -4,7 +4,8 @@
  *   - through the `pg` driver and its pool, on PGlite served over a socket (pglite-socket, 127.0.0.1, a free
  *     port): the wire protocol, type parsing and transactions of a real server connection. One database for the
  *     whole suite, each store in a namespace of its own, so every case also runs beside the rows of the others.
- *     One connection: PGlite has a single session, which concurrent connections would share mid-transaction;
+ *     One connection, the socket server's default (several are multiplexed onto PGlite's one session:
+ *     test/postgres-two-servers.test.ts and docs/POSTGRES.md, "Several processes, one store");
  *   - on the server named by CASCADE_PG_URL, when set (each store in a namespace of its own).
  */
 import { after } from "node:test";

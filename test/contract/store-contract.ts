@@ -6,12 +6,12 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { CascadeError } from "../../src/errors.js";
-import type { EdgeDraft } from "../../src/model/graph.js";
 import type { SearchFilter } from "../../src/model/types.js";
 import type { Store } from "../../src/ports/store.js";
 import { parseFilterArg } from "../../src/query/where.js";
 import { windowAt } from "../../src/time/windows.js";
-import { prepared, queryVector, RECORDED, stamp } from "./fixture.js";
+import { copyCase } from "./copy-case.js";
+import { at, DAY, edge, memoryIds, prepared, queryVector, RECORDED, seeded, stamp } from "./fixture.js";
 
 export const CONTRACT_CASES = [
   "writes and reads memories",
@@ -29,44 +29,14 @@ export const CONTRACT_CASES = [
   "small values and housekeeping",
   "a correction replaces the content and keeps the revision",
   "expired memories leave every channel and the list",
+  "a whole store copies into another, ids and times kept",
 ] as const;
 
 export type ContractCase = (typeof CONTRACT_CASES)[number];
 
-const DAY = 86_400_000;
-const at = (day: number) => new Date(Date.UTC(2026, 0, day, 12)).toISOString();
-
-/** Six memories that the cases share: two users, a topic tree, metadata, titles and tags. */
-async function seeded(open: () => Promise<Store>) {
-  const store = await open();
-  const memories = await prepared([
-    { text: "We deployed the billing service to the new cluster.", at: at(1), topic: "ops.deploy", user: "alice", metadata: { priority: 1, team: "core" } },
-    { text: "The deployment of billing failed twice with timeouts.", at: at(2), topic: "ops.deploy", user: "bob", metadata: { priority: 3 } },
-    { text: "Lunch with Maria about the sourdough starter.", at: at(3), topic: "life", user: "alice", title: "Sourdough notes", tags: ["baking"] },
-    { text: "Postgres is the primary store for billing.", at: at(4), topic: "ops.db", user: "alice", kind: "decision", metadata: { priority: 5 } },
-    { text: "Billing moves from Postgres to DynamoDB.", at: at(5), topic: "ops.db", user: "bob", kind: "decision", metadata: { priority: 4 } },
-    { text: "Feeding the starter twice a day with rye flour.", at: at(6), topic: "life.baking", user: "carol", description: "bread routine" },
-  ]);
-  await store.writeMemories(memories, stamp);
-  const ids = memories.map((m) => m.memory.id);
-  return { store, ids };
-}
-
-const memoryIds = (list: { memoryId: string }[]) => [...new Set(list.map((r) => r.memoryId))];
-const edge = (from: string, to: string, type: EdgeDraft["type"] = "supersedes"): EdgeDraft => ({
-  type,
-  from,
-  to,
-  validFrom: RECORDED,
-  validTo: null,
-  recordedAt: RECORDED,
-  provenance: "api",
-  confidence: 1,
-  reason: null,
-});
-
 const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>> = {
   "expired memories leave every channel and the list": expiryCase,
+  "a whole store copies into another, ids and times kept": copyCase,
   async "a correction replaces the content and keeps the revision"(open) {
     const { store, ids } = await seeded(open);
     const [fixed] = await prepared([{ text: "We deployed the payments service to the old cluster.", at: at(1), topic: "ops.deploy", user: "alice" }]);

@@ -28,14 +28,19 @@ import * as rows from "./memory-sql.js";
 import { MEMORY_COLUMNS, toMemory, type MemoryRow } from "./memory-sql.js";
 import * as pyramid from "./pyramid-sql.js";
 import { migrate, TABLES } from "./schema.js";
-import { addCounts } from "./index-sql.js";
+import { addCounts, counts } from "./index-sql.js";
 import { insertMemories } from "./write-sql.js";
+import * as copy from "./copy-sql.js";
+import type { StoreCopy } from "../../ports/copy.js";
 import * as topics from "./topics-sql.js";
 import * as vectors from "./vector-sql.js";
+import { defaultApproximateSearch, ensureHnswIndex, isLightFilter, nearestByGraph, type ApproximateSearch } from "./hnsw-sql.js";
 
 export interface PostgresStoreOptions {
   /** The namespace this store reads and writes (default 'default'). */
   namespace?: string;
+  /** Approximate dense search (HNSW) for large namespaces (hnsw-sql.ts); false: always exact. */
+  approximate?: Partial<ApproximateSearch> | false;
 }
 
 export const DEFAULT_PG_NAMESPACE = "default";
@@ -48,12 +53,26 @@ const STATS_MIN_CHUNKS = 100;
 export class PostgresStore implements Store {
   readonly entities: EntityReads;
 
+  readonly copy: StoreCopy = {
+    read: (section, page) => copy.readSection(this.db, this.ns, section, page),
+    write: async (section, records) => {
+      await this.wrote(await this.write((tx) => copy.writeSection(tx, this.ns, section, records)));
+    },
+    counts: () => copy.copyCounts(this.db, this.ns),
+    namespaces: () => copy.namespaces(this.db),
+  };
+
   /** Chunk rows the planner's statistics last counted (pg_class.reltuples), and chunks this store wrote since. */
   private statsRows = 0;
   private writtenSinceStats = 0;
 
-  private constructor(private readonly db: Database, readonly namespace: string) {
+  /** The HNSW settings, or null for exact search only; and the index's build, once this store needed it. */
+  private readonly approximate: ApproximateSearch | null;
+  private graphReady: Promise<boolean> | undefined;
+
+  private constructor(private readonly db: Database, readonly namespace: string, approximate: PostgresStoreOptions["approximate"]) {
     this.entities = postgresEntityReads(db, namespace);
+    this.approximate = approximate === false ? null : { ...defaultApproximateSearch, ...approximate };
   }
 
   /** Opens a store on a database: applies the migrations it lacks, then serves one namespace. */
@@ -65,7 +84,7 @@ export class PostgresStore implements Store {
       if (err instanceof CascadeError) throw err;
       throw new CascadeError("STORE_ERROR", `cannot open the store at ${db.label}: ${(err as Error).message}`, { cause: err });
     }
-    const store = new PostgresStore(db, options.namespace ?? DEFAULT_PG_NAMESPACE);
+    const store = new PostgresStore(db, options.namespace ?? DEFAULT_PG_NAMESPACE, options.approximate);
     await store.refreshStatistics(false);
     return store;
   }
@@ -198,7 +217,25 @@ export class PostgresStore implements Store {
   }
 
   async nearestChunks({ vector, depth, filter }: { vector: Float32Array; depth: number; filter: SearchFilter }): Promise<Ranked[]> {
+    const graph = await this.graphDimensions(filter);
+    if (graph !== null) return nearestByGraph(this.db, this.ns, graph, vector, depth, filter, this.approximate!.efSearch);
     return vectors.nearestChunks(this.db, this.ns, vector, depth, filter);
+  }
+
+  /**
+   * The vector size of the namespace's HNSW index when this search should walk it (a light filter over a
+   * namespace above the threshold, pgvector 0.8 or later), building the index the first time; null for the exact scan.
+   */
+  private async graphDimensions(filter: SearchFilter): Promise<number | null> {
+    if (!this.approximate || !isLightFilter(filter)) return null;
+    if ((await counts(this.db, this.ns)).chunk_count < this.approximate.above) return null;
+    const stamp = await this.embedderStamp();
+    if (!stamp) return null;
+    this.graphReady ??= ensureHnswIndex(this.db, this.ns, stamp.dimensions, this.approximate).catch((err) => {
+      this.graphReady = undefined; // tried again by the next search
+      throw err;
+    });
+    return (await this.graphReady) ? stamp.dimensions : null;
   }
 
   async similarityNull(vector: Float32Array): Promise<{ mean: number; sd: number; rows: number }> {
@@ -387,9 +424,14 @@ export class PostgresStore implements Store {
     return { memories: row.memories - row.summaries, summaries: row.summaries, chunks: row.chunks, terms: row.terms, bytes: row.bytes };
   }
 
-  /** After a bulk load: fresh planner statistics, so the next queries are planned for the data they will read. */
+  /**
+   * After a bulk load: fresh planner statistics, so the next queries are planned for the data they will read, and
+   * the HNSW index of a namespace now above the threshold, so its build (about a minute at 50,000 chunks on
+   * PGlite) is paid here rather than by the first search.
+   */
   async settle(): Promise<void> {
     await this.refreshStatistics(true);
+    await this.graphDimensions({});
   }
 
   async memoryIdsInOrder(): Promise<string[]> {

@@ -3,7 +3,7 @@
  * The dense channel on pgvector. Vectors travel as pgvector's text form ('[0.1,0.2,...]') in a parameter and
  * come back the same way. The search is exact: ORDER BY the `<#>` operator, which is the NEGATIVE inner
  * product (so ascending is best first), over unit vectors, so -(a <#> b) is the cosine the SQLite store
- * reports. No ANN index yet: exact search is what the contract and the engine's scores assume.
+ * reports. This is the exact search; above a size threshold the store walks an HNSW index instead (hnsw-sql.ts).
  */
 import type { Ranked, SearchFilter } from "../../model/types.js";
 import type { Queryable } from "./connection.js";

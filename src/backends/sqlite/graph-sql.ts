@@ -12,7 +12,8 @@ import { markDirty } from "./pyramid-sql.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
-const EDGE_SELECT = `SELECT e.id, e.type, f.id AS from_id, t.id AS to_id, e.valid_from_ms, e.valid_to_ms, e.recorded_at_ms,
+/** Edges by memory id; `rowid` is the insertion order a whole-store copy pages by (copy-sql.ts). */
+export const EDGE_SELECT = `SELECT e.rowid, e.id, e.type, f.id AS from_id, t.id AS to_id, e.valid_from_ms, e.valid_to_ms, e.recorded_at_ms,
   e.retracted_at_ms, e.provenance, e.confidence, e.reason
   FROM edges e JOIN memories f ON f.rowid = e.from_rowid JOIN memories t ON t.rowid = e.to_rowid`;
 
@@ -77,7 +78,8 @@ export function edgesTouching(stmt: Prepare, memoryIds: string[], type?: EdgeTyp
   return rows.map(toEdge);
 }
 
-const SUGGESTION_SELECT = `SELECT s.id, f.id AS from_id, t.id AS to_id, s.confidence, s.reason, s.created_at_ms, s.status
+/** Suggestions by memory id, with the insertion order and decision time a whole-store copy keeps (copy-sql.ts). */
+export const SUGGESTION_SELECT = `SELECT s.rowid, s.decided_at_ms, s.id, f.id AS from_id, t.id AS to_id, s.confidence, s.reason, s.created_at_ms, s.status
   FROM suggestions s JOIN memories f ON f.rowid = s.from_rowid JOIN memories t ON t.rowid = s.to_rowid`;
 
 export function insertSuggestion(stmt: Prepare, s: Omit<Suggestion, "id" | "status">): void {

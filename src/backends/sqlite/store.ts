@@ -34,6 +34,8 @@ import { defaultApproximateSearch, VectorIndex, type ApproximateSearch } from ".
 import { StatementCache } from "./statement-cache.js";
 import { purgeDeleted, type PurgeReport } from "./purge.js";
 import { idsByImportKey } from "./import-keys-sql.js";
+import { copyCounts, readSection, writeSection } from "./copy-sql.js";
+import type { StoreCopy } from "../../ports/copy.js";
 
 export interface SqliteStoreOptions {
   /** Largest filter result applied in memory rather than by a join (tests set 0 to exercise the join). */
@@ -72,6 +74,16 @@ export class SqliteStore implements Store {
 
   private readonly prepare = (sql: string) => this.stmt(sql);
   readonly entities = sqliteEntityReads(this.prepare);
+
+  readonly copy: StoreCopy = {
+    read: async (section, page) => readSection(this.prepare, section, page),
+    write: async (section, records) => {
+      const added = this.db.transaction(() => writeSection(this.prepare, section, records))();
+      this.vectors.add(added);
+    },
+    counts: async () => copyCounts(this.prepare),
+    namespaces: async () => ["default"],
+  };
 
   /**
    * A cached prepared statement, always handed out in plain object mode: `.pluck()` and `.raw()` change a

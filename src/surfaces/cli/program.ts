@@ -6,6 +6,7 @@
 import { Command } from "commander";
 import { registerEvalCommands } from "./commands/eval-commands.js";
 import { registerMemoryCommands } from "./commands/memory-commands.js";
+import { registerMigrateCommand } from "./commands/migrate-command.js";
 import { registerPyramidCommands } from "./commands/pyramid-commands.js";
 import { registerRevisionCommands } from "./commands/revision-commands.js";
 import { registerSearchCommand } from "./commands/search-command.js";
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
   registerTopicCommands(program, context);
   registerServerCommands(program, context);
   registerStoreCommands(program, context);
+  registerMigrateCommand(program, context);
   registerListCommand(program, context);
   registerEvalCommands(program, context);
   return program;

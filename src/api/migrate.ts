@@ -1,0 +1,158 @@
+/**
+ * @module api/migrate
+ * `migrateStore`: copies every namespace of one store location into an empty one (a SQLite file into
+ * PostgreSQL, PGlite into a file, ...), through the Store port only (ports/copy): sections in COPY_ORDER, a page
+ * of records per transaction, ids and times kept. Then both sides are counted, kind by kind, and the report says
+ * whether they agree. Refused before anything is written: a source that holds nothing, a target that already
+ * holds something, the same location twice.
+ */
+import { existsSync, readdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { CascadeError, invalidInput } from "../errors.js";
+import { COPY_ORDER, type CopyCounts, type CopySection, type CopySections } from "../ports/copy.js";
+import type { Store } from "../ports/store.js";
+import { DEFAULT_NAMESPACE, isFileLocation, namespaceDir, namespacePath } from "./namespaces.js";
+import { openStoreAt } from "./stores.js";
+
+export interface MigrateOptions {
+  from: string;
+  to: string;
+  /** Records per page, one transaction each (default 500). */
+  batch?: number;
+  /** Called after each page: records copied so far of the namespace's total. */
+  onProgress?: (progress: { namespace: string; done: number; total: number }) => void;
+}
+
+export interface MigratedNamespace {
+  namespace: string;
+  source: CopyCounts;
+  target: CopyCounts;
+  ok: boolean;
+}
+
+export interface MigrateReport {
+  from: string;
+  to: string;
+  namespaces: MigratedNamespace[];
+  /** Every kind counted alike on both sides, in every namespace. */
+  ok: boolean;
+  took_ms: number;
+}
+
+export const DEFAULT_MIGRATE_BATCH = 500;
+
+/** Copies a whole store, section by section, a page per transaction; `onProgress` after each page. */
+export async function copyStore(source: Store, target: Store, options: { batch: number; onProgress?: (done: number, total: number) => void }): Promise<void> {
+  const c = await source.copy.counts();
+  const total = c.memories + c.summaries + c.edges + c.suggestions + c.topics + c.entities;
+  let done = 0;
+  for (const section of COPY_ORDER) {
+    let after: string | null = null;
+    do {
+      const page: { records: CopySections[CopySection][]; next: string | null } = await source.copy.read(section, { after, limit: options.batch });
+      // the dirty windows replace those the copied memories marked, so they are written even when there are none
+      if (page.records.length > 0 || section === "dirtyWindows") await target.copy.write(section, page.records);
+      if (section !== "settings" && section !== "dirtyWindows") done += page.records.length;
+      options.onProgress?.(Math.min(done, total), total);
+      after = page.next;
+    } while (after !== null);
+  }
+}
+
+/** A location as one string per place, so that two spellings of one store are caught (a relative path, a trailing slash). */
+function canonical(location: string): string {
+  if (/^pglite:/i.test(location)) {
+    const dir = location.slice("pglite:".length);
+    return dir === "" || dir === "memory" ? location : `pglite:${resolve(dir)}`;
+  }
+  return isFileLocation(location) ? resolve(location) : location.replace(/\/+$/, "");
+}
+
+/** Refuses what no copy can start from or write to (INVALID_INPUT naming the flag), before anything is opened. */
+function checkLocations(from: string, to: string): void {
+  for (const [flag, location] of [["--from", from], ["--to", to]] as const) {
+    if (typeof location !== "string" || location.trim() === "") throw invalidInput(flag, "a store location is required (a file, postgres://…, pglite:<dir>)");
+    if (location.includes("#")) throw invalidInput(flag, `${location}: name the location without #namespace; migrate copies every namespace there`);
+    if (location === ":memory:" || /^pglite:(memory)?$/i.test(location)) throw invalidInput(flag, `${location} is a new, empty store each time it is opened: name a file, pglite:<dir> or postgres://…`);
+  }
+  if (canonical(from) === canonical(to)) throw invalidInput("--to", `${to} is the source itself`);
+  const local = isFileLocation(from) ? from : /^pglite:/i.test(from) ? from.slice("pglite:".length) : null;
+  if (local !== null && !existsSync(local)) throw invalidInput("--from", `no store at ${from}`);
+}
+
+/** The namespaces at a location: a SQLite file's are files beside it, PostgreSQL's share its tables. */
+async function namespacesAt(location: string, store: Store): Promise<string[]> {
+  if (!isFileLocation(location)) return [...new Set([DEFAULT_NAMESPACE, ...(await store.copy.namespaces())])];
+  const dir = namespaceDir(location);
+  const others = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".db")).map((f) => f.slice(0, -3)) : [];
+  return [DEFAULT_NAMESPACE, ...others.sort()];
+}
+
+/** What each namespace at a location holds; one that was ever written (stamped) or holds any record is occupied. */
+async function contentsAt(location: string, store: Store): Promise<{ ns: string; counts: CopyCounts; occupied: boolean }[]> {
+  return eachNamespace(location, await namespacesAt(location, store), async (ns, s) => {
+    const counts = await s.copy.counts();
+    return { ns, counts, occupied: (await s.embedderStamp()) !== null || Object.values(counts).some((n) => n > 0) };
+  });
+}
+
+/** Opens the store of each namespace in turn, hands it to `fn`, and closes it. */
+async function eachNamespace<T>(location: string, namespaces: string[], fn: (namespace: string, store: Store) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (const ns of namespaces) {
+    const store = await openStoreAt(namespacePath(location, ns));
+    try {
+      out.push(await fn(ns, store));
+    } finally {
+      await store.close();
+    }
+  }
+  return out;
+}
+
+/** Copies every namespace at `from` into the empty location `to` and compares the counts of both (see the module note). */
+export async function migrateStore(options: MigrateOptions): Promise<MigrateReport> {
+  const started = Date.now();
+  const { from, to } = options;
+  checkLocations(from, to);
+  const batch = options.batch ?? DEFAULT_MIGRATE_BATCH;
+  if (!Number.isInteger(batch) || batch < 1) throw invalidInput("--batch", `${batch} must be a whole number of records, at least 1`);
+
+  // the source is checked before the target is opened, so a refused copy creates no target file
+  const source = await openStoreAt(from);
+  let namespaces: string[];
+  try {
+    const held = await contentsAt(from, source);
+    if (!held.some((c) => c.occupied)) throw invalidInput("--from", `the store at ${from} is empty: nothing to copy`);
+    namespaces = held.map((c) => c.ns);
+  } finally {
+    await source.close();
+  }
+  const target = await openStoreAt(to);
+  try {
+    const busy = (await contentsAt(to, target)).find((c) => c.occupied);
+    if (busy) {
+      throw invalidInput("--to", `${to} already holds a store (namespace ${busy.ns}: ${busy.counts.memories} memories); migrate copies into an empty location only`);
+    }
+  } finally {
+    await target.close();
+  }
+
+  const results: MigratedNamespace[] = [];
+  for (const ns of namespaces) {
+    const [s, t] = [await openStoreAt(namespacePath(from, ns)), await openStoreAt(namespacePath(to, ns))];
+    try {
+      await copyStore(s, t, { batch, onProgress: (done, total) => options.onProgress?.({ namespace: ns, done, total }) });
+      await t.settle();
+      const [sc, tc] = [await s.copy.counts(), await t.copy.counts()];
+      results.push({ namespace: ns, source: sc, target: tc, ok: (Object.keys(sc) as (keyof CopyCounts)[]).every((k) => sc[k] === tc[k]) });
+    } catch (err) {
+      if (err instanceof CascadeError) throw err;
+      throw new CascadeError("STORE_ERROR", `migrate: copying namespace ${ns} failed: ${(err as Error).message}`, { cause: err });
+    } finally {
+      await s.close();
+      await t.close();
+    }
+  }
+  return { from, to, namespaces: results, ok: results.every((r) => r.ok), took_ms: Date.now() - started };
+}
