@@ -28,6 +28,7 @@ import * as rows from "./memory-sql.js";
 import { MEMORY_COLUMNS, toMemory, type MemoryRow } from "./memory-sql.js";
 import * as pyramid from "./pyramid-sql.js";
 import { migrate, TABLES } from "./schema.js";
+import { dropNamespace } from "./drop-sql.js";
 import { addCounts, counts } from "./index-sql.js";
 import { insertMemories } from "./write-sql.js";
 import * as copy from "./copy-sql.js";
@@ -41,6 +42,8 @@ export interface PostgresStoreOptions {
   namespace?: string;
   /** Approximate dense search (HNSW) for large namespaces (hnsw-sql.ts); false: always exact. */
   approximate?: Partial<ApproximateSearch> | false;
+  /** A throwaway namespace: everything in it (rows and HNSW index) is deleted when the store is closed. */
+  dropOnClose?: boolean;
 }
 
 export const DEFAULT_PG_NAMESPACE = "default";
@@ -70,7 +73,7 @@ export class PostgresStore implements Store {
   private readonly approximate: ApproximateSearch | null;
   private graphReady: Promise<boolean> | undefined;
 
-  private constructor(private readonly db: Database, readonly namespace: string, approximate: PostgresStoreOptions["approximate"]) {
+  private constructor(private readonly db: Database, readonly namespace: string, approximate: PostgresStoreOptions["approximate"], private readonly dropOnClose: boolean) {
     this.entities = postgresEntityReads(db, namespace);
     this.approximate = approximate === false ? null : { ...defaultApproximateSearch, ...approximate };
   }
@@ -84,7 +87,11 @@ export class PostgresStore implements Store {
       if (err instanceof CascadeError) throw err;
       throw new CascadeError("STORE_ERROR", `cannot open the store at ${db.label}: ${(err as Error).message}`, { cause: err });
     }
-    const store = new PostgresStore(db, options.namespace ?? DEFAULT_PG_NAMESPACE, options.approximate);
+    if (options.dropOnClose && (options.namespace ?? DEFAULT_PG_NAMESPACE) === DEFAULT_PG_NAMESPACE) {
+      await db.close().catch(() => {});
+      throw new CascadeError("INVALID_INPUT", "a store dropped on close needs a namespace of its own, never the default one");
+    }
+    const store = new PostgresStore(db, options.namespace ?? DEFAULT_PG_NAMESPACE, options.approximate, Boolean(options.dropOnClose));
     await store.refreshStatistics(false);
     return store;
   }
@@ -446,7 +453,15 @@ export class PostgresStore implements Store {
     return runDoctor(this.db, this.ns, (await this.embedderStamp())?.dimensions ?? null, repair);
   }
 
+  private closed = false;
+
   async close(): Promise<void> {
-    await this.db.close();
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      if (this.dropOnClose) await dropNamespace(this.db, this.ns);
+    } finally {
+      await this.db.close();
+    }
   }
 }
