@@ -72,6 +72,8 @@ export class PostgresStore implements Store {
   /** The HNSW settings, or null for exact search only; and the index's build, once this store needed it. */
   private readonly approximate: ApproximateSearch | null;
   private graphReady: Promise<boolean> | undefined;
+  /** The chunks the dense channel's similarity distribution is sampled from, while the namespace is unchanged (vector-sql.ts). */
+  private readonly nullSample: { sample: vectors.NullSample | null } = { sample: null };
 
   private constructor(private readonly db: Database, readonly namespace: string, approximate: PostgresStoreOptions["approximate"], private readonly dropOnClose: boolean) {
     this.entities = postgresEntityReads(db, namespace);
@@ -246,7 +248,7 @@ export class PostgresStore implements Store {
   }
 
   async similarityNull(vector: Float32Array): Promise<{ mean: number; sd: number; rows: number }> {
-    return vectors.similarityNull(this.db, this.ns, vector);
+    return vectors.similarityNull(this.db, this.ns, vector, this.nullSample);
   }
 
   async termsAfter(afterId: number): Promise<{ id: number; term: string }[]> {
