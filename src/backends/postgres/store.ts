@@ -132,7 +132,7 @@ export class PostgresStore implements Store {
    * After committed edges: the edges table analyzed once it has outgrown its statistics by half. Without this,
    * the edge lookups of every search (supersession, the graph channel) ran on a table the planner still thought
    * nearly empty until autovacuum came by: 200 ms of annotation a query after 10,000 edges at 100,000 chunks,
-   * against 9 ms once analyzed (cascade bench on a server).
+   * against 6 ms once analyzed (cascade bench on a server, docs/SCALING.md).
    */
   private async wroteEdges(edges: number): Promise<void> {
     this.edgesSinceStats += edges;
