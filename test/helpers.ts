@@ -33,6 +33,8 @@ const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
 
 export interface CliResult {
   status: number | null;
+  /** The child's process id (scratch namespaces on a server are named after it). */
+  pid: number | undefined;
   stdout: string;
   stderr: string;
   json: any;
@@ -52,7 +54,7 @@ export function cli(args: string[], options: { input?: string; env?: Record<stri
       json = undefined;
     }
   }
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, json };
+  return { status: r.status, pid: r.pid, stdout: r.stdout, stderr: r.stderr, json };
 }
 
 /**

@@ -13,6 +13,7 @@ import { newPglite, openPglite } from "../src/backends/postgres/open.js";
 import { PG_SCHEMA_VERSION } from "../src/backends/postgres/schema.js";
 import { PostgresStore } from "../src/backends/postgres/store.js";
 import { CascadeError } from "../src/errors.js";
+import type { EdgeDraft } from "../src/model/graph.js";
 import { prepared, queryVector, stamp } from "./contract/fixture.js";
 
 const at = (day: number) => new Date(Date.UTC(2026, 0, day, 12)).toISOString();
@@ -128,6 +129,13 @@ test("the store analyzes its tables once they have grown (PGlite has no autovacu
     assert.ok((await reltuples()) <= 0, "one small write: no statistics yet");
     await store.writeMemories(await prepared(Array.from({ length: 120 }, (_, i) => ({ text: `note ${i} about billing`, at: at(1 + (i % 20)) }))), stamp);
     assert.equal(await reltuples(), 121, "analyzed after the tables grew");
+    // edges grow without chunks (a bulk of supersessions): analyzed on their own once they outgrow their statistics
+    const edgeTuples = async () => (await db.query<{ n: number }>("SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'edges'::regclass"))[0].n;
+    assert.ok((await edgeTuples()) <= 0);
+    const ids = await store.memoryIdsInOrder();
+    const edge = (from: string, to: string): EdgeDraft => ({ type: "supersedes", from, to, validFrom: 0, validTo: null, recordedAt: 0, provenance: "api", confidence: 1, reason: null });
+    await store.addEdges(ids.slice(1).map((id, i) => edge(id, ids[i])));
+    assert.equal(await edgeTuples(), 120, "analyzed after 120 edges");
   } finally {
     await pglite.close();
   }

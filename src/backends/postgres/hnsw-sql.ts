@@ -45,7 +45,12 @@ export function isLightFilter(filter: SearchFilter): boolean {
 
 /** The index's name: one per namespace and dimension (a namespace re-stamped with another embedder gets another). */
 export function hnswIndexName(ns: string, dimensions: number): string {
-  return `chunks_hnsw_${createHash("sha1").update(ns).digest("hex").slice(0, 16)}_${dimensions}`;
+  return `${hnswIndexPrefix(ns)}${dimensions}`;
+}
+
+/** What the names of a namespace's indexes (any dimension) start with. */
+export function hnswIndexPrefix(ns: string): string {
+  return `chunks_hnsw_${createHash("sha1").update(ns).digest("hex").slice(0, 16)}_`;
 }
 
 /** pgvector 0.8 brought the iterative scan a filtered graph walk needs; an older server searches exactly. */

@@ -47,6 +47,18 @@ export async function openPostgresUrl(url: string, options: PostgresStoreOptions
   return PostgresStore.open(shared(`url:${url}:${options.poolSize ?? ""}`, () => poolDatabase(url, { max: options.poolSize })), options);
 }
 
+let scratchCount = 0;
+
+/**
+ * A throwaway store on a PostgreSQL server: a namespace of its own (`scratch_` + process id, time, a counter and
+ * `name`), deleted with its HNSW index when the store is closed, so a bench or an evaluation leaves nothing on the
+ * server. A process killed before closing leaves its namespace; its name says what it was.
+ */
+export async function openPostgresScratch(url: string, name: string, options: PostgresStoreOptions & { poolSize?: number } = {}): Promise<PostgresStore> {
+  const namespace = `scratch_${process.pid}_${Date.now().toString(36)}_${++scratchCount}_${name.replace(/[^\w.-]/g, "_")}`;
+  return openPostgresUrl(url, { ...options, namespace, dropOnClose: true });
+}
+
 /** A store on PGlite in this process: a fresh in-memory database, or the data directory `dataDir` (shared by its stores). */
 export async function openPglite(options: PostgresStoreOptions & { dataDir?: string } = {}): Promise<PostgresStore> {
   if (options.dataDir === undefined) return PostgresStore.open(pgliteDatabase(newPglite(), { owned: true, label: "pglite (in memory)" }), options);

@@ -43,8 +43,43 @@ export async function nearestChunks(q: Queryable, ns: string, vector: Float32Arr
   return rows.map((r) => ({ chunkId: r.chunk, memoryId: r.memory, score: r.score }));
 }
 
-/** Mean and (population) sd of the query's similarity over an even sample: every k-th chunk in id order. */
-export async function similarityNull(q: Queryable, ns: string, vector: Float32Array): Promise<{ mean: number; sd: number; rows: number }> {
+/**
+ * Which chunks a query's similarity distribution is taken over: their ids, and the namespace's state they were
+ * chosen in (`key`: the kept chunk count and the largest chunk id). Ids come from one identity sequence and the
+ * writers of a namespace take turns, so an unchanged key means an unchanged set of chunks.
+ */
+export interface NullSample {
+  key: string;
+  ids: number[];
+}
+
+/** The namespace's state in one expression (the count kept in meta, which doctor checks, and the last id by the primary key). */
+const SAMPLE_KEY = `coalesce((SELECT value FROM meta WHERE namespace = $1 AND key = 'chunk_count'), '0') || ':' || coalesce((SELECT max(id) FROM chunks WHERE namespace = $1)::text, '')`;
+
+/**
+ * Mean and (population) sd of the query's similarity over an even sample: every k-th chunk in id order, at
+ * most 2,048 (as the SQLite store's matrix samples). Numbering every chunk of the namespace costs a scan of it
+ * (70–90 ms a query at 100,000 chunks on a server), so the sample's ids are kept in `cache` and chosen again only
+ * when the namespace changed: each query reads the vectors of the cached ids and, in the same statement (one
+ * snapshot), the key they must still match.
+ */
+export async function similarityNull(q: Queryable, ns: string, vector: Float32Array, cache: { sample: NullSample | null }): Promise<{ mean: number; sd: number; rows: number }> {
+  const v = toVectorText(vector);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const sample = cache.sample ?? (cache.sample = await chooseSample(q, ns));
+    const [row] = await q.query<{ key: string; n: number; mean: number | null; sd: number | null }>(
+      `SELECT (${SAMPLE_KEY}) AS key, count(*)::int AS n, avg(s) AS mean, stddev_pop(s) AS sd
+       FROM (SELECT -(c.vector <#> $2::vector) AS s FROM chunks c WHERE c.namespace = $1 AND c.id = ANY($3::bigint[])) AS sample`,
+      [ns, v, sample.ids],
+    );
+    if (row.key !== sample.key) {
+      cache.sample = null; // another write since the sample was chosen: choose again
+      continue;
+    }
+    if (row.n === 0) return { mean: 0, sd: 0, rows: 0 };
+    return { mean: Number(row.mean), sd: Number(row.sd ?? 0), rows: row.n };
+  }
+  // writes landing between every choice and its use: number the chunks in the same statement
   const [row] = await q.query<{ n: number; mean: number | null; sd: number | null }>(
     `WITH numbered AS (
        SELECT id, row_number() OVER (ORDER BY id) - 1 AS r, count(*) OVER () AS total FROM chunks WHERE namespace = $1),
@@ -52,10 +87,22 @@ export async function similarityNull(q: Queryable, ns: string, vector: Float32Ar
        SELECT -(c.vector <#> $2::vector) AS s FROM numbered x JOIN chunks c ON c.namespace = $1 AND c.id = x.id
        WHERE x.r % greatest(1, ceil(x.total::float8 / $3)::bigint) = 0)
      SELECT count(*)::int AS n, avg(s) AS mean, stddev_pop(s) AS sd FROM sample`,
-    [ns, toVectorText(vector), NULL_SAMPLE_ROWS],
+    [ns, v, NULL_SAMPLE_ROWS],
   );
   if (!row || row.n === 0) return { mean: 0, sd: 0, rows: 0 };
   return { mean: Number(row.mean), sd: Number(row.sd ?? 0), rows: row.n };
+}
+
+/** Every k-th chunk id in id order (at most NULL_SAMPLE_ROWS), with the key of the state they were read in. */
+async function chooseSample(q: Queryable, ns: string): Promise<NullSample> {
+  const rows = await q.query<{ key: string; ids: (number | string)[] | null }>(
+    `SELECT (${SAMPLE_KEY}) AS key, (
+       SELECT array_agg(id ORDER BY id) FROM (
+         SELECT id, row_number() OVER (ORDER BY id) - 1 AS r, count(*) OVER () AS total FROM chunks WHERE namespace = $1) x
+       WHERE x.r % greatest(1, ceil(x.total::float8 / $2)::bigint) = 0) AS ids`,
+    [ns, NULL_SAMPLE_ROWS],
+  );
+  return { key: rows[0].key, ids: (rows[0].ids ?? []).map(Number) };
 }
 
 /** Every chunk vector in id order, a page at a time (keyset), so a large store is never read into memory at once. */

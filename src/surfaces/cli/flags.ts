@@ -4,7 +4,7 @@
  * one-line error; the engine validates meaning.
  */
 import { InvalidArgumentError } from "commander";
-import { CHANNEL_NAMES } from "../../index.js";
+import { CHANNEL_NAMES, isPostgresUrl, type PostgresUrl } from "../../index.js";
 
 export function integer(name: string, min: number) {
   return (value: string) => {
@@ -34,4 +34,16 @@ export function parseWeight(value: string, previous: Record<string, number> = {}
   const w = Number(m[2]);
   if (!Number.isFinite(w) || w < 0) throw new InvalidArgumentError(`--weight ${m[1]}: the weight must be a number ≥ 0, got ${JSON.stringify(m[2])}`);
   return { ...previous, [m[1]]: w };
+}
+
+/** `--store` of eval and bench: sqlite, pglite, or a PostgreSQL server's URL (each throwaway store a namespace of its own there). */
+export type StoreFlag = "sqlite" | "pglite" | PostgresUrl;
+
+export function storeFlag(value: string): StoreFlag {
+  if (value === "sqlite" || value === "pglite") return value;
+  if (isPostgresUrl(value)) {
+    if (value.includes("#")) throw new InvalidArgumentError(`--store: give the server's URL without a #fragment (each throwaway store gets a namespace of its own), got ${JSON.stringify(value)}`);
+    return value;
+  }
+  throw new InvalidArgumentError(`--store takes sqlite, pglite or a postgres:// (postgresql://) URL, got ${JSON.stringify(value)}`);
 }

@@ -7,7 +7,7 @@ import { CascadeError, defaultGloveEmbedder, scratchStores, runCvCommand, format
 import { formatFilterBench, formatBench, formatEval, formatPyramidBench, formatTopicBench } from "../format.js";
 import { emit } from "../output.js";
 import { progressBar } from "../progress.js";
-import { integer } from "../flags.js";
+import { integer, storeFlag, type StoreFlag } from "../flags.js";
 import { globalFlags, settings, type CliContext } from "../context.js";
 
 export function registerEvalCommands(program: Command, { mode }: CliContext): void {
@@ -24,13 +24,13 @@ export function registerEvalCommands(program: Command, { mode }: CliContext): vo
     .addOption(new Option("--time <mode>", "time expressions in questions: boost, restrict or off").choices(["boost", "restrict", "off"]))
     .option("--cv", "leave-one-conversation-out over the tuned settings: in-sample beside cross-validated")
     .option("--grid <file>", "with --cv: the candidate settings, a JSON array of {name, engine, search} (first = baseline)")
-    .addOption(new Option("--store <kind>", "the store each conversation is loaded into: sqlite (in memory) or pglite (PostgreSQL in process)").choices(["sqlite", "pglite"]).default("sqlite"))
+    .option("--store <kind>", "the store each conversation is loaded into: sqlite (in memory), pglite (PostgreSQL in process) or a postgres:// URL (a namespace per conversation, deleted after)", storeFlag, "sqlite")
     .action(async (dataset: string, path: string, o, cmd: Command) => {
       if (dataset !== "locomo") throw new CascadeError("INVALID_INPUT", `eval: unknown dataset ${JSON.stringify(dataset)}; known: locomo`, { field: "dataset" });
       const { engine } = settings(globalFlags(cmd));
       const conversations = loadLocomo(path);
       const embedder = defaultGloveEmbedder();
-      const stores = scratchStores(o.store === "pglite" ? "pglite" : "memory");
+      const stores = scratchStores(o.store === "sqlite" ? "memory" : (o.store as Exclude<StoreFlag, "sqlite">));
       if (o.cv || o.grid) {
         const cvBar = progressBar("cross-validating", "runs");
         const search = o.time ? { time: o.time } : undefined;
@@ -65,9 +65,9 @@ export function registerEvalCommands(program: Command, { mode }: CliContext): vo
     .option("--topics", "instead: --chunks memories over 1,000 topics; fused queries with and without --under (1%), and the tree listing")
     .option("--filters", "instead: --chunks memories with users and metadata; fused queries with and without scope and metadata filters")
     .option("--no-pyramid", "the summary pyramid off: not maintained during ingest, no context in searches")
-    .addOption(new Option("--store <kind>", "where the corpus is stored: sqlite (a file in a temporary folder) or pglite (PostgreSQL in process)").choices(["sqlite", "pglite"]).default("sqlite"))
+    .option("--store <kind>", "where the corpus is stored: sqlite (a file in a temporary folder), pglite (PostgreSQL in process) or a postgres:// URL (a namespace of its own, deleted after)", storeFlag, "sqlite")
     .action(async (o, cmd: Command) => {
-      const stores = scratchStores(o.store === "pglite" ? "pglite" : "files");
+      const stores = scratchStores(o.store === "sqlite" ? "files" : (o.store as Exclude<StoreFlag, "sqlite">));
       if (o.filters) {
         const bar = progressBar("filter bench", "steps");
         const r = await runFilterBench(defaultGloveEmbedder(), { stores, memories: o.chunks, queries: o.queries, seed: o.seed, onProgress: (_p, d, t) => bar.update(d, t) }).finally(() => bar.stop());

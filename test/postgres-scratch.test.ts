@@ -1,0 +1,117 @@
+/**
+ * Throwaway stores on PostgreSQL (`scratchStores(url)`, `--store postgres://…` of eval and bench): each is a
+ * namespace of its own, deleted with its HNSW index when the store closes, so a run leaves nothing behind on the
+ * server. The deletion is checked on PGlite (always); the CLI on a real server only with CASCADE_PG_URL (a named
+ * skip without it). A `--store` that is none of sqlite, pglite or a postgres:// URL is refused with exit 2.
+ */
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { pgliteDatabase, poolDatabase, type Database } from "../src/backends/postgres/connection.js";
+import { hnswIndexName } from "../src/backends/postgres/hnsw-sql.js";
+import { newPglite } from "../src/backends/postgres/open.js";
+import { PostgresStore } from "../src/backends/postgres/store.js";
+import { TABLES } from "../src/backends/postgres/schema.js";
+import { prepared, queryVector, stamp } from "./contract/fixture.js";
+import { cli, tempDir } from "./helpers.js";
+
+const url = process.env.CASCADE_PG_URL;
+const skip = url ? false : "needs a PostgreSQL server with pgvector and ltree: set CASCADE_PG_URL";
+
+/** Rows of namespaces matching `pattern` (LIKE) in every table, and the HNSW indexes named for `namespaces`. */
+async function leftovers(db: Database, pattern: string): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const t of TABLES) {
+    const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${t} WHERE namespace LIKE $1`, [pattern]);
+    if (n > 0) out[t] = n;
+  }
+  return out;
+}
+
+test("a store dropped on close leaves no row and no HNSW index of its namespace; other namespaces keep theirs", async () => {
+  const pglite = newPglite();
+  const db = pgliteDatabase(pglite, { owned: false, label: "pglite (scratch test)" });
+  try {
+    const keep = await PostgresStore.open(db, { namespace: "keep" });
+    await keep.writeMemories(await prepared([{ text: "kept note about billing", tags: ["kept"] }]), stamp);
+    const scratch = await PostgresStore.open(db, { namespace: "scratch_test", dropOnClose: true, approximate: { above: 10 } });
+    await scratch.writeMemories(
+      await prepared(Array.from({ length: 40 }, (_, i) => ({ text: `scratch note ${i} about billing and the ledger`, tags: ["t"], metadata: { team: "core" }, topic: "ops.db" }))),
+      stamp,
+    );
+    await scratch.settle(); // builds the namespace's HNSW index (above 10 chunks)
+    assert.equal((await scratch.nearestChunks({ vector: queryVector("billing ledger"), depth: 5, filter: {} })).length, 5);
+    const index = hnswIndexName("scratch_test", stamp.dimensions);
+    assert.equal((await db.query("SELECT 1 FROM pg_indexes WHERE indexname = $1", [index])).length, 1, "the index was built");
+    assert.ok(Object.keys(await leftovers(db, "scratch_test")).length >= 5, "rows in several tables before closing");
+    await scratch.close();
+    await scratch.close(); // a second close is harmless
+    assert.deepEqual(await leftovers(db, "scratch_test"), {});
+    assert.equal((await db.query("SELECT 1 FROM pg_indexes WHERE indexname = $1", [index])).length, 0, "the index was dropped");
+    assert.equal((await keep.stats()).memories, 1);
+    await keep.close();
+    await assert.rejects(PostgresStore.open(pgliteDatabase(pglite, { owned: false }), { dropOnClose: true }), /namespace of its own/);
+  } finally {
+    await pglite.close();
+  }
+});
+
+test("a --store that is not sqlite, pglite or a postgres:// URL is refused: exit 2, one line naming --store", () => {
+  for (const args of [
+    ["bench", "--chunks", "10", "--store", "mysql"],
+    ["bench", "--chunks", "10", "--store", "postgres://localhost/db#namespace=a"],
+    ["eval", "locomo", tempDir(), "--store", "sqlite:memory"],
+  ]) {
+    const r = cli(args);
+    assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, /--store/);
+    assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+  }
+});
+
+const conversation = {
+  speaker_a: "Ana",
+  speaker_b: "Ben",
+  session_1_date_time: "1:56 pm on 8 May, 2023",
+  session_1: [
+    { speaker: "Ana", dia_id: "D1:1", text: "I adopted a greyhound called Pixel last week." },
+    { speaker: "Ben", dia_id: "D1:2", text: "Congratulations! I started learning the cello." },
+    { speaker: "Ana", dia_id: "D1:3", text: "Work is busy, we ship the new billing system soon." },
+  ],
+  session_2_date_time: "10:00 am on 20 June, 2023",
+  session_2: [
+    { speaker: "Ben", dia_id: "D2:1", text: "My cello teacher says I am improving quickly." },
+    { speaker: "Ana", dia_id: "D2:2", text: "Pixel ran away in the park but we found him." },
+  ],
+  qa: [
+    { question: "What is the name of Ana's greyhound?", answer: "Pixel", evidence: ["D1:1"], category: 4 },
+    { question: "Which instrument is Ben learning?", answer: "cello", evidence: ["D1:2", "D2:1"], category: 1 },
+    { question: "What happened to Pixel in the park?", answer: "ran away", evidence: ["D2:2"], category: 4 },
+  ],
+};
+
+test("eval and bench with --store postgres://… give SQLite's figures and leave no namespace on the server", { skip }, async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, "conv-1.json"), JSON.stringify(conversation));
+  writeFileSync(join(dir, "conv-2.json"), JSON.stringify({ ...conversation, session_1: conversation.session_1.slice(1) }));
+  const db = poolDatabase(url!, { max: 1 });
+  try {
+    const onSqlite = cli(["eval", "locomo", dir, "--no-ablation", "--json"]);
+    assert.equal(onSqlite.status, 0, onSqlite.stderr);
+    const onServer = cli(["eval", "locomo", dir, "--no-ablation", "--store", url!, "--json"]);
+    assert.equal(onServer.status, 0, onServer.stderr);
+    assert.deepEqual(onServer.json.overall, onSqlite.json.overall);
+    // the children's namespaces are scratch_<their pid>_…; other runs on the server may hold scratch namespaces of their own
+    const bench = cli(["bench", "--chunks", "300", "--queries", "5", "--store", url!, "--json"]);
+    assert.equal(bench.status, 0, bench.stderr);
+    assert.equal(bench.json.chunks, 300);
+    assert.equal(bench.json["ann_recall@10"], 1);
+    for (const [name, pid] of [["eval", onServer.pid], ["bench", bench.pid]] as const) {
+      assert.ok(pid);
+      assert.deepEqual(await leftovers(db, `scratch\\_${pid}\\_%`), {}, `${name} left rows behind`);
+    }
+  } finally {
+    await db.close();
+  }
+});
