@@ -36,6 +36,7 @@ export const defaultApproximateSearch: Omit<ApproximateSearch, "path" | "threads
   connectivity: 16,
   expansionAdd: 128,
   expansionSearch: 1024,
+  queryCentring: 1,
   rescore: 400,
 });
 
