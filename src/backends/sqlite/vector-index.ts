@@ -28,16 +28,18 @@ export interface ApproximateSearch extends HnswOptions {
 /**
  * When and how the graph is used. Below 200,000 chunks exact search costs under ~7 ms a query on this 2-core
  * machine and finds the true nearest by construction, and a graph would cost a build (~15 s per 200,000 vectors);
- * at 1,000,000 exact search is ~50 ms, the largest cost of a fused query. The graph's settings trade build time for
- * recall, measured by `cascade bench` (dense recall@10 against exact search) at 1,000,000 chunks: docs/BENCHMARKS.md.
+ * at 1,000,000 exact search is ~50 ms, the largest cost of a fused query. The search-time settings come from
+ * `bench/ann-sweep` at 1,000,000 chunks (docs/BENCHMARKS.md): a query sent with 0.7 of the mean taken off finds
+ * more of the exact top 10 than one centred like the graph (0.982 against 0.961 at 1,280 candidates, the dense
+ * channel's query vectors), and once it does, re-scoring more than 100 candidates adds nothing.
  */
 export const defaultApproximateSearch: Omit<ApproximateSearch, "path" | "threads"> = Object.freeze({
   above: 200_000,
   connectivity: 16,
   expansionAdd: 128,
-  expansionSearch: 1024,
-  queryCentring: 1,
-  rescore: 400,
+  expansionSearch: 1280,
+  queryCentring: 0.7,
+  rescore: 100,
 });
 
 /** Rows sampled for a query's similarity distribution: enough for a stable mean and sd, ~0.2 ms a query. */
