@@ -3,17 +3,22 @@
  * An approximate nearest-neighbour graph (HNSW, usearch's implementation: the library the exact search already
  * uses, native, SIMD, able to save and reload its graph) over the same keyed unit vectors as a VectorMatrix. Exact
  * search reads every vector per query: ~3 ms at 100,000 chunks but ~50 ms at 1,000,000, the largest cost of a
- * query there. The graph answers in about a millisecond at any of these sizes; its candidates are re-scored
- * exactly from the matrix, so scores (and the dense channel's relevance floor) stay exact and only membership
- * is approximate.
+ * query there. The graph answers in ~3 ms at 1,000,000 (1,280 candidates, one thread); its candidates are
+ * re-scored exactly from the matrix, so scores (and the dense channel's relevance floor) stay exact and only
+ * membership is approximate.
  *
  * The graph holds the vectors minus their mean, by cosine. Sentence vectors made from word vectors share a large
  * common direction (two random texts have cosine ≈ 0.8), so in the raw space everything is everyone's neighbour
  * and a graph walk cannot tell where to go: on the bench corpus at 200,000 chunks, recall@10 was 0.58 raw and 0.94
  * centred (same settings; docs/BENCHMARKS.md). Centring keeps the order that matters here only approximately
- * (q·v = q·μ + q·(v−μ), but the graph compares directions of v−μ), which the exact re-scoring of a few hundred
- * candidates absorbs. The graph's copies are 8-bit (a quarter of the memory of the matrix's floats): the exact
- * re-scoring takes away what the rounding costs (recall 0.983 at 8 bits against 0.981 at 16, same settings).
+ * (q·v = q·μ + q·(v−μ), but the graph compares directions of v−μ). A query sent with only part of the mean taken
+ * off (`queryCentring`, 0.7) finds more of the exact top 10 than one centred like the graph: at 1,000,000 chunks,
+ * the dense channel's query vectors, 0.977 against 0.962 with 1,024 candidates and 0.984 against 0.974 with 1,536
+ * (0.5 and 1.25 are worse; bench/ann-sweep, docs/BENCHMARKS.md); re-scoring more than 100 candidates exactly then
+ * adds nothing. The graph's copies are 8-bit (a quarter of the
+ * memory of the matrix's floats): the exact re-scoring takes away what the rounding costs (recall 0.983 at 8 bits
+ * against 0.981 at 16 at 200,000 chunks, same settings). A saved graph keeps its build settings beside it
+ * (`.meta`) and is rebuilt, not misread, when they are not the ones asked for.
  */
 import { createRequire } from "node:module";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";

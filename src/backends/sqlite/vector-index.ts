@@ -30,8 +30,9 @@ export interface ApproximateSearch extends HnswOptions {
  * machine and finds the true nearest by construction, and a graph would cost a build (~15 s per 200,000 vectors);
  * at 1,000,000 exact search is ~50 ms, the largest cost of a fused query. The search-time settings come from
  * `bench/ann-sweep` at 1,000,000 chunks (docs/BENCHMARKS.md): a query sent with 0.7 of the mean taken off finds
- * more of the exact top 10 than one centred like the graph (0.982 against 0.961 at 1,280 candidates, the dense
- * channel's query vectors), and once it does, re-scoring more than 100 candidates adds nothing.
+ * more of the exact top 10 than one centred like the graph (the dense channel's query vectors: 0.977 against 0.962
+ * at 1,024 candidates), 1,280 candidates reach 0.982 (1,024 were 0.977, 1,536 cost ~1 ms more for 0.984), and
+ * re-scoring more than 100 candidates adds nothing.
  */
 export const defaultApproximateSearch: Omit<ApproximateSearch, "path" | "threads"> = Object.freeze({
   above: 200_000,
