@@ -15,10 +15,10 @@
  * off (`queryCentring`, 0.7) finds more of the exact top 10 than one centred like the graph: at 1,000,000 chunks,
  * the dense channel's query vectors, 0.977 against 0.962 with 1,024 candidates and 0.984 against 0.974 with 1,536
  * (0.5 and 1.25 are worse; bench/ann-sweep, docs/BENCHMARKS.md); re-scoring more than 100 candidates exactly then
- * adds nothing. The graph's copies are 8-bit (a quarter of the
- * memory of the matrix's floats): the exact re-scoring takes away what the rounding costs (recall 0.983 at 8 bits
- * against 0.981 at 16 at 200,000 chunks, same settings). A saved graph keeps its build settings beside it
- * (`.meta`) and is rebuilt, not misread, when they are not the ones asked for.
+ * adds nothing. The graph's copies are 8-bit (a quarter of the memory of the matrix's floats): the exact
+ * re-scoring takes away what the rounding costs (recall 0.983 at 8 bits against 0.981 at 16 at 200,000 chunks,
+ * same settings). A saved graph keeps its build settings beside it (`.meta`) and is rebuilt, not misread, when
+ * they are not the ones asked for.
  */
 import { createRequire } from "node:module";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";

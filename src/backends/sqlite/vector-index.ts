@@ -11,6 +11,7 @@
  * with every write, and saved beside the store file on settle and close so that the next open loads it instead of
  * building it again. A saved graph that no longer describes the table is rebuilt; `doctor` checks it.
  */
+import { existsSync } from "node:fs";
 import type { DoctorCheck } from "../../ports/store.js";
 import type { Ranked } from "../../model/types.js";
 import { HnswGraph, type HnswOptions } from "../../vectors/hnsw.js";
@@ -125,7 +126,9 @@ export class VectorIndex {
     const graph = this.graph ?? (path ? HnswGraph.open(path, dimensions, this.approximate) : null);
     if (!graph) {
       const needed = matrix.count >= this.approximate.above;
-      return { name: "approximate vector index", ok: true, detail: needed ? "not built yet: built on the first search" : `not used below ${this.approximate.above} chunks (${matrix.count} now)` };
+      // a file that would not open was built with other settings (or in the first layout, or is unreadable)
+      const other = path && existsSync(path) ? "the saved graph was built with other settings: rebuilt on the first search" : null;
+      return { name: "approximate vector index", ok: true, detail: needed ? (other ?? "not built yet: built on the first search") : `not used below ${this.approximate.above} chunks (${matrix.count} now)` };
     }
     if (graph.describes(matrix)) return { name: "approximate vector index", ok: true, detail: `${graph.size} vectors, in step with the table` };
     if (repair) this.invalidate();
