@@ -1,10 +1,11 @@
 /**
  * Approximate dense search (issue 20) on a real SQLite store with the threshold lowered to 100 chunks: the graph's
  * answers against exact search on the same data, exact scores, filtered searches exact, writes and deletes kept in
- * step (also another connection's), the graph saved and loaded rather than rebuilt, and a stale graph file caught.
+ * step (also another connection's), the graph saved and loaded rather than rebuilt, a stale graph file caught, and
+ * a graph saved with other build settings (or in the first layout) rebuilt while search-time settings reuse it.
  */
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { SqliteStore } from "../src/backends/sqlite/store.js";
@@ -21,7 +22,7 @@ function texts(n: number, seed: number): string[] {
 }
 
 const AT = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
-const small = { above: 100, threads: 1, connectivity: 8, expansionAdd: 64, expansionSearch: 64, rescore: 40 };
+const small = { above: 100, threads: 1, connectivity: 8, expansionAdd: 64, expansionSearch: 64, queryCentring: 1, rescore: 40 };
 
 async function filled(path: string, approximate: typeof small | false, n = 600): Promise<SqliteStore> {
   const store = new SqliteStore(path, { approximate });
@@ -91,7 +92,7 @@ test("a graph file that does not describe the store is rebuilt; doctor reports a
   const second = new SqliteStore(join(dir, "two.db"), { approximate: small });
   await second.writeMemories(await prepared(texts(600, 12345).map((text, i) => ({ text, at: AT(i) }))), stamp);
   await second.close();
-  for (const suffix of [".hnsw", ".hnsw.center"]) copyFileSync(join(dir, `one.db${suffix}`), join(dir, `two.db${suffix}`));
+  for (const suffix of [".hnsw", ".hnsw.meta"]) copyFileSync(join(dir, `one.db${suffix}`), join(dir, `two.db${suffix}`));
 
   const reopened = new SqliteStore(join(dir, "two.db"), { approximate: small });
   const check = (await reopened.doctor(false)).find((c) => c.name === "approximate vector index")!;
@@ -105,4 +106,40 @@ test("a graph file that does not describe the store is rebuilt; doctor reports a
   assert.equal((await reopened.doctor(false)).find((c) => c.name === "approximate vector index")!.ok, true);
   await exact.close();
   await reopened.close();
+});
+
+test("a graph saved with other build settings, or in the first layout, is rebuilt; search-time settings reuse it", async () => {
+  const dir = tempDir();
+  const path = join(dir, "g.db");
+  const store = await filled(path, small);
+  await near(store, "alpha");
+  await store.close();
+  const meta = () => JSON.parse(readFileSync(`${path}.hnsw.meta`, "utf8")) as { connectivity: number; quantization: string; center: number[] };
+  assert.equal(meta().connectivity, 8);
+  assert.equal(meta().quantization, "i8");
+
+  // another query centring and search expansion: the saved graph serves them, loaded rather than rebuilt
+  const saved = readFileSync(`${path}.hnsw`);
+  const searchOnly = new SqliteStore(path, { approximate: { ...small, queryCentring: 0.5, expansionSearch: 200 } });
+  assert.equal((await near(searchOnly, texts(1, 7)[0])).length, 10);
+  await searchOnly.close();
+  assert.ok(readFileSync(`${path}.hnsw`).equals(saved), "search-time settings: the same graph");
+
+  // another connectivity: usearch would load the file as it was built, so the settings beside it say to rebuild
+  const other = new SqliteStore(path, { approximate: { ...small, connectivity: 12 } });
+  const check = (await other.doctor(false)).find((c) => c.name === "approximate vector index")!;
+  assert.match(check.detail, /built with other settings: rebuilt on the first search/);
+  await near(other, "alpha");
+  await other.close();
+  assert.equal(meta().connectivity, 12, "rebuilt with the settings asked for, and saved with them");
+
+  // the first layout (the centre alone in .hnsw.center, no settings): rebuilt, and the old file removed
+  const { center } = meta();
+  rmSync(`${path}.hnsw.meta`);
+  writeFileSync(`${path}.hnsw.center`, new Uint8Array(Float32Array.from(center).buffer));
+  const reopened = new SqliteStore(path, { approximate: small });
+  await near(reopened, "alpha");
+  await reopened.close();
+  assert.equal(meta().connectivity, 8);
+  assert.ok(!existsSync(`${path}.hnsw.center`));
 });

@@ -143,9 +143,11 @@ export const defaultTermPruning: Readonly<TermPruningOptions> = Object.freeze({
   minChunks: 2000,
   /**
    * ...and words held by more than this many chunks are left out however large the store: at 1,000,000 chunks 5%
-   * is 50,000, and reading lists that long put the fused p95 at 236 ms. Below 200,000 chunks 5% is the lower bound.
+   * is 50,000, and reading lists that long put the fused p95 at 236 ms (89 ms at 10,000; 5,000 took a further
+   * ~3 ms off the median of bm25 and of late interaction each, docs/BENCHMARKS.md). Up to 100,000 chunks 5% is
+   * the lower bound, so nothing changes there (LoCoMo's stores never prune at all: minChunks).
    */
-  maxChunks: 10_000,
+  maxChunks: 5_000,
 });
 
 export const defaultLimits = Object.freeze({

@@ -3,17 +3,22 @@
  * An approximate nearest-neighbour graph (HNSW, usearch's implementation: the library the exact search already
  * uses, native, SIMD, able to save and reload its graph) over the same keyed unit vectors as a VectorMatrix. Exact
  * search reads every vector per query: ~3 ms at 100,000 chunks but ~50 ms at 1,000,000, the largest cost of a
- * query there. The graph answers in about a millisecond at any of these sizes; its candidates are re-scored
- * exactly from the matrix, so scores (and the dense channel's relevance floor) stay exact and only membership
- * is approximate.
+ * query there. The graph answers in ~3 ms at 1,000,000 (1,280 candidates, one thread); its candidates are
+ * re-scored exactly from the matrix, so scores (and the dense channel's relevance floor) stay exact and only
+ * membership is approximate.
  *
  * The graph holds the vectors minus their mean, by cosine. Sentence vectors made from word vectors share a large
  * common direction (two random texts have cosine ≈ 0.8), so in the raw space everything is everyone's neighbour
  * and a graph walk cannot tell where to go: on the bench corpus at 200,000 chunks, recall@10 was 0.58 raw and 0.94
  * centred (same settings; docs/BENCHMARKS.md). Centring keeps the order that matters here only approximately
- * (q·v = q·μ + q·(v−μ), but the graph compares directions of v−μ), which the exact re-scoring of a few hundred
- * candidates absorbs. The graph's copies are 8-bit (a quarter of the memory of the matrix's floats): the exact
- * re-scoring takes away what the rounding costs (recall 0.983 at 8 bits against 0.981 at 16, same settings).
+ * (q·v = q·μ + q·(v−μ), but the graph compares directions of v−μ). A query sent with only part of the mean taken
+ * off (`queryCentring`, 0.7) finds more of the exact top 10 than one centred like the graph: at 1,000,000 chunks,
+ * the dense channel's query vectors, 0.977 against 0.962 with 1,024 candidates and 0.984 against 0.974 with 1,536
+ * (0.5 and 1.25 are worse; bench/ann-sweep, docs/BENCHMARKS.md); re-scoring more than 100 candidates exactly then
+ * adds nothing. The graph's copies are 8-bit (a quarter of the memory of the matrix's floats): the exact
+ * re-scoring takes away what the rounding costs (recall 0.983 at 8 bits against 0.981 at 16 at 200,000 chunks,
+ * same settings). A saved graph keeps its build settings beside it (`.meta`) and is rebuilt, not misread, when
+ * they are not the ones asked for.
  */
 import { createRequire } from "node:module";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -33,12 +38,32 @@ export interface HnswOptions {
   expansionAdd: number;
   /** Candidates considered while searching: the recall/latency dial. */
   expansionSearch: number;
+  /**
+   * The share of the mean taken off a query before it is sent to the graph (1: centred like the graph's vectors).
+   * Search only: a saved graph serves any value.
+   */
+  queryCentring: number;
   /** Threads for a bulk build. */
   threads: number;
 }
 
 /** Rows centred and added per call of a bulk build: bounds the temporary copy (20 MB at 100 dimensions). */
 const BUILD_BATCH = 50_000;
+
+/**
+ * Saved beside the graph (`<path>.meta`): how it was built, and its centre. A graph built otherwise (another
+ * quantization or connectivity, or the first layout, which kept only the centre in `<path>.center`) is not
+ * loaded but rebuilt: usearch loads a file with the settings the file was made with, whatever the index asked.
+ */
+interface SavedGraph {
+  format: 2;
+  dimensions: number;
+  metric: "cos-centred";
+  quantization: "i8";
+  connectivity: number;
+  expansionAdd: number;
+  center: number[];
+}
 
 export class HnswGraph {
   private readonly scratch: Float32Array;
@@ -48,6 +73,8 @@ export class HnswGraph {
     readonly dimensions: number,
     /** The mean the graph's vectors were centred on; kept with the graph, as later additions must use it too. */
     private readonly center: Float32Array,
+    /** The settings it was built with (saved with it) and is searched with. */
+    private readonly options: HnswOptions,
   ) {
     this.scratch = new Float32Array(dimensions);
   }
@@ -78,29 +105,38 @@ export class HnswGraph {
       for (let j = 0; j < batch.length; j++) batch[j] -= center[j % d];
       index.add(BigUint64Array.from(keys.subarray(start, end), (k) => BigInt(k)), batch, o.threads);
     }
-    return new HnswGraph(index, d, center);
+    return new HnswGraph(index, d, center, o);
   }
 
-  /** `v` minus the centre, in a buffer reused by every call (usearch copies what it is given). */
-  private centred(v: Float32Array): Float32Array {
-    for (let i = 0; i < this.dimensions; i++) this.scratch[i] = v[i] - this.center[i];
+  /** `v` minus `share` of the centre, in a buffer reused by every call (usearch copies what it is given). */
+  private centred(v: Float32Array, share = 1): Float32Array {
+    for (let i = 0; i < this.dimensions; i++) this.scratch[i] = v[i] - share * this.center[i];
     return this.scratch;
   }
 
-  /** The graph saved at `path` as it is, or null when there is no readable file (`describes` tells if it is current). */
+  private static saved(o: HnswOptions, dimensions: number, center: Float32Array): SavedGraph {
+    return { format: 2, dimensions, metric: "cos-centred", quantization: "i8", connectivity: o.connectivity, expansionAdd: o.expansionAdd, center: Array.from(center) };
+  }
+
+  /**
+   * The graph saved at `path` as it is, or null when there is no readable file or it was built with other settings
+   * (`describes` tells if it is current).
+   */
   static open(path: string, dimensions: number, o: HnswOptions): HnswGraph | null {
-    if (!existsSync(path) || !existsSync(`${path}.center`)) return null;
+    if (!existsSync(path) || !existsSync(`${path}.meta`)) return null;
     const index = HnswGraph.empty(dimensions, o);
     let center: Float32Array;
     try {
-      const bytes = readFileSync(`${path}.center`);
-      if (bytes.length !== dimensions * 4) return null;
-      center = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+      const meta = JSON.parse(readFileSync(`${path}.meta`, "utf8")) as SavedGraph;
+      const { center: saved, ...settings } = meta;
+      const { center: _, ...wanted } = HnswGraph.saved(o, dimensions, new Float32Array(0));
+      if (JSON.stringify(settings) !== JSON.stringify(wanted) || !Array.isArray(saved) || saved.length !== dimensions) return null;
+      center = Float32Array.from(saved);
       index.load(path);
     } catch {
       return null;
     }
-    return new HnswGraph(index, dimensions, center);
+    return new HnswGraph(index, dimensions, center, o);
   }
 
   /**
@@ -132,7 +168,8 @@ export class HnswGraph {
     let checked = 0;
     let found = 0;
     for (let row = 0; row < keys.length && checked < sample; row += step, checked++) {
-      if (this.candidates(data.subarray(row * d, (row + 1) * d), 10).includes(keys[row])) found++;
+      // the stored vector itself, centred as stored: it is its own nearest whatever the queries' centring
+      if (this.search(data.subarray(row * d, (row + 1) * d), 10, 1).includes(keys[row])) found++;
     }
     // an approximate graph may miss a few of its own points among near duplicates; a stale one misses most
     return found >= checked * 0.9;
@@ -146,20 +183,28 @@ export class HnswGraph {
     this.index.remove(BigInt(key));
   }
 
-  /** Keys of (about) the `k` nearest vectors, nearest first. */
+  /** Keys of (about) the `k` nearest vectors, nearest first: the candidates the caller re-scores exactly. */
   candidates(query: Float32Array, k: number): number[] {
+    return this.search(query, k, this.options.queryCentring);
+  }
+
+  private search(query: Float32Array, k: number, share: number): number[] {
     if (this.index.size() === 0) return [];
-    const found = this.index.search(this.centred(query), Math.min(k, this.index.size()), 1);
+    const found = this.index.search(this.centred(query, share), Math.min(k, this.index.size()), 1);
     return Array.from(found.keys as BigUint64Array, Number);
   }
 
+  /** Saves the graph and, beside it, its settings and centre (`<path>.meta`). */
   save(path: string): void {
     this.index.save(path);
-    writeFileSync(`${path}.center`, new Uint8Array(this.center.buffer, this.center.byteOffset, this.center.byteLength));
+    writeFileSync(`${path}.meta`, JSON.stringify(HnswGraph.saved(this.options, this.dimensions, this.center)));
+    rmSync(`${path}.center`, { force: true });
   }
 
   static discard(path: string): void {
     rmSync(path, { force: true });
+    rmSync(`${path}.meta`, { force: true });
+    // the first layout's centre file
     rmSync(`${path}.center`, { force: true });
   }
 }

@@ -11,6 +11,7 @@
  * with every write, and saved beside the store file on settle and close so that the next open loads it instead of
  * building it again. A saved graph that no longer describes the table is rebuilt; `doctor` checks it.
  */
+import { existsSync } from "node:fs";
 import type { DoctorCheck } from "../../ports/store.js";
 import type { Ranked } from "../../model/types.js";
 import { HnswGraph, type HnswOptions } from "../../vectors/hnsw.js";
@@ -28,15 +29,19 @@ export interface ApproximateSearch extends HnswOptions {
 /**
  * When and how the graph is used. Below 200,000 chunks exact search costs under ~7 ms a query on this 2-core
  * machine and finds the true nearest by construction, and a graph would cost a build (~15 s per 200,000 vectors);
- * at 1,000,000 exact search is ~50 ms, the largest cost of a fused query. The graph's settings trade build time for
- * recall, measured by `cascade bench` (dense recall@10 against exact search) at 1,000,000 chunks: docs/BENCHMARKS.md.
+ * at 1,000,000 exact search is ~50 ms, the largest cost of a fused query. The search-time settings come from
+ * `bench/ann-sweep` at 1,000,000 chunks (docs/BENCHMARKS.md): a query sent with 0.7 of the mean taken off finds
+ * more of the exact top 10 than one centred like the graph (the dense channel's query vectors: 0.977 against 0.962
+ * at 1,024 candidates), 1,280 candidates reach 0.982 (1,024 were 0.977, 1,536 cost ~1 ms more for 0.984), and
+ * re-scoring more than 100 candidates adds nothing.
  */
 export const defaultApproximateSearch: Omit<ApproximateSearch, "path" | "threads"> = Object.freeze({
   above: 200_000,
   connectivity: 16,
   expansionAdd: 128,
-  expansionSearch: 1024,
-  rescore: 400,
+  expansionSearch: 1280,
+  queryCentring: 0.7,
+  rescore: 100,
 });
 
 /** Rows sampled for a query's similarity distribution: enough for a stable mean and sd, ~0.2 ms a query. */
@@ -121,7 +126,9 @@ export class VectorIndex {
     const graph = this.graph ?? (path ? HnswGraph.open(path, dimensions, this.approximate) : null);
     if (!graph) {
       const needed = matrix.count >= this.approximate.above;
-      return { name: "approximate vector index", ok: true, detail: needed ? "not built yet: built on the first search" : `not used below ${this.approximate.above} chunks (${matrix.count} now)` };
+      // a file that would not open was built with other settings (or in the first layout, or is unreadable)
+      const other = path && existsSync(path) ? "the saved graph was built with other settings: rebuilt on the first search" : null;
+      return { name: "approximate vector index", ok: true, detail: needed ? (other ?? "not built yet: built on the first search") : `not used below ${this.approximate.above} chunks (${matrix.count} now)` };
     }
     if (graph.describes(matrix)) return { name: "approximate vector index", ok: true, detail: `${graph.size} vectors, in step with the table` };
     if (repair) this.invalidate();
