@@ -4,30 +4,8 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { defaultGloveEmbedder, scratchStores, evaluateLocomo, loadLocomo } from "../src/index.js";
 import { cli, tempDir } from "./helpers.js";
+import { tinyLocomo as fixture } from "./fixtures/tiny-locomo.js";
 
-/** A tiny LoCoMo-shaped conversation, written for this test. */
-const fixture = {
-  speaker_a: "Ana",
-  speaker_b: "Ben",
-  session_1_date_time: "1:56 pm on 8 May, 2023",
-  session_1: [
-    { speaker: "Ana", dia_id: "D1:1", text: "I adopted a greyhound called Pixel last week." },
-    { speaker: "Ben", dia_id: "D1:2", text: "Congratulations! I started learning the cello." },
-    { speaker: "Ana", dia_id: "D1:3", text: "Work is busy, we ship the new billing system soon.", blip_caption: "a photo of a whiteboard" },
-  ],
-  session_2_date_time: "10:00 am on 20 June, 2023",
-  session_2: [
-    { speaker: "Ben", dia_id: "D2:1", text: "My cello teacher says I am improving quickly." },
-    { speaker: "Ana", dia_id: "D2:2", text: "Pixel ran away in the park but we found him." },
-  ],
-  events_session_1: { Ana: ["never index this: zebra"] },
-  qa: [
-    { question: "What is the name of Ana's greyhound?", answer: "Pixel", evidence: ["D1:1"], category: 4 },
-    { question: "Which instrument is Ben learning?", answer: "cello", evidence: ["D1:2", "D2:1"], category: 1 },
-    { question: "What happened to Pixel in the park?", answer: "ran away", evidence: ["D2:2"], category: 4 },
-    { question: "What zebra?", adversarial_answer: "none", evidence: [], category: 5 },
-  ],
-};
 
 test("eval on a LoCoMo-shaped fixture gives the exact expected numbers", async () => {
   const dir = tempDir();

@@ -15,6 +15,7 @@ import { PostgresStore } from "../src/backends/postgres/store.js";
 import { TABLES } from "../src/backends/postgres/schema.js";
 import { prepared, queryVector, stamp } from "./contract/fixture.js";
 import { cli, tempDir } from "./helpers.js";
+import { tinyLocomo as conversation } from "./fixtures/tiny-locomo.js";
 
 const url = process.env.CASCADE_PG_URL;
 const skip = url ? false : "needs a PostgreSQL server with pgvector and ltree: set CASCADE_PG_URL";
@@ -70,26 +71,6 @@ test("a --store that is not sqlite, pglite or a postgres:// URL is refused: exit
   }
 });
 
-const conversation = {
-  speaker_a: "Ana",
-  speaker_b: "Ben",
-  session_1_date_time: "1:56 pm on 8 May, 2023",
-  session_1: [
-    { speaker: "Ana", dia_id: "D1:1", text: "I adopted a greyhound called Pixel last week." },
-    { speaker: "Ben", dia_id: "D1:2", text: "Congratulations! I started learning the cello." },
-    { speaker: "Ana", dia_id: "D1:3", text: "Work is busy, we ship the new billing system soon." },
-  ],
-  session_2_date_time: "10:00 am on 20 June, 2023",
-  session_2: [
-    { speaker: "Ben", dia_id: "D2:1", text: "My cello teacher says I am improving quickly." },
-    { speaker: "Ana", dia_id: "D2:2", text: "Pixel ran away in the park but we found him." },
-  ],
-  qa: [
-    { question: "What is the name of Ana's greyhound?", answer: "Pixel", evidence: ["D1:1"], category: 4 },
-    { question: "Which instrument is Ben learning?", answer: "cello", evidence: ["D1:2", "D2:1"], category: 1 },
-    { question: "What happened to Pixel in the park?", answer: "ran away", evidence: ["D2:2"], category: 4 },
-  ],
-};
 
 test("eval and bench with --store postgres://… give SQLite's figures and leave no namespace on the server", { skip }, async () => {
   const dir = tempDir();
