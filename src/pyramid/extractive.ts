@@ -110,11 +110,11 @@ export class ExtractiveSummarizer implements Summarizer {
         if (c.order >= kept.order || gone.has(c.order)) continue;
         const how = this.replaces(kept, c);
         if (how) gone.add(c.order);
-        if (how === "revises") for (const id of [...c.sentence.sources, ...(c.sentence.revises ?? [])]) revised.add(id);
+        if (how === "revises") for (const id of c.sentence.sources) revised.add(id);
       }
       if (chars + kept.sentence.text.length > limits.maxChars) continue;
       for (const id of kept.sentence.sources) revised.delete(id);
-      picked.push(revised.size ? { ...kept, sentence: { ...kept.sentence, revises: [...new Set([...(kept.sentence.revises ?? []), ...revised])].sort() } } : kept);
+      picked.push(revised.size ? { ...kept, sentence: { ...kept.sentence, revises: [...revised].sort() } } : kept);
       chars += kept.sentence.text.length;
     }
     return picked.sort((a, b) => a.order - b.order).map((c) => c.sentence);

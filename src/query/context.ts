@@ -115,8 +115,7 @@ export async function summaryContext(deps: { store: Store; embedder: Embedder },
   const top = input.hits.filter((h) => h.kind !== SUMMARY_KIND).slice(0, opts.hits);
   if (opts.max === 0) return [];
   const shown = new Set(input.hits.map((h) => h.id));
-  // the later states the graph knows of: hits that supersede something, and the successors of superseded hits
-  const later = new Set(input.hits.flatMap((h) => [...(h.supersedes.length ? [h.id] : []), ...h.superseded_by]));
+  const holdsLaterState = laterStateOf(input.hits);
   const levels = new Set(opts.levels);
   const candidates: { n: PyramidNode; hits: string[]; group: number; order: number; span?: true }[] = [];
   const at = (h: Hit) => Date.parse(h.at);
@@ -152,13 +151,19 @@ export async function summaryContext(deps: { store: Store; embedder: Embedder },
     const m = await store.getMemory(n.id);
     const summary = (m?.metadata.sentences as SummarySentence[] | undefined) ?? [];
     if (!m || Date.parse(m.recordedAt) > input.knownAt || summary.some((s) => Date.parse(s.at) > input.asOf)) continue;
-    // a hit's window is worth the reader's words when it holds a later state of what the hits say; a long hit's
-    // turn node always is (the hit shows one chunk, the node the whole memory)
-    const pool = ofSpan || opts.windows === "always" || n.level === "turn" ? summary : summary.filter((x) => revisionTouches(x, shown) || x.sources.some((id) => later.has(id)));
-    if (pool.length === 0) continue;
-    // the span the question names is what it asks about: a longer excerpt, whatever its similarity
-    const whole = pool === summary ? null : pool; // what `sentences: 0` returns
-    const excerpt = (await closestSentences(deps.embedder, pool, input.vector, ofSpan ? { sentences: 3 * opts.sentences, minSimilarity: -1 } : whole ? { ...opts, minSimilarity: -1 } : opts)) ?? whole;
+    let excerpt: SummarySentence[] | null;
+    if (ofSpan) {
+      // the span the question names is what it asks about: a longer excerpt, whatever its similarity
+      excerpt = await closestSentences(deps.embedder, summary, input.vector, { sentences: 3 * opts.sentences, minSimilarity: -1 });
+    } else if (opts.windows === "always" || n.level === "turn") {
+      // a long hit's turn node always comes: the hit shows one chunk, the node the whole memory
+      excerpt = await closestSentences(deps.embedder, summary, input.vector, opts);
+    } else {
+      // a hit's window is worth the reader's words only for the later state of what the hits say
+      const later = summary.filter(holdsLaterState);
+      if (later.length === 0) continue;
+      excerpt = (await closestSentences(deps.embedder, later, input.vector, { ...opts, minSimilarity: -1 })) ?? later;
+    }
     if (excerpt?.length === 0) continue;
     entries.push({
       id: n.id,
@@ -174,9 +179,15 @@ export async function summaryContext(deps: { store: Store; embedder: Embedder },
 
 const line = (s: SummarySentence) => withSpeaker(s.speaker, s.text);
 
-/** Whether a summary sentence revised one of these memories, or is taken from one of them and revised something. */
-function revisionTouches(s: SummarySentence, ids: ReadonlySet<string>): boolean {
-  return !!s.revises?.length && (s.revises.some((id) => ids.has(id)) || s.sources.some((id) => ids.has(id)));
+/**
+ * Whether a summary sentence states a later state of these hits: it revised one of them, or is one of them
+ * revising something, or comes from a memory the graph records as superseding a hit (or from a hit that supersedes
+ * something).
+ */
+function laterStateOf(hits: Hit[]): (s: SummarySentence) => boolean {
+  const shown = new Set(hits.map((h) => h.id));
+  const successors = new Set(hits.flatMap((h) => [...(h.supersedes.length ? [h.id] : []), ...h.superseded_by]));
+  return (s) => (!!s.revises?.length && (s.revises.some((id) => shown.has(id)) || s.sources.some((id) => shown.has(id)))) || s.sources.some((id) => successors.has(id));
 }
 
 /** The `count` sentences closest to the question, in their order; null when the whole summary is wanted or fits. */
