@@ -7,8 +7,9 @@ import { isServerWorker } from "./workers.js";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import { CascadeError, DEFAULT_NAMESPACE, memoryChangesSchema, parseWith, recallOptionsFromWire, type Engine, type ErrorCode, type MemoryInput, type MemorySpace } from "../../index.js";
+import { CascadeError, DEFAULT_NAMESPACE, isPostgresUrl, memoryChangesSchema, parseWith, recallOptionsFromWire, type Engine, type ErrorCode, type MemoryInput, type MemorySpace } from "../../index.js";
 import { openApiDocument } from "./openapi.js";
+import { oneTurnEach, overlapping } from "./search-queue.js";
 import { batchBodySchema, forgetWhereBodySchema, messagesBodySchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
 import { registerGraphRoutes } from "./graph-routes.js";
 import { registerBrowseRoutes } from "./browse-routes.js";
@@ -64,6 +65,7 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
   // the writes that add memories or topics create a namespace, a read of an unknown one is 404.
   const leased = new WeakMap<Request, Engine>();
   const engine = async (c: Context) => leased.get(c.req.raw)!;
+  const searches = isPostgresUrl(space.basePath) ? overlapping : oneTurnEach();
 
   app.onError((err, c) => {
     if (err instanceof CascadeError) return problem(c, STATUS[err.code], err.code, err.message);
@@ -144,7 +146,8 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
 
   app.post("/v1/search", async (c) => {
     const { query, ...options } = await body(c, searchBodySchema);
-    return c.json(await (await engine(c)).recall(query, recallOptionsFromWire(options)));
+    const e = await engine(c);
+    return c.json(await searches(() => e.recall(query, recallOptionsFromWire(options))));
   });
 
   app.post("/v1/supersede", async (c) => {
