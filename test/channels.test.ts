@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { DEMO_NOW, openMemory, parseInstant } from "../src/index.js";
 import { demoEngine } from "./helpers.js";
 
 describe("each channel finds what it exists for", async () => {
@@ -51,5 +52,24 @@ describe("each channel finds what it exists for", async () => {
     const r = await engine.recall("configuration YAML", { channels: ["bm25", "recency"], k: 10 });
     const byRecency = r.hits.filter((h) => h.ranks.recency !== undefined).sort((a, b) => a.ranks.recency! - b.ranks.recency!);
     for (let i = 1; i < byRecency.length; i++) assert.ok(byRecency[i - 1].at >= byRecency[i].at);
+  });
+});
+
+describe("late interaction remembers a word's nearest corpus words", async () => {
+  test("and brings them up to date as the store grows: the answer equals a fresh engine's", async () => {
+    const { engine, path } = await demoEngine();
+    const query = "puppy chewed my earphones";
+    const first = await engine.recall(query, { channels: ["colbert"], k: 5 });
+    // new words close to the query's ("pup", "gnawed", "earbuds") arrive after the expansions were remembered
+    await engine.remember({ text: "The pup gnawed through both earbuds overnight.", at: "2026-05-01T09:00:00Z" });
+    const again = await engine.recall(query, { channels: ["colbert"], k: 5 });
+    await engine.close();
+    const fresh = await openMemory({ path, now: parseInstant("now", DEMO_NOW) });
+    const expected = await fresh.recall(query, { channels: ["colbert"], k: 5 });
+    await fresh.close();
+    const view = (r: typeof again) => r.hits.map((h) => [h.text, h.ranks.colbert, h.rrf]);
+    assert.deepEqual(view(again), view(expected));
+    assert.notDeepEqual(view(again), view(first), "the new memory changes the answer");
+    assert.ok(again.hits.some((h) => /pup gnawed/.test(h.text)));
   });
 });

@@ -59,19 +59,23 @@ export class VectorMatrix {
     this.size--;
   }
 
-  /** The `k` most similar vectors over the whole matrix. */
-  nearest(query: Float32Array, k: number): Neighbour[] {
-    if (this.size === 0 || k <= 0) return [];
-    const count = Math.min(k, this.size);
+  /** The `k` most similar vectors over the whole matrix, or over the rows from `fromRow` on (those added later). */
+  nearest(query: Float32Array, k: number, fromRow = 0): Neighbour[] {
+    const rowCount = this.size - fromRow;
+    if (rowCount <= 0 || k <= 0) return [];
+    const count = Math.min(k, rowCount);
     const d = this.dimensions;
-    const matches = exactSearch(this.data.subarray(0, this.size * d), query, d, count, MetricKind.IP, 1);
-    const rows = matches.keys as BigUint64Array;
+    // usearch reads a typed array from the start of its buffer, whatever its offset (a view from row 2 is searched
+    // as rows 0…): rows after the first are passed as a copy
+    const rows = fromRow === 0 ? this.data.subarray(0, this.size * d) : this.data.slice(fromRow * d, this.size * d);
+    const matches = exactSearch(rows, query, d, count, MetricKind.IP, 1);
+    const found = matches.keys as BigUint64Array;
     const distances = matches.distances as Float32Array;
     const out: Neighbour[] = [];
-    for (let i = 0; i < rows.length; i++) {
-      const row = Number(rows[i]);
-      if (row >= this.size) continue; // usearch pads missing results with sentinel keys
-      out.push({ key: this.keys[row], similarity: 1 - distances[i] });
+    for (let i = 0; i < found.length; i++) {
+      const row = Number(found[i]);
+      if (row >= rowCount) continue; // usearch pads missing results with sentinel keys
+      out.push({ key: this.keys[fromRow + row], similarity: 1 - distances[i] });
     }
     return out;
   }
