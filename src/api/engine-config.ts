@@ -18,6 +18,7 @@ import type { Summarizer } from "../ports/summarizer.js";
 import type { ChatOptions } from "../providers/chat.js";
 import { defaultPyramid, type PyramidOptions } from "../pyramid/build.js";
 import { defaultContext, type ContextOptions } from "../query/context.js";
+import { defaultNeighbours, type NeighbourOptions } from "../query/neighbours.js";
 import type { TermPruning } from "../text/terms.js";
 import { validateTimeZone } from "../time/windows.js";
 import { defaultPlacement, type PlacementOptions } from "../topics/placement.js";
@@ -53,6 +54,8 @@ export interface EngineConfig {
   /** Entity extraction at ingest (default: on, offline) and the graph channel's walk. */
   entities?: { enabled?: boolean; extractor?: EntityExtractor; /** An OpenAI-compatible chat model as the extractor (see api/open.ts). */ chat?: ChatOptions };
   graph?: Partial<GraphChannelOptions>;
+  /** Candidates next to other candidates in their session gain a share of their scores (query/neighbours.ts). */
+  neighbours?: Partial<NeighbourOptions>;
   /** Fact extraction from chat messages (rememberMessages): off unless an extractor or a chat model is given. */
   facts?: { extractor?: FactExtractor; /** An OpenAI-compatible chat model as the extractor (see api/open.ts). */ chat?: ChatOptions };
 }
@@ -75,6 +78,7 @@ export interface ResolvedEngineConfig {
   /** Null: no entity extraction at ingest. */
   extractor: EntityExtractor | null;
   graph: GraphChannelOptions;
+  neighbours: NeighbourOptions;
   /** Null: rememberMessages stores the messages only. */
   facts: FactExtractor | null;
 }
@@ -110,6 +114,7 @@ export function resolveEngineConfig(config: EngineConfig = {}): ResolvedEngineCo
     denseContext: config.denseContext ?? 0,
     extractor: entities?.enabled === false ? null : (extractor ?? offlineExtractor),
     graph: { ...defaultGraphChannel, ...config.graph },
+    neighbours: { ...defaultNeighbours, ...config.neighbours },
     facts: factExtractor ?? null,
   };
 }

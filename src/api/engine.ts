@@ -189,6 +189,7 @@ export class Engine {
       demotion: this.config.demotion,
       zone: this.config.pyramid.zone,
       context: this.config.context,
+      neighbours: this.config.neighbours,
     };
     return search(deps, query, { ...resolved, pyramid: resolved.pyramid && this.config.pyramid.enabled });
   }

@@ -35,8 +35,11 @@ export const defaultSearchOptions = Object.freeze({
   k: 10,
   /** The RRF constant from Cormack et al. (2009); large enough that rank 1 does not dominate. */
   rrfK: 60,
-  /** How deep each channel ranks; a few times k so that fusion has overlap to work with. */
-  depth: 50,
+  /**
+   * How deep each channel ranks; several times k so that fusion has overlap to work with. 75 was chosen with the
+   * session-neighbour step by leave-one-conversation-out (50 / 75 / 100); deeper lists give it more neighbours.
+   */
+  depth: 75,
   /**
    * Recency re-ranks only the memories that some channel placed in its top `recencyPool`:
    * over deeper candidate sets it promoted fresh but weakly related memories (see docs/BENCHMARKS.md).

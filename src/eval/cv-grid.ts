@@ -28,6 +28,12 @@ export const defaultCvGrid: readonly CvSetting[] = Object.freeze([
   { name: "recencyPool=20", engine: { search: { recencyPool: 20 } } },
   { name: "expansions=2", engine: { lateInteraction: { expansions: 2 } } },
   { name: "expansions=4", engine: { lateInteraction: { expansions: 4 } } },
+  { name: "neighbours=off", engine: { neighbours: { window: 0 } } },
+  { name: "neighbours.window=3", engine: { neighbours: { window: 3 } } },
+  { name: "neighbours.share=0.1", engine: { neighbours: { share: 0.1 } } },
+  { name: "neighbours.share=0.2", engine: { neighbours: { share: 0.2 } } },
+  { name: "depth=50", search: { depth: 50 } },
+  { name: "depth=100", search: { depth: 100 } },
 ]);
 
 const settingSchema = z

@@ -61,6 +61,13 @@ export interface ListQuery {
   after?: ListPosition;
 }
 
+/** A memory's place in its session (see `Store.sessionPlaces`). */
+export interface SessionPlace {
+  session: string;
+  /** 0 for the session's first memory. */
+  position: number;
+}
+
 /** A lexical search: words, not query syntax. */
 export interface LexicalQuery {
   words: string[];
@@ -107,6 +114,12 @@ export interface Store {
   listMemories(query: ListQuery): Promise<{ memories: Memory[]; more: boolean }>;
   /** The latest memory of a session that happened before `at` (ISO), as conversational context. */
   previousInSession(session: string, at: string): Promise<TurnContext | null>;
+  /**
+   * Where each of these memories sits in its session: the session, and how many of the session's memories
+   * (summaries not counted) come before it by event time, then by insertion. Memories without a session, and
+   * summaries, are left out.
+   */
+  sessionPlaces(memoryIds: string[]): Promise<Map<string, SessionPlace>>;
   /** Removes a memory from the tables and every index; false when there was no such memory. */
   deleteMemory(id: string): Promise<boolean>;
   /** Erases what deleted memories left behind (free pages, index segments, unused words, the log). */

@@ -18,6 +18,7 @@ import type { Store } from "../ports/store.js";
 import { distinctContentWords } from "../text/tokenize.js";
 import type { ResolvedRecall } from "./options.js";
 import { adjustForTime, type Scored } from "./time.js";
+import { raiseSessionNeighbours, type NeighbourOptions } from "./neighbours.js";
 import { parseTimeExpressions } from "../time/expressions.js";
 import { defaultTimeAdjustments } from "../config/defaults.js";
 import { selectTerms, type TermPruning } from "../text/terms.js";
@@ -38,6 +39,8 @@ export interface SearchDeps {
   context: ContextOptions;
   /** Runs after the others: it is seeded by their lists (see channels/graph.ts). */
   graph?: GraphChannel;
+  /** Candidates next to other candidates in their session gain a share of their scores (query/neighbours.ts). */
+  neighbours: NeighbourOptions;
 }
 
 /** The memories (of those given) that pass the query's filters, so a successor never breaks them. */
@@ -137,6 +140,8 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   let scored: Scored[] = withEvidence(fuse(lists, opts.weights, opts.rrfK), lists).map((f) => ({ ...f, score: f.rrf, adjustments: [] }));
   const annotateStart = performance.now();
   if (time && opts.time === "boost") scored = await adjustForTime(deps.store, scored, time, defaultTimeAdjustments);
+  // a fused answer only: one channel asked alone (`--channels bm25`) answers with its own ranking
+  if ([...selected].filter((c) => c !== "recency").length > 1) scored = await raiseSessionNeighbours(deps.store, scored, deps.neighbours);
   const annotated = await annotateSupersession(
     deps.store,
     scored.slice(0, Math.max(3 * opts.k, 30)),

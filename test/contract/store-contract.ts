@@ -30,6 +30,7 @@ export const CONTRACT_CASES = [
   "a correction replaces the content and keeps the revision",
   "expired memories leave every channel and the list",
   "a whole store copies into another, ids and times kept",
+  "memories know their place in their session",
 ] as const;
 
 export type ContractCase = (typeof CONTRACT_CASES)[number];
@@ -37,6 +38,32 @@ export type ContractCase = (typeof CONTRACT_CASES)[number];
 const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>> = {
   "expired memories leave every channel and the list": expiryCase,
   "a whole store copies into another, ids and times kept": copyCase,
+  async "memories know their place in their session"(open) {
+    const store = await open();
+    // written out of order, two at one instant (insertion order decides), another session, no session
+    const turns = await prepared([
+      { text: "Third turn of the morning.", at: at(1).replace("12:00", "12:03"), session: "morning" },
+      { text: "First turn of the morning.", at: at(1).replace("12:00", "12:01"), session: "morning" },
+      { text: "Second turn of the morning.", at: at(1).replace("12:00", "12:02"), session: "morning" },
+      { text: "Also the third minute, written later.", at: at(1).replace("12:00", "12:03"), session: "morning" },
+      { text: "The evening starts.", at: at(1).replace("12:00", "20:00"), session: "evening" },
+      { text: "A note outside any session.", at: at(1) },
+    ]);
+    await store.writeMemories(turns, stamp);
+    const [third, first, second, alsoThird, evening, note] = turns.map((m) => m.memory.id);
+    const places = await store.sessionPlaces([first, second, third, alsoThird, evening, note, "m_none"]);
+    assert.deepEqual(Object.fromEntries(places), {
+      [first]: { session: "morning", position: 0 },
+      [second]: { session: "morning", position: 1 },
+      [third]: { session: "morning", position: 2 },
+      [alsoThird]: { session: "morning", position: 3 },
+      [evening]: { session: "evening", position: 0 },
+    });
+    assert.deepEqual(await store.sessionPlaces([]), new Map());
+    await store.deleteMemory(second);
+    assert.deepEqual((await store.sessionPlaces([third])).get(third), { session: "morning", position: 1 }, "a forgotten turn no longer counts");
+    await store.close();
+  },
   async "a correction replaces the content and keeps the revision"(open) {
     const { store, ids } = await seeded(open);
     const [fixed] = await prepared([{ text: "We deployed the payments service to the old cluster.", at: at(1), topic: "ops.deploy", user: "alice" }]);

@@ -7,7 +7,7 @@
  */
 import { CascadeError } from "../../errors.js";
 import type { Memory, PreparedMemory, TurnContext } from "../../model/types.js";
-import type { EmbedderStamp, HydratedChunk } from "../../ports/store.js";
+import type { EmbedderStamp, HydratedChunk, SessionPlace } from "../../ports/store.js";
 import { toMemory, type MemoryRow } from "../rows.js";
 import { distinctContentWords } from "../../text/tokenize.js";
 import { analyze } from "./analyze.js";
@@ -180,6 +180,18 @@ export async function ownersOf(q: Queryable, ns: string, chunkIds: number[]): Pr
     [ns, chunkIds],
   );
   return new Map(rows.map((r) => [r.chunk, r.id]));
+}
+
+export async function sessionPlaces(q: Queryable, ns: string, memoryIds: string[]): Promise<Map<string, SessionPlace>> {
+  // counted through memories_session (namespace, session, at_ms): a session is a conversation's length
+  const rows = await q.query<{ id: string; session: string; position: string | number }>(
+    `SELECT m.id, m.session,
+       (SELECT COUNT(*) FROM memories p WHERE p.namespace = m.namespace AND p.session = m.session AND p.kind <> 'summary'
+          AND (p.at_ms < m.at_ms OR (p.at_ms = m.at_ms AND p.rowid < m.rowid))) AS position
+     FROM memories m WHERE m.namespace = $1 AND m.id = ANY($2::text[]) AND m.session IS NOT NULL AND m.kind <> 'summary'`,
+    [ns, memoryIds],
+  );
+  return new Map(rows.map((r) => [r.id, { session: r.session, position: Number(r.position) }]));
 }
 
 export async function eventTimes(q: Queryable, ns: string, memoryIds: string[]): Promise<Map<string, number>> {

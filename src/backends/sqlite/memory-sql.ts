@@ -8,7 +8,7 @@ import { segmentScripts } from "../../text/segment.js";
 import type Database from "better-sqlite3";
 import { CascadeError } from "../../errors.js";
 import type { Memory, PreparedMemory, TurnContext } from "../../model/types.js";
-import type { EmbedderStamp, HydratedChunk } from "../../ports/store.js";
+import type { EmbedderStamp, HydratedChunk, SessionPlace } from "../../ports/store.js";
 import { toMemory, type MemoryRow } from "../rows.js";
 import { distinctContentWords } from "../../text/tokenize.js";
 import { toBlob } from "../../vectors/math.js";
@@ -206,6 +206,17 @@ export function ownersOf(prepare: Prepare, chunkIds: number[]): Map<number, stri
      WHERE c.id IN (SELECT value FROM json_each(?))`,
   ).raw().all(JSON.stringify(chunkIds)) as [number, string][];
   return new Map(rows);
+}
+
+export function sessionPlaces(prepare: Prepare, memoryIds: string[]): Map<string, SessionPlace> {
+  // counted through memories_session (session, at_ms): a session is a conversation's length, not the store's
+  const rows = prepare(
+    `SELECT m.id, m.session,
+       (SELECT COUNT(*) FROM memories p WHERE p.session = m.session AND p.kind <> 'summary'
+          AND (p.at_ms < m.at_ms OR (p.at_ms = m.at_ms AND p.rowid < m.rowid))) AS position
+     FROM memories m WHERE m.id IN (SELECT value FROM json_each(?)) AND m.session IS NOT NULL AND m.kind <> 'summary'`,
+  ).all(JSON.stringify(memoryIds)) as { id: string; session: string; position: number }[];
+  return new Map(rows.map((r) => [r.id, { session: r.session, position: r.position }]));
 }
 
 export function eventTimes(prepare: Prepare, memoryIds: string[]): Map<string, number> {
