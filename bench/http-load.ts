@@ -27,6 +27,9 @@ export interface HttpLoadReport {
   overhead_ms: { p50: number; p95: number; p99: number };
 }
 
+/** Untimed load before the timed phases, on every worker. */
+const WARM_SECONDS = 8;
+
 const pct = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const at = (q: number) => Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))] * 100) / 100;
@@ -47,9 +50,10 @@ export async function runHttpLoad(chunks: number, connectionCounts: number[], se
     const reports: HttpLoadReport[] = [];
     for (const workers of workerCounts) {
       const { child: server, url } = await spawnServer(db, workers);
-      // warm every worker's derived indexes (requests are spread over the workers)
-      const warm = () => fetch(`${url}/v1/search`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: corpus.queries[0] }) }).then((r) => r.text());
-      await Promise.all(Array.from({ length: 4 * workers }, warm));
+      // Warm every worker alike before anything is timed: derived indexes, and V8's optimizing compiler, which
+      // otherwise keeps recompiling through the first thousand searches on a core the other worker needs. (The
+      // 1-connection phase alone would warm only the worker its one connection lands on.)
+      await load(url, corpus.queries, chunks, 8 * workers, WARM_SECONDS);
       for (const connections of connectionCounts) reports.push({ ...(await load(url, corpus.queries, chunks, connections, seconds)), workers });
       server.kill("SIGTERM");
       await new Promise((r) => server.once("exit", r));
