@@ -61,11 +61,12 @@ export interface ListQuery {
   after?: ListPosition;
 }
 
-/** A memory's place in its session (see `Store.sessionPlaces`). */
-export interface SessionPlace {
+/** The memories next to one memory in its session (see `Store.sessionNeighbours`). */
+export interface SessionNeighbours {
   session: string;
-  /** 0 for the session's first memory. */
-  position: number;
+  /** Up to `window` memories before it and `window` after it, nearest first on each side. */
+  before: string[];
+  after: string[];
 }
 
 /** A lexical search: words, not query syntax. */
@@ -115,11 +116,11 @@ export interface Store {
   /** The latest memory of a session that happened before `at` (ISO), as conversational context. */
   previousInSession(session: string, at: string): Promise<TurnContext | null>;
   /**
-   * Where each of these memories sits in its session: the session, and how many of the session's memories
-   * (summaries not counted) come before it by event time, then by insertion. Memories without a session, and
-   * summaries, are left out.
+   * For each of these memories, the memories next to it in its session: up to `window` on each side by event
+   * time, then by insertion (summaries not counted). Memories without a session, and summaries, are left out.
+   * Costs a few index steps per memory however long the session.
    */
-  sessionPlaces(memoryIds: string[]): Promise<Map<string, SessionPlace>>;
+  sessionNeighbours(memoryIds: string[], window: number): Promise<Map<string, SessionNeighbours>>;
   /** Removes a memory from the tables and every index; false when there was no such memory. */
   deleteMemory(id: string): Promise<boolean>;
   /** Erases what deleted memories left behind (free pages, index segments, unused words, the log). */

@@ -27,34 +27,30 @@ export interface NeighbourOptions {
  */
 export const defaultNeighbours: Readonly<NeighbourOptions> = Object.freeze({ window: 2, share: 0.15 });
 
-export async function raiseSessionNeighbours(store: Pick<Store, "sessionPlaces">, scored: Scored[], o: NeighbourOptions): Promise<Scored[]> {
+export async function raiseSessionNeighbours(store: Pick<Store, "sessionNeighbours">, scored: Scored[], o: NeighbourOptions): Promise<Scored[]> {
   if (o.window <= 0 || o.share <= 0 || scored.length < 2) return scored;
-  const places = await store.sessionPlaces(scored.map((s) => s.memoryId));
-  const bySession = new Map<string, { s: Scored; position: number; base: number }[]>();
-  for (const s of scored) {
-    const place = places.get(s.memoryId);
-    if (!place) continue;
-    const members = bySession.get(place.session) ?? [];
-    members.push({ s, position: place.position, base: s.score });
-    bySession.set(place.session, members);
-  }
+  const next = await store.sessionNeighbours(scored.map((s) => s.memoryId), o.window);
+  if (next.size < 2) return scored;
+  const base = new Map(scored.map((s) => [s.memoryId, s.score]));
   let raised = false;
-  for (const [session, members] of bySession) {
-    for (const a of members) {
-      let sum = 0;
-      let near = 0;
-      for (const b of members) {
-        if (b === a || Math.abs(b.position - a.position) > o.window) continue;
-        sum += b.base;
-        near++;
-      }
-      if (near === 0 || a.base <= 0) continue;
-      // as a factor (unrounded), so that score = rrf × the factors still holds when a later step demotes it
-      const factor = (a.base + o.share * sum) / a.base;
-      a.s.score = a.base * factor;
-      a.s.adjustments.push({ reason: `${near} other ${near === 1 ? "hit" : "hits"} within ${o.window} turns of it in session ${JSON.stringify(session)}`, factor });
-      raised = true;
+  for (const s of scored) {
+    const around = next.get(s.memoryId);
+    const own = base.get(s.memoryId)!;
+    if (!around || own <= 0) continue;
+    let sum = 0;
+    let near = 0;
+    for (const id of [...around.before, ...around.after]) {
+      const score = base.get(id);
+      if (score === undefined) continue; // not a candidate: it lends nothing and is not brought in
+      sum += score;
+      near++;
     }
+    if (near === 0) continue;
+    // as a factor (unrounded), so that score = rrf × the factors still holds when a later step demotes it
+    const factor = (own + o.share * sum) / own;
+    s.score = own * factor;
+    s.adjustments.push({ reason: `${near} other ${near === 1 ? "hit" : "hits"} within ${o.window} turns of it in session ${JSON.stringify(around.session)}`, factor });
+    raised = true;
   }
   return raised ? scored.sort(compareScored) : scored;
 }

@@ -30,7 +30,7 @@ export const CONTRACT_CASES = [
   "a correction replaces the content and keeps the revision",
   "expired memories leave every channel and the list",
   "a whole store copies into another, ids and times kept",
-  "memories know their place in their session",
+  "memories know their neighbours in their session",
 ] as const;
 
 export type ContractCase = (typeof CONTRACT_CASES)[number];
@@ -38,7 +38,7 @@ export type ContractCase = (typeof CONTRACT_CASES)[number];
 const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>> = {
   "expired memories leave every channel and the list": expiryCase,
   "a whole store copies into another, ids and times kept": copyCase,
-  async "memories know their place in their session"(open) {
+  async "memories know their neighbours in their session"(open) {
     const store = await open();
     // written out of order, two at one instant (insertion order decides), another session, no session
     const turns = await prepared([
@@ -51,17 +51,18 @@ const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>>
     ]);
     await store.writeMemories(turns, stamp);
     const [third, first, second, alsoThird, evening, note] = turns.map((m) => m.memory.id);
-    const places = await store.sessionPlaces([first, second, third, alsoThird, evening, note, "m_none"]);
-    assert.deepEqual(Object.fromEntries(places), {
-      [first]: { session: "morning", position: 0 },
-      [second]: { session: "morning", position: 1 },
-      [third]: { session: "morning", position: 2 },
-      [alsoThird]: { session: "morning", position: 3 },
-      [evening]: { session: "evening", position: 0 },
+    const near = await store.sessionNeighbours([first, second, third, alsoThird, evening, note, "m_none"], 2);
+    assert.deepEqual(Object.fromEntries(near), {
+      [first]: { session: "morning", before: [], after: [second, third] },
+      [second]: { session: "morning", before: [first], after: [third, alsoThird] },
+      [third]: { session: "morning", before: [second, first], after: [alsoThird] },
+      [alsoThird]: { session: "morning", before: [third, second], after: [] },
+      [evening]: { session: "evening", before: [], after: [] },
     });
-    assert.deepEqual(await store.sessionPlaces([]), new Map());
+    assert.deepEqual((await store.sessionNeighbours([second], 1)).get(second), { session: "morning", before: [first], after: [third] });
+    assert.deepEqual(await store.sessionNeighbours([], 2), new Map());
     await store.deleteMemory(second);
-    assert.deepEqual((await store.sessionPlaces([third])).get(third), { session: "morning", position: 1 }, "a forgotten turn no longer counts");
+    assert.deepEqual((await store.sessionNeighbours([third], 1)).get(third), { session: "morning", before: [first], after: [alsoThird] }, "a forgotten turn is no one's neighbour");
     await store.close();
   },
   async "a correction replaces the content and keeps the revision"(open) {

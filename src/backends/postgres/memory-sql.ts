@@ -7,7 +7,7 @@
  */
 import { CascadeError } from "../../errors.js";
 import type { Memory, PreparedMemory, TurnContext } from "../../model/types.js";
-import type { EmbedderStamp, HydratedChunk, SessionPlace } from "../../ports/store.js";
+import type { EmbedderStamp, HydratedChunk, SessionNeighbours } from "../../ports/store.js";
 import { toMemory, type MemoryRow } from "../rows.js";
 import { distinctContentWords } from "../../text/tokenize.js";
 import { analyze } from "./analyze.js";
@@ -182,16 +182,17 @@ export async function ownersOf(q: Queryable, ns: string, chunkIds: number[]): Pr
   return new Map(rows.map((r) => [r.chunk, r.id]));
 }
 
-export async function sessionPlaces(q: Queryable, ns: string, memoryIds: string[]): Promise<Map<string, SessionPlace>> {
-  // counted through memories_session (namespace, session, at_ms): a session is a conversation's length
-  const rows = await q.query<{ id: string; session: string; position: string | number }>(
-    `SELECT m.id, m.session,
-       (SELECT COUNT(*) FROM memories p WHERE p.namespace = m.namespace AND p.session = m.session AND p.kind <> 'summary'
-          AND (p.at_ms < m.at_ms OR (p.at_ms = m.at_ms AND p.rowid < m.rowid))) AS position
+export async function sessionNeighbours(q: Queryable, ns: string, memoryIds: string[], window: number): Promise<Map<string, SessionNeighbours>> {
+  // each side is a short walk along memories_session (namespace, session, at_ms)
+  const side = (cmp: "<" | ">", order: "DESC" | "ASC") =>
+    `ARRAY(SELECT p.id FROM memories p WHERE p.namespace = m.namespace AND p.session = m.session AND p.kind <> 'summary'
+        AND (p.at_ms, p.rowid) ${cmp} (m.at_ms, m.rowid) ORDER BY p.at_ms ${order}, p.rowid ${order} LIMIT $3)`;
+  const rows = await q.query<{ id: string; session: string; before: string[]; after: string[] }>(
+    `SELECT m.id, m.session, ${side("<", "DESC")} AS before, ${side(">", "ASC")} AS after
      FROM memories m WHERE m.namespace = $1 AND m.id = ANY($2::text[]) AND m.session IS NOT NULL AND m.kind <> 'summary'`,
-    [ns, memoryIds],
+    [ns, memoryIds, window],
   );
-  return new Map(rows.map((r) => [r.id, { session: r.session, position: Number(r.position) }]));
+  return new Map(rows.map((r) => [r.id, { session: r.session, before: r.before, after: r.after }]));
 }
 
 export async function eventTimes(q: Queryable, ns: string, memoryIds: string[]): Promise<Map<string, number>> {

@@ -16,7 +16,7 @@ import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../../model/graph.js
 import type { PyramidNode } from "../../model/pyramid.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "../../model/types.js";
 import type { EntityReads } from "../../ports/entities.js";
-import type { DoctorCheck, EmbedderStamp, HydratedChunk, LexicalQuery, ListQuery, NodeQuery, SessionPlace, Store, StoreStats } from "../../ports/store.js";
+import type { DoctorCheck, EmbedderStamp, HydratedChunk, LexicalQuery, ListQuery, NodeQuery, SessionNeighbours, Store, StoreStats } from "../../ports/store.js";
 import type { Window, WindowLevel } from "../../time/windows.js";
 import type { Database, Queryable } from "./connection.js";
 import { runDoctor } from "./doctor.js";
@@ -290,8 +290,8 @@ export class PostgresStore implements Store {
     return lexical.termStats(this.db, this.ns, terms);
   }
 
-  async sessionPlaces(memoryIds: string[]): Promise<Map<string, SessionPlace>> {
-    return rows.sessionPlaces(this.db, this.ns, memoryIds);
+  async sessionNeighbours(memoryIds: string[], window: number): Promise<Map<string, SessionNeighbours>> {
+    return rows.sessionNeighbours(this.db, this.ns, memoryIds, window);
   }
 
   async eventTimes(memoryIds: string[]): Promise<Map<string, number>> {

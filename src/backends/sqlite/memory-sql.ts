@@ -8,7 +8,7 @@ import { segmentScripts } from "../../text/segment.js";
 import type Database from "better-sqlite3";
 import { CascadeError } from "../../errors.js";
 import type { Memory, PreparedMemory, TurnContext } from "../../model/types.js";
-import type { EmbedderStamp, HydratedChunk, SessionPlace } from "../../ports/store.js";
+import type { EmbedderStamp, HydratedChunk, SessionNeighbours } from "../../ports/store.js";
 import { toMemory, type MemoryRow } from "../rows.js";
 import { distinctContentWords } from "../../text/tokenize.js";
 import { toBlob } from "../../vectors/math.js";
@@ -208,15 +208,16 @@ export function ownersOf(prepare: Prepare, chunkIds: number[]): Map<number, stri
   return new Map(rows);
 }
 
-export function sessionPlaces(prepare: Prepare, memoryIds: string[]): Map<string, SessionPlace> {
-  // counted through memories_session (session, at_ms): a session is a conversation's length, not the store's
+export function sessionNeighbours(prepare: Prepare, memoryIds: string[], window: number): Map<string, SessionNeighbours> {
+  // each side is a short walk along memories_session (session, at_ms, and the rowid every index ends with)
+  const side = (cmp: "<" | ">", order: "DESC" | "ASC") =>
+    `(SELECT json_group_array(id) FROM (SELECT p.id FROM memories p WHERE p.session = m.session AND p.kind <> 'summary'
+        AND (p.at_ms, p.rowid) ${cmp} (m.at_ms, m.rowid) ORDER BY p.at_ms ${order}, p.rowid ${order} LIMIT $window))`;
   const rows = prepare(
-    `SELECT m.id, m.session,
-       (SELECT COUNT(*) FROM memories p WHERE p.session = m.session AND p.kind <> 'summary'
-          AND (p.at_ms < m.at_ms OR (p.at_ms = m.at_ms AND p.rowid < m.rowid))) AS position
-     FROM memories m WHERE m.id IN (SELECT value FROM json_each(?)) AND m.session IS NOT NULL AND m.kind <> 'summary'`,
-  ).all(JSON.stringify(memoryIds)) as { id: string; session: string; position: number }[];
-  return new Map(rows.map((r) => [r.id, { session: r.session, position: r.position }]));
+    `SELECT m.id, m.session, ${side("<", "DESC")} AS before, ${side(">", "ASC")} AS after
+     FROM memories m WHERE m.id IN (SELECT value FROM json_each($ids)) AND m.session IS NOT NULL AND m.kind <> 'summary'`,
+  ).all({ ids: JSON.stringify(memoryIds), window }) as { id: string; session: string; before: string; after: string }[];
+  return new Map(rows.map((r) => [r.id, { session: r.session, before: JSON.parse(r.before), after: JSON.parse(r.after) }]));
 }
 
 export function eventTimes(prepare: Prepare, memoryIds: string[]): Map<string, number> {

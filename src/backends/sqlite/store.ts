@@ -12,7 +12,7 @@ import type Database from "better-sqlite3";
 import { CascadeError } from "../../errors.js";
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../../model/graph.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "../../model/types.js";
-import type { DoctorCheck, EmbedderStamp, HydratedChunk, LexicalQuery, ListQuery, NodeQuery, SessionPlace, Store, StoreStats } from "../../ports/store.js";
+import type { DoctorCheck, EmbedderStamp, HydratedChunk, LexicalQuery, ListQuery, NodeQuery, SessionNeighbours, Store, StoreStats } from "../../ports/store.js";
 import { listMemoryIds } from "./list-sql.js";
 import { runDoctor } from "./doctor.js";
 import type { PyramidNode } from "../../model/pyramid.js";
@@ -226,8 +226,8 @@ export class SqliteStore implements Store {
     return this.lexical.termStats(terms);
   }
 
-  async sessionPlaces(memoryIds: string[]): Promise<Map<string, SessionPlace>> {
-    return rows.sessionPlaces(this.prepare, memoryIds);
+  async sessionNeighbours(memoryIds: string[], window: number): Promise<Map<string, SessionNeighbours>> {
+    return rows.sessionNeighbours(this.prepare, memoryIds, window);
   }
 
   async eventTimes(memoryIds: string[]): Promise<Map<string, number>> {
