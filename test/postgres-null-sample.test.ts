@@ -5,11 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { pgliteDatabase, type Queryable } from "../src/backends/postgres/connection.js";
-import { newPglite } from "../src/backends/postgres/open.js";
+import type { Queryable } from "../src/backends/postgres/connection.js";
 import { PostgresStore } from "../src/backends/postgres/store.js";
 import { toVectorText } from "../src/backends/postgres/vector-sql.js";
 import { prepared, queryVector, stamp } from "./contract/fixture.js";
+import { withSharedPglite } from "./shared-pglite.js";
 
 /** The sample numbered afresh in one statement: every k-th chunk in id order, at most 2,048. */
 async function reference(q: Queryable, ns: string, vector: Float32Array) {
@@ -23,9 +23,7 @@ async function reference(q: Queryable, ns: string, vector: Float32Array) {
 }
 
 test("the similarity sample is reused while the namespace is unchanged and chosen again after any store's write", async () => {
-  const pglite = newPglite();
-  const db = pgliteDatabase(pglite, { owned: false, label: "pglite (null sample test)" });
-  try {
+  await withSharedPglite(async (db) => {
     const a = await PostgresStore.open(db, { namespace: "ns" });
     const b = await PostgresStore.open(db, { namespace: "ns" });
     const notes = (from: number, n: number) => prepared(Array.from({ length: n }, (_, i) => ({ text: `note ${from + i} about billing ledger item${(from + i) % 37} part${(from + i) % 11}` })));
@@ -45,7 +43,5 @@ test("the similarity sample is reused while the namespace is unchanged and chose
     assert.equal(await check(b, "billing ledger"), 1504);
     await a.close();
     await b.close();
-  } finally {
-    await pglite.close();
-  }
+  }, "pglite (null sample test)");
 });

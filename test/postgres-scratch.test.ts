@@ -8,13 +8,13 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { pgliteDatabase, poolDatabase, type Database } from "../src/backends/postgres/connection.js";
+import { poolDatabase, type Database } from "../src/backends/postgres/connection.js";
 import { hnswIndexName } from "../src/backends/postgres/hnsw-sql.js";
-import { newPglite } from "../src/backends/postgres/open.js";
 import { PostgresStore } from "../src/backends/postgres/store.js";
 import { TABLES } from "../src/backends/postgres/schema.js";
 import { prepared, queryVector, stamp } from "./contract/fixture.js";
 import { cli, tempDir } from "./helpers.js";
+import { withSharedPglite } from "./shared-pglite.js";
 import { tinyLocomo as conversation } from "./fixtures/tiny-locomo.js";
 
 const url = process.env.CASCADE_PG_URL;
@@ -31,9 +31,7 @@ async function leftovers(db: Database, pattern: string): Promise<Record<string, 
 }
 
 test("a store dropped on close leaves no row and no HNSW index of its namespace; other namespaces keep theirs", async () => {
-  const pglite = newPglite();
-  const db = pgliteDatabase(pglite, { owned: false, label: "pglite (scratch test)" });
-  try {
+  await withSharedPglite(async (db) => {
     const keep = await PostgresStore.open(db, { namespace: "keep" });
     await keep.writeMemories(await prepared([{ text: "kept note about billing", tags: ["kept"] }]), stamp);
     const scratch = await PostgresStore.open(db, { namespace: "scratch_test", dropOnClose: true, approximate: { above: 10 } });
@@ -52,10 +50,8 @@ test("a store dropped on close leaves no row and no HNSW index of its namespace;
     assert.equal((await db.query("SELECT 1 FROM pg_indexes WHERE indexname = $1", [index])).length, 0, "the index was dropped");
     assert.equal((await keep.stats()).memories, 1);
     await keep.close();
-    await assert.rejects(PostgresStore.open(pgliteDatabase(pglite, { owned: false }), { dropOnClose: true }), /namespace of its own/);
-  } finally {
-    await pglite.close();
-  }
+    await assert.rejects(PostgresStore.open(db, { dropOnClose: true }), /namespace of its own/);
+  }, "pglite (scratch test)");
 });
 
 test("a --store that is not sqlite, pglite or a postgres:// URL is refused: exit 2, one line naming --store", () => {

@@ -8,25 +8,18 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { pgliteDatabase } from "../src/backends/postgres/connection.js";
-import { newPglite, openPglite } from "../src/backends/postgres/open.js";
+import { openPglite } from "../src/backends/postgres/open.js";
 import { PG_SCHEMA_VERSION } from "../src/backends/postgres/schema.js";
 import { PostgresStore } from "../src/backends/postgres/store.js";
 import { CascadeError } from "../src/errors.js";
 import type { EdgeDraft } from "../src/model/graph.js";
 import { prepared, queryVector, stamp } from "./contract/fixture.js";
+import { withSharedPglite } from "./shared-pglite.js";
 
 const at = (day: number) => new Date(Date.UTC(2026, 0, day, 12)).toISOString();
 
-async function sharedDatabase() {
-  const pglite = newPglite();
-  const db = pgliteDatabase(pglite, { owned: false });
-  return { pglite, db };
-}
-
 test("namespaces in one database: each store sees only its own memories, words, vectors and counts", async () => {
-  const { pglite, db } = await sharedDatabase();
-  try {
+  await withSharedPglite(async (db) => {
     const a = await PostgresStore.open(db, { namespace: "alpha" });
     const b = await PostgresStore.open(db, { namespace: "beta'; DROP TABLE memories; --" });
     await a.writeMemories(await prepared([{ text: "Alpha deploys the billing service.", at: at(1) }]), stamp);
@@ -40,28 +33,22 @@ test("namespaces in one database: each store sees only its own memories, words, 
     const [only] = await a.memoryIdsInOrder();
     assert.equal(await b.getMemory(only), null, "a memory id of one namespace is unknown in another");
     await assert.rejects(b.addEdges([{ type: "relates_to", from: (await b.memoryIdsInOrder())[0], to: only, validFrom: 0, validTo: null, recordedAt: 0, provenance: "api", confidence: 1, reason: null }]), CascadeError);
-  } finally {
-    await pglite.close();
-  }
+  });
 });
 
 test("migrations are applied once; a second store on the same database finds them done; a newer schema is refused", async () => {
-  const { pglite, db } = await sharedDatabase();
-  try {
+  await withSharedPglite(async (db) => {
     await PostgresStore.open(db);
     await PostgresStore.open(db);
     const rows = await db.query<{ version: number }>("SELECT version FROM cascade_schema_version ORDER BY version");
     assert.deepEqual(rows.map((r) => r.version), Array.from({ length: PG_SCHEMA_VERSION }, (_, i) => i + 1));
     await db.query("INSERT INTO cascade_schema_version (version) VALUES ($1)", [PG_SCHEMA_VERSION + 1]);
     await assert.rejects(PostgresStore.open(db), (e: unknown) => e instanceof CascadeError && e.code === "STORE_ERROR" && /upgrade Cascade/.test(e.message));
-  } finally {
-    await pglite.close();
-  }
+  });
 });
 
 test("a store built with one embedder refuses vectors from another", async () => {
-  const { pglite, db } = await sharedDatabase();
-  try {
+  await withSharedPglite(async (db) => {
     const store = await PostgresStore.open(db);
     await store.writeMemories(await prepared([{ text: "first", at: at(1) }]), stamp);
     await assert.rejects(
@@ -69,14 +56,11 @@ test("a store built with one embedder refuses vectors from another", async () =>
       (e: unknown) => e instanceof CascadeError && e.code === "EMBEDDER_MISMATCH",
     );
     assert.equal((await store.stats()).memories, 1, "nothing of the refused write was kept");
-  } finally {
-    await pglite.close();
-  }
+  });
 });
 
 test("the doctor finds damaged postings, counts and vocabulary, and repair rebuilds them from the tables", async () => {
-  const { pglite, db } = await sharedDatabase();
-  try {
+  await withSharedPglite(async (db) => {
     const store = await PostgresStore.open(db);
     await store.writeMemories(
       await prepared([
@@ -98,9 +82,7 @@ test("the doctor finds damaged postings, counts and vocabulary, and repair rebui
     assert.ok((await store.doctor(false)).every((c) => c.ok));
     assert.deepEqual(await store.searchBody({ words: ["billing", "flour"], depth: 10, filter: {} }), before);
     assert.equal((await store.searchCurated({ words: ["baking"], depth: 5, filter: {} })).length, 1);
-  } finally {
-    await pglite.close();
-  }
+  });
 });
 
 test("stores of two namespaces open at once on one PGlite data directory share one instance, closed after the last", async () => {
@@ -121,8 +103,7 @@ test("stores of two namespaces open at once on one PGlite data directory share o
 });
 
 test("the store analyzes its tables once they have grown (PGlite has no autovacuum to do it)", async () => {
-  const { pglite, db } = await sharedDatabase();
-  try {
+  await withSharedPglite(async (db) => {
     const store = await PostgresStore.open(db);
     const reltuples = async () => (await db.query<{ n: number }>("SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'chunks'::regclass"))[0].n;
     await store.writeMemories(await prepared([{ text: "a few words", at: at(1) }]), stamp);
@@ -136,9 +117,7 @@ test("the store analyzes its tables once they have grown (PGlite has no autovacu
     const edge = (from: string, to: string): EdgeDraft => ({ type: "supersedes", from, to, validFrom: 0, validTo: null, recordedAt: 0, provenance: "api", confidence: 1, reason: null });
     await store.addEdges(ids.slice(1).map((id, i) => edge(id, ids[i])));
     assert.equal(await edgeTuples(), 120, "analyzed after 120 edges");
-  } finally {
-    await pglite.close();
-  }
+  });
 });
 
 test("a PGlite data directory open in another living process is refused; a dead process's lock is taken over", async () => {
