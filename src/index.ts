@@ -41,7 +41,7 @@ export { runPyramidBench, type PyramidBenchReport } from "./bench/pyramid.js";
 export { runTopicBench, type TopicBenchReport } from "./bench/topics.js";
 export { runFilterBench, type FilterBenchReport } from "./bench/filters.js";
 export { evaluateLocomo, loadLocomo, type EvalConfig, type EvalReport } from "./eval/locomo-eval.js";
-export { scoreQuestion, recallAt, ndcgAt, reciprocalRank, hitAt, type Metrics } from "./eval/metrics.js";
+export { scoreQuestion, recallAt, ndcgAt, reciprocalRank, hitAt, METRIC_NAMES, type Metrics } from "./eval/metrics.js";
 export type { EdgeJson, HistoryJson } from "./api/present.js";
 export { MAX_GRAPH_DEPTH, type GraphJson, type GraphNodeJson, type GraphEdgeJson, type GraphOptions, type LinkInput } from "./api/graph-actions.js";
 export type { EntityInfo, EntityKind, ExtractedEntity } from "./model/entity.js";

@@ -63,4 +63,12 @@ test("eval --cv reports in-sample and cross-validated figures; --grid replaces t
   const refused = cli(["eval", "locomo", dir, "--cv", "--grid", bad]);
   assert.equal(refused.status, 2);
   assert.match(refused.stderr, /--grid/);
+
+  // the folds choose by another metric when asked; an unknown one is refused naming the flag
+  const byNdcg = cli(["eval", "locomo", dir, "--cv", "--grid", grid, "--select-by", "ndcg@10", "--json", "--no-ablation"]);
+  assert.equal(byNdcg.status, 0, byNdcg.stderr);
+  assert.equal(byNdcg.json.select_by, "ndcg@10");
+  const unknown = cli(["eval", "locomo", dir, "--cv", "--select-by", "precision"]);
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr.trim(), /^cascade: option '--select-by <metric>' argument 'precision' is invalid/);
 });

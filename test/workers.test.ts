@@ -23,10 +23,15 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
   return check();
 }
 
-test("two workers share the load and the store; SIGTERM stops every process", async () => {
+test("two workers share the load and the store; SIGTERM stops every process", async (t) => {
   const db = join(tempDir(), "w.db");
   assert.equal(cli(["--db", db, "add", "The billing service moved to DynamoDB", "--at", "2026-01-01"]).status, 0);
-  const { child, url } = await start(db);
+  const { child, url, log } = await start(db);
+  // a failed assertion must not leave the server running (its processes would keep the test file alive)
+  t.after(() => void (child.exitCode === null && child.signalCode === null && child.kill("SIGKILL")));
+  // each worker says when it listens; one still starting (a loaded machine) takes no connections, and the
+  // connections the first one got would be kept alive and reused by every later round
+  assert.ok(await until(() => log().match(/serving http/g)?.length === 2, 30_000), `both workers listen: ${log()}`);
   const search = (query: string) => fetch(`${url}/v1/search`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
   const workers = new Set<string>();
   for (let round = 0; round < 5 && workers.size < 2; round++) {

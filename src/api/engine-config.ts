@@ -19,6 +19,7 @@ import type { ChatOptions } from "../providers/chat.js";
 import { defaultPyramid, type PyramidOptions } from "../pyramid/build.js";
 import { defaultContext, type ContextOptions } from "../query/context.js";
 import { defaultNeighbours, type NeighbourOptions } from "../query/neighbours.js";
+import { defaultSpeakers, type SpeakerOptions } from "../query/speakers.js";
 import type { TermPruning } from "../text/terms.js";
 import { validateTimeZone } from "../time/windows.js";
 import { defaultPlacement, type PlacementOptions } from "../topics/placement.js";
@@ -56,6 +57,8 @@ export interface EngineConfig {
   graph?: Partial<GraphChannelOptions>;
   /** Candidates next to other candidates in their session gain a share of their scores (query/neighbours.ts). */
   neighbours?: Partial<NeighbourOptions>;
+  /** Candidates said by a person the query names gain a share of their scores (query/speakers.ts). */
+  speakers?: Partial<SpeakerOptions>;
   /** Fact extraction from chat messages (rememberMessages): off unless an extractor or a chat model is given. */
   facts?: { extractor?: FactExtractor; /** An OpenAI-compatible chat model as the extractor (see api/open.ts). */ chat?: ChatOptions };
 }
@@ -79,6 +82,7 @@ export interface ResolvedEngineConfig {
   extractor: EntityExtractor | null;
   graph: GraphChannelOptions;
   neighbours: NeighbourOptions;
+  speakers: SpeakerOptions;
   /** Null: rememberMessages stores the messages only. */
   facts: FactExtractor | null;
 }
@@ -115,6 +119,7 @@ export function resolveEngineConfig(config: EngineConfig = {}): ResolvedEngineCo
     extractor: entities?.enabled === false ? null : (extractor ?? offlineExtractor),
     graph: { ...defaultGraphChannel, ...config.graph },
     neighbours: { ...defaultNeighbours, ...config.neighbours },
+    speakers: { ...defaultSpeakers, ...config.speakers },
     facts: factExtractor ?? null,
   };
 }

@@ -190,6 +190,7 @@ export class Engine {
       zone: this.config.pyramid.zone,
       context: this.config.context,
       neighbours: this.config.neighbours,
+      speakers: this.config.speakers,
     };
     return search(deps, query, { ...resolved, pyramid: resolved.pyramid && this.config.pyramid.enabled });
   }

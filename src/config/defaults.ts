@@ -36,10 +36,11 @@ export const defaultSearchOptions = Object.freeze({
   /** The RRF constant from Cormack et al. (2009); large enough that rank 1 does not dominate. */
   rrfK: 60,
   /**
-   * How deep each channel ranks; several times k so that fusion has overlap to work with. 75 was chosen with the
-   * session-neighbour step by leave-one-conversation-out (50 / 75 / 100); deeper lists give it more neighbours.
+   * How deep each channel ranks; several times k so that fusion has overlap to work with. Chosen by
+   * leave-one-conversation-out: 75 with the session-neighbour step (50 / 75 / 100), then 100 with the speaker
+   * step (75 / 100, every fold): deeper lists give both steps more candidates to raise.
    */
-  depth: 75,
+  depth: 100,
   /**
    * Recency re-ranks only the memories that some channel placed in its top `recencyPool`:
    * over deeper candidate sets it promoted fresh but weakly related memories (see docs/BENCHMARKS.md).

@@ -10,6 +10,7 @@ import type { LocomoConversation } from "../ingest/locomo.js";
 import type { Embedder, TokenVectors } from "../ports/embedder.js";
 import type { StoreMaker } from "../ports/store.js";
 import type { RecallOptions } from "../query/options.js";
+import type { Metrics } from "./metrics.js";
 import { crossValidateLocomo, type CvReport, type CvSetting } from "./cv.js";
 import { defaultCvGrid, parseCvGrid } from "./cv-grid.js";
 
@@ -19,6 +20,8 @@ export interface CvCommandOptions {
   /** Engine configuration from the config file; each setting is merged over it. */
   engine?: EngineConfig;
   search?: Omit<RecallOptions, "channels" | "k">;
+  /** The metric each fold chooses its setting by (default recall@10). */
+  selectBy?: keyof Metrics;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -52,5 +55,5 @@ export async function runCvCommand(
     grid = [...defaultCvGrid];
   }
   const settings = grid.map((s) => ({ ...s, engine: over(o.engine ?? {}, s), search: { ...o.search, ...s.search } }));
-  return crossValidateLocomo(conversations, models, settings, { ablation: o.ablation, onProgress: o.onProgress });
+  return crossValidateLocomo(conversations, models, settings, { ablation: o.ablation, selectBy: o.selectBy, onProgress: o.onProgress });
 }

@@ -32,8 +32,11 @@ export const defaultCvGrid: readonly CvSetting[] = Object.freeze([
   { name: "neighbours.window=3", engine: { neighbours: { window: 3 } } },
   { name: "neighbours.share=0.1", engine: { neighbours: { share: 0.1 } } },
   { name: "neighbours.share=0.2", engine: { neighbours: { share: 0.2 } } },
-  { name: "depth=50", search: { depth: 50 } },
-  { name: "depth=100", search: { depth: 100 } },
+  { name: "speakers=off", engine: { speakers: { share: 0 } } },
+  { name: "speakers.share=0.1", engine: { speakers: { share: 0.1 } } },
+  { name: "speakers.share=0.3", engine: { speakers: { share: 0.3 } } },
+  { name: "depth=75", search: { depth: 75 } },
+  { name: "depth=125", search: { depth: 125 } },
 ]);
 
 const settingSchema = z

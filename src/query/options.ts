@@ -29,7 +29,7 @@ export const recallOptionsSchema = z
       .optional()
       .describe("a channel's RRF weight, e.g. {\"bm25\": 1.5}"),
     rrfK: z.number().min(0).max(10_000).optional().describe("the RRF constant (default 60)"),
-    depth: z.number().int().min(1).max(10_000).optional().describe("how deep each channel ranks (default 75)"),
+    depth: z.number().int().min(1).max(10_000).optional().describe("how deep each channel ranks (default 100)"),
     since: z.string().optional().describe("only memories that happened at or after this time (ISO 8601)"),
     until: z.string().optional().describe("only memories that happened before this time (ISO 8601)"),
     under: z.string().optional().describe("only memories at this topic path or below it, e.g. ops.config"),

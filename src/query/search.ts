@@ -19,6 +19,7 @@ import { distinctContentWords } from "../text/tokenize.js";
 import type { ResolvedRecall } from "./options.js";
 import { adjustForTime, type Scored } from "./time.js";
 import { raiseSessionNeighbours, type NeighbourOptions } from "./neighbours.js";
+import { raiseNamedSpeakers, type SpeakerOptions } from "./speakers.js";
 import { parseTimeExpressions } from "../time/expressions.js";
 import { defaultTimeAdjustments } from "../config/defaults.js";
 import { selectTerms, type TermPruning } from "../text/terms.js";
@@ -41,6 +42,8 @@ export interface SearchDeps {
   graph?: GraphChannel;
   /** Candidates next to other candidates in their session gain a share of their scores (query/neighbours.ts). */
   neighbours: NeighbourOptions;
+  /** Candidates said by a person the query names gain a share of their scores (query/speakers.ts). */
+  speakers: SpeakerOptions;
 }
 
 /** The memories (of those given) that pass the query's filters, so a successor never breaks them. */
@@ -141,7 +144,10 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   const annotateStart = performance.now();
   if (time && opts.time === "boost") scored = await adjustForTime(deps.store, scored, time, defaultTimeAdjustments);
   // a fused answer only: one channel asked alone (`--channels bm25`) answers with its own ranking
-  if ([...selected].filter((c) => c !== "recency").length > 1) scored = await raiseSessionNeighbours(deps.store, scored, deps.neighbours);
+  if ([...selected].filter((c) => c !== "recency").length > 1) {
+    scored = await raiseSessionNeighbours(deps.store, scored, deps.neighbours);
+    scored = await raiseNamedSpeakers(deps.store, scored, lexical, deps.speakers);
+  }
   const annotated = await annotateSupersession(
     deps.store,
     scored.slice(0, Math.max(3 * opts.k, 30)),

@@ -31,6 +31,7 @@ export const CONTRACT_CASES = [
   "expired memories leave every channel and the list",
   "a whole store copies into another, ids and times kept",
   "memories know their neighbours in their session",
+  "memories say who spoke them",
 ] as const;
 
 export type ContractCase = (typeof CONTRACT_CASES)[number];
@@ -63,6 +64,21 @@ const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>>
     assert.deepEqual(await store.sessionNeighbours([], 2), new Map());
     await store.deleteMemory(second);
     assert.deepEqual((await store.sessionNeighbours([third], 1)).get(third), { session: "morning", before: [first], after: [alsoThird] }, "a forgotten turn is no one's neighbour");
+    await store.close();
+  },
+  async "memories say who spoke them"(open) {
+    const store = await open();
+    const turns = await prepared([
+      { text: "I moved the standup to ten.", at: at(1), speaker: "Priya", session: "s" },
+      { text: "Fine by me.", at: at(1).replace("12:00", "12:01"), speaker: "Tomasz O'Neil", session: "s" },
+      { text: "A note nobody said.", at: at(2) },
+    ]);
+    await store.writeMemories(turns, stamp);
+    const [priya, tomasz, note] = turns.map((m) => m.memory.id);
+    assert.deepEqual(Object.fromEntries(await store.speakersOf([priya, tomasz, note, "m_none"])), { [priya]: "Priya", [tomasz]: "Tomasz O'Neil" });
+    assert.deepEqual(await store.speakersOf([]), new Map());
+    await store.deleteMemory(priya);
+    assert.deepEqual([...(await store.speakersOf([priya, tomasz])).keys()], [tomasz], "a forgotten memory says nothing");
     await store.close();
   },
   async "a correction replaces the content and keeps the revision"(open) {

@@ -195,6 +195,14 @@ export async function sessionNeighbours(q: Queryable, ns: string, memoryIds: str
   return new Map(rows.map((r) => [r.id, { session: r.session, before: r.before, after: r.after }]));
 }
 
+export async function speakersOf(q: Queryable, ns: string, memoryIds: string[]): Promise<Map<string, string>> {
+  const rows = await q.query<{ id: string; speaker: string }>(
+    "SELECT id, speaker FROM memories WHERE namespace = $1 AND id = ANY($2::text[]) AND speaker IS NOT NULL",
+    [ns, memoryIds],
+  );
+  return new Map(rows.map((r) => [r.id, r.speaker]));
+}
+
 export async function eventTimes(q: Queryable, ns: string, memoryIds: string[]): Promise<Map<string, number>> {
   const rows = await q.query<{ id: string; at_ms: number }>("SELECT id, at_ms FROM memories WHERE namespace = $1 AND id = ANY($2::text[])", [ns, memoryIds]);
   return new Map(rows.map((r) => [r.id, r.at_ms]));

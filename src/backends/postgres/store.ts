@@ -294,6 +294,10 @@ export class PostgresStore implements Store {
     return rows.sessionNeighbours(this.db, this.ns, memoryIds, window);
   }
 
+  async speakersOf(memoryIds: string[]): Promise<Map<string, string>> {
+    return rows.speakersOf(this.db, this.ns, memoryIds);
+  }
+
   async eventTimes(memoryIds: string[]): Promise<Map<string, number>> {
     return rows.eventTimes(this.db, this.ns, memoryIds);
   }

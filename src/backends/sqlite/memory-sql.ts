@@ -220,6 +220,13 @@ export function sessionNeighbours(prepare: Prepare, memoryIds: string[], window:
   return new Map(rows.map((r) => [r.id, { session: r.session, before: JSON.parse(r.before), after: JSON.parse(r.after) }]));
 }
 
+export function speakersOf(prepare: Prepare, memoryIds: string[]): Map<string, string> {
+  const rows = prepare("SELECT id, speaker FROM memories WHERE id IN (SELECT value FROM json_each(?)) AND speaker IS NOT NULL")
+    .raw()
+    .all(JSON.stringify(memoryIds)) as [string, string][];
+  return new Map(rows);
+}
+
 export function eventTimes(prepare: Prepare, memoryIds: string[]): Map<string, number> {
   const rows = prepare("SELECT id, at_ms FROM memories WHERE id IN (SELECT value FROM json_each(?))")
     .raw()

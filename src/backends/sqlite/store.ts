@@ -230,6 +230,10 @@ export class SqliteStore implements Store {
     return rows.sessionNeighbours(this.prepare, memoryIds, window);
   }
 
+  async speakersOf(memoryIds: string[]): Promise<Map<string, string>> {
+    return rows.speakersOf(this.prepare, memoryIds);
+  }
+
   async eventTimes(memoryIds: string[]): Promise<Map<string, number>> {
     return rows.eventTimes(this.prepare, memoryIds);
   }

@@ -3,7 +3,7 @@
  * `cascade eval` and `cascade bench`: quality on LoCoMo, speed on a synthetic corpus.
  */
 import { type Command, Option } from "commander";
-import { CascadeError, defaultGloveEmbedder, scratchStores, runCvCommand, formatCv, evaluateLocomo, loadLocomo, runBench, runPyramidBench, runTopicBench, runFilterBench, type BenchReport, type EvalReport } from "../../../index.js";
+import { CascadeError, METRIC_NAMES, defaultGloveEmbedder, scratchStores, runCvCommand, formatCv, evaluateLocomo, loadLocomo, runBench, runPyramidBench, runTopicBench, runFilterBench, type BenchReport, type EvalReport } from "../../../index.js";
 import { formatFilterBench, formatBench, formatEval, formatPyramidBench, formatTopicBench } from "../format.js";
 import { emit } from "../output.js";
 import { progressBar } from "../progress.js";
@@ -24,6 +24,7 @@ export function registerEvalCommands(program: Command, { mode }: CliContext): vo
     .addOption(new Option("--time <mode>", "time expressions in questions: boost, restrict or off").choices(["boost", "restrict", "off"]))
     .option("--cv", "leave-one-conversation-out over the tuned settings: in-sample beside cross-validated")
     .option("--grid <file>", "with --cv: the candidate settings, a JSON array of {name, engine, search} (first = baseline)")
+    .addOption(new Option("--select-by <metric>", "with --cv: the metric each fold chooses its setting by").choices(METRIC_NAMES).default("recall@10"))
     .option("--store <kind>", "the store each conversation is loaded into: sqlite (in memory), pglite (PostgreSQL in process) or a postgres:// URL (a namespace per conversation, deleted after)", storeFlag, "sqlite")
     .action(async (dataset: string, path: string, o, cmd: Command) => {
       if (dataset !== "locomo") throw new CascadeError("INVALID_INPUT", `eval: unknown dataset ${JSON.stringify(dataset)}; known: locomo`, { field: "dataset" });
@@ -34,7 +35,7 @@ export function registerEvalCommands(program: Command, { mode }: CliContext): vo
       if (o.cv || o.grid) {
         const cvBar = progressBar("cross-validating", "runs");
         const search = o.time ? { time: o.time } : undefined;
-        const cv = await runCvCommand(conversations, { embedder, tokens: embedder, stores }, { grid: o.grid, ablation: o.ablation, engine, search, onProgress: (d, t) => cvBar.update(d, t) }).finally(() => cvBar.stop());
+        const cv = await runCvCommand(conversations, { embedder, tokens: embedder, stores }, { grid: o.grid, ablation: o.ablation, selectBy: o.selectBy, engine, search, onProgress: (d, t) => cvBar.update(d, t) }).finally(() => cvBar.stop());
         emit(mode(cmd), cv, () => formatCv(cv));
         return;
       }
