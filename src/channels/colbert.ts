@@ -116,12 +116,12 @@ export function colbertChannel(store: Store, tokens: TokenVectors, options: Part
       };
       const lists = await readWithinBudget(store, [...representative.values()], costOf, opts.maxPostings, q);
       const weights = q.words.map((w) => (opts.idfWeighting ? idf(q.stats.df.get(w) ?? 0, q.stats.chunks) : 1));
-      const scored = maxSim(stemSimilarities, (stem) => lists.get(representative.get(stem)!) ?? [], weights).sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
+      const scores = maxSim(stemSimilarities, (stem) => lists.get(representative.get(stem)!) ?? [], weights);
       // Relevance floor: a chunk must account for a share of the question. A perfect chunk holds every query
       // token (score = the sum of the weights); one that only holds a near-synonym of a minor word explains
       // almost none of it and is no evidence, however few other candidates there are.
       const floor = opts.minCoverage * weights.reduce((a, b) => a + b, 0);
-      const top = scored.filter((s) => s.score >= floor).slice(0, q.depth);
+      const top = bestAbove(scores, floor, q.depth);
       const owners = await store.memoryIdsOfChunks(top.map((t) => t.chunkId));
       // a chunk deleted meanwhile (by another process) has no owner: it is not a candidate any more
       return top.filter((t) => owners.has(t.chunkId)).map((t): Ranked => ({ chunkId: t.chunkId, memoryId: owners.get(t.chunkId)!, score: t.score }));
@@ -164,40 +164,77 @@ export async function readWithinBudget(
 }
 
 /**
+ * Scratch space kept between queries (a channel scores one query at a time: maxSim never awaits): a search
+ * touches thousands of chunks, and fresh maps and arrays for each cost ~1 MB of garbage a query at 100,000 chunks.
+ * `slotOf[chunkId]` is the chunk's slot + 1 (0: not seen), reset after each query for the chunks it touched.
+ */
+const scratch = { slotOf: new Int32Array(1024), chunkOf: new Int32Array(1024), best: new Float32Array(1024), score: new Float64Array(1024) };
+/** Chunk ids above this are scored through a Map rather than an array indexed by id (bounds the scratch memory). */
+const MAX_INDEXED_CHUNK_ID = 32_000_000;
+
+/** The candidates' scores: `chunkOf[slot]` and `score[slot]` for slots 0 … count − 1 (views of the scratch). */
+interface SlotScores {
+  count: number;
+  chunkOf: Int32Array;
+  score: Float64Array;
+}
+
+const grownTo = <T extends Int32Array | Float32Array | Float64Array>(a: T, size: number): T => {
+  if (size <= a.length) return a;
+  const next = new (a.constructor as new (n: number) => T)(Math.max(size, a.length * 2));
+  next.set(a);
+  return next;
+};
+
+/**
  * Each candidate chunk's late-interaction score: the sum over query tokens of the token's weight times the best
  * similarity of any of its stand-ins the chunk holds. Its own function, and the sort outside it: V8 compiled these
  * hot loops on the fly (on-stack replacement) together with the code after them, which had not run yet, and threw
  * that code away at the sort on every query: ~2 ms of recompilation per query at 100,000 chunks.
  */
-function maxSim(stemSimilarities: Map<string, number>[], chunksOf: (stem: string) => readonly number[], weights: number[]): { chunkId: number; score: number }[] {
+function maxSim(stemSimilarities: Map<string, number>[], chunksOf: (stem: string) => readonly number[], weights: number[]): SlotScores {
   // best[slot * n + i]: the best similarity between query token i and any word of the chunk in `slot`
   const n = weights.length;
-  const slotOf = new Map<number, number>();
-  let best = new Float32Array(1024 * n);
+  let maxId = 0;
+  for (const byStem of stemSimilarities) for (const stem of byStem.keys()) for (const id of chunksOf(stem)) if (id > maxId) maxId = id;
+  const byMap = maxId > MAX_INDEXED_CHUNK_ID ? new Map<number, number>() : null;
+  if (!byMap) scratch.slotOf = grownTo(scratch.slotOf, maxId + 1);
+  const slotOf = scratch.slotOf;
+  let count = 0;
   stemSimilarities.forEach((byStem, i) => {
     for (const [stem, similarity] of byStem) {
       for (const chunkId of chunksOf(stem)) {
-        let slot = slotOf.get(chunkId);
-        if (slot === undefined) {
-          slot = slotOf.size;
-          slotOf.set(chunkId, slot);
-          if ((slot + 1) * n > best.length) {
-            const grown = new Float32Array(best.length * 2);
-            grown.set(best);
-            best = grown;
-          }
+        let slot = byMap ? (byMap.get(chunkId) ?? -1) : slotOf[chunkId] - 1;
+        if (slot < 0) {
+          slot = count++;
+          if (byMap) byMap.set(chunkId, slot);
+          else slotOf[chunkId] = slot + 1;
+          if (count > scratch.chunkOf.length) scratch.chunkOf = grownTo(scratch.chunkOf, count);
+          if (count * n > scratch.best.length) scratch.best = grownTo(scratch.best, count * n);
+          scratch.chunkOf[slot] = chunkId;
+          scratch.best.fill(0, slot * n, slot * n + n);
         }
-        if (similarity > best[slot * n + i]) best[slot * n + i] = similarity;
+        if (similarity > scratch.best[slot * n + i]) scratch.best[slot * n + i] = similarity;
       }
     }
   });
-  const scored: { chunkId: number; score: number }[] = [];
-  for (const [chunkId, slot] of slotOf) {
-    let score = 0;
-    for (let i = 0; i < n; i++) score += weights[i] * best[slot * n + i];
-    scored.push({ chunkId, score });
+  scratch.score = grownTo(scratch.score, count);
+  const { chunkOf, best, score } = scratch;
+  for (let slot = 0; slot < count; slot++) {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += weights[i] * best[slot * n + i];
+    score[slot] = sum;
+    if (!byMap) slotOf[chunkOf[slot]] = 0; // left clean for the next query
   }
-  return scored;
+  return { count, chunkOf, score };
+}
+
+/** The `depth` best-scoring chunks at or above `floor`, highest first, ties by chunk id. */
+function bestAbove(s: SlotScores, floor: number, depth: number): { chunkId: number; score: number }[] {
+  const kept: number[] = [];
+  for (let slot = 0; slot < s.count; slot++) if (s.score[slot] >= floor) kept.push(slot);
+  kept.sort((a, b) => s.score[b] - s.score[a] || s.chunkOf[a] - s.chunkOf[b]);
+  return kept.slice(0, depth).map((slot) => ({ chunkId: s.chunkOf[slot], score: s.score[slot] }));
 }
 
 /** The corpus words that stand in for one query token, with their cosine to it (the token itself scores 1). */

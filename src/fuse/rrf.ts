@@ -34,47 +34,45 @@ export function rrfScore(
 }
 
 /**
- * A channel's list as memories, best chunk first: [memoryId, chunkId, rank] with 1-based ranks. Memories the
- * channel scored exactly alike share the better rank ("1, 2, 2, 4"): a channel that cannot tell two memories
- * apart must not decide between them by storage order, so that recency (or another channel) can.
+ * Each channel's chunk list is read as memories, best chunk first, with 1-based ranks. Memories the channel scored
+ * exactly alike share the better rank ("1, 2, 2, 4"): a channel that cannot tell two memories apart must not
+ * decide between them by storage order, so that recency (or another channel) can. The loop allocates only the
+ * results (this runs on every search, over some hundreds of candidates).
  */
-function collapseToMemories(list: Ranked[]): { memoryId: string; chunkId: number; rank: number }[] {
-  const seen = new Set<string>();
-  const out: { memoryId: string; chunkId: number; rank: number }[] = [];
-  let previous: { score: number; rank: number } | null = null;
-  for (const r of list) {
-    if (seen.has(r.memoryId)) continue;
-    seen.add(r.memoryId);
-    const rank: number = previous && previous.score === r.score ? previous.rank : out.length + 1;
-    out.push({ memoryId: r.memoryId, chunkId: r.chunkId, rank });
-    previous = { score: r.score, rank };
-  }
-  return out;
-}
-
 export function fuse(
   lists: Partial<Record<ChannelName, Ranked[]>>,
   weights: Readonly<Partial<Record<ChannelName, number>>>,
   k: number,
 ): Fused[] {
-  const byMemory = new Map<string, Fused & { best: number }>();
+  const byMemory = new Map<string, Fused>();
+  const best = new Map<Fused, number>(); // the largest single contribution so far: its chunk is the one shown
+  const seen = new Set<string>();
   for (const channel of CHANNEL_NAMES) {
     const list = lists[channel];
     if (!list) continue;
     const weight = weights[channel] ?? 0;
-    for (const { memoryId, chunkId, rank } of collapseToMemories(list)) {
-      let entry = byMemory.get(memoryId);
-      if (!entry) byMemory.set(memoryId, (entry = { memoryId, chunkId, ranks: {}, sourcesHit: [], rrf: 0, best: -1 }));
+    seen.clear();
+    let previousScore = NaN;
+    let previousRank = 0;
+    for (const r of list) {
+      if (seen.has(r.memoryId)) continue;
+      seen.add(r.memoryId);
+      const rank = r.score === previousScore ? previousRank : seen.size;
+      previousScore = r.score;
+      previousRank = rank;
+      let entry = byMemory.get(r.memoryId);
+      if (!entry) byMemory.set(r.memoryId, (entry = { memoryId: r.memoryId, chunkId: r.chunkId, ranks: {}, sourcesHit: [], rrf: 0 }));
       entry.ranks[channel] = rank;
       entry.sourcesHit.push(channel);
       const contribution = weight / (k + rank);
-      if (contribution > entry.best) {
-        entry.best = contribution;
-        entry.chunkId = chunkId;
+      if (contribution > (best.get(entry) ?? -1)) {
+        best.set(entry, contribution);
+        entry.chunkId = r.chunkId;
       }
     }
   }
-  const fused: Fused[] = [...byMemory.values()].map(({ best: _best, ...f }) => ({ ...f, rrf: rrfScore(f.ranks, weights, k) }));
+  const fused = [...byMemory.values()];
+  for (const f of fused) f.rrf = rrfScore(f.ranks, weights, k);
   return fused.sort(compareFused);
 }
 

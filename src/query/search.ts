@@ -140,7 +140,13 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   // Time adjustments see every candidate (one query for their times). Only the head of that list can then reach
   // the top k: demotion only lowers a memory, and a successor is raised to the score of a stale memory that is
   // itself in the head. Annotating supersession for all ~150 candidates cost 3–8 ms a query at 10% superseded.
-  let scored: Scored[] = withEvidence(fuse(lists, opts.weights, opts.rrfK), lists).map((f) => ({ ...f, score: f.rrf, adjustments: [] }));
+  // fused results become scored ones in place (a copy of each would be garbage on every search)
+  let scored: Scored[] = withEvidence(fuse(lists, opts.weights, opts.rrfK), lists).map((f) => {
+    const s = f as Scored;
+    s.score = f.rrf;
+    s.adjustments = [];
+    return s;
+  });
   const annotateStart = performance.now();
   if (time && opts.time === "boost") scored = await adjustForTime(deps.store, scored, time, defaultTimeAdjustments);
   // a fused answer only: one channel asked alone (`--channels bm25`) answers with its own ranking

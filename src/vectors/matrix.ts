@@ -8,7 +8,6 @@
  */
 import { createRequire } from "node:module";
 import type * as UsearchModule from "usearch";
-import { dot } from "./math.js";
 
 // usearch's ESM entry finds its native build by walking up from a path parsed out of a stack trace, which
 // recurses forever when the caller has no file path (node -e, some bundlers); the CommonJS entry uses __dirname.
@@ -19,11 +18,26 @@ export interface Neighbour {
   similarity: number;
 }
 
+/**
+ * From this many rows an unfiltered search scans an 8-bit copy of the matrix first and re-scores its best
+ * `SHORTLIST × k` exactly. The float scan streams 400 bytes a row from memory (40 MB at 100,000 chunks, more than
+ * the machine's cache, and twice that with two server processes); the 8-bit copy is a quarter of it. Below this,
+ * searches stay exact and bit-for-bit what they were.
+ */
+export const QUANTIZED_FROM = 20_000;
+/** How many candidates per wanted neighbour the 8-bit scan hands to exact re-scoring. */
+const SHORTLIST = 4;
+/** Head-room over the largest component seen when the 8-bit scale is set, so later rows rarely force a rebuild. */
+const SCALE_MARGIN = 1.25;
+
 export class VectorMatrix {
   private data: Float32Array;
   private keys: Float64Array;
   private rowOf = new Map<number, number>();
   private size = 0;
+  /** The 8-bit copy (row for row), built on the first large search and kept in step; null until then or when stale. */
+  private codes: Int8Array | null = null;
+  private codeScale = 0;
 
   constructor(readonly dimensions: number, capacity = 1024) {
     this.data = new Float32Array(Math.max(1, capacity) * dimensions);
@@ -41,6 +55,7 @@ export class VectorMatrix {
     else new Uint8Array(this.data.buffer, this.size * this.dimensions * 4, this.dimensions * 4).set(vector);
     this.keys[this.size] = key;
     this.rowOf.set(key, this.size);
+    if (this.codes && !this.encodeRow(this.size)) this.codes = null; // a larger component: a new scale next search
     this.size++;
   }
 
@@ -52,6 +67,7 @@ export class VectorMatrix {
     if (row !== last) {
       const d = this.dimensions;
       this.data.copyWithin(row * d, last * d, (last + 1) * d);
+      this.codes?.copyWithin(row * d, last * d, (last + 1) * d);
       this.keys[row] = this.keys[last];
       this.rowOf.set(this.keys[row], row);
     }
@@ -63,6 +79,7 @@ export class VectorMatrix {
   nearest(query: Float32Array, k: number, fromRow = 0): Neighbour[] {
     const rowCount = this.size - fromRow;
     if (rowCount <= 0 || k <= 0) return [];
+    if (fromRow === 0 && this.size >= QUANTIZED_FROM && SHORTLIST * k < this.size) return this.nearestQuantized(query, k);
     const count = Math.min(k, rowCount);
     const d = this.dimensions;
     // usearch reads a typed array from the start of its buffer, whatever its offset (a view from row 2 is searched
@@ -86,13 +103,12 @@ export class VectorMatrix {
    * query, so this is the query's own null distribution: what an unrelated text scores against it in this store.
    */
   similarityMoments(query: Float32Array, maxRows: number): { mean: number; sd: number; rows: number } {
-    const d = this.dimensions;
     const step = Math.max(1, Math.ceil(this.size / Math.max(1, maxRows)));
     let n = 0;
     let sum = 0;
     let squares = 0;
     for (let row = 0; row < this.size; row += step) {
-      const s = dot(this.data.subarray(row * d, (row + 1) * d), query);
+      const s = this.dotRow(row, query);
       sum += s;
       squares += s * s;
       n++;
@@ -124,21 +140,81 @@ export class VectorMatrix {
 
   /** The `k` most similar among the given keys only (a filtered search scans just those rows). */
   nearestAmong(query: Float32Array, keys: Iterable<number>, k: number): Neighbour[] {
-    const d = this.dimensions;
     const scored: Neighbour[] = [];
     for (const id of keys) {
       const row = this.rowOf.get(id);
       if (row === undefined) continue;
-      scored.push({ key: id, similarity: dot(query, this.data.subarray(row * d, (row + 1) * d)) });
+      scored.push({ key: id, similarity: this.dotRow(row, query) });
     }
     scored.sort((a, b) => b.similarity - a.similarity || a.key - b.key);
     return scored.slice(0, k);
+  }
+
+  /**
+   * The 8-bit scan, then the shortlist re-scored exactly (in double precision) and cut to k: highest similarity
+   * first, ties by row. Each row is coded with one scale for the whole matrix, so 8-bit inner products order the
+   * rows as the float ones do up to rounding; the shortlist of 4 × k absorbs that rounding (recall of the exact
+   * top k is measured in test/vector-matrix.test.ts and docs/benchmark-notes.md).
+   */
+  private nearestQuantized(query: Float32Array, k: number): Neighbour[] {
+    const d = this.dimensions;
+    if (!this.codes) this.encodeAll();
+    let top = 0;
+    for (let j = 0; j < d; j++) top = Math.max(top, Math.abs(query[j]));
+    const q = new Int8Array(d);
+    if (top > 0) for (let j = 0; j < d; j++) q[j] = Math.round((query[j] / top) * 127);
+    const matches = exactSearch(this.codes!.subarray(0, this.size * d), q, d, SHORTLIST * k, MetricKind.IP, 1);
+    const found = matches.keys as BigUint64Array;
+    const scored: { row: number; similarity: number }[] = [];
+    for (let i = 0; i < found.length; i++) {
+      const row = Number(found[i]);
+      if (row >= this.size) continue;
+      scored.push({ row, similarity: this.dotRow(row, query) });
+    }
+    scored.sort((a, b) => b.similarity - a.similarity || a.row - b.row);
+    return scored.slice(0, k).map(({ row, similarity }) => ({ key: this.keys[row], similarity }));
+  }
+
+  /** A row's inner product with `query`, read in place (a view per row would be garbage on every search). */
+  private dotRow(row: number, query: Float32Array): number {
+    const d = this.dimensions;
+    const data = this.data;
+    let s = 0;
+    for (let j = 0, at = row * d; j < d; j++, at++) s += query[j] * data[at];
+    return s;
+  }
+
+  /** Codes every row with a scale set from the largest component now stored (with head-room). */
+  private encodeAll(): void {
+    const n = this.size * this.dimensions;
+    let top = 0;
+    for (let i = 0; i < n; i++) top = Math.max(top, Math.abs(this.data[i]));
+    this.codeScale = top > 0 ? 127 / (top * SCALE_MARGIN) : 1;
+    this.codes = new Int8Array(this.keys.length * this.dimensions);
+    for (let row = 0; row < this.size; row++) this.encodeRow(row);
+  }
+
+  /** Codes one row; false when a component does not fit the scale (the copy must then be rebuilt). */
+  private encodeRow(row: number): boolean {
+    const d = this.dimensions;
+    const codes = this.codes!;
+    for (let j = row * d; j < (row + 1) * d; j++) {
+      const c = Math.round(this.data[j] * this.codeScale);
+      if (c > 127 || c < -127) return false;
+      codes[j] = c;
+    }
+    return true;
   }
 
   private grow(): void {
     const data = new Float32Array(this.data.length * 2);
     data.set(this.data);
     this.data = data;
+    if (this.codes) {
+      const codes = new Int8Array(this.codes.length * 2);
+      codes.set(this.codes);
+      this.codes = codes;
+    }
     const ids = new Float64Array(this.keys.length * 2);
     ids.set(this.keys);
     this.keys = ids;
