@@ -65,6 +65,7 @@ export function registerEvalCommands(program: Command, { mode }: CliContext): vo
     .option("--topics", "instead: --chunks memories over 1,000 topics; fused queries with and without --under (1%), and the tree listing")
     .option("--filters", "instead: --chunks memories with users and metadata; fused queries with and without scope and metadata filters")
     .option("--no-pyramid", "the summary pyramid off: not maintained during ingest, no context in searches")
+    .option("--memory-trace <ms>", "sample the process's memory (RSS, V8 heap, external) every <ms> ms and at each phase; reported per phase under memory", integer("--memory-trace", 1))
     .option("--store <kind>", "where the corpus is stored: sqlite (a file in a temporary folder), pglite (PostgreSQL in process) or a postgres:// URL (a namespace of its own, deleted after)", storeFlag, "sqlite")
     .action(async (o, cmd: Command) => {
       const stores = scratchStores(o.store === "sqlite" ? "files" : (o.store as Exclude<StoreFlag, "sqlite">));
@@ -89,7 +90,7 @@ export function registerEvalCommands(program: Command, { mode }: CliContext): vo
       const bar = progressBar("bench", "steps");
       let report: BenchReport;
       try {
-        report = await runBench(defaultGloveEmbedder(), { stores, chunks: o.chunks, queries: o.queries, seed: o.seed, pyramid: o.pyramid, onProgress: (_p, d, t) => bar.update(d, t) });
+        report = await runBench(defaultGloveEmbedder(), { stores, chunks: o.chunks, queries: o.queries, seed: o.seed, pyramid: o.pyramid, memoryTraceMs: o.memoryTrace, onProgress: (_p, d, t) => bar.update(d, t) });
       } finally {
         bar.stop();
       }
