@@ -1,7 +1,28 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { defaultGloveEmbedder } from "../src/index.js";
+import { streamedCorpus, syntheticCorpus } from "../src/bench/corpus.js";
 import { MemoryTrace } from "../src/bench/memory-trace.js";
 import { cli } from "./helpers.js";
+
+test("the streamed corpus is the held one: same memories in the same order, same queries, whatever the batch size", () => {
+  const vocabulary = [...defaultGloveEmbedder().vocabulary()];
+  for (const [memories, queries, seed, size] of [
+    [3001, 60, 42, 1000],
+    [257, 10, 7, 2000],
+    [1, 3, 1, 1],
+  ]) {
+    const held = syntheticCorpus({ memories, queries, seed, vocabulary });
+    const streamed = streamedCorpus({ memories, queries, seed, vocabulary });
+    assert.equal(streamed.memories, memories);
+    assert.deepEqual(streamed.queries, held.queries);
+    const batches = [...streamed.batches(size)];
+    assert.ok(batches.every((b) => b.length <= size));
+    assert.deepEqual(batches.flat(), held.memories);
+    // a second reading gives the same memories again
+    assert.deepEqual([...streamed.batches(size)].flat(), held.memories);
+  }
+});
 
 test("a memory trace tags samples with their phase and reports each phase's highest RSS and heap", () => {
   const MB = 1e6;
