@@ -55,6 +55,8 @@ export interface BenchReport {
   /** extra time per memory at ingest for revision detection */
   detect_ms_per_memory: number;
   latency_ms: Record<string, Percentiles>;
+  /** The V8 heap growth the process ran with, in % of the heap live after a full collection (null: V8's own). */
+  heap_growth_percent?: number | null;
   /** With `memoryTraceMs`: per phase, the sample of highest RSS and the highest heap; and every sample (MB). */
   memory?: { by_phase: Record<string, PhaseMemory>; samples: MemorySample[] };
 }
