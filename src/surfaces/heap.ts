@@ -3,11 +3,12 @@
  * How far V8 lets the heap grow between full collections, in a process the engine owns (`cascade serve`,
  * `cascade bench`). V8 sets the next collection at up to 4× the heap that survived the last one when the machine
  * has memory to spare (its heap limit ≥ 2 GB, here 4 GB on 24 GiB), so garbage promoted by searches piles up
- * unseen: at 300,000 chunks the bench's heap went from 72 MB live to 319 MB reserved without one full
- * collection, on top of the native memory (the dense matrix, the HNSW graph, SQLite's cache) that is most of a large
- * store's RSS. A fixed growth factor (`--heap-growing-percent`, read by V8 at every collection) bounds the heap at
- * (1 + percent/100)× what is live. The cost is more full collections; a search's garbage is mostly young, so they
- * stay rare while queries run (measured in docs/benchmark-notes.md, "A million chunks").
+ * unseen: at 300,000 chunks the bench's heap went from 77 MB live after the graph build to 312 MB before the next
+ * full collection, on top of the native memory (the dense matrix, the HNSW graph, SQLite's cache) that is most of a
+ * large store's RSS (~1.1 GB at 1,000,000 chunks). A fixed growth factor (`--heap-growing-percent`, read by V8 at
+ * every collection) bounds the heap at (1 + percent/100)× what is live. The cost is more full collections; a search's garbage is mostly young, so they
+ * stay rare while queries run: at 1,000,000 chunks one full collection (6 ms) in the bench's 1,400 timed queries
+ * (docs/benchmark-notes.md, "A million chunks").
  *
  * A factor the user gave node on its command line or in NODE_OPTIONS is left alone.
  */
