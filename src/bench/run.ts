@@ -11,7 +11,8 @@ import { CHANNEL_NAMES, type ChannelName } from "../model/types.js";
 import type { SifEmbedder } from "../embed/sif.js";
 import { dot } from "../vectors/math.js";
 import type { EdgeDraft } from "../model/graph.js";
-import { seededRandom, syntheticCorpus } from "./corpus.js";
+import { seededRandom, streamedCorpus, syntheticCorpus } from "./corpus.js";
+import { MemoryTrace, type MemorySample, type PhaseMemory } from "./memory-trace.js";
 
 export interface BenchOptions {
   chunks: number;
@@ -22,6 +23,11 @@ export interface BenchOptions {
   /** The summary pyramid maintained on every write and `context` in every search (default true, as in the engine). */
   pyramid?: boolean;
   onProgress?: (phase: string, done: number, total: number) => void;
+  /**
+   * Samples process.memoryUsage() every this many ms and at each phase change (ingest, build, queries, …) and
+   * reports them in `memory`; absent or 0: no trace.
+   */
+  memoryTraceMs?: number;
 }
 
 export interface Percentiles {
@@ -49,6 +55,10 @@ export interface BenchReport {
   /** extra time per memory at ingest for revision detection */
   detect_ms_per_memory: number;
   latency_ms: Record<string, Percentiles>;
+  /** The V8 heap growth the process ran with, in % of the heap live after a full collection (null: V8's own). */
+  heap_growth_percent?: number | null;
+  /** With `memoryTraceMs`: per phase, the sample of highest RSS and the highest heap; and every sample (MB). */
+  memory?: { by_phase: Record<string, PhaseMemory>; samples: MemorySample[] };
 }
 
 export function percentiles(samples: number[]): Percentiles {
@@ -61,45 +71,67 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
   const store = await options.stores("bench");
   const pyramid = options.pyramid ?? true;
   const engine = await Engine.create({ store, embedder, tokens: embedder }, { pyramid: { enabled: pyramid } });
+  const trace = options.memoryTraceMs ? new MemoryTrace(options.memoryTraceMs) : null;
+  const phase = (name: string) => trace?.enter(name);
   try {
-    // Memories of 1–3 sentences are one chunk each, so memories = chunks.
-    const corpus = syntheticCorpus({ memories: options.chunks, queries: options.queries, seed: options.seed ?? 42, vocabulary: [...embedder.vocabulary()] });
-    const memories = corpus.memories.length;
+    phase("corpus");
+    // Memories of 1–3 sentences are one chunk each, so memories = chunks. The harness never holds the whole
+    // corpus (its memories are generated a batch at a time, bench/corpus.ts): it is not the engine's memory.
+    const corpus = streamedCorpus({ memories: options.chunks, queries: options.queries, seed: options.seed ?? 42, vocabulary: [...embedder.vocabulary()] });
+    const memories = corpus.memories;
 
+    phase("ingest");
     const ingestStart = performance.now();
+    // generating a batch is the harness's time, left out of the ingest rate (the corpus was made beforehand once)
+    let generating = 0;
     const batch = 2000;
-    for (let i = 0; i < memories; i += batch) {
+    let done = 0;
+    const batches = corpus.batches(batch);
+    for (;;) {
+      const g0 = performance.now();
+      const next = batches.next();
+      generating += performance.now() - g0;
+      if (next.done) break;
       // a bulk load: revision detection is measured on its own below
-      const r = await engine.rememberMany(corpus.memories.slice(i, i + batch), { batchSize: batch, detect: false });
+      const r = await engine.rememberMany(next.value, { batchSize: batch, detect: false });
       if (r.failed.length) throw new Error(`bench: ${r.failed.length} synthetic memories failed: ${r.failed[0].error}`);
-      options.onProgress?.("ingest", Math.min(i + batch, memories), memories);
+      done += next.value.length;
+      options.onProgress?.("ingest", done, memories);
+      trace?.tick();
     }
     // the pyramid's refresh after the last batches is part of ingest (it runs once the writes pause)
+    phase("pyramid");
     await engine.settlePyramid();
-    // the harness's copy of the corpus is not the engine's memory: let it go before the peak is measured
-    corpus.memories = [];
-    const ingestS = (performance.now() - ingestStart) / 1000;
+    const ingestS = (performance.now() - ingestStart - generating) / 1000;
     const stats = await engine.stats();
 
     // The build: fold the bulk load's write-ahead log into the file, then build the derived indexes (the dense
     // matrix, the late-interaction vocabulary), which happens on first use.
     const buildStart = performance.now();
+    phase("settle");
     await store.settle();
+    phase("build");
     await engine.recall(corpus.queries[0], { k: 10 });
     const buildS = (performance.now() - buildStart) / 1000;
 
     const configs: [string, ChannelName[]][] = [["fused", [...CHANNEL_NAMES]], ...CHANNEL_NAMES.filter((c) => c !== "recency").map((c): [string, ChannelName[]] => [c, [c]])];
     // Configurations take turns query by query, so that this noisy machine's slow spells fall on all alike.
     const samples = new Map<string, number[]>(configs.map(([name]) => [name, []]));
-    for (const q of corpus.queries.slice(0, Math.min(50, corpus.queries.length))) for (const [, channels] of configs) await engine.recall(q, { k: 10, channels });
+    phase("warm-up");
+    for (const q of corpus.queries.slice(0, Math.min(50, corpus.queries.length))) {
+      for (const [, channels] of configs) await engine.recall(q, { k: 10, channels });
+      trace?.tick();
+    }
     // the graph channel is seeded by the others: its own cost is its time inside the fused queries
     const graphInFused: number[] = [];
+    phase("queries");
     for (const [i, q] of corpus.queries.entries()) {
       for (const [name, channels] of configs) {
         const t0 = performance.now();
         const r = await engine.recall(q, { k: 10, channels });
         samples.get(name)!.push(performance.now() - t0);
         if (name === "fused" && r.channels.graph) graphInFused.push(r.channels.graph.ms);
+        trace?.tick();
       }
       options.onProgress?.("queries", i + 1, corpus.queries.length);
     }
@@ -107,9 +139,11 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
     for (const [name, xs] of samples) latency[name] = percentiles(xs);
     if (graphInFused.length) latency.graph_in_fused = percentiles(graphInFused);
 
+    phase("recall-check");
     const annRecall = await denseRecallAgainstBruteForce(engine, store, embedder, corpus.queries.slice(0, 50));
 
     // The graph's cost: fused latency again once 10% of the memories are superseded (newer → older, so acyclic).
+    phase("edges");
     const ids = (await store.memoryIdsInOrder()).filter((id) => !id.startsWith("p_")).slice(0, memories);
     const random = seededRandom((options.seed ?? 42) + 1);
     const edgeCount = Math.floor(ids.length / 10);
@@ -123,6 +157,7 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
       drafts.push({ type: "supersedes", from: ids[Math.max(a, b)], to: ids[Math.min(a, b)], validFrom: Date.UTC(2025, 0, 1), validTo: null, recordedAt: Date.UTC(2025, 0, 1), provenance: "api", confidence: 1, reason: null });
     }
     await store.addEdges(drafts);
+    phase("queries-with-edges");
     const withEdges: number[] = [];
     const annotate: number[] = [];
     for (const q of corpus.queries) {
@@ -130,11 +165,13 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
       const r = await engine.recall(q, { k: 10 });
       withEdges.push(performance.now() - t0);
       annotate.push(r.annotate_ms);
+      trace?.tick();
     }
     latency.fused_with_edges = percentiles(withEdges);
     latency.supersession_annotation = percentiles(annotate);
 
     // `cascade graph ID --depth 2` (the engine call behind it) for random memories, over the same edges
+    phase("graph-depth2");
     const around: number[] = [];
     for (let i = 0; i < corpus.queries.length; i++) {
       const id = ids[Math.floor(random() * ids.length)];
@@ -145,6 +182,7 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
     latency.graph_depth2 = percentiles(around);
 
     // Revision detection per memory: the same number of new memories with detection on and off.
+    phase("detect");
     const extra = syntheticCorpus({ memories: 400, queries: 1, seed: (options.seed ?? 42) + 2, vocabulary: [...embedder.vocabulary()] }).memories;
     const t1 = performance.now();
     await engine.rememberMany(extra.slice(0, 200), { detect: false });
@@ -153,6 +191,7 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
     const t3 = performance.now();
     const detectMs = Math.max(0, (t3 - t2 - (t2 - t1)) / 200);
     await store.settle();
+    trace?.stop();
     const storeBytes = (await store.stats()).bytes;
     return {
       chunks: memories,
@@ -168,8 +207,10 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
       edges: drafts.length,
       detect_ms_per_memory: Math.round(detectMs * 1000) / 1000,
       latency_ms: latency,
+      ...(trace ? { memory: { by_phase: trace.byPhase(), samples: trace.samples } } : {}),
     };
   } finally {
+    trace?.stop();
     await engine.close();
   }
 }

@@ -8,6 +8,7 @@ import { formatFilterBench, formatBench, formatEval, formatPyramidBench, formatT
 import { emit } from "../output.js";
 import { progressBar } from "../progress.js";
 import { integer, storeFlag, type StoreFlag } from "../flags.js";
+import { boundHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT } from "../../heap.js";
 import { globalFlags, settings, type CliContext } from "../context.js";
 
 export function registerEvalCommands(program: Command, { mode }: CliContext): void {
@@ -66,8 +67,12 @@ export function registerEvalCommands(program: Command, { mode }: CliContext): vo
     .option("--topics", "instead: --chunks memories over 1,000 topics; fused queries with and without --under (1%), and the tree listing")
     .option("--filters", "instead: --chunks memories with users and metadata; fused queries with and without scope and metadata filters")
     .option("--no-pyramid", "the summary pyramid off: not maintained during ingest, no context in searches")
+    .option("--memory-trace <ms>", "sample the process's memory (RSS, V8 heap, external) every <ms> ms and at each phase; reported per phase under memory", integer("--memory-trace", 1))
+    .option("--heap-growth <percent>", `how far V8 lets the heap grow between full collections, in % of what survived the last (0: V8's own choice, up to 300 on a machine with memory to spare)`, integer("--heap-growth", 0), DEFAULT_HEAP_GROWTH_PERCENT)
     .option("--store <kind>", "where the corpus is stored: sqlite (a file in a temporary folder), pglite (PostgreSQL in process) or a postgres:// URL (a namespace of its own, deleted after)", storeFlag, "sqlite")
     .action(async (o, cmd: Command) => {
+      // the bench owns its process, as `serve` does: it measures the engine with the heap sized as serve sizes it
+      const growth = boundHeapGrowth(o.heapGrowth);
       const stores = scratchStores(o.store === "sqlite" ? "files" : (o.store as Exclude<StoreFlag, "sqlite">));
       if (o.filters) {
         const bar = progressBar("filter bench", "steps");
@@ -90,10 +95,11 @@ export function registerEvalCommands(program: Command, { mode }: CliContext): vo
       const bar = progressBar("bench", "steps");
       let report: BenchReport;
       try {
-        report = await runBench(defaultGloveEmbedder(), { stores, chunks: o.chunks, queries: o.queries, seed: o.seed, pyramid: o.pyramid, onProgress: (_p, d, t) => bar.update(d, t) });
+        report = await runBench(defaultGloveEmbedder(), { stores, chunks: o.chunks, queries: o.queries, seed: o.seed, pyramid: o.pyramid, memoryTraceMs: o.memoryTrace, onProgress: (_p, d, t) => bar.update(d, t) });
       } finally {
         bar.stop();
       }
+      report.heap_growth_percent = growth.percent;
       emit(mode(cmd), report, () => formatBench(report));
     });
 

@@ -11,6 +11,7 @@ import { serveMcpOverStdio } from "../../mcp/server.js";
 import { superviseWorkers } from "../../http/workers.js";
 import { toolListText } from "../../mcp/tools.js";
 import { integer, collect } from "../flags.js";
+import { boundHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT } from "../../heap.js";
 import { globalFlags, settings, type CliContext } from "../context.js";
 
 export function registerServerCommands(program: Command, { withEngine, mode }: CliContext): void {
@@ -24,6 +25,7 @@ export function registerServerCommands(program: Command, { withEngine, mode }: C
     .option("--allow-host <name>", "accept this Host name too, e.g. a reverse proxy's (repeatable)", collect)
     .option("--max-namespaces <n>", "namespaces the server may create (default 1000)", integer("--max-namespaces", 0))
     .option("--open-namespaces <n>", "stores kept open at once (default 32)", integer("--open-namespaces", 1))
+    .option("--heap-growth <percent>", `how far V8 lets the heap grow between full collections, in % of what survived the last (0: V8's own choice, up to 300 on a machine with memory to spare)`, integer("--heap-growth", 0), DEFAULT_HEAP_GROWTH_PERCENT)
     .option("--workers <n>", `server processes sharing the port and the store, searching in parallel (default 1; this machine has ${availableParallelism()} cores)`, integer("--workers", 1))
     .action(async (o, cmd: Command) => {
       const { path, now, engine, file: config } = settings(globalFlags(cmd));
@@ -33,6 +35,8 @@ export function registerServerCommands(program: Command, { withEngine, mode }: C
         await superviseWorkers(workers, (line) => process.stderr.write(`${line}\n`));
         return;
       }
+      // each worker runs this command line too, and sizes its own heap
+      boundHeapGrowth(o.heapGrowth);
       const space = new MemorySpace(path, {
         ...engine,
         now,
