@@ -8,6 +8,8 @@ import type { TermPruning, TermStats } from "../text/terms.js";
 import type { ParsedTime } from "../time/expressions.js";
 
 /** Everything a channel may read about the query, computed once by the search pipeline. */
+import type { EntityInfo } from "../model/entity.js";
+
 export interface ChannelQuery {
   text: string;
   /** The distinct words to look up, lowercased: content words, near-stop-words of this corpus left out. */
@@ -21,6 +23,8 @@ export interface ChannelQuery {
   time: ParsedTime | null;
   depth: number;
   pruning: TermPruning;
+  /** The stored entities the query names, read once per search (the graph channel and the speaker step use them). */
+  entities: EntityInfo[];
   /** Tells the search what cut this channel's work short (reported in `channels.<name>.budget`). */
   report?: (budget: BudgetReport) => void;
 }

@@ -13,7 +13,6 @@
  * its current successor instead of keeping it. Only ranks leave the channel; fusion never sees these scores.
  */
 import { fuse } from "../fuse/rrf.js";
-import { extractEntities } from "../entities/extract.js";
 import { currentSuccessors, edgeCounts } from "../graph/status.js";
 import type { GraphTime } from "../model/graph.js";
 import type { ChannelName, Ranked } from "../model/types.js";
@@ -98,9 +97,8 @@ export function graphChannel(store: Store, options: Partial<GraphChannelOptions>
       // what each seed put into each node: a memory never collects its own activation back (no self-loops)
       const nodeFrom = new Map<string, Map<string, number>>();
       const degree = new Map<string, number>();
-      const queryKeys = extractEntities(q.text, null).map((e) => e.key);
-      if (queryKeys.length) {
-        const found = (await store.entities.byKeys(queryKeys)).filter((e) => e.memories <= Math.min(o.maxFanout, Math.max(2, Math.floor(o.maxShare * Math.max(q.stats.chunks, 1)))));
+      if (q.entities.length) {
+        const found = q.entities.filter((e) => e.memories <= Math.min(o.maxFanout, Math.max(2, Math.floor(o.maxShare * Math.max(q.stats.chunks, 1)))));
         for (const e of found) {
           nodeAct.set(`e:${e.id}`, (nodeAct.get(`e:${e.id}`) ?? 0) + o.queryEntityWeight / found.length);
           degree.set(`e:${e.id}`, e.memories);

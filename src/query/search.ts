@@ -20,6 +20,7 @@ import type { ResolvedRecall } from "./options.js";
 import { adjustForTime, type Scored } from "./time.js";
 import { raiseSessionNeighbours, type NeighbourOptions } from "./neighbours.js";
 import { raiseNamedSpeakers, type SpeakerOptions } from "./speakers.js";
+import { extractEntities } from "../entities/extract.js";
 import { parseTimeExpressions } from "../time/expressions.js";
 import { defaultTimeAdjustments } from "../config/defaults.js";
 import { selectTerms, type TermPruning } from "../text/terms.js";
@@ -83,7 +84,10 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   const candidates = distinctContentWords(lexical);
   const stats = await deps.store.termStats(candidates);
   const words = selectTerms(candidates, stats, deps.pruning);
+  // the query's names, read once: the graph channel walks from them, the speaker step raises what they said
+  const nameKeys = extractEntities(lexical, null).map((e) => e.key);
   const query: ChannelQuery = {
+    entities: nameKeys.length ? await deps.store.entities.byKeys(nameKeys) : [],
     text: lexical,
     words,
     stats,
@@ -152,7 +156,7 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   // a fused answer only: one channel asked alone (`--channels bm25`) answers with its own ranking
   if ([...selected].filter((c) => c !== "recency").length > 1) {
     scored = await raiseSessionNeighbours(deps.store, scored, deps.neighbours);
-    scored = await raiseNamedSpeakers(deps.store, scored, lexical, deps.speakers);
+    scored = await raiseNamedSpeakers(deps.store, scored, query.entities, deps.speakers);
   }
   const annotated = await annotateSupersession(
     deps.store,

@@ -13,7 +13,8 @@
  * when every candidate with a speaker would gain (both people of a conversation named) nothing changes. A
  * search of one channel (recency aside) is that channel's own ranking and is left as it is.
  */
-import { extractEntities, normalizeEntity } from "../entities/extract.js";
+import { normalizeEntity } from "../entities/extract.js";
+import type { EntityInfo } from "../model/entity.js";
 import type { Store } from "../ports/store.js";
 import { compareScored, type Scored } from "./time.js";
 
@@ -30,22 +31,15 @@ export interface SpeakerOptions {
  */
 export const defaultSpeakers: Readonly<SpeakerOptions> = Object.freeze({ share: 0.2 });
 
-/** The normalised names (entity keys) of the people the text names who are known to the store. */
-export async function namedPeople(store: Pick<Store, "entities">, text: string): Promise<Map<string, string>> {
-  const keys = extractEntities(text, null).map((e) => e.key);
-  if (keys.length === 0) return new Map();
-  const people = (await store.entities.byKeys(keys)).filter((e) => e.kind === "person");
-  return new Map(people.map((p) => [p.key, p.name]));
-}
-
-export async function raiseNamedSpeakers(store: Pick<Store, "entities" | "speakersOf">, scored: Scored[], text: string, o: SpeakerOptions): Promise<Scored[]> {
+export async function raiseNamedSpeakers(store: Pick<Store, "speakersOf">, scored: Scored[], named: EntityInfo[], o: SpeakerOptions): Promise<Scored[]> {
   if (o.share <= 0 || scored.length < 2) return scored;
-  const named = await namedPeople(store, text);
-  if (named.size === 0) return scored;
+  // a person is an entity seen as a speaker (entities/extract.ts); the store resolved short forms to them
+  const people = new Set(named.filter((e) => e.kind === "person").map((e) => e.key));
+  if (people.size === 0) return scored;
   const speakers = await store.speakersOf(scored.map((s) => s.memoryId));
   const said = scored.filter((s) => {
     const speaker = speakers.get(s.memoryId);
-    return speaker !== undefined && named.has(normalizeEntity(speaker));
+    return speaker !== undefined && people.has(normalizeEntity(speaker));
   });
   // nothing to tell apart: no candidate said by them, or every candidate that has a speaker is theirs
   if (said.length === 0 || said.length === speakers.size) return scored;
