@@ -60,3 +60,38 @@ test("below QUANTIZED_FROM rows the search is the float scan, unchanged", () => 
   const keys = m.keyList();
   for (const q of vectors(10, 17)) assertSameNeighbours(m.nearest(q, 25), m.nearestAmong(q, keys, 25), "small");
 });
+
+/** The null distribution by the definition: a pass over every `step`-th row. */
+function sampledMoments(rows: Float32Array[], query: Float32Array, maxRows: number) {
+  const step = Math.max(1, Math.ceil(rows.length / maxRows));
+  const sims: number[] = [];
+  for (let r = 0; r < rows.length; r += step) sims.push(rows[r].reduce((s, x, j) => s + x * query[j], 0));
+  const mean = sims.reduce((a, b) => a + b, 0) / sims.length;
+  return { mean, sd: Math.sqrt(sims.reduce((a, s) => a + s * s, 0) / sims.length - mean * mean), rows: sims.length };
+}
+
+test("the null distribution from the kept moments equals a pass over the sampled rows, and follows the matrix", () => {
+  const rows = vectors(5000, 7);
+  const m = new VectorMatrix(D);
+  rows.forEach((v, i) => m.add(i, v));
+  const close = (got: { mean: number; sd: number; rows: number }, want: { mean: number; sd: number; rows: number }, what: string) => {
+    assert.equal(got.rows, want.rows, `${what}: rows`);
+    assert.ok(Math.abs(got.mean - want.mean) < 1e-9, `${what}: mean ${got.mean} vs ${want.mean}`);
+    assert.ok(Math.abs(got.sd - want.sd) < 1e-7, `${what}: sd ${got.sd} vs ${want.sd}`);
+  };
+  for (const [i, q] of vectors(5, 8, 3).entries()) close(m.similarityMoments(q, 512), sampledMoments(rows, q, 512), `query ${i}`);
+  // a store no larger than the sample: every row, read directly
+  close(m.similarityMoments(rows[0], 8000), sampledMoments(rows, rows[0], 8000), "small store");
+
+  // rows far from the rest: a few change nothing yet, more than 1/64 of the matrix and the sample is read again
+  const outliers = vectors(200, 9, 40).map((v) => v.map((x, j) => (j === 0 ? -Math.abs(x) : x)));
+  const query = rows[1];
+  const before = m.similarityMoments(query, 512);
+  outliers.slice(0, 40).forEach((v, i) => m.add(10_000 + i, v));
+  assert.deepEqual(m.similarityMoments(query, 512), before, "40 of 5,040 rows added: the kept moments still answer");
+  outliers.slice(40).forEach((v, i) => m.add(10_040 + i, v));
+  const all = [...rows, ...outliers];
+  close(m.similarityMoments(query, 512), sampledMoments(all, query, 512), "after 200 rows added");
+  for (let i = 0; i < 200; i++) m.remove(10_000 + i);
+  close(m.similarityMoments(query, 512), sampledMoments(rows, query, 512), "after they were removed");
+});

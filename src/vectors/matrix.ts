@@ -30,6 +30,16 @@ const SHORTLIST = 4;
 /** Head-room over the largest component seen when the 8-bit scale is set, so later rows rarely force a rebuild. */
 const SCALE_MARGIN = 1.25;
 
+interface SampleMoments {
+  mu: Float64Array;
+  /** E[x xᵀ] over the sample, upper triangle (row-major d × d) */
+  second: Float64Array;
+  rows: number;
+  maxRows: number;
+  /** the matrix's rows when the sample was read */
+  size: number;
+}
+
 export class VectorMatrix {
   private data: Float32Array;
   private keys: Float64Array;
@@ -38,6 +48,9 @@ export class VectorMatrix {
   /** The 8-bit copy (row for row), built on the first large search and kept in step; null until then or when stale. */
   private codes: Int8Array | null = null;
   private codeScale = 0;
+  /** The null sample's moments (see similarityMoments), and the rows added or removed since they were read. */
+  private moments: SampleMoments | null = null;
+  private changes = 0;
 
   constructor(readonly dimensions: number, capacity = 1024) {
     this.data = new Float32Array(Math.max(1, capacity) * dimensions);
@@ -57,6 +70,7 @@ export class VectorMatrix {
     this.rowOf.set(key, this.size);
     if (this.codes && !this.encodeRow(this.size)) this.codes = null; // a larger component: a new scale next search
     this.size++;
+    this.changes++;
   }
 
   /** Removes a chunk by moving the last row into its place (order does not matter to exact search). */
@@ -73,6 +87,7 @@ export class VectorMatrix {
     }
     this.rowOf.delete(key);
     this.size--;
+    this.changes++;
   }
 
   /** The `k` most similar vectors over the whole matrix, or over the rows from `fromRow` on (those added later). */
@@ -101,21 +116,62 @@ export class VectorMatrix {
    * Mean and standard deviation of the query's similarity to the stored vectors, over at most `maxRows` rows
    * spread evenly through the matrix (all of them in a small store). Most stored texts are unrelated to any one
    * query, so this is the query's own null distribution: what an unrelated text scores against it in this store.
+   *
+   * Over a sample, both moments come from the sample's mean vector μ and second-moment matrix M, kept between
+   * queries: mean = q·μ and E[s²] = qᵀMq, d² operations a query instead of a strided pass over `maxRows` rows
+   * (20× fewer at 100 dimensions, and no cache miss per row). The sample is re-read once the matrix has changed
+   * by more than 1/64 of its rows since (a null distribution moves slowly; a row or two never shifts it).
    */
   similarityMoments(query: Float32Array, maxRows: number): { mean: number; sd: number; rows: number } {
-    const step = Math.max(1, Math.ceil(this.size / Math.max(1, maxRows)));
-    let n = 0;
+    if (this.size <= maxRows) return this.directMoments(query);
+    if (!this.moments || this.changes > this.moments.size / 64 || this.moments.maxRows !== maxRows) this.moments = this.sampleMoments(maxRows);
+    const { mu, second, rows } = this.moments;
+    const d = this.dimensions;
+    let mean = 0;
+    let squares = 0;
+    for (let i = 0; i < d; i++) {
+      mean += query[i] * mu[i];
+      // M is symmetric: its upper triangle, off-diagonal terms twice
+      let row = second[i * d + i] * query[i];
+      for (let j = i + 1; j < d; j++) row += 2 * second[i * d + j] * query[j];
+      squares += query[i] * row;
+    }
+    return { mean, sd: Math.sqrt(Math.max(0, squares - mean * mean)), rows };
+  }
+
+  /** The moments by one pass over every row (a store of at most the sample's size). */
+  private directMoments(query: Float32Array): { mean: number; sd: number; rows: number } {
     let sum = 0;
     let squares = 0;
-    for (let row = 0; row < this.size; row += step) {
+    for (let row = 0; row < this.size; row++) {
       const s = this.dotRow(row, query);
       sum += s;
       squares += s * s;
-      n++;
     }
-    if (n === 0) return { mean: 0, sd: 0, rows: 0 };
-    const mean = sum / n;
-    return { mean, sd: Math.sqrt(Math.max(0, squares / n - mean * mean)), rows: n };
+    if (this.size === 0) return { mean: 0, sd: 0, rows: 0 };
+    const mean = sum / this.size;
+    return { mean, sd: Math.sqrt(Math.max(0, squares / this.size - mean * mean)), rows: this.size };
+  }
+
+  /** μ and the upper triangle of M over every `step`-th row, so that at most `maxRows` rows are read. */
+  private sampleMoments(maxRows: number): SampleMoments {
+    const d = this.dimensions;
+    const step = Math.max(1, Math.ceil(this.size / Math.max(1, maxRows)));
+    const mu = new Float64Array(d);
+    const second = new Float64Array(d * d);
+    let n = 0;
+    for (let row = 0; row < this.size; row += step, n++) {
+      const at = row * d;
+      for (let i = 0; i < d; i++) {
+        const x = this.data[at + i];
+        mu[i] += x;
+        for (let j = i; j < d; j++) second[i * d + j] += x * this.data[at + j];
+      }
+    }
+    for (let i = 0; i < d; i++) mu[i] /= n;
+    for (let i = 0; i < d * d; i++) second[i] /= n;
+    this.changes = 0;
+    return { mu, second, rows: n, maxRows, size: this.size };
   }
 
   has(key: number): boolean {
