@@ -101,6 +101,30 @@ describe("the SQLite store", () => {
     await writer.close();
   });
 
+  test("a chunk's owner is never named from a stale memory: a forgotten chunk's id reused by another connection or by this one", async () => {
+    const path = join(tempDir(), "m.db");
+    // without the pyramid, whose summaries would take the next chunk ids
+    const writer = await openMemory({ path, pyramid: { enabled: false } });
+    const reader = new SqliteStore(path);
+    await writer.remember({ text: "the garden needs water" });
+    const stale = await writer.remember({ text: "the kettle is broken" });
+    // the reader names the chunk's owner once (and keeps it)
+    assert.deepEqual([...(await reader.memoryIdsOfChunks([1, 2]))].sort(), [[1, (await reader.memoryIdsInOrder())[0]], [2, stale.id]]);
+    // the newest chunk is forgotten, so the next one written takes its id (SQLite's rowid is the largest plus one)
+    await writer.forget(stale.id);
+    assert.deepEqual([...(await reader.memoryIdsOfChunks([2]))], [], "a deleted chunk has no owner");
+    const fresh = await writer.remember({ text: "the kettle was repaired" });
+    assert.deepEqual([...(await reader.memoryIdsOfChunks([2]))], [[2, fresh.id]], "another connection's new chunk, named by its owner");
+    await writer.close();
+    // the same through the reader's own connection
+    const own = new SqliteStore(path);
+    assert.deepEqual([...(await own.memoryIdsOfChunks([2]))], [[2, fresh.id]]);
+    await own.deleteMemory(fresh.id);
+    assert.deepEqual([...(await own.memoryIdsOfChunks([2]))], [], "this connection's own delete");
+    await own.close();
+    await reader.close();
+  });
+
   test("filters apply inside every channel, so k results come back when k exist", async () => {
     const { engine, path } = await demoEngine();
     const r = await engine.recall("configuration", { under: "ops", k: 5 });

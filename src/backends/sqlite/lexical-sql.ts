@@ -10,7 +10,8 @@ import { quoteFtsTerm, toFtsQuery } from "./fts-query.js";
 import type { LexicalQuery } from "../../ports/store.js";
 import { stemmer } from "stemmer";
 import { filterCondition, isEmptyFilter } from "./filter-sql.js";
-import { chunkCount, ownersOf } from "./memory-sql.js";
+import { chunkCount } from "./memory-sql.js";
+import type { OwnerCache } from "./owner-cache.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -21,7 +22,11 @@ export class LexicalSql {
   /** The chunks the last filter allowed, shared by the channels of one query (see allowedChunks). */
   private allowedCache: { key: string; version: string; ids: Set<number> | null } | null = null;
 
-  constructor(private readonly stmt: Prepare, private readonly selectiveChunks: number) {}
+  constructor(
+    private readonly stmt: Prepare,
+    private readonly selectiveChunks: number,
+    private readonly owners: OwnerCache,
+  ) {}
 
   /**
    * The chunk ids a selective filter allows (a topic subtree, a short time range), or null when it allows more
@@ -60,7 +65,7 @@ export class LexicalSql {
     if (allowed) {
       const all = this.stmt("SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ?").raw().all(match) as [number, number][];
       const top = all.filter(([id]) => allowed.has(id)).sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(0, depth);
-      const owners = ownersOf(this.stmt, top.map((t) => t[0]));
+      const owners = this.owners.ownersOf(top.map((t) => t[0]));
       return top.filter(([chunkId]) => owners.has(chunkId)).map(([chunkId, rank]) => ({ chunkId, memoryId: owners.get(chunkId)!, score: -rank }));
     }
     if (isEmptyFilter(filter)) {
@@ -69,7 +74,7 @@ export class LexicalSql {
         match,
         depth,
       ) as { chunkId: number; rank: number }[];
-      const owners = ownersOf(this.stmt, top.map((t) => t.chunkId));
+      const owners = this.owners.ownersOf(top.map((t) => t.chunkId));
       // each statement reads its own snapshot: a chunk another process deleted in between has no owner any more
       return top.filter((t) => owners.has(t.chunkId)).map((t) => ({ chunkId: t.chunkId, memoryId: owners.get(t.chunkId)!, score: -t.rank }));
     }

@@ -200,14 +200,6 @@ export function hydrate(prepare: Prepare, chunkIds: number[]): Map<number, Hydra
 }
 
 /** The memory id owning each chunk. */
-export function ownersOf(prepare: Prepare, chunkIds: number[]): Map<number, string> {
-  // driven by the id list (a join, not IN): half the time of the IN form, and every channel asks this per search
-  const rows = prepare(
-    `SELECT c.id, m.id FROM json_each(?) j JOIN chunks c ON c.id = j.value JOIN memories m ON m.rowid = c.memory_rowid`,
-  ).raw().all(JSON.stringify(chunkIds)) as [number, string][];
-  return new Map(rows);
-}
-
 export function sessionNeighbours(prepare: Prepare, memoryIds: string[], window: number): Map<string, SessionNeighbours> {
   // each side is a short walk along memories_session (session, at_ms, and the rowid every index ends with)
   const side = (cmp: "<" | ">", order: "DESC" | "ASC") =>

@@ -36,6 +36,7 @@ import { purgeDeleted, type PurgeReport } from "./purge.js";
 import { idsByImportKey } from "./import-keys-sql.js";
 import { copyCounts, readSection, writeSection } from "./copy-sql.js";
 import type { StoreCopy } from "../../ports/copy.js";
+import { OwnerCache } from "./owner-cache.js";
 
 export interface SqliteStoreOptions {
   /** Largest filter result applied in memory rather than by a join (tests set 0 to exercise the join). */
@@ -61,7 +62,7 @@ export class SqliteStore implements Store {
       if (err instanceof CascadeError) throw err;
       throw new CascadeError("STORE_ERROR", `cannot open the store at ${path}: ${(err as Error).message}`, { cause: err });
     }
-    this.lexical = new LexicalSql(this.prepare, options.selectiveChunks ?? SELECTIVE_CHUNKS);
+    this.lexical = new LexicalSql(this.prepare, options.selectiveChunks ?? SELECTIVE_CHUNKS, this.owners);
     this.vectors = new VectorIndex(
       () => this.db.pragma("data_version", { simple: true }) as number,
       () => this.stmt("SELECT id, vector FROM chunks").raw().iterate() as Iterable<[number, Buffer]>,
@@ -73,6 +74,7 @@ export class SqliteStore implements Store {
   }
 
   private readonly prepare = (sql: string) => this.stmt(sql);
+  private readonly owners = new OwnerCache(this.prepare);
   readonly entities = sqliteEntityReads(this.prepare);
 
   readonly copy: StoreCopy = {
@@ -185,7 +187,7 @@ export class SqliteStore implements Store {
   async nearestChunks({ vector, depth, filter }: { vector: Float32Array; depth: number; filter: SearchFilter }): Promise<Ranked[]> {
     const live = liveFilter(this.prepare, filter);
     const allowed = isEmptyFilter(live.filter) ? null : this.lexical.allowedChunkList(live.filter);
-    return dropExpired(this.vectors.nearest(vector, deeper(depth, live), allowed, (ids) => rows.ownersOf(this.prepare, ids)), live, depth);
+    return dropExpired(this.vectors.nearest(vector, deeper(depth, live), allowed, (ids) => this.owners.ownersOf(ids)), live, depth);
   }
 
   async similarityNull(vector: Float32Array): Promise<{ mean: number; sd: number; rows: number }> {
@@ -208,7 +210,7 @@ export class SqliteStore implements Store {
   }
 
   async memoryIdsOfChunks(chunkIds: number[]): Promise<Map<number, string>> {
-    return rows.ownersOf(this.prepare, chunkIds);
+    return this.owners.ownersOf(chunkIds);
   }
 
   async termsAfter(afterId: number): Promise<{ id: number; term: string }[]> {

@@ -1,0 +1,48 @@
+/**
+ * @module backends/sqlite/owner-cache
+ * Which memory each chunk belongs to, remembered between searches. Every channel names the memories of its
+ * candidates (a hundred chunks each), and at 100,000 chunks that lookup was an eighth of a fused search's CPU:
+ * each chunk's row, then its memory's row, both wide (vectors, texts), read through the page cache. The answer
+ * only changes when the store does, so it is kept until the store's version moves: another connection's commit
+ * (PRAGMA data_version) or this connection's own write (total_changes()). A chunk another process deleted is
+ * therefore never named from memory, and a search of a store no one writes to reads each owner once.
+ */
+import type Database from "better-sqlite3";
+
+type Prepare = (sql: string) => Database.Statement;
+
+/** Entries kept at most (about 100 bytes each); the cache starts over beyond it. */
+const MAX_ENTRIES = 2_000_000;
+
+export class OwnerCache {
+  private owners = new Map<number, string>();
+  private version = "";
+
+  constructor(private readonly stmt: Prepare) {}
+
+  /** The memory id of each chunk that still exists (a deleted chunk is absent from the answer). */
+  ownersOf(chunkIds: number[]): Map<number, string> {
+    const version = this.stmt("SELECT (SELECT data_version FROM pragma_data_version) || ':' || total_changes()").pluck().get() as string;
+    if (version !== this.version || this.owners.size > MAX_ENTRIES) {
+      this.owners.clear();
+      this.version = version;
+    }
+    const out = new Map<number, string>();
+    const missing: number[] = [];
+    for (const id of chunkIds) {
+      const owner = this.owners.get(id);
+      if (owner === undefined) missing.push(id);
+      else out.set(id, owner);
+    }
+    if (missing.length === 0) return out;
+    // driven by the id list (a join, not IN): half the time of the IN form
+    const rows = this.stmt(`SELECT c.id, m.id FROM json_each(?) j JOIN chunks c ON c.id = j.value JOIN memories m ON m.rowid = c.memory_rowid`)
+      .raw()
+      .all(JSON.stringify(missing)) as [number, string][];
+    for (const [chunk, memory] of rows) {
+      this.owners.set(chunk, memory);
+      out.set(chunk, memory);
+    }
+    return out;
+  }
+}
