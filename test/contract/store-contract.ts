@@ -341,6 +341,13 @@ async function expiryCase(open: () => Promise<Store>) {
   assert.deepEqual((await store.listMemories({ filter: { liveAt }, limit: 10, order: "asc" })).memories.map((m) => m.id).sort(), expect, "list");
   assert.deepEqual((await store.listMemories({ filter: { expiredBy: liveAt }, limit: 10, order: "asc" })).memories.map((m) => m.id), [ids[0]], "the expired ones");
   assert.equal(memoryIds(await store.searchBody({ words, depth: 10, filter: {} })).length, 3, "without liveAt every memory is found");
+  // the graph channel's word lookup: expired memories left out before the limit, so the limit still counts live ones
+  const holding = async (filter: SearchFilter, limit = 10) => (await store.entities.holdingWords({ words: ["staging"], limit, filter })).map((r) => r.memoryId).sort();
+  assert.deepEqual(await holding({ liveAt }), expect, "graph word lookup");
+  assert.equal((await holding({ liveAt }, 1)).length, 1, "graph word lookup, limit 1");
+  assert.ok(expect.includes((await holding({ liveAt }, 1))[0]), "the one kept is live");
+  assert.deepEqual(await holding({}), [...ids].sort(), "graph word lookup without liveAt");
+  assert.deepEqual(await holding({ liveAt, until: Date.parse(at(2)) }), [ids[1]], "graph word lookup with another filter");
   await store.close();
 }
 

@@ -13,8 +13,10 @@ import type { EntityInfo, ExtractedEntity } from "../../model/entity.js";
 import type { SearchFilter } from "../../model/types.js";
 import type { EntityReads, MentioningMemory } from "../../ports/entities.js";
 import { toEntityInfo, type EntityRow } from "../rows.js";
-import { filterCondition } from "./filter-sql.js";
+import { filterCondition, isEmptyFilter } from "./filter-sql.js";
 import { quoteFtsTerm } from "./fts-query.js";
+import { deeper, liveFilter } from "./expiry-sql.js";
+import type { OwnerCache } from "./owner-cache.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -174,14 +176,35 @@ export function wordsOf(stmt: Prepare, memoryIds: string[]): Map<string, { word:
   return new Map([...byMemory].map(([id, set]) => [id, [...set].map((word) => ({ word, df: df.get(word) ?? 0 }))]));
 }
 
-/** The memories whose body holds each word, at most `limit` each, that pass the filter: one FTS5 lookup a word. */
-export function holdingWords(stmt: Prepare, words: string[], limit: number, filter: SearchFilter = {}): { word: string; memoryId: string; chunkId: number }[] {
+/**
+ * The memories whose body holds each word, at most `limit` each, that pass the filter: one FTS5 lookup a word.
+ * Under the filter every search has (expiry alone) the index is read on its own and the chunks are named from the
+ * owner cache, expired ones dropped (as the channels do, see expiry-sql); joining each row to its chunk and memory
+ * cost a tenth of a fused search at 100,000 chunks. The same chunks either way: the first `limit` by rowid.
+ */
+export function holdingWords(stmt: Prepare, owners: OwnerCache, words: string[], limit: number, filter: SearchFilter = {}): { word: string; memoryId: string; chunkId: number }[] {
+  const out: { word: string; memoryId: string; chunkId: number }[] = [];
+  const live = liveFilter(stmt, filter);
+  if (isEmptyFilter(live.filter)) {
+    const q = stmt("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?").pluck();
+    for (const word of words) {
+      const ids = (q.all(quoteFtsTerm(word), deeper(limit, live)) as number[]).filter((id) => !live.expired?.has(id));
+      const named = owners.ownersOf(ids);
+      let kept = 0;
+      for (const chunkId of ids) {
+        const memoryId = named.get(chunkId);
+        if (memoryId === undefined || kept === limit) continue;
+        out.push({ word, memoryId, chunkId });
+        kept++;
+      }
+    }
+    return out;
+  }
   const cond = filterCondition(filter);
   const q = stmt(
     `SELECT m.id AS memoryId, c.id AS chunkId FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN memories m ON m.rowid = c.memory_rowid
      WHERE chunks_fts MATCH @match AND ${cond.sql} LIMIT @limit`,
   );
-  const out: { word: string; memoryId: string; chunkId: number }[] = [];
   // a quoted string is FTS5's literal form: the word is data, never syntax
   for (const word of words) for (const r of q.all({ ...cond.params, match: quoteFtsTerm(word), limit }) as { memoryId: string; chunkId: number }[]) out.push({ word, ...r });
   return out;
@@ -206,14 +229,14 @@ export function checkEntityCounts(stmt: Prepare, repair: boolean): { name: strin
 }
 
 /** The store's entity reads over its statement cache. */
-export function sqliteEntityReads(stmt: Prepare): EntityReads {
+export function sqliteEntityReads(stmt: Prepare, owners: OwnerCache): EntityReads {
   return {
     list: async ({ query, top }) => listEntities(stmt, query, top),
     byKeys: async (keys) => entitiesByKeys(stmt, keys),
     byId: async (id) => entityById(stmt, id) ?? null,
     mentionsOf: async (ids) => mentionsOf(stmt, ids),
     wordsOf: async (ids) => wordsOf(stmt, ids),
-    holdingWords: async ({ words, limit, filter }) => holdingWords(stmt, words, limit, filter),
+    holdingWords: async ({ words, limit, filter }) => holdingWords(stmt, owners, words, limit, filter),
     mentioning: async ({ entityIds, limit, filter }) => mentioning(stmt, entityIds, limit, filter),
   };
 }

@@ -75,7 +75,7 @@ export class SqliteStore implements Store {
 
   private readonly prepare = (sql: string) => this.stmt(sql);
   private readonly owners = new OwnerCache(this.prepare);
-  readonly entities = sqliteEntityReads(this.prepare);
+  readonly entities = sqliteEntityReads(this.prepare, this.owners);
 
   readonly copy: StoreCopy = {
     read: async (section, page) => readSection(this.prepare, section, page),
