@@ -3,7 +3,11 @@
  * autocannon from this process at C concurrent connections. Reports round-trip latency percentiles, the
  * engine's own time for the same requests (took_ms, read from each response), and throughput.
  *
- *   node dist/bench/http-load.js [--chunks 100000] [--connections 50] [--seconds 20] [--workers 1,2] [--json]
+ *   node dist/bench/http-load.js [--chunks 100000] [--connections 50] [--seconds 20] [--workers 1,2] [--rounds 3] [--json]
+ *
+ * With `--rounds N` the worker counts take turns N times (1, 2, 1, 2, ...), each round a fresh server: this
+ * machine's speed drifts by a tenth over minutes, more than the difference being measured, so a ratio of two
+ * single runs minutes apart says little. The summary gives each count's median throughput and their ratio.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,6 +21,8 @@ export interface HttpLoadReport {
   chunks: number;
   /** `cascade serve --workers`: server processes sharing the port. */
   workers: number;
+  /** 1-based: which turn of `--rounds` */
+  round: number;
   connections: number;
   requests: number;
   errors: number;
@@ -36,8 +42,22 @@ const pct = (xs: number[]) => {
   return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
 };
 
-/** One store, one server, one autocannon run per number of connections. */
-export async function runHttpLoad(chunks: number, connectionCounts: number[], seconds: number, workerCounts: number[] = [1]): Promise<HttpLoadReport[]> {
+/** Median requests/s per worker count at `connections`, and each count's median over the first count's. */
+export function throughputSummary(reports: HttpLoadReport[], connections: number): { workers: number; runs: number[]; median: number; ratio: number }[] {
+  const counts = [...new Set(reports.map((r) => r.workers))];
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  const rows = counts.map((workers) => {
+    const runs = reports.filter((r) => r.workers === workers && r.connections === connections).map((r) => r.requests_per_s);
+    return { workers, runs, median: median(runs) };
+  });
+  return rows.map((r) => ({ ...r, ratio: Math.round((r.median / rows[0].median) * 100) / 100 }));
+}
+
+/** One store; per round and worker count one server, warmed, then one autocannon run per number of connections. */
+export async function runHttpLoad(chunks: number, connectionCounts: number[], seconds: number, workerCounts: number[] = [1], rounds = 1): Promise<HttpLoadReport[]> {
   const dir = mkdtempSync(join(tmpdir(), "cascade-http-load-"));
   const db = join(dir, "load.db");
   try {
@@ -48,13 +68,13 @@ export async function runHttpLoad(chunks: number, connectionCounts: number[], se
     await engine.close();
 
     const reports: HttpLoadReport[] = [];
-    for (const workers of workerCounts) {
+    for (let round = 1; round <= rounds; round++) for (const workers of workerCounts) {
       const { child: server, url } = await spawnServer(db, workers);
       // Warm every worker alike before anything is timed: derived indexes, and V8's optimizing compiler, which
       // otherwise keeps recompiling through the first thousand searches on a core the other worker needs. (The
       // 1-connection phase alone would warm only the worker its one connection lands on.)
       await load(url, corpus.queries, chunks, 8 * workers, WARM_SECONDS);
-      for (const connections of connectionCounts) reports.push({ ...(await load(url, corpus.queries, chunks, connections, seconds)), workers });
+      for (const connections of connectionCounts) reports.push({ ...(await load(url, corpus.queries, chunks, connections, seconds)), workers, round });
       server.kill("SIGTERM");
       await new Promise((r) => server.once("exit", r));
     }
@@ -64,7 +84,7 @@ export async function runHttpLoad(chunks: number, connectionCounts: number[], se
   }
 }
 
-async function load(url: string, queries: string[], chunks: number, connections: number, seconds: number): Promise<Omit<HttpLoadReport, "workers">> {
+async function load(url: string, queries: string[], chunks: number, connections: number, seconds: number): Promise<Omit<HttpLoadReport, "workers" | "round">> {
     let next = 0;
     const roundTrips: number[] = [];
     const engineMs: number[] = [];
@@ -109,6 +129,7 @@ async function load(url: string, queries: string[], chunks: number, connections:
 if (import.meta.url === `file://${process.argv[1]}`) {
   const arg = (name: string, fallback: number) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback);
   const workers = process.argv.includes("--workers") ? process.argv[process.argv.indexOf("--workers") + 1].split(",").map(Number) : [1];
-  const report = await runHttpLoad(arg("--chunks", 100_000), [1, arg("--connections", 50)], arg("--seconds", 15), workers);
-  console.log(JSON.stringify(report, null, 2));
+  const connections = arg("--connections", 50);
+  const runs = await runHttpLoad(arg("--chunks", 100_000), [1, connections], arg("--seconds", 15), workers, arg("--rounds", 1));
+  console.log(JSON.stringify({ runs, summary: throughputSummary(runs, connections) }, null, 2));
 }

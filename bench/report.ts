@@ -11,7 +11,7 @@ import { cpus, totalmem } from "node:os";
 import { execFileSync } from "node:child_process";
 import { defaultGloveEmbedder, scratchStores, evaluateLocomo, loadLocomo, runPyramidBench, runTopicBench, type BenchReport, type EvalConfig, type EvalReport, type Metrics } from "../src/index.js";
 import { formatBench, formatPyramidBench, formatTopicBench, metricsTable } from "../src/surfaces/cli/format.js";
-import { runHttpLoad } from "./http-load.js";
+import { runHttpLoad, throughputSummary } from "./http-load.js";
 import { PEER_CONFIGS, peerQuality, peerSpeed } from "./peers.js";
 
 const args = process.argv.slice(2);
@@ -70,7 +70,8 @@ const peersS = await peerSpeed(100_000, 100, log);
 const bestPeerHybrid = Math.max(peersQ.by_config["lancedb hybrid (RRF)"]["recall@10"], peersQ.by_config["orama hybrid"]["recall@10"]);
 
 log("HTTP load at 100,000 chunks");
-const http = await runHttpLoad(100_000, [1, 50], 15, [1, 2]);
+const http = await runHttpLoad(100_000, [1, 50], 15, [1, 2], 3);
+const httpSummary = throughputSummary(http, 50);
 
 const best = Object.entries(quality.by_channel)
   .filter(([n]) => !n.startsWith("-"))
@@ -198,14 +199,16 @@ revision detection's cost per memory is measured on 200 new memories with and wi
 
 ## HTTP: \`cascade serve\` under load
 
-Command: \`node dist/bench/http-load.js --workers 1,2\` — 100,000 synthetic chunks, \`cascade serve [--workers 2]\` in
-a child process, every worker warmed alike first (8 s, untimed), then autocannon in this process POSTing /v1/search
-(k = 10), 15 s per setting. \`engine\` is the \`took_ms\` each response reports; \`overhead\` is round trip minus
+Command: \`node dist/bench/http-load.js --workers 1,2 --rounds 3\` — 100,000 synthetic chunks, \`cascade serve [--workers 2]\`
+in a child process, every worker warmed alike first (8 s, untimed), then autocannon in this process POSTing
+/v1/search (k = 10), 15 s per setting; one worker and two take turns three times, each turn a fresh server. \`engine\` is the \`took_ms\` each response reports; \`overhead\` is round trip minus
 engine time, request by request.
 
-| workers | connections | requests/s | round trip p50 / p95 / p99 ms | engine p50 / p95 ms | overhead p50 / p95 ms | errors |
-|---:|---:|---:|---|---|---|---:|
-${http.map((h) => `| ${h.workers} | ${h.connections} | ${h.requests_per_s} | ${h.round_trip_ms.p50} / ${h.round_trip_ms.p95} / ${h.round_trip_ms.p99} | ${h.engine_ms.p50} / ${h.engine_ms.p95} | ${h.overhead_ms.p50} / ${h.overhead_ms.p95} | ${h.errors} |`).join("\n")}
+Throughput at 50 connections, median of the three turns: ${httpSummary.map((r) => `${r.workers} ${r.workers === 1 ? "worker" : "workers"} ${r.median} requests/s (${r.runs.join(", ")})`).join("; ")}: **${httpSummary.at(-1)!.ratio}×** (target ≥ 1.7×).
+
+| round | workers | connections | requests/s | round trip p50 / p95 / p99 ms | engine p50 / p95 ms | overhead p50 / p95 ms | errors |
+|---:|---:|---:|---:|---|---|---|---:|
+${http.map((h) => `| ${h.round} | ${h.workers} | ${h.connections} | ${h.requests_per_s} | ${h.round_trip_ms.p50} / ${h.round_trip_ms.p95} / ${h.round_trip_ms.p99} | ${h.engine_ms.p50} / ${h.engine_ms.p95} | ${h.overhead_ms.p50} / ${h.overhead_ms.p95} | ${h.errors} |`).join("\n")}
 
 One connection shows what HTTP itself adds. At 50 connections a worker answers one search at a time (each in its
 own turn of the event loop, so new connections are not starved), so the round trip is mostly waiting in line: about
