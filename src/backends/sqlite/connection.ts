@@ -16,30 +16,6 @@ export type Connection = Database.Database;
  */
 export const BUSY_TIMEOUT_MS = Number(process.env.CASCADE_BUSY_TIMEOUT_MS) > 0 ? Number(process.env.CASCADE_BUSY_TIMEOUT_MS) : 5000;
 
-const MB = 1024 * 1024;
-/** `CASCADE_SQLITE_CACHE_MB` fixes SQLite's page cache; otherwise it follows the store's size (see fitCache). */
-const FIXED_CACHE_MB = Number(process.env.CASCADE_SQLITE_CACHE_MB) > 0 ? Number(process.env.CASCADE_SQLITE_CACHE_MB) : null;
-
-/**
- * SQLite's own page cache for a store of `storeBytes`: a quarter of it, at least 64 MB (the FTS5 and posting
- * indexes of 100,000 chunks fit) and at most 512 MB. The operating system's file cache is not enough for a large
- * store: a machine short of memory, or one that reclaims file pages left untouched for a minute (this one does),
- * drops the index pages a search needs next, and a search of 1,000,000 chunks then waits on the disk (900 MB
- * read in one bench run). Pages in SQLite's cache are the process's own memory and stay; the cache only fills
- * as far as searches read.
- */
-export function cacheBytesFor(storeBytes: number): number {
-  if (FIXED_CACHE_MB !== null) return FIXED_CACHE_MB * MB;
-  return Math.min(512 * MB, Math.max(64 * MB, Math.round(storeBytes / 4)));
-}
-
-/** Sets the page cache for the store's current size; cheap enough to call after every write batch. */
-export function fitCache(db: Connection): void {
-  const bytes = (db.pragma("page_count", { simple: true }) as number) * (db.pragma("page_size", { simple: true }) as number);
-  const kib = Math.round(cacheBytesFor(bytes) / 1024);
-  if ((db.pragma("cache_size", { simple: true }) as number) !== -kib) db.pragma(`cache_size = -${kib}`);
-}
-
 export function openConnection(path: string, options: { readonly?: boolean } = {}): Connection {
   checkStorePath(path);
   if (path !== ":memory:" && !options.readonly) mkdirSync(dirname(path), { recursive: true });
@@ -63,7 +39,8 @@ export function openConnection(path: string, options: { readonly?: boolean } = {
   db.pragma("foreign_keys = ON");
   // Sorting and temporary b-trees for fused queries stay off the disk.
   db.pragma("temp_store = MEMORY");
-  fitCache(db);
+  // 64 MB page cache: the FTS5 and posting indexes of 100,000 chunks fit.
+  db.pragma("cache_size = -65536");
   immediateTransactions(db, path);
   return db;
 }

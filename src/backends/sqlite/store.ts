@@ -18,7 +18,7 @@ import { runDoctor } from "./doctor.js";
 import type { PyramidNode } from "../../model/pyramid.js";
 import type { Window, WindowLevel } from "../../time/windows.js";
 import { fromBlob } from "../../vectors/math.js";
-import { fitCache, openConnection, type Connection } from "./connection.js";
+import { openConnection, type Connection } from "./connection.js";
 import { filterCondition, isEmptyFilter } from "./filter-sql.js";
 import * as graph from "./graph-sql.js";
 import { sqliteEntityReads } from "./entities-sql.js";
@@ -114,7 +114,6 @@ export class SqliteStore implements Store {
       for (const e of edges) written.push(graph.insertEdge(this.prepare, e));
     })();
     this.vectors.add(added);
-    fitCache(this.db); // a store loaded in one process grows past the size it was opened at
     return written;
   }
 
