@@ -18,7 +18,7 @@ describe("HTTP API on a real loopback server", () => {
       headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", ...headers },
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     });
-    return { status: res.status, json: (await res.json()) as any };
+    return { status: res.status, json: (await res.json()) as any, headers: res.headers };
   };
 
   before(async () => {
@@ -50,6 +50,11 @@ describe("HTTP API on a real loopback server", () => {
     const search = await call("POST", "/v1/search", { query: "connection pool size", k: 5, channels: ["bm25", "dense"], rrf_k: 30 });
     assert.equal(search.status, 200);
     assert.equal(search.json.rrf_k, 30);
+    // the wait in line and the search itself, as Server-Timing (the search's figure is its took_ms)
+    const timing = /^queue;dur=(\d+\.\d{3}), search;dur=([\d.]+)$/.exec(search.headers.get("server-timing") ?? "");
+    assert.ok(timing, `Server-Timing: ${search.headers.get("server-timing")}`);
+    assert.equal(Number(timing[2]), search.json.took_ms);
+    assert.ok(Number(timing[1]) >= 0);
     assert.equal(search.json.hits[0].id, june);
     assert.equal(search.json.hits.find((h: any) => h.id === feb.json.id).status, "superseded");
     // the summaries of the first hit's windows come beside the hits; "pyramid": false leaves them out

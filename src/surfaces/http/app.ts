@@ -147,7 +147,16 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
   app.post("/v1/search", async (c) => {
     const { query, ...options } = await body(c, searchBodySchema);
     const e = await engine(c);
-    return c.json(await searches(() => e.recall(query, recallOptionsFromWire(options))));
+    const arrived = performance.now();
+    let started = arrived;
+    const result = await searches(() => {
+      started = performance.now();
+      return e.recall(query, recallOptionsFromWire(options));
+    });
+    // the wait behind other searches and the search itself, in the standard header (browser tools show it; a
+    // load generator reads it without parsing the body)
+    c.header("Server-Timing", `queue;dur=${(started - arrived).toFixed(3)}, search;dur=${result.took_ms}`);
+    return c.json(result);
   });
 
   app.post("/v1/supersede", async (c) => {

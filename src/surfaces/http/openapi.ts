@@ -138,7 +138,24 @@ export function openApiDocument() {
         },
       },
       "/v1/memories/{id}/history": { get: { summary: "supersession chain", parameters: id, responses: { "200": ok("{id, chain, edges}"), ...errors } } },
-      "/v1/search": { post: { summary: "fused search", requestBody: json(searchBodySchema), responses: { "200": ok("the search JSON"), ...errors } } },
+      "/v1/search": {
+        post: {
+          summary: "fused search",
+          requestBody: json(searchBodySchema),
+          responses: {
+            "200": {
+              ...ok("the search JSON"),
+              headers: {
+                "Server-Timing": {
+                  description: "`queue;dur=MS, search;dur=MS`: the wait behind other searches, and the search itself (its took_ms)",
+                  schema: { type: "string" },
+                },
+              },
+            },
+            ...errors,
+          },
+        },
+      },
       "/v1/supersede": { post: { summary: "NEW supersedes OLD", requestBody: json(supersedeBodySchema), responses: { "201": ok("the edge"), ...errors } } },
       "/v1/edges/{id}/retract": { post: { summary: "retract an edge", parameters: id, responses: { "200": ok("the edge"), ...errors } } },
       "/v1/suggestions": { get: { summary: "open revision suggestions", responses: { "200": ok("{suggestions}"), ...errors } } },
