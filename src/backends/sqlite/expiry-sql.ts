@@ -8,6 +8,7 @@
  */
 import type { Ranked, SearchFilter } from "../../model/types.js";
 import type Database from "better-sqlite3";
+import { storeVersion } from "./version.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -20,16 +21,29 @@ export interface LiveFilter {
   expired: Set<number> | null;
 }
 
+/** The last answer per store (its statement cache): a search's channels all ask with the same `liveAt`. */
+const lastAnswer = new WeakMap<Prepare, { version: string; liveAt: number; ids: number[] }>();
+
 export function liveFilter(stmt: Prepare, filter: SearchFilter): LiveFilter {
   if (filter.liveAt === undefined) return { filter, expired: null };
+  const ids = expiredChunks(stmt, filter.liveAt);
+  if (ids.length > MAX_EXCLUDED) return { filter, expired: null };
+  const { liveAt: _liveAt, ...rest } = filter;
+  return { filter: rest, expired: ids.length ? new Set(ids) : null };
+}
+
+/** The chunks of memories expired at `liveAt` (at most one more than MAX_EXCLUDED), kept while the store is unchanged. */
+function expiredChunks(stmt: Prepare, liveAt: number): number[] {
+  const version = storeVersion(stmt);
+  const last = lastAnswer.get(stmt);
+  if (last && last.version === version && last.liveAt === liveAt) return last.ids;
   const ids = stmt(
     "SELECT c.id FROM memories m JOIN chunks c ON c.memory_rowid = m.rowid WHERE m.expires_at_ms IS NOT NULL AND m.expires_at_ms <= ? LIMIT ?",
   )
     .pluck()
-    .all(filter.liveAt, MAX_EXCLUDED + 1) as number[];
-  if (ids.length > MAX_EXCLUDED) return { filter, expired: null };
-  const { liveAt: _liveAt, ...rest } = filter;
-  return { filter: rest, expired: ids.length ? new Set(ids) : null };
+    .all(liveAt, MAX_EXCLUDED + 1) as number[];
+  lastAnswer.set(stmt, { version, liveAt, ids });
+  return ids;
 }
 
 /** How many candidates to ask for so that `depth` remain after the expired ones are dropped. */

@@ -12,6 +12,7 @@ import { stemmer } from "stemmer";
 import { filterCondition, isEmptyFilter } from "./filter-sql.js";
 import { chunkCount } from "./memory-sql.js";
 import type { OwnerCache } from "./owner-cache.js";
+import { storeVersion } from "./version.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -37,8 +38,7 @@ export class LexicalSql {
    */
   allowedChunks(filter: SearchFilter): Set<number> | null {
     const key = JSON.stringify(filter);
-    // data_version moves with other connections' commits, total_changes() with this connection's own writes
-    const version = this.stmt("SELECT (SELECT data_version FROM pragma_data_version) || ':' || total_changes()").pluck().get() as string;
+    const version = storeVersion(this.stmt);
     if (this.allowedCache?.key === key && this.allowedCache.version === version) return this.allowedCache.ids;
     const cond = filterCondition(filter);
     const ids = this.stmt(`SELECT c.id FROM memories m JOIN chunks c ON c.memory_rowid = m.rowid WHERE ${cond.sql} LIMIT @cap`)

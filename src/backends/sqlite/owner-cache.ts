@@ -8,6 +8,7 @@
  * therefore never named from memory, and a search of a store no one writes to reads each owner once.
  */
 import type Database from "better-sqlite3";
+import { storeVersion } from "./version.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -22,7 +23,7 @@ export class OwnerCache {
 
   /** The memory id of each chunk that still exists (a deleted chunk is absent from the answer). */
   ownersOf(chunkIds: number[]): Map<number, string> {
-    const version = this.stmt("SELECT (SELECT data_version FROM pragma_data_version) || ':' || total_changes()").pluck().get() as string;
+    const version = storeVersion(this.stmt);
     if (version !== this.version || this.owners.size > MAX_ENTRIES) {
       this.owners.clear();
       this.version = version;
