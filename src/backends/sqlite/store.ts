@@ -64,7 +64,8 @@ export class SqliteStore implements Store {
     }
     this.lexical = new LexicalSql(this.prepare, options.selectiveChunks ?? SELECTIVE_CHUNKS, this.owners);
     this.vectors = new VectorIndex(
-      () => this.db.pragma("data_version", { simple: true }) as number,
+      // a prepared statement: db.pragma() prepares anew on every call, and this is asked several times a search
+      () => this.stmt("SELECT data_version FROM pragma_data_version").pluck().get() as number,
       () => this.stmt("SELECT id, vector FROM chunks").raw().iterate() as Iterable<[number, Buffer]>,
       () => rows.chunkCount(this.prepare),
       options.approximate === false
