@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { readWithinBudget } from "../src/channels/colbert.js";
+import { wordsWithinBudget } from "../src/channels/bm25.js";
 import { openMemory } from "../src/index.js";
 
 test("lists are read cheapest first while they fit the budget, counting what was actually read; the rest are reported", async () => {
@@ -50,6 +51,52 @@ test("a search whose late-interaction budget bites still answers, from the rare 
   assert.match(cut.hits[0].text, /zeppelin/, "the rare word still finds its memory");
   const full = await roomy.recall("zeppelin team meeting schedule", { channels: ["colbert"], now });
   assert.equal(full.channels.colbert!.budget, undefined);
+  await small.close();
+  await roomy.close();
+});
+
+test("BM25 ranks the rarest words while their lists fit its budget, a word's list counted as long as its index key's", async () => {
+  const stats = { chunks: 10_000, df: new Map([["zeppelin", 3], ["hangar", 40], ["helped", 5], ["roof", 600], ["meeting", 900]]) };
+  const keys = new Map([["zeppelin", "zeppelin"], ["hangar", "hangar"], ["helped", "help"], ["roof", "roof"], ["meeting", "meet"]]);
+  const keyDf = new Map([["help", 700], ["meet", 20]]);
+  const store = {
+    indexKeys: async (words: string[]) => new Map(words.map((w) => [w, keys.get(w)!])),
+    termStats: async (terms: string[]) => ({ chunks: 10_000, df: new Map(terms.map((t) => [t, keyDf.get(t) ?? 0])) }),
+  };
+  const reports: unknown[] = [];
+  const words = ["meeting", "helped", "roof", "zeppelin", "hangar"];
+  // costs: zeppelin 3, hangar 40, roof 600, helped 700 (its key "help"), meeting 900
+  const kept = await wordsWithinBudget(store, { words, stats, report: (r) => reports.push(r) }, 1000);
+  assert.deepEqual(kept, ["zeppelin", "hangar", "roof"]);
+  assert.deepEqual(reports, [{ limit: 1000, used: 643, skipped: ["helped", "meeting"] }]);
+  // the cheapest word is always read, however long its list
+  const alone: unknown[] = [];
+  assert.deepEqual(await wordsWithinBudget(store, { words: ["meeting", "roof"], stats, report: (r) => alone.push(r) }, 100), ["roof"]);
+  assert.deepEqual(alone, [{ limit: 100, used: 600, skipped: ["meeting"] }]);
+  // inside the budget: every word, in the query's order, nothing reported
+  const quiet: unknown[] = [];
+  assert.deepEqual(await wordsWithinBudget(store, { words, stats, report: (r) => quiet.push(r) }, 5000), words);
+  assert.equal(quiet.length, 0);
+});
+
+test("a search whose BM25 budget bites still answers from the rare words and says which it skipped", async () => {
+  const now = "2026-07-01T00:00:00Z";
+  const notes = [
+    ...Array.from({ length: 40 }, (_, i) => `The team meeting ${i} covered the weekly schedule and the project status`),
+    "The zeppelin hangar roof leaks during the team meeting",
+  ];
+  const small = await openMemory({ path: ":memory:", bm25: { maxPostings: 10 } });
+  const roomy = await openMemory({ path: ":memory:" });
+  for (const m of [small, roomy]) for (const [i, text] of notes.entries()) await m.remember({ text, at: `2026-06-${String(1 + (i % 28)).padStart(2, "0")}T00:00:00Z` });
+  const cut = await small.recall("zeppelin team meeting schedule", { channels: ["bm25"], now });
+  const budget = cut.channels.bm25!.budget!;
+  assert.equal(budget.limit, 10);
+  assert.deepEqual([...budget.skipped].sort(), ["meeting", "schedule", "team"]);
+  assert.match(cut.hits[0].text, /zeppelin/);
+  assert.equal(cut.hits.length, 1, "only the rare word was ranked");
+  const full = await roomy.recall("zeppelin team meeting schedule", { channels: ["bm25"], now });
+  assert.equal(full.channels.bm25!.budget, undefined);
+  assert.ok(full.hits.length > 1);
   await small.close();
   await roomy.close();
 });

@@ -7,7 +7,7 @@
  */
 import type { GraphChannelOptions } from "../channels/graph.js";
 import { defaultGraphChannel } from "../channels/graph.js";
-import { defaultDense, defaultLateInteraction, defaultSearchOptions, defaultTermPruning, type DenseOptions, type LateInteractionOptions, type SearchOptions } from "../config/defaults.js";
+import { defaultBm25, defaultDense, defaultLateInteraction, defaultSearchOptions, defaultTermPruning, type Bm25Options, type DenseOptions, type LateInteractionOptions, type SearchOptions } from "../config/defaults.js";
 import { engineConfigSchema, searchDefaultsSchema } from "../config/engine-schema.js";
 import { invalidInput } from "../errors.js";
 import { offlineExtractor, type EntityExtractor } from "../entities/extract.js";
@@ -40,6 +40,8 @@ export interface EngineConfig {
   dense?: Partial<DenseOptions>;
   /** Late-interaction candidate generation and weighting. */
   lateInteraction?: Partial<LateInteractionOptions>;
+  /** The BM25 channel's work budget. */
+  bm25?: Partial<Bm25Options>;
   /** The summary pyramid: on or off (default on), time zone, length bounds. `onIngest` is the old name of `enabled`. */
   pyramid?: Partial<Omit<PyramidOptions, "limits">> & { limits?: Partial<PyramidOptions["limits"]>; onIngest?: boolean };
   /** Writes the pyramid's summaries (default: the offline extractive summariser, made by the engine). */
@@ -71,6 +73,7 @@ export interface ResolvedEngineConfig {
   termPruning: TermPruning;
   dense: DenseOptions;
   lateInteraction: LateInteractionOptions;
+  bm25: Bm25Options;
   pyramid: PyramidOptions;
   /** Null: the engine makes the extractive summariser over its own embedder. */
   summarizer: Summarizer | null;
@@ -110,6 +113,7 @@ export function resolveEngineConfig(config: EngineConfig = {}): ResolvedEngineCo
     termPruning: { ...defaultTermPruning, ...config.termPruning },
     dense: { ...defaultDense, ...config.dense },
     lateInteraction: { ...defaultLateInteraction, ...config.lateInteraction },
+    bm25: { ...defaultBm25, ...config.bm25 },
     pyramid: resolvedPyramid,
     summarizer: summarizer ?? null,
     context: { ...defaultContext, ...config.context },

@@ -84,7 +84,7 @@ export class Engine {
     this.writes = new WritePath({ store: ports.store, embedder: ports.embedder, clock: this.clock, stamp: this.stamp, keeper: this.keeper }, this.config);
     this.graphWalk = graphChannel(ports.store, this.config.graph);
     this.channels = [
-      bm25Channel(ports.store),
+      bm25Channel(ports.store, this.config.bm25),
       // store-aware query weighting needs the embedder's own word vectors (same object: same space)
       denseChannel(ports.store, this.config.dense, ports.embedder === (ports.tokens as unknown) ? ports.tokens : null),
       curatedChannel(ports.store),

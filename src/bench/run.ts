@@ -55,6 +55,8 @@ export interface BenchReport {
   /** extra time per memory at ingest for revision detection */
   detect_ms_per_memory: number;
   latency_ms: Record<string, Percentiles>;
+  /** Of the timed fused queries, how many had a channel's work budget cut (channels.<name>.budget). */
+  budget_cuts: Record<string, number>;
   /** The V8 heap growth the process ran with, in % of the heap live after a full collection (null: V8's own). */
   heap_growth_percent?: number | null;
   /** With `memoryTraceMs`: per phase, the sample of highest RSS and the highest heap; and every sample (MB). */
@@ -124,6 +126,7 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
     }
     // the graph channel is seeded by the others: its own cost is its time inside the fused queries
     const graphInFused: number[] = [];
+    const budgetCuts: Record<string, number> = {};
     phase("queries");
     for (const [i, q] of corpus.queries.entries()) {
       for (const [name, channels] of configs) {
@@ -131,6 +134,7 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
         const r = await engine.recall(q, { k: 10, channels });
         samples.get(name)!.push(performance.now() - t0);
         if (name === "fused" && r.channels.graph) graphInFused.push(r.channels.graph.ms);
+        if (name === "fused") for (const [channel, report] of Object.entries(r.channels)) if (report?.budget) budgetCuts[channel] = (budgetCuts[channel] ?? 0) + 1;
         trace?.tick();
       }
       options.onProgress?.("queries", i + 1, corpus.queries.length);
@@ -207,6 +211,7 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
       edges: drafts.length,
       detect_ms_per_memory: Math.round(detectMs * 1000) / 1000,
       latency_ms: latency,
+      budget_cuts: budgetCuts,
       ...(trace ? { memory: { by_phase: trace.byPhase(), samples: trace.samples } } : {}),
     };
   } finally {

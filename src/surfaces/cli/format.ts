@@ -126,6 +126,7 @@ export function formatBench(r: BenchReport): string {
     `summary pyramid ${r.pyramid ? `on: kept current during ingest (${r.summary_nodes} nodes), context in every fused search` : "off"}`,
     `ingest ${r.ingest_per_s} chunks/s (bulk, no revision detection); index build ${r.build_s} s; store ${r.store_mb} MB; peak RSS ${r.peak_rss_mb} MB${r.heap_growth_percent === undefined ? "" : ` (heap growth ${r.heap_growth_percent === null ? "V8's own" : `${r.heap_growth_percent}%`})`}; dense recall@10 ${r["ann_recall@10"]}`,
     `revision detection adds ${r.detect_ms_per_memory} ms per memory at ingest; fused_with_edges and supersession_annotation (its part of the fused time): after ${r.edges} supersedes edges`,
+    `work budgets cut: ${Object.entries(r.budget_cuts).map(([c, n]) => `${c} in ${n}`).join(", ") || "none"} of ${r.queries} fused queries`,
     "",
     "| query | p50 ms | p95 ms | p99 ms |\n|---|---:|---:|---:|",
     lat,
