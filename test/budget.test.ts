@@ -8,6 +8,20 @@ import { readWithinBudget } from "../src/channels/colbert.js";
 import { wordsWithinBudget } from "../src/channels/bm25.js";
 import { openMemory } from "../src/index.js";
 
+const now = "2026-07-01T00:00:00Z";
+
+/** Two stores of the same notes, many about a team meeting and one about a zeppelin: one with a tight budget. */
+async function tightAndRoomy(tight: Parameters<typeof openMemory>[0]) {
+  const notes = [
+    ...Array.from({ length: 40 }, (_, i) => `The team meeting ${i} covered the weekly schedule and the project status`),
+    "The zeppelin hangar roof leaks during the team meeting",
+  ];
+  const small = await openMemory({ ...tight, path: ":memory:" });
+  const roomy = await openMemory({ path: ":memory:" });
+  for (const m of [small, roomy]) for (const [i, text] of notes.entries()) await m.remember({ text, at: `2026-06-${String(1 + (i % 28)).padStart(2, "0")}T00:00:00Z` });
+  return { small, roomy };
+}
+
 test("lists are read cheapest first while they fit the budget, counting what was actually read; the rest are reported", async () => {
   // list lengths unlike the estimates, as under a stemming index: "rare" turns out longer than it promised
   const lists = new Map([["rare", [1, 2, 3, 4, 5, 6, 7, 8]], ["middling", [1, 2]], ["common", [1, 2, 3]], ["huge", [9]]]);
@@ -35,14 +49,7 @@ test("lists are read cheapest first while they fit the budget, counting what was
 });
 
 test("a search whose late-interaction budget bites still answers, from the rare words, and reports the cut", async () => {
-  const now = "2026-07-01T00:00:00Z";
-  const notes = [
-    ...Array.from({ length: 40 }, (_, i) => `The team meeting ${i} covered the weekly schedule and the project status`),
-    "The zeppelin hangar roof leaks during the team meeting",
-  ];
-  const small = await openMemory({ path: ":memory:", lateInteraction: { maxPostings: 10 } });
-  const roomy = await openMemory({ path: ":memory:" });
-  for (const m of [small, roomy]) for (const [i, text] of notes.entries()) await m.remember({ text, at: `2026-06-${String(1 + (i % 28)).padStart(2, "0")}T00:00:00Z` });
+  const { small, roomy } = await tightAndRoomy({ lateInteraction: { maxPostings: 10 } });
   const cut = await small.recall("zeppelin team meeting schedule", { channels: ["colbert"], now });
   const budget = cut.channels.colbert!.budget!;
   assert.equal(budget.limit, 10);
@@ -80,14 +87,7 @@ test("BM25 ranks the rarest words while their lists fit its budget, a word's lis
 });
 
 test("a search whose BM25 budget bites still answers from the rare words and says which it skipped", async () => {
-  const now = "2026-07-01T00:00:00Z";
-  const notes = [
-    ...Array.from({ length: 40 }, (_, i) => `The team meeting ${i} covered the weekly schedule and the project status`),
-    "The zeppelin hangar roof leaks during the team meeting",
-  ];
-  const small = await openMemory({ path: ":memory:", bm25: { maxPostings: 10 } });
-  const roomy = await openMemory({ path: ":memory:" });
-  for (const m of [small, roomy]) for (const [i, text] of notes.entries()) await m.remember({ text, at: `2026-06-${String(1 + (i % 28)).padStart(2, "0")}T00:00:00Z` });
+  const { small, roomy } = await tightAndRoomy({ bm25: { maxPostings: 10 } });
   const cut = await small.recall("zeppelin team meeting schedule", { channels: ["bm25"], now });
   const budget = cut.channels.bm25!.budget!;
   assert.equal(budget.limit, 10);
