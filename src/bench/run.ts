@@ -133,8 +133,10 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
         const t0 = performance.now();
         const r = await engine.recall(q, { k: 10, channels });
         samples.get(name)!.push(performance.now() - t0);
-        if (name === "fused" && r.channels.graph) graphInFused.push(r.channels.graph.ms);
-        if (name === "fused") for (const [channel, report] of Object.entries(r.channels)) if (report?.budget) budgetCuts[channel] = (budgetCuts[channel] ?? 0) + 1;
+        if (name === "fused") {
+          if (r.channels.graph) graphInFused.push(r.channels.graph.ms);
+          for (const [channel, report] of Object.entries(r.channels)) if (report?.budget) budgetCuts[channel] = (budgetCuts[channel] ?? 0) + 1;
+        }
         trace?.tick();
       }
       options.onProgress?.("queries", i + 1, corpus.queries.length);

@@ -16,6 +16,7 @@ import type { Store } from "../ports/store.js";
 import { isStopWord } from "../text/stopwords.js";
 import { idf, isCommon } from "../text/terms.js";
 import { VectorMatrix, type Neighbour } from "../vectors/matrix.js";
+import { listCosts } from "./list-cost.js";
 import type { Channel, ChannelQuery } from "./channel.js";
 
 export type { LateInteractionOptions };
@@ -95,7 +96,7 @@ export function colbertChannel(store: Store, tokens: TokenVectors, options: Part
       const readable = new Set(expansionTerms.filter((t) => q.words.includes(t) || !isCommon(dfOf(t), q.stats.chunks, q.pruning)));
       // A stemming body index files "help", "helped" and "helping" under one key, so they share one list: read
       // it once, and let each query token take the best similarity among the variants.
-      const keyOf = await store.indexKeys([...readable]);
+      const { keyOf, cost: costOf } = await listCosts(store, [...readable], (t) => q.stats.df.get(t) ?? expansionStats.df.get(t));
       const representative = new Map<string, string>();
       const stemSimilarities = expansions.map((similar) => {
         const byStem = new Map<string, number>();
@@ -107,13 +108,6 @@ export function colbertChannel(store: Store, tokens: TokenVectors, options: Part
         }
         return byStem;
       });
-      // a word's list is as long as its index key's: "innings" is filed under "in", held by a third of the chunks
-      const keys = [...new Set(keyOf.values())].filter((k) => !readable.has(k));
-      const keyStats = keys.length ? await store.termStats(keys) : null;
-      const costOf = (t: string) => {
-        const key = keyOf.get(t) ?? t;
-        return Math.max(dfOf(t), readable.has(key) ? dfOf(key) : (keyStats?.df.get(key) ?? 0));
-      };
       const lists = await readWithinBudget(store, [...representative.values()], costOf, opts.maxPostings, q);
       const weights = q.words.map((w) => (opts.idfWeighting ? idf(q.stats.df.get(w) ?? 0, q.stats.chunks) : 1));
       const scores = maxSim(stemSimilarities, (stem) => lists.get(representative.get(stem)!) ?? [], weights);

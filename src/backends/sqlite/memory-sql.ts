@@ -199,7 +199,6 @@ export function hydrate(prepare: Prepare, chunkIds: number[]): Map<number, Hydra
   return out;
 }
 
-/** The memory id owning each chunk. */
 export function sessionNeighbours(prepare: Prepare, memoryIds: string[], window: number): Map<string, SessionNeighbours> {
   // each side is a short walk along memories_session (session, at_ms, and the rowid every index ends with)
   const side = (cmp: "<" | ">", order: "DESC" | "ASC") =>
