@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { readWithinBudget } from "../src/channels/colbert.js";
 import { wordsWithinBudget } from "../src/channels/bm25.js";
+import { listCosts } from "../src/channels/list-cost.js";
 import { openMemory } from "../src/index.js";
 
 const now = "2026-07-01T00:00:00Z";
@@ -31,7 +32,7 @@ test("lists are read cheapest first while they fit the budget, counting what was
   const reports: unknown[] = [];
   const read = await readWithinBudget(store, ["huge", "common", "rare", "middling"], (t) => df.get(t)!, 10, { filter: {}, report: (r) => reports.push(r) });
   assert.deepEqual([...read.keys()], ["rare", "middling"]);
-  assert.deepEqual(asked, [["rare"], ["middling"]], "nothing past the budget is read");
+  assert.deepEqual(asked, [["rare", "middling", "common"]], "the lists estimated to fit are read in one call; none estimated past the budget");
   assert.deepEqual(reports, [{ limit: 10, used: 10, skipped: ["common", "huge"] }]);
   const expensive: unknown[] = [];
   assert.deepEqual([...(await readWithinBudget(store, ["huge"], (t) => df.get(t)!, 10, { filter: {}, report: (r) => expensive.push(r) })).keys()], [], "a list estimated over the whole budget is not read");
@@ -97,6 +98,41 @@ test("a search whose BM25 budget bites still answers from the rare words and say
   const full = await roomy.recall("zeppelin team meeting schedule", { channels: ["bm25"], now });
   assert.equal(full.channels.bm25!.budget, undefined);
   assert.ok(full.hits.length > 1);
+  await small.close();
+  await roomy.close();
+});
+
+test("a word FTS5 files under a stop word costs the whole store: skipped beside others, and alone past ten budgets", async () => {
+  // "innings" is filed under "in", which the store does not count (it counts content words): its 12 is meaningless
+  const stats = { chunks: 50_000, df: new Map([["innings", 40], ["cricket", 30]]) };
+  const asked: string[][] = [];
+  const store = {
+    indexKeys: async (words: string[]) => new Map(words.map((w) => [w, w === "innings" ? "in" : w])),
+    termStats: async (terms: string[]) => (asked.push(terms), { chunks: 50_000, df: new Map(terms.map((t) => [t, t === "in" ? 12 : 0])) }),
+  };
+  const { cost } = await listCosts(store, ["innings", "cricket"], (t) => stats.df.get(t), stats.chunks);
+  assert.equal(cost("innings"), 50_000);
+  assert.equal(cost("cricket"), 30);
+  assert.ok(!asked.flat().includes("in"), "a stop word's count is not read");
+  const beside: unknown[] = [];
+  assert.deepEqual(await wordsWithinBudget(store, { words: ["innings", "cricket"], stats, report: (r) => beside.push(r) }, 1000), ["cricket"]);
+  assert.deepEqual(beside, [{ limit: 1000, used: 30, skipped: ["innings"] }]);
+  const alone: unknown[] = [];
+  assert.deepEqual(await wordsWithinBudget(store, { words: ["innings"], stats, report: (r) => alone.push(r) }, 1000), []);
+  assert.deepEqual(alone, [{ limit: 1000, used: 0, skipped: ["innings"] }]);
+  // within ten budgets the only word is still ranked
+  assert.deepEqual(await wordsWithinBudget(store, { words: ["innings"], stats }, 5000), ["innings"]);
+});
+
+test("a search for a word filed under a stop word, in a store past ten budgets, ranks nothing by BM25 and says why", async () => {
+  const { small, roomy } = await tightAndRoomy({ bm25: { maxPostings: 2 } });
+  await small.remember({ text: "Rain stopped play after two innings", at: "2026-06-29T00:00:00Z" });
+  const cut = await small.recall("innings", { channels: ["bm25"], now });
+  assert.deepEqual(cut.channels.bm25!.budget, { limit: 2, used: 0, skipped: ["innings"] });
+  assert.equal(cut.hits.length, 0);
+  await roomy.remember({ text: "Rain stopped play after two innings", at: "2026-06-29T00:00:00Z" });
+  const full = await roomy.recall("innings", { channels: ["bm25"], now });
+  assert.match(full.hits[0].text, /innings/, "with room, the word is ranked");
   await small.close();
   await roomy.close();
 });

@@ -96,7 +96,7 @@ export function colbertChannel(store: Store, tokens: TokenVectors, options: Part
       const readable = new Set(expansionTerms.filter((t) => q.words.includes(t) || !isCommon(dfOf(t), q.stats.chunks, q.pruning)));
       // A stemming body index files "help", "helped" and "helping" under one key, so they share one list: read
       // it once, and let each query token take the best similarity among the variants.
-      const { keyOf, cost: costOf } = await listCosts(store, [...readable], (t) => q.stats.df.get(t) ?? expansionStats.df.get(t));
+      const { keyOf, cost: costOf } = await listCosts(store, [...readable], (t) => q.stats.df.get(t) ?? expansionStats.df.get(t), q.stats.chunks);
       const representative = new Map<string, string>();
       const stemSimilarities = expansions.map((similar) => {
         const byStem = new Map<string, number>();
@@ -139,13 +139,26 @@ export async function readWithinBudget(
 ): Promise<Map<string, number[]>> {
   const ordered = [...terms].sort((a, b) => costOf(a) - costOf(b) || (a < b ? -1 : 1));
   const lists = new Map<string, number[]>();
+  let fetched = new Map<string, number[]>();
   let used = 0;
   for (const [i, term] of ordered.entries()) {
     if (used + costOf(term) > budget) {
       q.report?.({ limit: budget, used, skipped: ordered.slice(i) });
       break;
     }
-    const list = (await store.chunksWithTerms({ terms: [term], filter: q.filter })).get(term) ?? [];
+    if (!fetched.has(term)) {
+      // the lists that fit if each is as long as estimated, in one call: a store that reads on another thread
+      // (or server) answers them together instead of one round trip a word
+      const batch: string[] = [];
+      let room = budget - used;
+      for (const t of ordered.slice(i)) {
+        if (costOf(t) > room) break;
+        batch.push(t);
+        room -= costOf(t);
+      }
+      fetched = await store.chunksWithTerms({ terms: batch, filter: q.filter });
+    }
+    const list = fetched.get(term) ?? [];
     if (used + list.length > budget) {
       // longer than estimated: reading it cost an index scan, but scoring it would cost far more
       q.report?.({ limit: budget, used, skipped: ordered.slice(i) });
