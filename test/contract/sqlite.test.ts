@@ -12,3 +12,6 @@ const dir = mkdtempSync(join(tmpdir(), "cascade-contract-"));
 let n = 0;
 storeContract("sqlite file", async () => new SqliteStore(join(dir, `store-${n++}.db`)));
 after(() => rmSync(dir, { recursive: true, force: true }));
+
+// the lexical reads on a reader thread from the first chunk (by default from 200,000: backends/sqlite/side-reader.ts)
+storeContract("sqlite file, reader thread", async () => new SqliteStore(join(dir, `store-${n++}.db`), { sideReader: { minChunks: 0 } }));

@@ -13,6 +13,7 @@ import { filterCondition, isEmptyFilter } from "./filter-sql.js";
 import { chunkCount } from "./memory-sql.js";
 import type { OwnerCache } from "./owner-cache.js";
 import { storeVersion } from "./version.js";
+import type { SideReader } from "./side-reader.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -27,6 +28,8 @@ export class LexicalSql {
     private readonly stmt: Prepare,
     private readonly selectiveChunks: number,
     private readonly owners: OwnerCache,
+    /** The store's reader thread when it has one (a large store on a file): FTS5's reads run there. */
+    private readonly side: () => SideReader | null = () => null,
   ) {}
 
   /**
@@ -58,7 +61,7 @@ export class LexicalSql {
       : (this.stmt(`SELECT c.id FROM chunks c JOIN memories m ON m.rowid = c.memory_rowid WHERE ${cond.sql}`).pluck().all(cond.params) as number[]);
   }
 
-  searchBody({ words, depth, filter }: LexicalQuery): Ranked[] {
+  async searchBody({ words, depth, filter }: LexicalQuery): Promise<Ranked[]> {
     const match = toFtsQuery(words);
     if (match === null) return [];
     const allowed = isEmptyFilter(filter) ? null : this.allowedChunks(filter);
@@ -70,13 +73,12 @@ export class LexicalSql {
     }
     if (isEmptyFilter(filter)) {
       // Unfiltered: let FTS5 rank and cut on its own, then name the memories of just the top `depth`.
-      const top = this.stmt("SELECT rowid AS chunkId, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?").all(
-        match,
-        depth,
-      ) as { chunkId: number; rank: number }[];
-      const owners = this.owners.ownersOf(top.map((t) => t.chunkId));
+      const sql = "SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?";
+      const side = this.side();
+      const top = (side ? (await side.raw(sql, [[match, depth]]))[0] : this.stmt(sql).raw().all(match, depth)) as [number, number][];
+      const owners = this.owners.ownersOf(top.map((t) => t[0]));
       // each statement reads its own snapshot: a chunk another process deleted in between has no owner any more
-      return top.filter((t) => owners.has(t.chunkId)).map((t) => ({ chunkId: t.chunkId, memoryId: owners.get(t.chunkId)!, score: -t.rank }));
+      return top.filter(([chunkId]) => owners.has(chunkId)).map(([chunkId, rank]) => ({ chunkId, memoryId: owners.get(chunkId)!, score: -rank }));
     }
     const cond = filterCondition(filter);
     const rows = this.stmt(
@@ -109,10 +111,13 @@ export class LexicalSql {
     return this.stmt("SELECT id, term FROM terms WHERE id > ? ORDER BY id").all(afterId) as { id: number; term: string }[];
   }
 
-  chunksWithTerms({ terms, filter }: { terms: string[]; filter: SearchFilter }): Map<string, number[]> {
-    const query = this.stmt("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?").pluck();
+  async chunksWithTerms({ terms, filter }: { terms: string[]; filter: SearchFilter }): Promise<Map<string, number[]>> {
+    const sql = "SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?";
     // a quoted string is FTS5's literal form: the term is data, never syntax
-    const found = new Map(terms.map((term) => [term, query.all(quoteFtsTerm(term)) as number[]]));
+    const side = this.side();
+    const found = side
+      ? new Map((await side.pluck(sql, terms.map((term) => [quoteFtsTerm(term)]))).map((ids, i) => [terms[i], Array.from(ids)]))
+      : new Map(terms.map((term) => [term, this.stmt(sql).pluck().all(quoteFtsTerm(term)) as number[]]));
     if (isEmptyFilter(filter)) return found;
     // The filter is checked once for the union of every term's chunks: joining it into each term's query made
     // SQLite rebuild a metadata subquery per term (a 40% `priority>=3` cost 340 ms a query at 100,000 chunks).

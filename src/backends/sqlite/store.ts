@@ -37,6 +37,7 @@ import { idsByImportKey } from "./import-keys-sql.js";
 import { copyCounts, readSection, writeSection } from "./copy-sql.js";
 import type { StoreCopy } from "../../ports/copy.js";
 import { OwnerCache } from "./owner-cache.js";
+import { SideReader } from "./side-reader.js";
 
 export interface SqliteStoreOptions {
   /** Largest filter result applied in memory rather than by a join (tests set 0 to exercise the join). */
@@ -45,7 +46,15 @@ export interface SqliteStoreOptions {
   scratchDir?: string;
   /** Approximate dense search for large stores (backends/sqlite/vector-index.ts); false: always exact. */
   approximate?: Partial<Omit<ApproximateSearch, "path">> | false;
+  /**
+   * FTS5's reads on a second connection in a worker thread (side-reader.ts) once the store holds this many
+   * chunks, so that a search's lexical and vector work run side by side; false: never (one thread).
+   */
+  sideReader?: { minChunks: number } | false;
 }
+
+/** Below this many chunks a search's FTS5 reads cost less than handing them to another thread pays back. */
+export const SIDE_READER_MIN_CHUNKS = 200_000;
 
 
 export class SqliteStore implements Store {
@@ -62,7 +71,7 @@ export class SqliteStore implements Store {
       if (err instanceof CascadeError) throw err;
       throw new CascadeError("STORE_ERROR", `cannot open the store at ${path}: ${(err as Error).message}`, { cause: err });
     }
-    this.lexical = new LexicalSql(this.prepare, options.selectiveChunks ?? SELECTIVE_CHUNKS, this.owners);
+    this.lexical = new LexicalSql(this.prepare, options.selectiveChunks ?? SELECTIVE_CHUNKS, this.owners, () => this.sideReader());
     this.vectors = new VectorIndex(
       // a prepared statement: db.pragma() prepares anew on every call, and this is asked several times a search
       () => this.stmt("SELECT data_version FROM pragma_data_version").pluck().get() as number,
@@ -75,6 +84,16 @@ export class SqliteStore implements Store {
   }
 
   private readonly prepare = (sql: string) => this.stmt(sql);
+  private side: SideReader | null = null;
+
+  /** The reader thread, started the first time a search of a large enough store on a file asks for it. */
+  private sideReader(): SideReader | null {
+    if (this.side) return this.side.alive ? this.side : null;
+    const wanted = this.options.sideReader ?? { minChunks: SIDE_READER_MIN_CHUNKS };
+    if (wanted === false || this.path === ":memory:" || rows.chunkCount(this.prepare) < wanted.minChunks) return null;
+    this.side = new SideReader(this.path);
+    return this.side;
+  }
   private readonly owners = new OwnerCache(this.prepare);
   readonly entities = sqliteEntityReads(this.prepare, this.owners);
 
@@ -173,7 +192,7 @@ export class SqliteStore implements Store {
 
   async searchBody(query: LexicalQuery): Promise<Ranked[]> {
     const live = liveFilter(this.prepare, query.filter);
-    return dropExpired(this.lexical.searchBody({ ...query, filter: live.filter, depth: deeper(query.depth, live) }), live, query.depth);
+    return dropExpired(await this.lexical.searchBody({ ...query, filter: live.filter, depth: deeper(query.depth, live) }), live, query.depth);
   }
 
   async indexKeys(words: string[]): Promise<Map<string, string>> {
@@ -186,6 +205,8 @@ export class SqliteStore implements Store {
   }
 
   async nearestChunks({ vector, depth, filter }: { vector: Float32Array; depth: number; filter: SearchFilter }): Promise<Ranked[]> {
+    // the lexical channels hand their reads to the reader thread first, so that it works while this one searches
+    if (this.side?.alive) await new Promise(setImmediate);
     const live = liveFilter(this.prepare, filter);
     const allowed = isEmptyFilter(live.filter) ? null : this.lexical.allowedChunkList(live.filter);
     return dropExpired(this.vectors.nearest(vector, deeper(depth, live), allowed, (ids) => this.owners.ownersOf(ids)), live, depth);
@@ -220,7 +241,7 @@ export class SqliteStore implements Store {
 
   async chunksWithTerms(query: { terms: string[]; filter: SearchFilter }): Promise<Map<string, number[]>> {
     const live = liveFilter(this.prepare, query.filter);
-    const lists = this.lexical.chunksWithTerms({ ...query, filter: live.filter });
+    const lists = await this.lexical.chunksWithTerms({ ...query, filter: live.filter });
     if (live.expired) for (const [term, ids] of lists) lists.set(term, ids.filter((id) => !live.expired!.has(id)));
     return lists;
   }
@@ -420,6 +441,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.side?.close();
     if (this.db.open) this.vectors.persist();
     if (this.db.open) this.db.close();
     if (this.options.scratchDir) rmSync(this.options.scratchDir, { recursive: true, force: true });
