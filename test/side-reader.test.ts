@@ -1,9 +1,9 @@
 /**
- * The SQLite store's reader thread (backends/sqlite/side-reader.ts): FTS5's reads on a second connection in a
- * worker, so that a search's lexical and vector work run side by side. The threshold is lowered to 0 chunks here.
- * What must hold: the same answers as one thread (every channel, fused, filtered), writes and forgets seen at once,
- * a dead thread replaced by the store's own connection, a statement's error reported, an idle thread never keeping
- * a process alive.
+ * The SQLite store's reader threads (backends/sqlite/side-reader.ts): FTS5's reads on their own connections in
+ * workers, so that a search's lexical and vector work run side by side. The threshold is lowered to 0 chunks here.
+ * What must hold: the same answers as one thread (every channel, fused, filtered; with one reader thread or two),
+ * writes and forgets seen at once, a dead thread's reads taken back by the store's own connection, a statement's
+ * error reported, an idle thread never keeping a process alive.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -59,26 +59,28 @@ async function sent<T>(fn: () => Promise<T>): Promise<{ value: T; statements: nu
   }
 }
 
-test("a store reading on its reader thread answers as one that does not: fused, each lexical channel, filtered", async () => {
-  const dir = tempDir();
-  const threaded = await engineAt(join(dir, "threaded.db"), { sideReader: { minChunks: 0 } });
-  const single = await engineAt(join(dir, "single.db"), { sideReader: false });
-  const queries = notes(25).map((q) => q.split(" ").slice(0, 3).join(" "));
-  const asks = [{}, { channels: ["bm25" as const] }, { channels: ["colbert" as const] }, { under: "work" }];
-  const { statements } = await sent(async () => {
-    for (const q of queries) {
-      for (const ask of asks) {
-        const [a, b] = [await threaded.recall(q, { ...ask, now }), await single.recall(q, { ...ask, now })];
-        assert.deepEqual(answer(a), answer(b), `${q} ${JSON.stringify(ask)}`);
+for (const threads of [1, 2] as const) {
+  test(`a store reading on ${threads} reader thread(s) answers as one that does not: fused, each lexical channel, filtered`, async () => {
+    const dir = tempDir();
+    const threaded = await engineAt(join(dir, "threaded.db"), { sideReader: { minChunks: 0, threads } });
+    const single = await engineAt(join(dir, "single.db"), { sideReader: false });
+    const queries = notes(25).map((q) => q.split(" ").slice(0, 3).join(" "));
+    const asks = [{}, { channels: ["bm25" as const] }, { channels: ["colbert" as const] }, { under: "work" }];
+    const { statements } = await sent(async () => {
+      for (const q of queries) {
+        for (const ask of asks) {
+          const [a, b] = [await threaded.recall(q, { ...ask, now }), await single.recall(q, { ...ask, now })];
+          assert.deepEqual(answer(a), answer(b), `${q} ${JSON.stringify(ask)}`);
+        }
       }
-    }
+    });
+    assert.ok(statements >= queries.length * 3, `the reader threads ran the lexical reads (${statements} statements)`);
+    await threaded.close();
+    await single.close();
   });
-  assert.ok(statements >= queries.length * 3, `the reader thread ran the lexical reads (${statements} statements)`);
-  await threaded.close();
-  await single.close();
-});
+}
 
-test("the reader thread sees a write and a forget at once", async () => {
+test("the reader threads see a write and a forget at once", async () => {
   const engine = await engineAt(join(tempDir(), "s.db"), { sideReader: { minChunks: 0 } });
   await engine.recall("garden tomato", { now });
   const { id } = await engine.remember({ text: "The zeppelin hangar opens on Friday", at: "2026-06-01T00:00:00Z" });
@@ -90,21 +92,29 @@ test("the reader thread sees a write and a forget at once", async () => {
   await engine.close();
 });
 
-test("a reader thread that dies leaves the searches to the store's own connection", async () => {
+test("reader threads that die leave their reads to the store's own connection", async () => {
   const dir = tempDir();
   const store = new SqliteStore(join(dir, "s.db"), { sideReader: { minChunks: 0 } });
   const embedder = defaultGloveEmbedder();
   const engine = await Engine.create({ store, embedder, tokens: embedder });
   await engine.rememberMany(notes(50).map((text, i) => ({ text, at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString() })), { detect: false });
   const before = answer(await engine.recall("river bridge concert", { now }));
-  const side = (store as unknown as { side: SideReader | null }).side;
-  assert.ok(side?.alive, "the first search started the thread");
-  await (side as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+  const sides = (store as unknown as { sides: SideReader[] }).sides;
+  assert.equal(sides.length, 2, "the first search started the threads");
+  // the ranking thread first: the posting lists still go to theirs
+  const kill = (side: SideReader) => (side as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+  await kill(sides[0]);
   await new Promise((resolve) => setImmediate(resolve));
-  assert.equal(side.alive, false);
+  assert.equal(sides[0].alive, false);
+  const { value: half, statements: toLists } = await sent(() => engine.recall("river bridge concert", { now }));
+  assert.deepEqual(answer(half), before);
+  assert.ok(toLists > 0, "the live thread still reads the lists");
+  await kill(sides[1]);
+  await new Promise((resolve) => setImmediate(resolve));
   const { value: after, statements } = await sent(() => engine.recall("river bridge concert", { now }));
   assert.deepEqual(answer(after), before);
   assert.equal(statements, 0, "nothing is sent to a dead thread");
+  assert.equal(sides.length, 2, "and none is started anew");
   await engine.close();
 });
 

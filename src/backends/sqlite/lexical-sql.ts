@@ -13,7 +13,7 @@ import { filterCondition, isEmptyFilter } from "./filter-sql.js";
 import { chunkCount } from "./memory-sql.js";
 import type { OwnerCache } from "./owner-cache.js";
 import { storeVersion } from "./version.js";
-import type { SideReader } from "./side-reader.js";
+import type { SideJob, SideReader } from "./side-reader.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -29,7 +29,7 @@ export class LexicalSql {
     private readonly selectiveChunks: number,
     private readonly owners: OwnerCache,
     /** The store's reader thread when it has one (a large store on a file): FTS5's reads run there. */
-    private readonly side: () => SideReader | null = () => null,
+    private readonly side: (job: SideJob) => SideReader | null = () => null,
   ) {}
 
   /**
@@ -74,7 +74,7 @@ export class LexicalSql {
     if (isEmptyFilter(filter)) {
       // Unfiltered: let FTS5 rank and cut on its own, then name the memories of just the top `depth`.
       const sql = "SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?";
-      const side = this.side();
+      const side = this.side("rank");
       const top = (side ? (await side.raw(sql, [[match, depth]]))[0] : this.stmt(sql).raw().all(match, depth)) as [number, number][];
       const owners = this.owners.ownersOf(top.map((t) => t[0]));
       // each statement reads its own snapshot: a chunk another process deleted in between has no owner any more
@@ -114,7 +114,7 @@ export class LexicalSql {
   async chunksWithTerms({ terms, filter }: { terms: string[]; filter: SearchFilter }): Promise<Map<string, number[]>> {
     const sql = "SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?";
     // a quoted string is FTS5's literal form: the term is data, never syntax
-    const side = this.side();
+    const side = this.side("lists");
     const found = side
       ? new Map((await side.pluck(sql, terms.map((term) => [quoteFtsTerm(term)]))).map((ids, i) => [terms[i], Array.from(ids)]))
       : new Map(terms.map((term) => [term, this.stmt(sql).pluck().all(quoteFtsTerm(term)) as number[]]));

@@ -13,6 +13,9 @@
 import { Worker } from "node:worker_threads";
 import { asStoreError, BUSY_TIMEOUT_MS } from "./connection.js";
 
+/** What a reader thread is asked for: BM25's ranking, or posting lists (late interaction); each may have its own. */
+export type SideJob = "rank" | "lists";
+
 export interface SideRequest {
   id: number;
   sql: string;
