@@ -28,7 +28,7 @@ export function denseChannel(store: Store, options: DenseOptions, tokens: TokenV
     async run(q) {
       const vector = tokens && options.queryWeighting === "idf" ? idfQueryVector(q.text, q.stats, tokens) : q.vector;
       if (isZero(vector)) return [];
-      const list = await store.nearestChunks({ vector, depth: q.depth, filter: q.filter });
+      const list = await store.nearestChunks({ vector, depth: q.depth, filter: q.filter, alongside: true });
       if ((floorZ === null && aloneZ === null) || list.length === 0) return list;
       const sample = await store.similarityNull(vector).catch((err) => {
         if (isUnsupported(err)) return null;

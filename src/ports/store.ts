@@ -144,7 +144,11 @@ export interface Store {
    */
   indexKeys(words: string[]): Promise<Map<string, string>>;
   /** Nearest chunks by inner product of unit vectors (cosine). */
-  nearestChunks(input: { vector: Float32Array; depth: number; filter: SearchFilter }): Promise<Ranked[]>;
+  /**
+   * `alongside`: other reads of the same search are being started with this one (the dense channel); a store that
+   * hands reads to other threads lets them be sent before it searches here. Revision detection leaves it out.
+   */
+  nearestChunks(input: { vector: Float32Array; depth: number; filter: SearchFilter; alongside?: boolean }): Promise<Ranked[]>;
   /**
    * The query's similarity to the store's chunks as a distribution (mean, sd over an even sample of them): the
    * dense channel's relevance floor. A backend that cannot sample its vectors throws UNSUPPORTED, and the dense
