@@ -221,3 +221,21 @@ test("doctor finds indexes that disagree with the tables, and --repair rebuilds 
   assert.equal(run("search", "flamingo", "--channels", "bm25", "--json").json.hits.length, 1);
   assert.equal(run("search", "zoo news", "--channels", "curated", "--json").json.hits.length, 2);
 });
+
+test("a batch counts each word once for every chunk that holds it, as one write at a time does", async () => {
+  const { prepared, stamp } = await import("./contract/fixture.js");
+  const texts = ["Kafka carries the order events", "The order service reads Kafka", "Invoices wait for the order", "Kafka brokers"];
+  const batch = new SqliteStore(":memory:");
+  const single = new SqliteStore(":memory:");
+  const items = await prepared(texts.map((text, i) => ({ text, at: `2026-01-0${i + 1}T00:00:00Z` })));
+  await batch.writeMemories(items, stamp);
+  for (const item of await prepared(texts.map((text, i) => ({ text, at: `2026-01-0${i + 1}T00:00:00Z` })))) await single.writeMemories([item], stamp);
+  const words = ["kafka", "order", "invoices", "events", "brokers"];
+  const [a, b] = [await batch.termStats(words), await single.termStats(words)];
+  assert.deepEqual(Object.fromEntries(a.df), { kafka: 3, order: 3, invoices: 1, events: 1, brokers: 1 });
+  assert.deepEqual(a, b);
+  const check = (await batch.doctor(false)).find((c) => /term/i.test(c.name));
+  assert.ok(check === undefined || check.ok, check?.detail);
+  await batch.close();
+  await single.close();
+});

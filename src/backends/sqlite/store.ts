@@ -136,7 +136,9 @@ export class SqliteStore implements Store {
     const written: Edge[] = [];
     this.db.transaction(() => {
       rows.checkStamp(this.prepare, stamp);
-      for (const p of memories) added.push(...rows.insertMemory(this.prepare, p).chunks);
+      const tally: rows.TermTally = new Map();
+      for (const p of memories) added.push(...rows.insertMemory(this.prepare, p, tally).chunks);
+      rows.countTerms(this.prepare, tally);
       rows.addToChunkCount(this.prepare, added.length);
       for (const e of edges) written.push(graph.insertEdge(this.prepare, e));
     })();
