@@ -28,7 +28,7 @@ export class LexicalSql {
     private readonly stmt: Prepare,
     private readonly selectiveChunks: number,
     private readonly owners: OwnerCache,
-    /** The store's reader thread when it has one (a large store on a file): FTS5's reads run there. */
+    /** The store's reader thread for a job, when it has them (a large store on a file): FTS5's reads run there. */
     private readonly side: (job: SideJob) => SideReader | null = () => null,
   ) {}
 

@@ -60,7 +60,6 @@ export interface SqliteStoreOptions {
  */
 export const SIDE_READER_MIN_CHUNKS = 200_000;
 
-
 export class SqliteStore implements Store {
   private readonly db: Connection;
   private readonly statements = new StatementCache<Database.Statement>();
@@ -88,20 +87,9 @@ export class SqliteStore implements Store {
   }
 
   private readonly prepare = (sql: string) => this.stmt(sql);
+  private readonly owners = new OwnerCache(this.prepare);
   /** The reader threads: BM25's ranking on the first, posting lists on the second (or on the first too). */
   private sides: SideReader[] = [];
-
-  /** The reader thread for a job, started the first time a search of a large enough store on a file asks for one. */
-  private sideReader(job: SideJob): SideReader | null {
-    if (this.sides.length === 0) {
-      const wanted = this.options.sideReader ?? { minChunks: SIDE_READER_MIN_CHUNKS };
-      if (wanted === false || this.path === ":memory:" || rows.chunkCount(this.prepare) < wanted.minChunks) return null;
-      this.sides = Array.from({ length: wanted.threads ?? 2 }, () => new SideReader(this.path));
-    }
-    const side = this.sides[job === "rank" ? 0 : this.sides.length - 1];
-    return side.alive ? side : null;
-  }
-  private readonly owners = new OwnerCache(this.prepare);
   readonly entities = sqliteEntityReads(this.prepare, this.owners);
 
   readonly copy: StoreCopy = {
@@ -113,6 +101,17 @@ export class SqliteStore implements Store {
     counts: async () => copyCounts(this.prepare),
     namespaces: async () => ["default"],
   };
+
+  /** The reader thread for a job, started the first time a search of a large enough store on a file asks for one. */
+  private sideReader(job: SideJob): SideReader | null {
+    if (this.sides.length === 0) {
+      const wanted = this.options.sideReader ?? { minChunks: SIDE_READER_MIN_CHUNKS };
+      if (wanted === false || this.path === ":memory:" || rows.chunkCount(this.prepare) < wanted.minChunks) return null;
+      this.sides = Array.from({ length: wanted.threads ?? 2 }, () => new SideReader(this.path));
+    }
+    const side = this.sides[job === "rank" ? 0 : this.sides.length - 1];
+    return side.alive ? side : null;
+  }
 
   /**
    * A cached prepared statement, always handed out in plain object mode: `.pluck()` and `.raw()` change a
