@@ -73,12 +73,16 @@ export function insertNode(stmt: Prepare, rowid: number, level: NodeLevel, start
 }
 
 export function listNodes(stmt: Prepare, q: NodeQuery): PyramidNode[] {
+  // Nodes named by id are found through the memories' id index, memories first: with "@ids IS NULL OR …" SQLite
+  // scanned every node and read its memory's row to compare ids (1.7 ms for every search's context at 1,000,000
+  // chunks, 0.02 ms this way).
+  const source = q.ids
+    ? "memories m CROSS JOIN summary_nodes n ON n.memory_rowid = m.rowid WHERE m.id IN (SELECT value FROM json_each(@ids)) AND"
+    : "summary_nodes n JOIN memories m ON m.rowid = n.memory_rowid WHERE @ids IS NULL AND";
   return stmt(
     `SELECT m.id, n.level, n.start_ms AS start, n.end_ms AS end, m.text,
             (SELECT count(*) FROM summary_children c WHERE c.parent_rowid = n.memory_rowid) AS children
-     FROM summary_nodes n JOIN memories m ON m.rowid = n.memory_rowid
-     WHERE (@level IS NULL OR n.level = @level) AND (@to IS NULL OR n.start_ms < @to) AND (@from IS NULL OR n.end_ms > @from)
-       AND (@ids IS NULL OR m.id IN (SELECT value FROM json_each(@ids)))
+     FROM ${source} (@level IS NULL OR n.level = @level) AND (@to IS NULL OR n.start_ms < @to) AND (@from IS NULL OR n.end_ms > @from)
        AND (@containing IS NULL OR EXISTS (SELECT 1 FROM json_each(@containing) t WHERE n.start_ms <= t.value AND n.end_ms > t.value AND n.level <> 'turn'))
      ORDER BY CASE n.level WHEN 'turn' THEN 0 WHEN 'day' THEN 1 WHEN 'week' THEN 2 ELSE 3 END, n.start_ms`,
   ).all({
