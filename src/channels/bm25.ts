@@ -37,7 +37,7 @@ export async function wordsWithinBudget(store: Pick<Store, "indexKeys" | "termSt
   const keys = await store.indexKeys(q.words);
   const underStopWord = q.words.some((w) => isStopWord(keys.get(w) ?? w));
   if (!underStopWord && q.words.reduce((a, w) => a + (q.stats.df.get(w) ?? 0), 0) * 2 <= budget) return q.words;
-  const { cost } = await listCosts(store, q.words, (t) => q.stats.df.get(t), q.stats.chunks);
+  const { cost } = await listCosts(store, q.words, (t) => q.stats.df.get(t), q.stats.chunks, keys);
   const ordered = [...q.words].sort((a, b) => cost(a) - cost(b) || (a < b ? -1 : 1));
   let used = 0;
   for (const [i, word] of ordered.entries()) {

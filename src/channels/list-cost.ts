@@ -13,14 +13,16 @@ import { isStopWord } from "../text/stopwords.js";
 /**
  * Each word's index key, and its estimated list length. `known` gives the document frequencies already read
  * (undefined for a word not read); the keys not among them are read in one call. `chunks`: the store's size.
+ * `keys`: the words' index keys when the caller has read them already.
  */
 export async function listCosts(
   store: Pick<Store, "indexKeys" | "termStats">,
   words: string[],
   known: (term: string) => number | undefined,
   chunks: number,
+  keys?: Map<string, string>,
 ): Promise<{ keyOf: Map<string, string>; cost: (word: string) => number }> {
-  const keyOf = await store.indexKeys(words);
+  const keyOf = keys ?? (await store.indexKeys(words));
   const unread = [...new Set(keyOf.values())].filter((k) => known(k) === undefined && !isStopWord(k));
   const read = unread.length ? (await store.termStats(unread)).df : new Map<string, number>();
   const dfOf = (t: string) => (isStopWord(t) ? chunks : (known(t) ?? read.get(t) ?? 0));

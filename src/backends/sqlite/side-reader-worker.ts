@@ -8,11 +8,12 @@ import Database from "better-sqlite3";
 import { parentPort, workerData } from "node:worker_threads";
 import type { SideReply, SideRequest } from "./side-reader.js";
 
-const { path, busyTimeoutMs, cacheKib } = workerData as { path: string; busyTimeoutMs: number; cacheKib: number };
+const { path, busyTimeoutMs } = workerData as { path: string; busyTimeoutMs: number };
 const db = new Database(path, { readonly: true, fileMustExist: true });
 db.pragma(`busy_timeout = ${busyTimeoutMs}`);
 db.pragma("temp_store = MEMORY");
-db.pragma(`cache_size = -${cacheKib}`);
+// 64 MB, as the store's own connection (connection.ts)
+db.pragma("cache_size = -65536");
 
 const statements = new Map<string, Database.Statement>();
 function prepared(sql: string, mode: SideRequest["mode"]): Database.Statement {

@@ -41,8 +41,8 @@ export class SideReader {
   private nextId = 1;
   private failure: unknown = null;
 
-  constructor(private readonly path: string, cacheKib = 65536) {
-    this.worker = new Worker(new URL("./side-reader-worker.js", import.meta.url), { workerData: { path, busyTimeoutMs: BUSY_TIMEOUT_MS, cacheKib } });
+  constructor(private readonly path: string) {
+    this.worker = new Worker(new URL("./side-reader-worker.js", import.meta.url), { workerData: { path, busyTimeoutMs: BUSY_TIMEOUT_MS } });
     // an idle thread does not keep the process alive; one with a statement in flight does (see send)
     this.worker.unref();
     this.worker.on("message", (reply: SideReply) => this.settle(reply));
