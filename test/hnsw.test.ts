@@ -57,6 +57,24 @@ test("the graph finds what exact search finds, with exact scores; filtered searc
   await exact.close();
 });
 
+test("a batch of searches on two threads answers what one search at a time does, built or loaded from file", async () => {
+  const dir = tempDir();
+  const path = join(dir, "b.db");
+  const twoThreads = { ...small, threads: 2 };
+  const vectors = texts(30, 4242).map(queryVector);
+  const store = await filled(path, twoThreads);
+  const oneByOne = async (s: SqliteStore) => Promise.all(vectors.map((vector) => s.nearestChunks({ vector, depth: 20, filter: {} })));
+  const expected = await oneByOne(store);
+  assert.deepEqual(await store.nearestChunksMany({ vectors, depth: 20 }), expected);
+  assert.deepEqual(await store.nearestChunksMany({ vectors: [vectors[3]], depth: 20 }), [expected[3]], "a batch of one");
+  assert.deepEqual(await store.nearestChunksMany({ vectors: [], depth: 20 }), []);
+  await store.close();
+  // a graph loaded from its file (not built in this process) serves a batch on two threads too
+  const reopened = new SqliteStore(path, { approximate: twoThreads });
+  assert.deepEqual(await reopened.nearestChunksMany({ vectors, depth: 20 }), expected);
+  await reopened.close();
+});
+
 test("writes and deletes reach the graph, from this connection and another; a saved graph is loaded, not rebuilt", async () => {
   const dir = tempDir();
   const path = join(dir, "s.db");

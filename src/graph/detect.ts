@@ -54,17 +54,19 @@ export async function detectRevisions(
 ): Promise<{ edges: EdgeDraft[]; suggestions: Omit<Suggestion, "id" | "status">[] }> {
   const edges: EdgeDraft[] = [];
   const suggestions: Omit<Suggestion, "id" | "status">[] = [];
-  for (const m of memories) {
-    if (judge.provenance === "heuristic" && !mayRevise(m.text)) continue;
+  const judged = memories.filter((m) => judge.provenance !== "heuristic" || mayRevise(m.text));
+  if (judged.length === 0) return { edges, suggestions };
+  // Unfiltered nearest neighbours, then "earlier" in memory: a time-filtered scan would read every older chunk.
+  // One call for the whole batch, so that a store can search them on every core.
+  const near = await store.nearestChunksMany({ vectors: judged.map((m) => m.vector), depth: opts.candidates * 4 });
+  const neighbours = judged.map((m, i) => [...new Set(near[i].map((n) => n.memoryId))].filter((id) => id !== m.id));
+  const all = [...new Set(neighbours.flat())];
+  // summaries restate memories; they are never beliefs to revise
+  const summaries = new Set((await store.pyramidNodes({ ids: all })).map((n) => n.id));
+  const times = await store.eventTimes(all.filter((id) => !summaries.has(id)));
+  for (const [i, m] of judged.entries()) {
     const at = Date.parse(m.at);
-    // Unfiltered nearest neighbours, then "earlier" in memory: a time-filtered scan would read every older chunk.
-    const near = await store.nearestChunks({ vector: m.vector, depth: opts.candidates * 4, filter: {} });
-    // summaries restate memories; they are never beliefs to revise
-    const candidates = [...new Set(near.map((n) => n.memoryId))].filter((id) => id !== m.id);
-    const summaries = new Set((await store.pyramidNodes({ ids: candidates })).map((n) => n.id));
-    const ids = candidates.filter((id) => !summaries.has(id));
-    const times = await store.eventTimes(ids);
-    const earlier = ids.filter((id) => (times.get(id) ?? Infinity) < at).slice(0, opts.candidates);
+    const earlier = neighbours[i].filter((id) => !summaries.has(id) && (times.get(id) ?? Infinity) < at).slice(0, opts.candidates);
     for (const id of earlier) {
       const older = await store.getMemory(id);
       // only topics people chose keep two memories apart: an automatic placement may be wrong

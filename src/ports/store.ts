@@ -150,6 +150,11 @@ export interface Store {
    */
   nearestChunks(input: { vector: Float32Array; depth: number; filter: SearchFilter; alongside?: boolean }): Promise<Ranked[]>;
   /**
+   * Unfiltered nearest chunks for each of many vectors (revision detection's batch): the answers `nearestChunks`
+   * gives one by one, in the order asked. A store may search them side by side.
+   */
+  nearestChunksMany(input: { vectors: Float32Array[]; depth: number }): Promise<Ranked[][]>;
+  /**
    * The query's similarity to the store's chunks as a distribution (mean, sd over an even sample of them): the
    * dense channel's relevance floor. A backend that cannot sample its vectors throws UNSUPPORTED, and the dense
    * channel then goes without a floor.

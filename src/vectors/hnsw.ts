@@ -43,7 +43,7 @@ export interface HnswOptions {
    * Search only: a saved graph serves any value.
    */
   queryCentring: number;
-  /** Threads for a bulk build. */
+  /** Threads for a bulk build and for a batch of searches. */
   threads: number;
 }
 
@@ -186,6 +186,22 @@ export class HnswGraph {
   /** Keys of (about) the `k` nearest vectors, nearest first: the candidates the caller re-scores exactly. */
   candidates(query: Float32Array, k: number): number[] {
     return this.search(query, k, this.options.queryCentring);
+  }
+
+  /**
+   * Candidates for many queries in one call, searched on the build's threads: a batch of new memories looking for
+   * what they revise keeps both cores busy (one query walks the graph on one thread, whatever `threads` says).
+   */
+  candidatesMany(queries: Float32Array[], k: number): number[][] {
+    const size = this.index.size();
+    if (size === 0 || queries.length === 0) return queries.map(() => []);
+    if (queries.length === 1) return [this.candidates(queries[0], k)];
+    const d = this.dimensions;
+    const wanted = Math.min(k, size);
+    const batch = new Float32Array(queries.length * d);
+    for (const [i, query] of queries.entries()) batch.set(this.centred(query, this.options.queryCentring), i * d);
+    const found = this.index.search(batch, wanted, this.options.threads) as UsearchModule.BatchMatches;
+    return queries.map((_, i) => Array.from(found.keys.subarray(i * wanted, i * wanted + Number(found.counts[i])), Number));
   }
 
   private search(query: Float32Array, k: number, share: number): number[] {

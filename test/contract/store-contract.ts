@@ -19,6 +19,7 @@ export const CONTRACT_CASES = [
   "index keys group the words one list serves",
   "curated search reads titles, descriptions and tags",
   "nearest chunks by cosine",
+  "nearest chunks for many vectors: what one at a time finds, in the order asked",
   "every channel and the list apply one filter alike",
   "lists page in event-time order",
   "deleting a memory removes it from every index",
@@ -198,6 +199,16 @@ const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>>
       const listed = await store.listMemories({ filter, limit: 50, order: "asc" });
       assert.deepEqual(listed.memories.map((m) => m.id).sort(), want, `list with ${name}`);
     }
+    await store.close();
+  },
+
+  async "nearest chunks for many vectors: what one at a time finds, in the order asked"(open) {
+    const { store } = await seeded(open);
+    const vectors = ["billing postgres", "sourdough bread", "starter plan"].map(queryVector);
+    const oneByOne = [];
+    for (const vector of vectors) oneByOne.push(await store.nearestChunks({ vector, depth: 4, filter: {} }));
+    assert.deepEqual(await store.nearestChunksMany({ vectors, depth: 4 }), oneByOne);
+    assert.deepEqual(await store.nearestChunksMany({ vectors: [], depth: 4 }), []);
     await store.close();
   },
 

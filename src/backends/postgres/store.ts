@@ -254,6 +254,13 @@ export class PostgresStore implements Store {
     return vectors.nearestChunks(this.db, this.ns, vector, depth, filter);
   }
 
+  async nearestChunksMany({ vectors, depth }: { vectors: Float32Array[]; depth: number }): Promise<Ranked[][]> {
+    // one query at a time: the pool's connections serve the other requests meanwhile
+    const out: Ranked[][] = [];
+    for (const vector of vectors) out.push(await this.nearestChunks({ vector, depth, filter: {} }));
+    return out;
+  }
+
   /**
    * The vector size of the namespace's HNSW index when this search should walk it (a light filter over a
    * namespace above the threshold, pgvector 0.8 or later), building the index the first time; null for the exact scan.

@@ -221,6 +221,10 @@ export class SqliteStore implements Store {
     return dropExpired(this.vectors.nearest(vector, deeper(depth, live), allowed, (ids) => this.owners.ownersOf(ids)), live, depth);
   }
 
+  async nearestChunksMany({ vectors, depth }: { vectors: Float32Array[]; depth: number }): Promise<Ranked[][]> {
+    return this.vectors.nearestMany(vectors, depth, (ids) => this.owners.ownersOf(ids));
+  }
+
   async similarityNull(vector: Float32Array): Promise<{ mean: number; sd: number; rows: number }> {
     return this.vectors.similarityNull(vector);
   }

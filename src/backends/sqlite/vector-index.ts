@@ -163,8 +163,23 @@ export class VectorIndex {
         : graph
           ? matrix.nearestAmong(vector, graph.candidates(vector, Math.max(depth, this.approximate!.rescore)), depth)
           : matrix.nearest(vector, depth);
-    const names = owners(neighbours.map((n) => n.key));
-    // a chunk another process deleted since the matrix was read (a summary rewritten, a memory forgotten) has no owner
-    return neighbours.filter((n) => names.has(n.key)).map((n) => ({ chunkId: n.key, memoryId: names.get(n.key)!, score: n.similarity }));
+    return named([neighbours], owners)[0];
   }
+
+  /** The nearest chunks to each of `vectors`, unfiltered: one graph search on every thread for the lot. */
+  nearestMany(vectors: Float32Array[], depth: number, owners: (ids: number[]) => Map<number, string>): Ranked[][] {
+    if (vectors.length === 0) return [];
+    const matrix = this.load(vectors[0].length);
+    const graph = this.graphFor(matrix);
+    const candidates = graph ? graph.candidatesMany(vectors, Math.max(depth, this.approximate!.rescore)) : null;
+    const neighbours = vectors.map((vector, i) => (candidates ? matrix.nearestAmong(vector, candidates[i], depth) : matrix.nearest(vector, depth)));
+    return named(neighbours, owners);
+  }
+}
+
+/** Neighbours with their memories named in one lookup. */
+function named(lists: Neighbour[][], owners: (ids: number[]) => Map<number, string>): Ranked[][] {
+  const names = owners([...new Set(lists.flat().map((n) => n.key))]);
+  // a chunk another process deleted since the matrix was read (a summary rewritten, a memory forgotten) has no owner
+  return lists.map((list) => list.filter((n) => names.has(n.key)).map((n) => ({ chunkId: n.key, memoryId: names.get(n.key)!, score: n.similarity })));
 }
