@@ -36,8 +36,11 @@ export class OwnerCache {
       else out.set(id, owner);
     }
     if (missing.length === 0) return out;
-    // driven by the id list (a join, not IN): half the time of the IN form
-    const rows = this.stmt(`SELECT c.id, m.id FROM json_each(?) j JOIN chunks c ON c.id = j.value JOIN memories m ON m.rowid = c.memory_rowid`)
+    // driven by the id list (a join, not IN): half the time of the IN form; through the narrow id indexes (schema
+    // 13), which SQLite would not pick over the tables' own keys, though those read the wide rows
+    const rows = this.stmt(
+      `SELECT c.id, m.id FROM json_each(?) j JOIN chunks c INDEXED BY chunks_owner ON c.id = j.value JOIN memories m INDEXED BY memories_id_by_rowid ON m.rowid = c.memory_rowid`,
+    )
       .raw()
       .all(JSON.stringify(missing)) as [number, string][];
     for (const [chunk, memory] of rows) {
