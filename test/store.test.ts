@@ -4,6 +4,7 @@ import { describe, test } from "node:test";
 import Database from "better-sqlite3";
 import { CascadeError, DEMO_NOW, SqliteStore, defaultGloveEmbedder, openMemory, parseInstant } from "../src/index.js";
 import { SCHEMA_VERSION } from "../src/backends/sqlite/schema.js";
+import { OWNERS_SQL } from "../src/backends/sqlite/owner-cache.js";
 import type { Embedder } from "../src/index.js";
 import { demoEngine, emptyEngine, tempDir } from "./helpers.js";
 
@@ -15,6 +16,17 @@ describe("the SQLite store", () => {
     const db = new Database(path, { readonly: true });
     assert.equal(db.pragma("journal_mode", { simple: true }), "wal");
     assert.equal(db.pragma("user_version", { simple: true }), SCHEMA_VERSION);
+    db.close();
+  });
+
+  test("chunks are named by their memories from the narrow id indexes, never the wide rows", async () => {
+    const { engine, path } = await emptyEngine();
+    await engine.remember({ text: "hello world" });
+    await engine.close();
+    const db = new Database(path, { readonly: true });
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${OWNERS_SQL}`).all("[1]") as { detail: string }[]).map((r) => r.detail).join(" | ");
+    assert.match(plan, /COVERING INDEX chunks_owner/);
+    assert.match(plan, /COVERING INDEX memories_id_by_rowid/);
     db.close();
   });
 
