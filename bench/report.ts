@@ -195,7 +195,7 @@ Targets (issue 2) at 100,000 chunks: fused p95 ≤ 25 ms, ingest ≥ 5,000 chunk
 1,000,000 chunks: fused p95 ≤ 150 ms, peak RSS ≤ 2 GiB. Each size runs in a process of its own: its peak RSS is
 its own.
 \`fused_with_edges\` is the fused query again after 10% of the memories were superseded (the graph's cost);
-revision detection's cost per memory is measured on 200 new memories with and without it.
+revision detection's cost per memory is measured on 400 new memories written 100 without it, 100 with, 100 with, 100 without.
 
 ## HTTP: \`cascade serve\` under load
 
