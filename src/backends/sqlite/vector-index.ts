@@ -155,15 +155,8 @@ export class VectorIndex {
 
   /** The nearest chunks to `vector`, among `allowed` when given; owners name each chunk's memory. */
   nearest(vector: Float32Array, depth: number, allowed: number[] | null, owners: (ids: number[]) => Map<number, string>): Ranked[] {
-    const matrix = this.load(vector.length);
-    const graph = allowed === null ? this.graphFor(matrix) : null;
-    const neighbours: Neighbour[] =
-      allowed !== null
-        ? matrix.nearestAmong(vector, allowed, depth)
-        : graph
-          ? matrix.nearestAmong(vector, graph.candidates(vector, Math.max(depth, this.approximate!.rescore)), depth)
-          : matrix.nearest(vector, depth);
-    return named([neighbours], owners)[0];
+    if (allowed === null) return this.nearestMany([vector], depth, owners)[0];
+    return named([this.load(vector.length).nearestAmong(vector, allowed, depth)], owners)[0];
   }
 
   /** The nearest chunks to each of `vectors`, unfiltered: one graph search on every thread for the lot. */
