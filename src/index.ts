@@ -43,7 +43,7 @@ export { runFilterBench, type FilterBenchReport } from "./bench/filters.js";
 export { evaluateLocomo, loadLocomo, type EvalConfig, type EvalReport } from "./eval/locomo-eval.js";
 export { scoreQuestion, recallAt, ndcgAt, reciprocalRank, hitAt, METRIC_NAMES, type Metrics } from "./eval/metrics.js";
 export type { EdgeJson, HistoryJson } from "./api/present.js";
-export { MAX_GRAPH_DEPTH, type GraphJson, type GraphNodeJson, type GraphEdgeJson, type GraphOptions, type LinkInput } from "./api/graph-actions.js";
+export { MAX_GRAPH_DEPTH, type EntitiesOptions, type GraphJson, type GraphNodeJson, type GraphEdgeJson, type GraphOptions, type LinkInput } from "./api/graph-actions.js";
 export type { EntityInfo, EntityKind, ExtractedEntity } from "./model/entity.js";
 export { extractEntities, normalizeEntity, offlineExtractor, type EntityExtractor } from "./entities/extract.js";
 export { ChatEntityExtractor } from "./entities/chat-extractor.js";

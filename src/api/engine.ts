@@ -33,7 +33,7 @@ import { formatInstant } from "../time/iso.js";
 import type { WindowLevel } from "../time/windows.js";
 import { resolveEngineConfig, type EngineConfig, type ResolvedEngineConfig } from "./engine-config.js";
 import { forgetMemory, forgetWhere, type ForgetOptions, type Forgotten, type ForgetWhereOptions, type ForgottenWhere } from "./forgetting.js";
-import { graphAround, link, listEntities, type GraphJson, type GraphOptions, type LinkInput } from "./graph-actions.js";
+import { graphAround, link, listEntities, type EntitiesOptions, type GraphJson, type GraphOptions, type LinkInput } from "./graph-actions.js";
 import { listMemories, type ListJson, type ListOptions } from "./list.js";
 import { edgeJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
 import * as revisions from "./revision-actions.js";
@@ -245,8 +245,8 @@ export class Engine {
     return graphAround(this.ports.store, id, options, this.clock.now());
   }
 
-  /** Entities with how many memories mention them, most mentioned first. */
-  async entities(options: { query?: string; top?: number } = {}) {
+  /** Entities with how many memories mention them, most mentioned first; `filter`: those of one scope, counted in it. */
+  async entities(options: EntitiesOptions = {}) {
     return listEntities(this.ports.store, options);
   }
 

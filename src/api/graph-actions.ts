@@ -10,6 +10,8 @@ import { supersessionOf } from "../graph/status.js";
 import { entityCurrent, mentionValidity, relationCurrent, supersededAt } from "../graph/invalidation.js";
 import { EDGE_TYPES, type Edge, type EdgeType, type GraphTime } from "../model/graph.js";
 import type { EntityInfo } from "../model/entity.js";
+import type { FieldCondition } from "../model/filter.js";
+import { whereOf, whereSchema } from "../query/where.js";
 import type { Store } from "../ports/store.js";
 import { formatInstant, parseInstant } from "../time/iso.js";
 import { parseWith } from "../validate.js";
@@ -215,12 +217,18 @@ const entitiesSchema = z
   .object({
     query: z.string().max(200, "query: at most 200 characters").optional(),
     top: z.number().int().min(1, "top: at least 1").max(10_000, "top: at most 10000").optional(),
+    /** Scope and metadata conditions (query/where.ts), as JSON or as parsed `--filter` arguments. */
+    filter: whereSchema.optional(),
+    where: z.array(z.custom<FieldCondition>()).optional(),
   })
   .strict();
+export type EntitiesOptions = z.input<typeof entitiesSchema>;
 
+/** Entities by mentions; with a filter, those the memories passing it mention, counted over those memories only. */
 export async function listEntities(store: Store, options: unknown): Promise<{ entities: EntityInfo[] }> {
   const o = parseWith(entitiesSchema, options ?? {});
-  return { entities: await store.entities.list({ query: o.query?.trim() || undefined, top: o.top ?? 20 }) };
+  const where = whereOf(o);
+  return { entities: await store.entities.list({ query: o.query?.trim() || undefined, top: o.top ?? 20, ...(where ? { filter: { where } } : {}) }) };
 }
 
 export type { EdgeType };

@@ -210,7 +210,7 @@ export class WritePath {
           if (typeof ref === "string" && s.id) refs.set(ref, s.id);
         }
       }
-      const contexts = this.config.conversationContext ? await sessionContexts(valid.map((v) => v.memory), (session, at) => this.deps.store.previousInSession(session, at)) : [];
+      const contexts = this.config.conversationContext ? await sessionContexts(valid.map((v) => v.memory), (session, at, scope) => this.deps.store.previousInSession(session, at, scope)) : [];
       const prepared = await attachEntities(await this.placeTopics(await prepareMemories(valid.map((v) => v.memory), this.deps.embedder, now, contexts, this.config.denseContext)), this.config.extractor);
       // a context taken from earlier in this batch names its memory once that memory has an id
       contexts.forEach((c, i) => c?.batchIndex !== undefined && (prepared[i].contextOf = prepared[c.batchIndex].memory.id));
@@ -314,6 +314,8 @@ export class WritePath {
         text: p.memory.text,
         at: p.memory.at,
         topic: p.memory.metadata.placement ? null : p.memory.topic,
+        user: p.memory.user,
+        agent: p.memory.agent,
         vector: p.chunks[0].vector,
       })),
       this.config.detection,

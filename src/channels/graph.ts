@@ -14,12 +14,12 @@
  */
 import { fuse } from "../fuse/rrf.js";
 import { currentSuccessors, edgeCounts } from "../graph/status.js";
-import type { GraphTime } from "../model/graph.js";
-import type { ChannelName, Ranked } from "../model/types.js";
+import type { Edge, GraphTime } from "../model/graph.js";
+import type { ChannelName, Ranked, SearchFilter } from "../model/types.js";
 import type { EntityInfo } from "../model/entity.js";
 import type { Store } from "../ports/store.js";
 import type { ChannelQuery } from "./channel.js";
-import { memoryPassesFilter } from "../query/filter.js";
+import { memoryPassesFilter, scopePart } from "../query/filter.js";
 
 export interface GraphChannelOptions {
   /** How many of the other channels' fused best hits seed the walk. */
@@ -108,10 +108,10 @@ export function graphChannel(store: Store, options: Partial<GraphChannelOptions>
       const idf = (df: number) => Math.log(1 + total / Math.max(df, 1));
       const hub = Math.min(o.maxFanout, Math.max(2, Math.floor(o.maxShare * total)));
       const seedIds = [...seed.keys()];
-      const mentions = seed.size ? await store.entities.mentionsOf(seedIds) : new Map<string, EntityInfo[]>();
+      const mentions = seed.size ? await store.entities.mentionsOf(seedIds, scopePart(q.filter)) : new Map<string, EntityInfo[]>();
       // concepts come from the first `conceptSeeds` seeds only: their words' counts are one lookup each
       const words = seed.size && o.concepts ? await store.entities.wordsOf(seedIds.slice(0, o.conceptSeeds)) : new Map<string, { word: string; df: number }[]>();
-      const seedEdges = seed.size ? (await store.edgesTouching(seedIds)).filter((e) => CONDUCTING.has(e.type) && edgeCounts(e, time)) : [];
+      const seedEdges = seed.size ? await edgesWithin(store, seed, q.filter, (await store.edgesTouching(seedIds)).filter((e) => CONDUCTING.has(e.type) && edgeCounts(e, time))) : [];
       for (const [id, w] of seed) {
         const out = w * (1 - o.restart);
         const edges = seedEdges.filter((e) => e.from === id || e.to === id);
@@ -180,4 +180,19 @@ export function graphChannel(store: Store, options: Partial<GraphChannelOptions>
         .map(([memoryId, score]) => ({ memoryId, chunkId: chunkOf.get(memoryId)!, score }));
     },
   };
+}
+
+/**
+ * The seeds' edges whose other end passes the search's filter. An edge out of the searched scope conducts nothing:
+ * the memory at its end could not be shown, and it must not pass what it collected on to one that could (a
+ * superseded memory hands its activation to its successor).
+ */
+async function edgesWithin(store: Store, seeds: Map<string, number>, filter: SearchFilter, edges: Edge[]): Promise<Edge[]> {
+  const ends = [...new Set(edges.flatMap((e) => [e.from, e.to]).filter((id) => !seeds.has(id)))];
+  const inside = new Set<string>();
+  for (const id of ends) {
+    const m = await store.getMemory(id);
+    if (m && memoryPassesFilter(m, filter)) inside.add(id);
+  }
+  return edges.filter((e) => (seeds.has(e.from) || inside.has(e.from)) && (seeds.has(e.to) || inside.has(e.to)));
 }

@@ -1,11 +1,14 @@
 /**
  * @module graph/detect
  * Revision detection on ingest: for a new memory, find earlier memories it may replace (its nearest
- * neighbours that happened before it, on the same topic when both have one), ask the judge, and sort the
- * verdicts into edges (confident), suggestions (plausible) and nothing.
+ * neighbours that happened before it, in its scope, on the same topic when both have one), ask the judge, and
+ * sort the verdicts into edges (confident), suggestions (plausible) and nothing. Scope is never crossed: Bob's
+ * "no longer prefers window seats" says nothing about Alice (model/scope.ts).
  */
 import type { EdgeDraft, Suggestion } from "../model/graph.js";
+import { isUnscoped, sameScope, type Scope } from "../model/scope.js";
 import type { RevisionJudge } from "../ports/judge.js";
+import type { Ranked } from "../model/types.js";
 import type { Store } from "../ports/store.js";
 
 export interface DetectionOptions {
@@ -26,7 +29,7 @@ export const defaultDetection: Readonly<DetectionOptions> = Object.freeze({
 });
 
 
-export interface NewMemory {
+export interface NewMemory extends Scope {
   id: string;
   text: string;
   at: string;
@@ -56,9 +59,7 @@ export async function detectRevisions(
   const suggestions: Omit<Suggestion, "id" | "status">[] = [];
   const judged = memories.filter((m) => judge.provenance !== "heuristic" || mayRevise(m.text));
   if (judged.length === 0) return { edges, suggestions };
-  // Unfiltered nearest neighbours, then "earlier" in memory: a time-filtered scan would read every older chunk.
-  // One call for the whole batch, so that a store can search them on every core.
-  const near = await store.nearestChunksMany({ vectors: judged.map((m) => m.vector), depth: opts.candidates * 4 });
+  const near = await nearestInScope(store, judged, opts.candidates * 4);
   const neighbours = judged.map((m, i) => [...new Set(near[i].map((n) => n.memoryId))].filter((id) => id !== m.id));
   const all = [...new Set(neighbours.flat())];
   // summaries restate memories; they are never beliefs to revise
@@ -66,12 +67,17 @@ export async function detectRevisions(
   const times = await store.eventTimes(all.filter((id) => !summaries.has(id)));
   for (const [i, m] of judged.entries()) {
     const at = Date.parse(m.at);
-    const earlier = neighbours[i].filter((id) => !summaries.has(id) && (times.get(id) ?? Infinity) < at).slice(0, opts.candidates);
+    const earlier = neighbours[i].filter((id) => !summaries.has(id) && (times.get(id) ?? Infinity) < at);
+    let taken = 0;
     for (const id of earlier) {
+      if (taken === opts.candidates) break;
       const older = await store.getMemory(id);
+      // another scope's memory does not count as a candidate (an unscoped one may sit among an unscoped memory's)
+      if (!older || !sameScope(older, m)) continue;
+      taken++;
       // only topics people chose keep two memories apart: an automatic placement may be wrong
-      const olderTopic = older?.metadata.placement ? null : older?.topic;
-      if (!older || (m.topic && olderTopic && m.topic !== olderTopic)) continue;
+      const olderTopic = older.metadata.placement ? null : older.topic;
+      if (m.topic && olderTopic && m.topic !== olderTopic) continue;
       const verdict = await judge.judge({ text: older.text, at: older.at }, { text: m.text, at: m.at });
       if (verdict.confidence >= opts.edgeThreshold) {
         edges.push({
@@ -91,4 +97,21 @@ export async function detectRevisions(
     }
   }
   return { edges, suggestions };
+}
+
+/**
+ * The nearest chunks of each memory, unfiltered, then "earlier" in memory: a time-filtered scan would read every
+ * older chunk. Unscoped memories are searched in one batch call, so that a store can search them on every core,
+ * and other scopes' memories are skipped afterwards; a scoped memory is searched within its scope, since in a store
+ * shared by many users its own earlier memories may be none of the nearest of all.
+ */
+async function nearestInScope(store: Store, memories: NewMemory[], depth: number): Promise<Ranked[][]> {
+  const unscoped = memories.filter(isUnscoped);
+  const batch = unscoped.length ? await store.nearestChunksMany({ vectors: unscoped.map((m) => m.vector), depth }) : [];
+  let next = 0;
+  const out: Ranked[][] = [];
+  for (const m of memories) {
+    out.push(isUnscoped(m) ? batch[next++] : await store.nearestChunks({ vector: m.vector, depth, filter: { scope: { user: m.user, agent: m.agent } } }));
+  }
+  return out;
 }

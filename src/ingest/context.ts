@@ -7,6 +7,7 @@
  * the later one's index.
  */
 import { withSpeaker } from "../text/speaker.js";
+import { sameScope, scopeOf, type Scope } from "../model/scope.js";
 import type { TurnContext } from "../model/types.js";
 
 /** Context is cut here: the words that matter are in the first sentences of a turn. */
@@ -17,7 +18,7 @@ export function contextSuffix(c: TurnContext): string {
   return `\n${withSpeaker(c.speaker, text)}`;
 }
 
-export interface SessionTurn {
+export interface SessionTurn extends Scope {
   session: string | null;
   at: string;
   speaker: string | null;
@@ -25,13 +26,13 @@ export interface SessionTurn {
 }
 
 /**
- * For each memory of a batch, the turn it follows in its session: the latest earlier item of the batch in the
- * same session (named by `batchIndex`, as it has no id yet), or else what `fromStore` finds. Memories without a
- * session get none.
+ * For each memory of a batch, the turn it follows in its session and scope: the latest earlier item of the batch
+ * (named by `batchIndex`, as it has no id yet), or else what `fromStore` finds. Memories without a session get
+ * none; another user's turn in a shared session is never indexed as this one's words (model/scope.ts).
  */
 export async function sessionContexts(
   batch: SessionTurn[],
-  fromStore: (session: string, at: string) => Promise<TurnContext | null>,
+  fromStore: (session: string, at: string, scope: Scope) => Promise<TurnContext | null>,
 ): Promise<((TurnContext & { batchIndex?: number }) | null)[]> {
   const out: ((TurnContext & { batchIndex?: number }) | null)[] = [];
   for (const [i, memory] of batch.entries()) {
@@ -42,9 +43,9 @@ export async function sessionContexts(
     let best: number | null = null;
     for (let j = 0; j < i; j++) {
       const other = batch[j];
-      if (other.session === memory.session && other.at <= memory.at && (best === null || other.at >= batch[best].at)) best = j;
+      if (other.session === memory.session && sameScope(other, memory) && other.at <= memory.at && (best === null || other.at >= batch[best].at)) best = j;
     }
-    out.push(best !== null ? { id: "", speaker: batch[best].speaker, text: batch[best].text, batchIndex: best } : await fromStore(memory.session, memory.at));
+    out.push(best !== null ? { id: "", speaker: batch[best].speaker, text: batch[best].text, batchIndex: best } : await fromStore(memory.session, memory.at, scopeOf(memory)));
   }
   return out;
 }

@@ -6,6 +6,7 @@ import type { ContextEntry } from "./pyramid.js";
 
 import type { ExtractedEntity } from "./entity.js";
 import type { FieldCondition } from "./filter.js";
+import type { Scope } from "./scope.js";
 
 export type ChannelName = "bm25" | "dense" | "curated" | "recency" | "colbert" | "time" | "graph";
 export const CHANNEL_NAMES: readonly ChannelName[] = ["bm25", "dense", "curated", "recency", "colbert", "time", "graph"];
@@ -120,6 +121,8 @@ export interface SearchFilter {
   recordedBy?: number;
   /** Scope and metadata conditions, all of which must hold (see query/where.ts). */
   where?: FieldCondition[];
+  /** Exactly this scope: the same user and the same agent, an absent one matching only absent (model/scope.ts). */
+  scope?: Scope;
   /** Only memories not expired at this instant (ms): no `expires`, or one after it. */
   liveAt?: number;
   /** Only memories expired by this instant (ms): `forget --expired`. */

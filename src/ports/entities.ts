@@ -13,14 +13,18 @@ export interface MentioningMemory {
   chunkId: number;
 }
 
+/**
+ * Where a read takes a `filter` (a scope: `user = alice`), an entity is one that a memory passing it mentions, and
+ * its `memories` counts only those memories: one user's entities, as her memories know them.
+ */
 export interface EntityReads {
   /** Entities by how many memories mention them (most first); `query` keeps names or aliases containing it. */
-  list(input: { query?: string; top: number }): Promise<EntityInfo[]>;
+  list(input: { query?: string; top: number; filter?: SearchFilter }): Promise<EntityInfo[]>;
   /** The entities these normalised keys stand for (exact key or a recorded alias). */
-  byKeys(keys: string[]): Promise<EntityInfo[]>;
+  byKeys(keys: string[], filter?: SearchFilter): Promise<EntityInfo[]>;
   byId(id: string): Promise<EntityInfo | null>;
   /** For each memory, the entities it mentions. */
-  mentionsOf(memoryIds: string[]): Promise<Map<string, EntityInfo[]>>;
+  mentionsOf(memoryIds: string[], filter?: SearchFilter): Promise<Map<string, EntityInfo[]>>;
   /**
    * The distinct indexed words of each memory's chunks with how many chunks hold each (the graph channel's
    * concept nodes; see channels/graph).

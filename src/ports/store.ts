@@ -8,6 +8,7 @@ import type { StoreCopy } from "./copy.js";
 import type { EntityReads } from "./entities.js";
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../model/graph.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "../model/types.js";
+import type { Scope } from "../model/scope.js";
 import type { NodeLevel, PyramidNode } from "../model/pyramid.js";
 import type { Window, WindowLevel } from "../time/windows.js";
 
@@ -113,11 +114,12 @@ export interface Store {
   memoryRevisions(id: string): Promise<{ recordedAt: number; memory: Memory }[]>;
   /** A page of memories in event-time order; `more` tells whether another page follows. */
   listMemories(query: ListQuery): Promise<{ memories: Memory[]; more: boolean }>;
-  /** The latest memory of a session that happened before `at` (ISO), as conversational context. */
-  previousInSession(session: string, at: string): Promise<TurnContext | null>;
+  /** The latest memory of a session and scope that happened before `at` (ISO), as conversational context. */
+  previousInSession(session: string, at: string, scope: Scope): Promise<TurnContext | null>;
   /**
-   * For each of these memories, the memories next to it in its session: up to `window` on each side by event
-   * time, then by insertion (summaries not counted). Memories without a session, and summaries, are left out.
+   * For each of these memories, the memories next to it in its session and its scope (model/scope.ts): up to
+   * `window` on each side by event time, then by insertion (summaries not counted). Memories without a session,
+   * and summaries, are left out.
    * Costs a few index steps per memory however long the session.
    */
   sessionNeighbours(memoryIds: string[], window: number): Promise<Map<string, SessionNeighbours>>;

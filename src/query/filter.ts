@@ -3,6 +3,7 @@
  * The search filter evaluated on one memory in memory (the backends evaluate it in their own query language).
  */
 import type { Memory, SearchFilter } from "../model/types.js";
+import { sameScope } from "../model/scope.js";
 import { conditionHolds } from "./where.js";
 
 export function memoryPassesFilter(m: Memory, f: SearchFilter): boolean {
@@ -15,7 +16,17 @@ export function memoryPassesFilter(m: Memory, f: SearchFilter): boolean {
   if (f.topics !== undefined && (m.topic === null || !f.topics.includes(m.topic))) return false;
   if (f.recordedBy !== undefined && Date.parse(m.recordedAt) > f.recordedBy) return false;
   if (f.where && !f.where.every((c) => conditionHolds(m, c))) return false;
+  if (f.scope && !sameScope(m, f.scope)) return false;
   if (f.liveAt !== undefined && m.expires !== null && Date.parse(m.expires) <= f.liveAt) return false;
   if (f.expiredBy !== undefined && (m.expires === null || Date.parse(m.expires) > f.expiredBy)) return false;
   return true;
+}
+
+/**
+ * The scope part of a filter (its user, agent and metadata conditions, and an exact scope), or undefined when it has
+ * none: what the entity counts of a search are read within, so that another scope's mentions weigh nothing.
+ */
+export function scopePart(f: SearchFilter): SearchFilter | undefined {
+  if (!f.where?.length && !f.scope) return undefined;
+  return { ...(f.where?.length ? { where: f.where } : {}), ...(f.scope ? { scope: f.scope } : {}) };
 }

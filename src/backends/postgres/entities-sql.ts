@@ -12,7 +12,7 @@ import type { EntityReads, MentioningMemory } from "../../ports/entities.js";
 import { indexKey } from "./analyze.js";
 import type { Queryable } from "./connection.js";
 import { toEntityInfo, type EntityRow } from "../rows.js";
-import { filterCondition } from "./filter-sql.js";
+import { filterCondition, isEmptyFilter } from "./filter-sql.js";
 import { Params } from "./params.js";
 
 const ENTITY_COLUMNS = "e.rowid, e.id, e.key, e.name, e.kind, e.mentioned_by";
@@ -102,34 +102,46 @@ export async function removeMentions(q: Queryable, ns: string, memoryRowid: numb
   await q.query("DELETE FROM entities WHERE namespace = $1 AND rowid = ANY($2::bigint[]) AND mentioned_by <= 0", [ns, ids]);
 }
 
-async function listEntities(q: Queryable, ns: string, query: string | undefined, top: number): Promise<EntityInfo[]> {
-  const rows = query
-    ? await q.query<EntityRow>(
-        `SELECT ${ENTITY_COLUMNS} FROM entities e WHERE e.namespace = $1 AND (strpos(e.key, $2) > 0
-           OR e.rowid IN (SELECT entity_rowid FROM entity_aliases WHERE namespace = $1 AND strpos(key, $2) > 0))
-         ORDER BY e.mentioned_by DESC, e.key LIMIT $3`,
-        [ns, query.toLowerCase(), top],
-      )
-    : await q.query<EntityRow>(`SELECT ${ENTITY_COLUMNS} FROM entities e WHERE e.namespace = $1 ORDER BY e.mentioned_by DESC, e.key LIMIT $2`, [ns, top]);
+/**
+ * Entity rows as `e`, each counted over the memories that pass the filter and kept only when one of them mentions
+ * it (see ports/entities); without a filter, the count kept with the entity. Callers add conditions after `WHERE`.
+ */
+function countedEntities(filter: SearchFilter | undefined, p: Params): string {
+  if (!filter || isEmptyFilter(filter)) return `SELECT ${ENTITY_COLUMNS} FROM entities e WHERE e.namespace = $1`;
+  const count = `(SELECT count(*) FROM mentions x JOIN memories m ON m.namespace = x.namespace AND m.rowid = x.memory_rowid
+    WHERE x.namespace = $1 AND x.entity_rowid = e.rowid AND ${filterCondition(filter, p)})::int`;
+  return `SELECT * FROM (SELECT e.rowid, e.id, e.key, e.name, e.kind, e.namespace, ${count} AS mentioned_by FROM entities e WHERE e.namespace = $1) e WHERE e.mentioned_by > 0`;
+}
+
+async function listEntities(q: Queryable, ns: string, query: string | undefined, top: number, filter?: SearchFilter): Promise<EntityInfo[]> {
+  const p = new Params(ns);
+  const source = countedEntities(filter, p);
+  const text = query ? p.add(query.toLowerCase()) : null;
+  const matching = text ? ` AND (strpos(e.key, ${text}) > 0 OR e.rowid IN (SELECT entity_rowid FROM entity_aliases WHERE namespace = $1 AND strpos(key, ${text}) > 0))` : "";
+  const rows = await q.query<EntityRow>(`SELECT * FROM (${source}${matching}) e ORDER BY e.mentioned_by DESC, e.key LIMIT ${p.add(top)}`, p.values);
   return rows.map(toEntityInfo);
 }
 
-async function entitiesByKeys(q: Queryable, ns: string, keys: string[]): Promise<EntityInfo[]> {
+async function entitiesByKeys(q: Queryable, ns: string, keys: string[], filter?: SearchFilter): Promise<EntityInfo[]> {
+  const p = new Params(ns);
+  const source = countedEntities(filter, p);
+  const k = p.add(keys);
   const rows = await q.query<EntityRow>(
-    `SELECT ${ENTITY_COLUMNS} FROM entities e WHERE e.namespace = $1 AND (e.key = ANY($2::text[])
-       OR e.rowid IN (SELECT entity_rowid FROM entity_aliases WHERE namespace = $1 AND key = ANY($2::text[])))`,
-    [ns, keys],
+    `${source} AND (e.key = ANY(${k}::text[]) OR e.rowid IN (SELECT entity_rowid FROM entity_aliases WHERE namespace = $1 AND key = ANY(${k}::text[])))`,
+    p.values,
   );
   return rows.map(toEntityInfo);
 }
 
-async function mentionsOf(q: Queryable, ns: string, memoryIds: string[]): Promise<Map<string, EntityInfo[]>> {
+async function mentionsOf(q: Queryable, ns: string, memoryIds: string[], filter?: SearchFilter): Promise<Map<string, EntityInfo[]>> {
+  const p = new Params(ns);
+  const source = countedEntities(filter, p);
   const rows = await q.query<EntityRow & { memory_id: string }>(
-    `SELECT m.id AS memory_id, ${ENTITY_COLUMNS} FROM memories m
-       JOIN mentions x ON x.namespace = m.namespace AND x.memory_rowid = m.rowid
-       JOIN entities e ON e.namespace = x.namespace AND e.rowid = x.entity_rowid
-     WHERE m.namespace = $1 AND m.id = ANY($2::text[]) ORDER BY e.key`,
-    [ns, memoryIds],
+    `SELECT o.id AS memory_id, e.* FROM memories o
+       JOIN mentions y ON y.namespace = o.namespace AND y.memory_rowid = o.rowid
+       JOIN (${source}) e ON e.rowid = y.entity_rowid
+     WHERE o.namespace = $1 AND o.id = ANY(${p.add(memoryIds)}::text[]) ORDER BY e.key`,
+    p.values,
   );
   const out = new Map<string, EntityInfo[]>(memoryIds.map((id) => [id, []]));
   for (const r of rows) out.get(r.memory_id)?.push(toEntityInfo(r));
@@ -222,10 +234,10 @@ export async function checkEntityCounts(q: Queryable, ns: string, repair: boolea
 /** The store's entity reads over its database and namespace. */
 export function postgresEntityReads(q: Queryable, ns: string): EntityReads {
   return {
-    list: ({ query, top }) => listEntities(q, ns, query, top),
-    byKeys: (keys) => entitiesByKeys(q, ns, keys),
+    list: ({ query, top, filter }) => listEntities(q, ns, query, top, filter),
+    byKeys: (keys, filter) => entitiesByKeys(q, ns, keys, filter),
     byId: (id) => entityById(q, ns, id),
-    mentionsOf: (ids) => mentionsOf(q, ns, ids),
+    mentionsOf: (ids, filter) => mentionsOf(q, ns, ids, filter),
     wordsOf: (ids) => wordsOf(q, ns, ids),
     holdingWords: ({ words, limit, filter }) => holdingWords(q, ns, words, limit, filter),
     mentioning: ({ entityIds, limit, filter }) => mentioning(q, ns, entityIds, limit, filter),

@@ -7,6 +7,7 @@
  */
 import { CascadeError } from "../../errors.js";
 import type { Memory, PreparedMemory, TurnContext } from "../../model/types.js";
+import type { Scope } from "../../model/scope.js";
 import type { EmbedderStamp, HydratedChunk, SessionNeighbours } from "../../ports/store.js";
 import { toMemory, type MemoryRow } from "../rows.js";
 import { distinctContentWords } from "../../text/tokenize.js";
@@ -138,11 +139,12 @@ export async function stripContextOf(q: Queryable, ns: string, rowid: number): P
   }
 }
 
-export async function previousInSession(q: Queryable, ns: string, session: string, at: string): Promise<TurnContext | null> {
+export async function previousInSession(q: Queryable, ns: string, session: string, at: string, scope: Scope): Promise<TurnContext | null> {
   const [row] = await q.query<TurnContext>(
     `SELECT id, speaker, text FROM memories WHERE namespace = $1 AND session = $2 AND at_ms < $3 AND kind <> 'summary'
+       AND user_id IS NOT DISTINCT FROM $4::text AND agent_id IS NOT DISTINCT FROM $5::text
      ORDER BY at_ms DESC, rowid DESC LIMIT 1`,
-    [ns, session, Date.parse(at)],
+    [ns, session, Date.parse(at), scope.user, scope.agent],
   );
   return row ?? null;
 }
@@ -183,10 +185,10 @@ export async function ownersOf(q: Queryable, ns: string, chunkIds: number[]): Pr
 }
 
 export async function sessionNeighbours(q: Queryable, ns: string, memoryIds: string[], window: number): Promise<Map<string, SessionNeighbours>> {
-  // each side is a short walk along memories_session (namespace, session, at_ms)
+  // each side is a short walk along memories_session (namespace, session, at_ms), over the same scope's memories
   const side = (cmp: "<" | ">", order: "DESC" | "ASC") =>
     `ARRAY(SELECT p.id FROM memories p WHERE p.namespace = m.namespace AND p.session = m.session AND p.kind <> 'summary'
-        AND (p.at_ms, p.rowid) ${cmp} (m.at_ms, m.rowid) ORDER BY p.at_ms ${order}, p.rowid ${order} LIMIT $3)`;
+        AND p.user_id IS NOT DISTINCT FROM m.user_id AND p.agent_id IS NOT DISTINCT FROM m.agent_id AND (p.at_ms, p.rowid) ${cmp} (m.at_ms, m.rowid) ORDER BY p.at_ms ${order}, p.rowid ${order} LIMIT $3)`;
   const rows = await q.query<{ id: string; session: string; before: string[]; after: string[] }>(
     `SELECT m.id, m.session, ${side("<", "DESC")} AS before, ${side(">", "ASC")} AS after
      FROM memories m WHERE m.namespace = $1 AND m.id = ANY($2::text[]) AND m.session IS NOT NULL AND m.kind <> 'summary'`,

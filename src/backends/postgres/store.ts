@@ -15,6 +15,7 @@ import { CascadeError } from "../../errors.js";
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../../model/graph.js";
 import type { PyramidNode } from "../../model/pyramid.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "../../model/types.js";
+import type { Scope } from "../../model/scope.js";
 import type { EntityReads } from "../../ports/entities.js";
 import type { DoctorCheck, EmbedderStamp, HydratedChunk, LexicalQuery, ListQuery, NodeQuery, SessionNeighbours, Store, StoreStats } from "../../ports/store.js";
 import type { Window, WindowLevel } from "../../time/windows.js";
@@ -197,8 +198,8 @@ export class PostgresStore implements Store {
     return { memories: await rows.memoriesByRowids(this.db, this.ns, found.slice(0, query.limit)), more: found.length > query.limit };
   }
 
-  async previousInSession(session: string, at: string): Promise<TurnContext | null> {
-    return rows.previousInSession(this.db, this.ns, session, at);
+  async previousInSession(session: string, at: string, scope: Scope): Promise<TurnContext | null> {
+    return rows.previousInSession(this.db, this.ns, session, at, scope);
   }
 
   async deleteMemory(id: string): Promise<boolean> {

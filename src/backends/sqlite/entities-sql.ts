@@ -105,32 +105,47 @@ export function removeMentions(stmt: Prepare, memoryRowid: number): void {
 
 const ENTITY_COLUMNS = "e.rowid, e.id, e.key, e.name, e.kind, e.mentioned_by";
 
-/** Entities by how many memories mention them; `query` keeps those whose name or an alias contains it. */
-export function listEntities(stmt: Prepare, query: string | undefined, top: number): EntityInfo[] {
-  const rows = query
-    ? (stmt(
-        `SELECT ${ENTITY_COLUMNS} FROM entities e WHERE instr(e.key, @q) > 0
-           OR e.rowid IN (SELECT entity_rowid FROM entity_aliases WHERE instr(key, @q) > 0)
-         ORDER BY e.mentioned_by DESC, e.key LIMIT @top`,
-      ).all({ q: query.toLowerCase(), top }) as EntityRow[])
-    : (stmt(`SELECT ${ENTITY_COLUMNS} FROM entities e ORDER BY e.mentioned_by DESC, e.key LIMIT ?`).all(top) as EntityRow[]);
+/**
+ * Entity rows as `e`, each counted over the memories that pass the filter (a scope: `entities --filter user=alice`)
+ * and kept only when one of them mentions it; without a filter, the count kept with the entity. Callers add their
+ * conditions on `e` after `WHERE`.
+ */
+function countedEntities(filter: SearchFilter | undefined, params: Record<string, unknown>): string {
+  if (!filter || isEmptyFilter(filter)) return `SELECT ${ENTITY_COLUMNS} FROM entities e WHERE 1`;
+  const cond = filterCondition(filter);
+  Object.assign(params, cond.params);
+  const count = `(SELECT count(*) FROM mentions x JOIN memories m ON m.rowid = x.memory_rowid WHERE x.entity_rowid = e.rowid AND ${cond.sql})`;
+  return `SELECT e.rowid, e.id, e.key, e.name, e.kind, ${count} AS mentioned_by FROM entities e WHERE ${count} > 0`;
+}
+
+/** Entities by how many memories (that pass the filter) mention them; `query` keeps those whose name or an alias contains it. */
+export function listEntities(stmt: Prepare, query: string | undefined, top: number, filter?: SearchFilter): EntityInfo[] {
+  const params: Record<string, unknown> = { top };
+  const source = countedEntities(filter, params);
+  if (query) params.q = query.toLowerCase();
+  const matching = query ? " AND (instr(e.key, @q) > 0 OR e.rowid IN (SELECT entity_rowid FROM entity_aliases WHERE instr(key, @q) > 0))" : "";
+  const rows = stmt(`SELECT * FROM (${source}${matching}) ORDER BY mentioned_by DESC, key LIMIT @top`).all(params) as EntityRow[];
   return rows.map(toEntityInfo);
 }
 
-/** The entities the given normalised keys stand for (exact key or recorded alias). */
-export function entitiesByKeys(stmt: Prepare, keys: string[]): EntityInfo[] {
+/** The entities the given normalised keys stand for (exact key or recorded alias), mentioned within the filter. */
+export function entitiesByKeys(stmt: Prepare, keys: string[], filter?: SearchFilter): EntityInfo[] {
+  const params: Record<string, unknown> = { keys: JSON.stringify(keys) };
+  const source = countedEntities(filter, params);
   return (stmt(
-    `SELECT ${ENTITY_COLUMNS} FROM entities e WHERE e.key IN (SELECT value FROM json_each(@keys))
-       OR e.rowid IN (SELECT entity_rowid FROM entity_aliases WHERE key IN (SELECT value FROM json_each(@keys)))`,
-  ).all({ keys: JSON.stringify(keys) }) as EntityRow[]).map(toEntityInfo);
+    `${source} AND (e.key IN (SELECT value FROM json_each(@keys))
+       OR e.rowid IN (SELECT entity_rowid FROM entity_aliases WHERE key IN (SELECT value FROM json_each(@keys))))`,
+  ).all(params) as EntityRow[]).map(toEntityInfo);
 }
 
-/** For each memory, the entities it mentions. */
-export function mentionsOf(stmt: Prepare, memoryIds: string[]): Map<string, EntityInfo[]> {
+/** For each memory, the entities it mentions (counted within the filter). */
+export function mentionsOf(stmt: Prepare, memoryIds: string[], filter?: SearchFilter): Map<string, EntityInfo[]> {
+  const params: Record<string, unknown> = { ids: JSON.stringify(memoryIds) };
+  const source = countedEntities(filter, params);
   const rows = stmt(
-    `SELECT m.id AS memory_id, ${ENTITY_COLUMNS} FROM memories m JOIN mentions x ON x.memory_rowid = m.rowid
-     JOIN entities e ON e.rowid = x.entity_rowid WHERE m.id IN (SELECT value FROM json_each(?)) ORDER BY e.key`,
-  ).all(JSON.stringify(memoryIds)) as (EntityRow & { memory_id: string })[];
+    `SELECT o.id AS memory_id, e.* FROM memories o JOIN mentions y ON y.memory_rowid = o.rowid
+     JOIN (${source}) e ON e.rowid = y.entity_rowid WHERE o.id IN (SELECT value FROM json_each(@ids)) ORDER BY e.key`,
+  ).all(params) as (EntityRow & { memory_id: string })[];
   const out = new Map<string, EntityInfo[]>(memoryIds.map((id) => [id, []]));
   for (const r of rows) out.get(r.memory_id)?.push(toEntityInfo(r));
   return out;
@@ -231,10 +246,10 @@ export function checkEntityCounts(stmt: Prepare, repair: boolean): { name: strin
 /** The store's entity reads over its statement cache. */
 export function sqliteEntityReads(stmt: Prepare, owners: OwnerCache): EntityReads {
   return {
-    list: async ({ query, top }) => listEntities(stmt, query, top),
-    byKeys: async (keys) => entitiesByKeys(stmt, keys),
+    list: async ({ query, top, filter }) => listEntities(stmt, query, top, filter),
+    byKeys: async (keys, filter) => entitiesByKeys(stmt, keys, filter),
     byId: async (id) => entityById(stmt, id) ?? null,
-    mentionsOf: async (ids) => mentionsOf(stmt, ids),
+    mentionsOf: async (ids, filter) => mentionsOf(stmt, ids, filter),
     wordsOf: async (ids) => wordsOf(stmt, ids),
     holdingWords: async ({ words, limit, filter }) => holdingWords(stmt, owners, words, limit, filter),
     mentioning: async ({ entityIds, limit, filter }) => mentioning(stmt, entityIds, limit, filter),

@@ -59,6 +59,12 @@ export function filterCondition(filter: SearchFilter): SqlCondition {
     params.liveAt = filter.liveAt;
   }
   filter.where?.forEach((c, i) => parts.push(conditionSql(c, `w${i}`, params)));
+  if (filter.scope !== undefined) {
+    // IS compares NULL with NULL as equal: an unscoped memory's scope is the unscoped one
+    parts.push("m.user_id IS @scopeUser AND m.agent_id IS @scopeAgent");
+    params.scopeUser = filter.scope.user;
+    params.scopeAgent = filter.scope.agent;
+  }
   return { sql: parts.length ? parts.join(" AND ") : "1", params };
 }
 

@@ -8,6 +8,7 @@ import { segmentScripts } from "../../text/segment.js";
 import type Database from "better-sqlite3";
 import { CascadeError } from "../../errors.js";
 import type { Memory, PreparedMemory, TurnContext } from "../../model/types.js";
+import type { Scope } from "../../model/scope.js";
 import type { EmbedderStamp, HydratedChunk, SessionNeighbours } from "../../ports/store.js";
 import { toMemory, type MemoryRow } from "../rows.js";
 import { distinctContentWords } from "../../text/tokenize.js";
@@ -187,10 +188,12 @@ export function stripContextOf(prepare: Prepare, rowid: number): void {
   }
 }
 
-export function previousInSession(prepare: Prepare, session: string, at: string): TurnContext | null {
+export function previousInSession(prepare: Prepare, session: string, at: string, scope: Scope): TurnContext | null {
+  // IS: an absent user or agent equals only an absent one (model/scope.ts)
   const row = prepare(
-    "SELECT id, speaker, text FROM memories WHERE session = ? AND at_ms < ? AND kind <> 'summary' ORDER BY at_ms DESC, rowid DESC LIMIT 1",
-  ).get(session, Date.parse(at)) as TurnContext | undefined;
+    `SELECT id, speaker, text FROM memories WHERE session = ? AND at_ms < ? AND kind <> 'summary' AND user_id IS ? AND agent_id IS ?
+     ORDER BY at_ms DESC, rowid DESC LIMIT 1`,
+  ).get(session, Date.parse(at), scope.user, scope.agent) as TurnContext | undefined;
   return row ?? null;
 }
 
@@ -218,10 +221,11 @@ export function hydrate(prepare: Prepare, chunkIds: number[]): Map<number, Hydra
 }
 
 export function sessionNeighbours(prepare: Prepare, memoryIds: string[], window: number): Map<string, SessionNeighbours> {
-  // each side is a short walk along memories_session (session, at_ms, and the rowid every index ends with)
+  // each side is a short walk along memories_session (session, at_ms, and the rowid every index ends with), over
+  // the memories of the same scope only: another user's turns in a shared session are not this one's neighbours
   const side = (cmp: "<" | ">", order: "DESC" | "ASC") =>
     `(SELECT json_group_array(id) FROM (SELECT p.id FROM memories p WHERE p.session = m.session AND p.kind <> 'summary'
-        AND (p.at_ms, p.rowid) ${cmp} (m.at_ms, m.rowid) ORDER BY p.at_ms ${order}, p.rowid ${order} LIMIT $window))`;
+        AND p.user_id IS m.user_id AND p.agent_id IS m.agent_id AND (p.at_ms, p.rowid) ${cmp} (m.at_ms, m.rowid) ORDER BY p.at_ms ${order}, p.rowid ${order} LIMIT $window))`;
   const rows = prepare(
     `SELECT m.id, m.session, ${side("<", "DESC")} AS before, ${side(">", "ASC")} AS after
      FROM memories m WHERE m.id IN (SELECT value FROM json_each($ids)) AND m.session IS NOT NULL AND m.kind <> 'summary'`,

@@ -12,6 +12,7 @@ import type Database from "better-sqlite3";
 import { CascadeError } from "../../errors.js";
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../../model/graph.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "../../model/types.js";
+import type { Scope } from "../../model/scope.js";
 import type { DoctorCheck, EmbedderStamp, HydratedChunk, LexicalQuery, ListQuery, NodeQuery, SessionNeighbours, Store, StoreStats } from "../../ports/store.js";
 import { listMemoryIds } from "./list-sql.js";
 import { runDoctor } from "./doctor.js";
@@ -190,8 +191,8 @@ export class SqliteStore implements Store {
     return idsByImportKey(this.prepare, keys);
   }
 
-  async previousInSession(session: string, at: string): Promise<TurnContext | null> {
-    return rows.previousInSession(this.prepare, session, at);
+  async previousInSession(session: string, at: string, scope: Scope): Promise<TurnContext | null> {
+    return rows.previousInSession(this.prepare, session, at, scope);
   }
 
   async hydrate(chunkIds: number[]): Promise<Map<number, HydratedChunk>> {

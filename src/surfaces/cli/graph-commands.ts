@@ -6,6 +6,7 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { EDGE_TYPES, MAX_GRAPH_DEPTH, type Engine, type GraphJson } from "../../index.js";
 import { emit } from "./output.js";
+import { FILTER_HELP, filterConditions, keepWhole } from "./filter-flag.js";
 import type { CliContext } from "./context.js";
 
 
@@ -72,8 +73,9 @@ export function registerGraphCommands(program: Command, { withEngine, mode }: Cl
     .description("entities (people, products, places, identifiers) with how many memories mention them")
     .option("--query <text>", "only entities whose name or an alias contains this")
     .option("--top <n>", "how many (default 20)", boundedInteger("--top", 1, 10_000))
+    .option("--filter <cond>", `${FILTER_HELP}; counts only those memories`, keepWhole)
     .action(async (o, cmd: Command) => {
-      const r = await withEngine(cmd, (e) => e.entities({ query: o.query, top: o.top }));
+      const r = await withEngine(cmd, (e) => e.entities({ query: o.query, top: o.top, where: filterConditions(o) }));
       emit(mode(cmd), r, () => (r.entities.length ? r.entities.map((x) => `${String(x.memories).padStart(6)}  ${x.name}  (${x.kind}, ${x.id})`).join("\n") : "no entities"));
     });
 }

@@ -5,7 +5,7 @@
  */
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import { CascadeError, EDGE_TYPES, type Engine } from "../../index.js";
+import { CascadeError, EDGE_TYPES, parseFilterArgs, type Engine } from "../../index.js";
 
 export const linkBodySchema = z
   .object({
@@ -45,6 +45,13 @@ export function registerGraphRoutes(
     );
   });
   app.get("/v1/entities", async (c) =>
-    c.json(await (await engine(c)).entities({ query: c.req.query("query"), top: integerParam("top", c.req.query("top")) })),
+    c.json(
+      await (await engine(c)).entities({
+        query: c.req.query("query"),
+        top: integerParam("top", c.req.query("top")),
+        // `?filter=user=alice`: the CLI's spelling, each value one condition (as GET /v1/memories)
+        where: c.req.queries("filter")?.length ? parseFilterArgs(c.req.queries("filter")!, "filter") : undefined,
+      }),
+    ),
   );
 }

@@ -194,6 +194,7 @@ export function openApiDocument() {
           parameters: [
             { name: "query", in: "query", schema: { type: "string" } },
             { name: "top", in: "query", schema: { type: "integer", minimum: 1, maximum: 10000 } },
+            { name: "filter", in: "query", schema: { type: "array", items: { type: "string" } }, description: "a condition in the CLI's spelling (user=alice); repeatable; only entities those memories mention, counted over them" },
           ],
           responses: { "200": ok("{entities}"), ...errors },
         },

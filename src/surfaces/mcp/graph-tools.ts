@@ -1,12 +1,13 @@
 /**
  * @module surfaces/mcp/graph-tools
- * MCP tools `memory_link` and `memory_graph`: typed relations between memories, and the neighbourhood of a
- * memory (memories and entities, each edge with its type and whether it is still current).
+ * MCP tools `memory_link`, `memory_graph` and `memory_entities`: typed relations between memories, the
+ * neighbourhood of a memory (memories and entities, each edge with its type and whether it is still current), and
+ * the entities one scope's memories mention.
  */
 import { MCP_TOOLS } from "./tools.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { EDGE_TYPES, MAX_GRAPH_DEPTH, type Engine, type GraphJson } from "../../index.js";
+import { EDGE_TYPES, MAX_GRAPH_DEPTH, recallWireShape, type Engine, type GraphJson } from "../../index.js";
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
 
@@ -56,5 +57,25 @@ export function registerGraphTools(server: McpServer, engine: Engine, guarded: (
       },
     },
     (a) => guarded(async () => renderGraph(await engine.graph(a.id, { depth: a.depth, asOf: a.as_of }))),
+  );
+
+  server.registerTool(
+    "memory_entities",
+    {
+      annotations: MCP_TOOLS.memory_entities.annotations,
+      description:
+        "List the entities (people, products, places, identifiers) memories mention, most mentioned first. With a filter " +
+        '({"user": "alice"}), only those the matching memories mention, counted over them.',
+      inputSchema: {
+        query: z.string().optional().describe("Only entities whose name or an alias contains this"),
+        top: z.number().int().min(1).max(200).optional().describe("How many (default 20)"),
+        filter: recallWireShape.filter,
+      },
+    },
+    (a) =>
+      guarded(async () => {
+        const { entities } = await engine.entities({ query: a.query, top: a.top, filter: a.filter });
+        return entities.length ? entities.map((e) => `- [${e.id}] ${e.name} (${e.kind}; mentioned by ${e.memories})`).join("\n") : "No entities.";
+      }),
   );
 }
