@@ -11,6 +11,7 @@ import type { Store } from "../../src/ports/store.js";
 import { parseFilterArg } from "../../src/query/where.js";
 import { windowAt } from "../../src/time/windows.js";
 import { copyCase } from "./copy-case.js";
+import { scopeCase } from "./scope-case.js";
 import { at, DAY, edge, memoryIds, prepared, queryVector, RECORDED, seeded, stamp } from "./fixture.js";
 
 export const CONTRACT_CASES = [
@@ -33,6 +34,7 @@ export const CONTRACT_CASES = [
   "a whole store copies into another, ids and times kept",
   "memories know their neighbours in their session",
   "memories say who spoke them",
+  "scope: exact-scope filter, neighbours, previous turn and entity counts within one scope",
 ] as const;
 
 export type ContractCase = (typeof CONTRACT_CASES)[number];
@@ -40,6 +42,7 @@ export type ContractCase = (typeof CONTRACT_CASES)[number];
 const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>> = {
   "expired memories leave every channel and the list": expiryCase,
   "a whole store copies into another, ids and times kept": copyCase,
+  "scope: exact-scope filter, neighbours, previous turn and entity counts within one scope": scopeCase,
   async "memories know their neighbours in their session"(open) {
     const store = await open();
     // written out of order, two at one instant (insertion order decides), another session, no session
