@@ -56,6 +56,25 @@ test("a malformed answer is PROVIDER_ERROR and the messages stay stored; without
   await plain.close();
 });
 
+test("facts are read from one scope's messages at a time: a call holding two users' messages asks twice", async () => {
+  chat.reply = () => answer(JSON.stringify({ facts: [{ text: "They like the window seat.", sources: [0] }] }));
+  const engine = await openMemory({ path: join(tempDir(), "scoped.db"), facts: { chat: { baseURL: chat.baseURL, model: "tiny-chat" } } });
+  const calls = chat.seen.length;
+  const r = await engine.rememberMessages([
+    { text: "I always take the window seat.", speaker: "Maria", session: "s1", at: "2026-05-01T12:00:00Z", user: "maria" },
+    { text: "Aisle for me, never the window seat.", speaker: "Tom", session: "s1", at: "2026-05-01T12:01:00Z", user: "tom" },
+    { text: "Window seat again, please.", speaker: "Maria", session: "s1", at: "2026-05-01T12:02:00Z", user: "maria" },
+  ]);
+  const asked = chat.seen.slice(calls).map((c) => c.body.messages[1].content as string);
+  assert.equal(asked.length, 2);
+  assert.match(asked[0], /^\[0\] Maria: I always take the window seat\.\n\[1\] Maria: Window seat again/);
+  assert.doesNotMatch(asked[0], /Tom/);
+  assert.match(asked[1], /^\[0\] Tom: Aisle for me/);
+  assert.deepEqual(r.facts.map((f) => f.derived_from), [[r.ids[0]], [r.ids[1]]]);
+  assert.deepEqual(await Promise.all(r.facts.map(async (f) => (await engine.show(f.id)).user)), ["maria", "tom"]);
+  await engine.close();
+});
+
 test("POST /v1/messages through a server configured with a fact extractor", async () => {
   chat.reply = () => answer(JSON.stringify({ facts: [{ text: "Maria is allergic to peanuts.", sources: [0] }] }));
   const server = await startHttpServer(new MemorySpace(join(tempDir(), "s.db"), { facts: { chat: { baseURL: chat.baseURL, model: "tiny-chat" } } }), { host: "127.0.0.1", port: 0 });

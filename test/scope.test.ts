@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { MemorySpace, parseInstant } from "../src/index.js";
+import { MemorySpace, openMemory, parseInstant } from "../src/index.js";
 import { startHttpServer, type RunningServer } from "../src/surfaces/http/serve.js";
 import { cli, tempDir } from "./helpers.js";
 
@@ -75,6 +75,16 @@ describe("entities of one scope", () => {
       assert.ok(!("Lisbon" in counts(bob.json.entities)));
       assert.equal((await get(`?filter=${encodeURIComponent("user")}`)).status, 400);
     });
+  });
+
+  test("graph ID reaches, through an entity, only memories of the memory's own scope", async () => {
+    const memory = await openMemory({ path: join(tempDir(), "entities-graph.db"), now: parseInstant("now", NOW) });
+    const ids = (await memory.rememberMany(notes)).ids as string[];
+    const g = await memory.graph(ids[0], { depth: 2 });
+    const reached = g.nodes.filter((n) => n.type === "memory").map((n) => n.id);
+    assert.deepEqual(reached.sort(), [ids[0], ids[1]].sort(), "Alice's two notes, not Bob's Iberia booking");
+    assert.equal(g.nodes.find((n) => n.type === "entity" && n.name === "Iberia")?.memories, 2, "Iberia counted in Alice's scope");
+    await memory.close();
   });
 
   test("MCP: memory_entities with a filter", async () => {

@@ -6,7 +6,8 @@
  * supersedes it, and every fact can be traced to what was said.
  */
 import { invalidInput } from "../errors.js";
-import type { FactExtractor } from "../ingest/fact-extractor.js";
+import type { ExtractedFact, FactExtractor } from "../ingest/fact-extractor.js";
+import { sameScope, type Scope } from "../model/scope.js";
 import type { EdgeDraft } from "../model/graph.js";
 import type { MemoryInput } from "../model/types.js";
 import type { Store } from "../ports/store.js";
@@ -32,7 +33,12 @@ export async function rememberMessages(deps: FactDeps, messages: readonly Memory
   const stored = written.ids.flatMap((id, i) => (id ? [{ id, message: messages[i] }] : []));
   if (stored.length === 0) return result;
   const memories = await Promise.all(stored.map((s) => deps.store.getMemory(s.id)));
-  const facts = await deps.extractor.extract(memories.map((m) => ({ speaker: m!.speaker, text: m!.text })));
+  // a fact joins what its messages say, so it is read from one scope's messages at a time (model/scope.ts)
+  const facts: ExtractedFact[] = [];
+  for (const group of groupByScope(memories.map((m) => m!))) {
+    const found = await deps.extractor.extract(group.map((i) => ({ speaker: memories[i]!.speaker, text: memories[i]!.text })));
+    facts.push(...found.map((f) => ({ ...f, sources: f.sources.map((s) => group[s]) })));
+  }
   if (facts.length === 0) return result;
   const inputs: MemoryInput[] = facts.map((f) => {
     const sources = f.sources.map((i) => memories[i]!);
@@ -60,4 +66,15 @@ export async function rememberMessages(deps: FactDeps, messages: readonly Memory
   });
   if (drafts.length) await deps.store.addEdges(drafts);
   return result;
+}
+
+/** The indexes of the memories, grouped by scope in order of first appearance. */
+function groupByScope(memories: Scope[]): number[][] {
+  const groups: number[][] = [];
+  memories.forEach((m, i) => {
+    const group = groups.find((g) => sameScope(memories[g[0]], m));
+    if (group) group.push(i);
+    else groups.push([i]);
+  });
+  return groups;
 }

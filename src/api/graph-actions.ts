@@ -11,6 +11,8 @@ import { entityCurrent, mentionValidity, relationCurrent, supersededAt } from ".
 import { EDGE_TYPES, type Edge, type EdgeType, type GraphTime } from "../model/graph.js";
 import type { EntityInfo } from "../model/entity.js";
 import type { FieldCondition } from "../model/filter.js";
+import { scopeOf } from "../model/scope.js";
+import type { SearchFilter } from "../model/types.js";
 import { whereOf, whereSchema } from "../query/where.js";
 import type { Store } from "../ports/store.js";
 import { formatInstant, parseInstant } from "../time/iso.js";
@@ -104,10 +106,16 @@ export interface GraphJson {
   truncated: boolean;
 }
 
-/** The neighbourhood of a memory out to `depth` hops over typed edges and entity mentions. */
+/**
+ * The neighbourhood of a memory out to `depth` hops over typed edges and entity mentions. Typed edges are followed
+ * as they were stated; a hop through an entity reaches only memories of the memory's own scope, and entities are
+ * counted there (model/scope.ts).
+ */
 export async function graphAround(store: Store, id: string, options: unknown, now: number): Promise<GraphJson> {
   const o = parseWith(graphSchema, options ?? {});
-  if (!(await store.getMemory(id))) throw notFound("memory", id);
+  const start = await store.getMemory(id);
+  if (!start) throw notFound("memory", id);
+  const within: SearchFilter = { scope: scopeOf(start) };
   const t: GraphTime = { asOf: o.asOf !== undefined ? parseInstant("asOf", o.asOf) : now, knownAt: o.knownAt !== undefined ? parseInstant("knownAt", o.knownAt) : now };
   const types = new Set<string>(o.types ?? [...EDGE_TYPES, "mentions"]);
   const depth = o.depth ?? 1;
@@ -145,7 +153,7 @@ export async function graphAround(store: Store, id: string, options: unknown, no
     }
     if (types.has("mentions")) {
       if (frontier.length) {
-        for (const [m, list] of await store.entities.mentionsOf(frontier)) {
+        for (const [m, list] of await store.entities.mentionsOf(frontier, within)) {
           for (const e of list) {
             entities.set(e.id, e);
             if (!entityDepth.has(e.id)) {
@@ -161,7 +169,7 @@ export async function graphAround(store: Store, id: string, options: unknown, no
         }
       }
       if (entityFrontier.length) {
-        for (const r of await store.entities.mentioning({ entityIds: entityFrontier, limit: PER_ENTITY })) {
+        for (const r of await store.entities.mentioning({ entityIds: entityFrontier, limit: PER_ENTITY, filter: within })) {
           if (entities.get(r.entityId)!.memories > PER_ENTITY) truncated = true;
           reach(r.memoryId);
           if (memoryDepth.has(r.memoryId)) addMention(r.memoryId, r.entityId);
@@ -192,7 +200,7 @@ export async function graphAround(store: Store, id: string, options: unknown, no
   }
   // An entity is current while any current memory mentions it, in the store (not just in this neighbourhood):
   // its most recent mentioners are read; when more exist than were read, it is never called stale.
-  const mentioners = entityDepth.size ? await store.entities.mentioning({ entityIds: [...entityDepth.keys()], limit: STATUS_SAMPLE }) : [];
+  const mentioners = entityDepth.size ? await store.entities.mentioning({ entityIds: [...entityDepth.keys()], limit: STATUS_SAMPLE, filter: within }) : [];
   const byEntity = new Map<string, string[]>();
   for (const r of mentioners) byEntity.set(r.entityId, [...(byEntity.get(r.entityId) ?? []), r.memoryId]);
   const mentionerIds = [...new Set(mentioners.map((r) => r.memoryId))];
