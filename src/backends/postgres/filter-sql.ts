@@ -23,9 +23,10 @@ export function filterCondition(filter: SearchFilter, p: Params): string {
   if (filter.expiredBy !== undefined) parts.push(`m.expires_at_ms <= ${p.add(filter.expiredBy)}`);
   if (filter.liveAt !== undefined) parts.push(`(m.expires_at_ms IS NULL OR m.expires_at_ms > ${p.add(filter.liveAt)})`);
   filter.where?.forEach((c) => parts.push(conditionSql(c, p)));
-  // NOT DISTINCT compares NULL with NULL as equal: an unscoped memory's scope is the unscoped one
+  // an absent user or agent matches only an absent one; `=` lets the partial indexes on the columns serve
   if (filter.scope !== undefined) {
-    parts.push(`m.user_id IS NOT DISTINCT FROM ${p.add(filter.scope.user)}::text AND m.agent_id IS NOT DISTINCT FROM ${p.add(filter.scope.agent)}::text`);
+    const { user, agent } = filter.scope;
+    parts.push(user === null ? "m.user_id IS NULL" : `m.user_id = ${p.add(user)}`, agent === null ? "m.agent_id IS NULL" : `m.agent_id = ${p.add(agent)}`);
   }
   return parts.length ? parts.join(" AND ") : "TRUE";
 }

@@ -60,10 +60,11 @@ export function filterCondition(filter: SearchFilter): SqlCondition {
   }
   filter.where?.forEach((c, i) => parts.push(conditionSql(c, `w${i}`, params)));
   if (filter.scope !== undefined) {
-    // IS compares NULL with NULL as equal: an unscoped memory's scope is the unscoped one
-    parts.push("m.user_id IS @scopeUser AND m.agent_id IS @scopeAgent");
-    params.scopeUser = filter.scope.user;
-    params.scopeAgent = filter.scope.agent;
+    // an absent user or agent matches only an absent one; `=` (not `IS`) lets the partial indexes on the columns serve
+    const { user, agent } = filter.scope;
+    parts.push(user === null ? "m.user_id IS NULL" : "m.user_id = @scopeUser", agent === null ? "m.agent_id IS NULL" : "m.agent_id = @scopeAgent");
+    if (user !== null) params.scopeUser = user;
+    if (agent !== null) params.scopeAgent = agent;
   }
   return { sql: parts.length ? parts.join(" AND ") : "1", params };
 }
