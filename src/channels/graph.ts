@@ -19,7 +19,7 @@ import type { ChannelName, Ranked, SearchFilter } from "../model/types.js";
 import type { EntityInfo } from "../model/entity.js";
 import type { Store } from "../ports/store.js";
 import type { ChannelQuery } from "./channel.js";
-import { memoryPassesFilter, scopePart } from "../query/filter.js";
+import { memoryPassesFilter } from "../query/filter.js";
 
 export interface GraphChannelOptions {
   /** How many of the other channels' fused best hits seed the walk. */
@@ -108,7 +108,9 @@ export function graphChannel(store: Store, options: Partial<GraphChannelOptions>
       const idf = (df: number) => Math.log(1 + total / Math.max(df, 1));
       const hub = Math.min(o.maxFanout, Math.max(2, Math.floor(o.maxShare * total)));
       const seedIds = [...seed.keys()];
-      const mentions = seed.size ? await store.entities.mentionsOf(seedIds, scopePart(q.filter)) : new Map<string, EntityInfo[]>();
+      // the seeds' entities with their counts over the whole store: counting each within a scope costs a read of every
+      // mention of a hub (a speaker in thousands of turns) per search; a global count only makes a hub conduct less
+      const mentions = seed.size ? await store.entities.mentionsOf(seedIds) : new Map<string, EntityInfo[]>();
       // concepts come from the first `conceptSeeds` seeds only: their words' counts are one lookup each
       const words = seed.size && o.concepts ? await store.entities.wordsOf(seedIds.slice(0, o.conceptSeeds)) : new Map<string, { word: string; df: number }[]>();
       const seedEdges = seed.size ? await edgesWithin(store, seed, q.filter, (await store.edgesTouching(seedIds)).filter((e) => CONDUCTING.has(e.type) && edgeCounts(e, time))) : [];
