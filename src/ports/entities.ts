@@ -15,17 +15,13 @@ export interface MentioningMemory {
 
 /**
  * Where a read takes a `filter` (a scope: `user = alice`), an entity is one that a memory passing it mentions, and
- * (but for `byKeys`) its `memories` counts only those memories: one user's entities, as her memories know them.
+ * its `memories` counts only those memories: one user's entities, as her memories know them.
  */
 export interface EntityReads {
   /** Entities by how many memories mention them (most first); `query` keeps names or aliases containing it. */
   list(input: { query?: string; top: number; filter?: SearchFilter }): Promise<EntityInfo[]>;
-  /**
-   * The entities these normalised keys stand for (exact key or a recorded alias); with a filter, those a memory
-   * passing it mentions, with their store-wide counts (a search resolves the names it asks about on every query:
-   * counting a hub within a scope would read all its mentions).
-   */
-  byKeys(keys: string[], filter?: SearchFilter): Promise<EntityInfo[]>;
+  /** The entities these normalised keys stand for (exact key or a recorded alias). */
+  byKeys(keys: string[]): Promise<EntityInfo[]>;
   byId(id: string): Promise<EntityInfo | null>;
   /** For each memory, the entities it mentions. */
   mentionsOf(memoryIds: string[], filter?: SearchFilter): Promise<Map<string, EntityInfo[]>>;

@@ -22,11 +22,3 @@ export function memoryPassesFilter(m: Memory, f: SearchFilter): boolean {
   return true;
 }
 
-/**
- * The scope part of a filter (its user, agent and metadata conditions, and an exact scope), or undefined when it has
- * none: what the entity counts of a search are read within, so that another scope's mentions weigh nothing.
- */
-export function scopePart(f: SearchFilter): SearchFilter | undefined {
-  if (!f.where?.length && !f.scope) return undefined;
-  return { ...(f.where?.length ? { where: f.where } : {}), ...(f.scope ? { scope: f.scope } : {}) };
-}

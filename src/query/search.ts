@@ -9,7 +9,7 @@ import { rankByRecency, recencyCandidates } from "../channels/recency.js";
 import { fuse } from "../fuse/rrf.js";
 import { evidenceLists, withEvidence } from "./evidence.js";
 import type { ChannelName, ChannelReport, Hit, Ranked, SearchFilter, SearchResult } from "../model/types.js";
-import { memoryPassesFilter, scopePart } from "./filter.js";
+import { memoryPassesFilter } from "./filter.js";
 import { matchesLquery } from "../topics/lquery.js";
 import { annotateSupersession } from "./supersession.js";
 import { annotateRelations } from "./relations.js";
@@ -84,11 +84,11 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   const candidates = distinctContentWords(lexical);
   const stats = await deps.store.termStats(candidates);
   const words = selectTerms(candidates, stats, deps.pruning);
-  // the query's names, read once: the graph channel walks from them, the speaker step raises what they said; a
-  // scoped search knows only the entities its scope's memories mention, counted there
+  // the query's names, read once: the graph channel walks from them (to memories that pass the filter), the speaker
+  // step raises what they said (among candidates, which passed it)
   const nameKeys = extractEntities(lexical, null).map((e) => e.key);
   const query: ChannelQuery = {
-    entities: nameKeys.length ? await deps.store.entities.byKeys(nameKeys, scopePart(opts.filter)) : [],
+    entities: nameKeys.length ? await deps.store.entities.byKeys(nameKeys) : [],
     text: lexical,
     words,
     stats,

@@ -104,16 +104,14 @@ export async function removeMentions(q: Queryable, ns: string, memoryRowid: numb
 
 /**
  * Entity rows as `e`, each counted over the memories that pass the filter and kept only when one of them mentions
- * it (see ports/entities); without a filter, the count kept with the entity; `count: false` keeps that count and
- * only asks that a memory of the filter mention it (see the SQLite store). Callers add conditions after `WHERE`.
+ * it (see ports/entities); without a filter, the count kept with the entity. Each count reads all the entity's
+ * mentions: for a listing a person asked for, never a search. Callers add conditions after `WHERE`.
  */
-function countedEntities(filter: SearchFilter | undefined, p: Params, count = true): string {
+function countedEntities(filter: SearchFilter | undefined, p: Params): string {
   if (!filter || isEmptyFilter(filter)) return `SELECT ${ENTITY_COLUMNS} FROM entities e WHERE e.namespace = $1`;
-  const within = `FROM mentions x JOIN memories m ON m.namespace = x.namespace AND m.rowid = x.memory_rowid
-    WHERE x.namespace = $1 AND x.entity_rowid = e.rowid AND ${filterCondition(filter, p)}`;
-  if (!count) return `SELECT ${ENTITY_COLUMNS} FROM entities e WHERE e.namespace = $1 AND EXISTS (SELECT 1 ${within})`;
-  return `SELECT * FROM (SELECT e.rowid, e.id, e.key, e.name, e.kind, e.namespace, (SELECT count(*) ${within})::int AS mentioned_by
-    FROM entities e WHERE e.namespace = $1) e WHERE e.mentioned_by > 0`;
+  const count = `(SELECT count(*) FROM mentions x JOIN memories m ON m.namespace = x.namespace AND m.rowid = x.memory_rowid
+    WHERE x.namespace = $1 AND x.entity_rowid = e.rowid AND ${filterCondition(filter, p)})::int`;
+  return `SELECT * FROM (SELECT e.rowid, e.id, e.key, e.name, e.kind, e.namespace, ${count} AS mentioned_by FROM entities e WHERE e.namespace = $1) e WHERE e.mentioned_by > 0`;
 }
 
 async function listEntities(q: Queryable, ns: string, query: string | undefined, top: number, filter?: SearchFilter): Promise<EntityInfo[]> {
@@ -125,13 +123,11 @@ async function listEntities(q: Queryable, ns: string, query: string | undefined,
   return rows.map(toEntityInfo);
 }
 
-async function entitiesByKeys(q: Queryable, ns: string, keys: string[], filter?: SearchFilter): Promise<EntityInfo[]> {
-  const p = new Params(ns);
-  const source = countedEntities(filter, p, false);
-  const k = p.add(keys);
+async function entitiesByKeys(q: Queryable, ns: string, keys: string[]): Promise<EntityInfo[]> {
   const rows = await q.query<EntityRow>(
-    `${source} AND (e.key = ANY(${k}::text[]) OR e.rowid IN (SELECT entity_rowid FROM entity_aliases WHERE namespace = $1 AND key = ANY(${k}::text[])))`,
-    p.values,
+    `SELECT ${ENTITY_COLUMNS} FROM entities e WHERE e.namespace = $1 AND (e.key = ANY($2::text[])
+       OR e.rowid IN (SELECT entity_rowid FROM entity_aliases WHERE namespace = $1 AND key = ANY($2::text[])))`,
+    [ns, keys],
   );
   return rows.map(toEntityInfo);
 }
@@ -238,7 +234,7 @@ export async function checkEntityCounts(q: Queryable, ns: string, repair: boolea
 export function postgresEntityReads(q: Queryable, ns: string): EntityReads {
   return {
     list: ({ query, top, filter }) => listEntities(q, ns, query, top, filter),
-    byKeys: (keys, filter) => entitiesByKeys(q, ns, keys, filter),
+    byKeys: (keys) => entitiesByKeys(q, ns, keys),
     byId: (id) => entityById(q, ns, id),
     mentionsOf: (ids, filter) => mentionsOf(q, ns, ids, filter),
     wordsOf: (ids) => wordsOf(q, ns, ids),

@@ -107,17 +107,16 @@ const ENTITY_COLUMNS = "e.rowid, e.id, e.key, e.name, e.kind, e.mentioned_by";
 
 /**
  * Entity rows as `e`, each counted over the memories that pass the filter (a scope: `entities --filter user=alice`)
- * and kept only when one of them mentions it; without a filter, the count kept with the entity. `count: false`
- * keeps the store-wide count and only asks that one memory of the filter mention it (cheaper: a hub's mentions are
- * not all read). Callers add their conditions on `e` after `WHERE`.
+ * and kept only when one of them mentions it; without a filter, the count kept with the entity. Each count reads
+ * all the entity's mentions, so it serves a listing a person asked for, never a search. Callers add their
+ * conditions on `e` after `WHERE`.
  */
-function countedEntities(filter: SearchFilter | undefined, params: Record<string, unknown>, count = true): string {
+function countedEntities(filter: SearchFilter | undefined, params: Record<string, unknown>): string {
   if (!filter || isEmptyFilter(filter)) return `SELECT ${ENTITY_COLUMNS} FROM entities e WHERE 1`;
   const cond = filterCondition(filter);
   Object.assign(params, cond.params);
-  const within = `FROM mentions x JOIN memories m ON m.rowid = x.memory_rowid WHERE x.entity_rowid = e.rowid AND ${cond.sql}`;
-  if (!count) return `SELECT ${ENTITY_COLUMNS} FROM entities e WHERE EXISTS (SELECT 1 ${within})`;
-  return `SELECT e.rowid, e.id, e.key, e.name, e.kind, (SELECT count(*) ${within}) AS mentioned_by FROM entities e WHERE EXISTS (SELECT 1 ${within})`;
+  const count = `(SELECT count(*) FROM mentions x JOIN memories m ON m.rowid = x.memory_rowid WHERE x.entity_rowid = e.rowid AND ${cond.sql})`;
+  return `SELECT e.rowid, e.id, e.key, e.name, e.kind, ${count} AS mentioned_by FROM entities e WHERE ${count} > 0`;
 }
 
 /** Entities by how many memories (that pass the filter) mention them; `query` keeps those whose name or an alias contains it. */
@@ -130,14 +129,12 @@ export function listEntities(stmt: Prepare, query: string | undefined, top: numb
   return rows.map(toEntityInfo);
 }
 
-/** The entities the given normalised keys stand for (exact key or recorded alias) that a memory of the filter mentions. */
-export function entitiesByKeys(stmt: Prepare, keys: string[], filter?: SearchFilter): EntityInfo[] {
-  const params: Record<string, unknown> = { keys: JSON.stringify(keys) };
-  const source = countedEntities(filter, params, false);
+/** The entities the given normalised keys stand for (exact key or recorded alias). */
+export function entitiesByKeys(stmt: Prepare, keys: string[]): EntityInfo[] {
   return (stmt(
-    `${source} AND (e.key IN (SELECT value FROM json_each(@keys))
-       OR e.rowid IN (SELECT entity_rowid FROM entity_aliases WHERE key IN (SELECT value FROM json_each(@keys))))`,
-  ).all(params) as EntityRow[]).map(toEntityInfo);
+    `SELECT ${ENTITY_COLUMNS} FROM entities e WHERE e.key IN (SELECT value FROM json_each(@keys))
+       OR e.rowid IN (SELECT entity_rowid FROM entity_aliases WHERE key IN (SELECT value FROM json_each(@keys)))`,
+  ).all({ keys: JSON.stringify(keys) }) as EntityRow[]).map(toEntityInfo);
 }
 
 /** For each memory, the entities it mentions (counted within the filter). */
@@ -249,7 +246,7 @@ export function checkEntityCounts(stmt: Prepare, repair: boolean): { name: strin
 export function sqliteEntityReads(stmt: Prepare, owners: OwnerCache): EntityReads {
   return {
     list: async ({ query, top, filter }) => listEntities(stmt, query, top, filter),
-    byKeys: async (keys, filter) => entitiesByKeys(stmt, keys, filter),
+    byKeys: async (keys) => entitiesByKeys(stmt, keys),
     byId: async (id) => entityById(stmt, id) ?? null,
     mentionsOf: async (ids, filter) => mentionsOf(stmt, ids, filter),
     wordsOf: async (ids) => wordsOf(stmt, ids),
