@@ -104,14 +104,14 @@ export async function removeMentions(q: Queryable, ns: string, memoryRowid: numb
 
 /**
  * Entity rows as `e`, each counted over the memories that pass the filter and kept only when one of them mentions
- * it (see ports/entities); without a filter, the count kept with the entity. Each count reads all the entity's
- * mentions: for a listing a person asked for, never a search. Callers add conditions after `WHERE`.
+ * it (see ports/entities); without a filter, the count kept with the entity. The counts are read from the
+ * filter's memories, so they cost the scope's mentions (see the SQLite store). Callers add conditions after `WHERE`.
  */
 function countedEntities(filter: SearchFilter | undefined, p: Params): string {
   if (!filter || isEmptyFilter(filter)) return `SELECT ${ENTITY_COLUMNS} FROM entities e WHERE e.namespace = $1`;
-  const count = `(SELECT count(*) FROM mentions x JOIN memories m ON m.namespace = x.namespace AND m.rowid = x.memory_rowid
-    WHERE x.namespace = $1 AND x.entity_rowid = e.rowid AND ${filterCondition(filter, p)})::int`;
-  return `SELECT * FROM (SELECT e.rowid, e.id, e.key, e.name, e.kind, e.namespace, ${count} AS mentioned_by FROM entities e WHERE e.namespace = $1) e WHERE e.mentioned_by > 0`;
+  const counts = `SELECT x.entity_rowid AS entity, count(*)::int AS n FROM memories m
+    JOIN mentions x ON x.namespace = m.namespace AND x.memory_rowid = m.rowid WHERE m.namespace = $1 AND ${filterCondition(filter, p)} GROUP BY x.entity_rowid`;
+  return `SELECT e.rowid, e.id, e.key, e.name, e.kind, c.n AS mentioned_by FROM (${counts}) c JOIN entities e ON e.namespace = $1 AND e.rowid = c.entity WHERE TRUE`;
 }
 
 async function listEntities(q: Queryable, ns: string, query: string | undefined, top: number, filter?: SearchFilter): Promise<EntityInfo[]> {
