@@ -134,11 +134,12 @@ async function entitiesByKeys(q: Queryable, ns: string, keys: string[]): Promise
 
 async function mentionsOf(q: Queryable, ns: string, memoryIds: string[], filter?: SearchFilter): Promise<Map<string, EntityInfo[]>> {
   const p = new Params(ns);
-  const source = countedEntities(filter, p);
+  // without a filter, the table itself (the graph channel reads this on every search)
+  const entities = filter && !isEmptyFilter(filter) ? `(${countedEntities(filter, p)})` : "(SELECT * FROM entities WHERE namespace = $1)";
   const rows = await q.query<EntityRow & { memory_id: string }>(
-    `SELECT o.id AS memory_id, e.* FROM memories o
+    `SELECT o.id AS memory_id, ${ENTITY_COLUMNS} FROM memories o
        JOIN mentions y ON y.namespace = o.namespace AND y.memory_rowid = o.rowid
-       JOIN (${source}) e ON e.rowid = y.entity_rowid
+       JOIN ${entities} e ON e.rowid = y.entity_rowid
      WHERE o.namespace = $1 AND o.id = ANY(${p.add(memoryIds)}::text[]) ORDER BY e.key`,
     p.values,
   );

@@ -141,10 +141,11 @@ export function entitiesByKeys(stmt: Prepare, keys: string[]): EntityInfo[] {
 /** For each memory, the entities it mentions (counted within the filter). */
 export function mentionsOf(stmt: Prepare, memoryIds: string[], filter?: SearchFilter): Map<string, EntityInfo[]> {
   const params: Record<string, unknown> = { ids: JSON.stringify(memoryIds) };
-  const source = countedEntities(filter, params);
+  // without a filter, the table itself (the graph channel reads this on every search)
+  const entities = filter && !isEmptyFilter(filter) ? `(${countedEntities(filter, params)})` : "entities";
   const rows = stmt(
-    `SELECT o.id AS memory_id, e.* FROM memories o JOIN mentions y ON y.memory_rowid = o.rowid
-     JOIN (${source}) e ON e.rowid = y.entity_rowid WHERE o.id IN (SELECT value FROM json_each(@ids)) ORDER BY e.key`,
+    `SELECT o.id AS memory_id, ${ENTITY_COLUMNS} FROM memories o JOIN mentions y ON y.memory_rowid = o.rowid
+     JOIN ${entities} e ON e.rowid = y.entity_rowid WHERE o.id IN (SELECT value FROM json_each(@ids)) ORDER BY e.key`,
   ).all(params) as (EntityRow & { memory_id: string })[];
   const out = new Map<string, EntityInfo[]>(memoryIds.map((id) => [id, []]));
   for (const r of rows) out.get(r.memory_id)?.push(toEntityInfo(r));
