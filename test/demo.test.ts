@@ -70,7 +70,7 @@ const CLAIMS: Record<string, (s: PrintedSearch) => void> = {
     const february = s.hits.find((h) => h.text.startsWith("Decision: configuration moves to YAML files"));
     assert.ok(february, "the February decision is printed");
     assert.equal(february.mark, `SUPERSEDED by ${first.id}`);
-    assert.match(february.adjusted, new RegExp(`superseded by ${first.id} ×0\\.5\\b`));
+    assert.match(february.adjusted, new RegExp(`superseded by ${first.id} ×0\\.50?(?!\\d)`));
     assert.equal(first.mark, `(supersedes ${february.id})`);
     // no other hit is marked as replaced or replacing
     for (const h of s.hits) if (h !== first && h !== february) assert.equal(h.mark, "", h.text);

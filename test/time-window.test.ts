@@ -75,3 +75,15 @@ test("dated sessions and notes: with content words the window nudges, and an old
   }
   await engine.close();
 });
+
+test("dated sessions and notes: a question naming only an empty day returns nothing, and says the day matched no memory", async () => {
+  const { engine } = await daysEngine();
+  const r = await engine.recall("what happened on March 2?", { now: DAYS_NOW });
+  assert.deepEqual(r.hits, []);
+  assert.equal(r.time, null);
+  assert.equal(r.time_note, '"on March 2" (2026-03-02T00:00:00Z to 2026-03-03T00:00:00Z) matched no memory');
+  const other = await engine.recall("Dana promotion on March 2", { now: DAYS_NOW });
+  assert.ok(other.hits.length > 0);
+  assert.match(other.time_note ?? "", /matched no memory: the results come from outside it$/);
+  await engine.close();
+});

@@ -206,7 +206,7 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     rrf_k: opts.rrfK,
     hits,
     context,
-    ...timeReport(time, matched),
+    ...timeReport(time, matched, hits.length),
     channels: reports,
     annotate_ms: annotateMs,
     took_ms: round(performance.now() - started),
