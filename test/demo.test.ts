@@ -26,6 +26,8 @@ interface PrintedSearch {
   hits: PrintedHit[];
   /** Candidates per channel, from the timing line. */
   candidates: Record<string, number>;
+  /** The context's summaries: "day 2026-06-16..2026-06-17". */
+  context: string[];
 }
 
 const HIT = /^\s*(\d+)\. (\d\.\d+)\s+\[([^\]]*)\]\s+\d{4}-\d{2}-\d{2}\s+.*?(m_[0-9A-Z]+)\s*(.*)$/;
@@ -47,7 +49,8 @@ function parseDemo(stdout: string): { searches: PrintedSearch[]; footer: string 
     }
     const timing = lines.find((l) => /^\(\d/.test(l)) ?? "";
     const candidates = Object.fromEntries([...timing.matchAll(/(\w+) (\d+) in /g)].map((m) => [m[1], Number(m[2])]));
-    return { query, why, hits, candidates };
+    const context = lines.flatMap((l) => /^ {2}((?:turn|day|week|month) \S+)\s+p_/.exec(l)?.[1] ?? []);
+    return { query, why, hits, candidates, context };
   });
   return { searches, footer: stdout.trim().split("\n").at(-1)! };
 }
@@ -101,6 +104,18 @@ const CLAIMS: Record<string, (s: PrintedSearch) => void> = {
     assert.match(first.text, /^Decision: Vaultline for card tokenisation/);
     assert.equal(first.ranks.curated, 1);
     assert.equal(first.ranks.bm25, 1);
+  },
+  "what happened last Tuesday": (s) => {
+    // a question that names only a time: the time channel puts what was written that Tuesday (June 16) first
+    const [first, ...rest] = s.hits;
+    assert.match(first.text, /^On-call handbook: database failover/);
+    assert.equal(first.ranks.time, 1);
+    assert.match(first.adjusted, /in time window "last Tuesday" \(2026-06-16T00:00:00Z to 2026-06-17T00:00:00Z\) ×1\.50?(?!\d)/);
+    // with that day's summary as context
+    assert.equal(s.context[0], "day 2026-06-16..2026-06-17");
+    // the graph channel alone adds related memories below it
+    assert.ok(rest.length > 0);
+    for (const h of rest) assert.deepEqual(channels(h), ["graph"], h.text);
   },
 };
 

@@ -54,4 +54,5 @@ export const demoQueries: { query: string; why: string; k: number }[] = [
   { query: "ECONNRESET", why: "an identifier no embedder knows: BM25 and late interaction match it exactly; the graph channel alone adds related memories below it", k: 3 },
   { query: "puppy chewed my earphones", why: "no shared words: dense and late interaction find the paraphrase", k: 3 },
   { query: "card tokenisation vendor", why: "the curated title and tags agree with the body: both rank the vendor decision first", k: 3 },
+  { query: "what happened last Tuesday", why: "a question that names only a time: the time channel puts what was written that Tuesday first, with that day's summary as context; the graph channel alone adds related memories below it", k: 3 },
 ];
