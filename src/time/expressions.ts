@@ -4,11 +4,11 @@
  * Tuesday" becomes a window (that Tuesday) and a question without its date words ("what happened").
  *
  * Understood (case-insensitive): today, yesterday; last/this/on <weekday>; <Month> <day>[, <year>] and
- * <day> <Month> [<year>] (with "on"); the week of either (the Monday-to-Sunday week holding it); in/during <Month> [<year>]; <Month> <year>; ISO dates (2026-06-03) and
- * months (2026-06); last/this/past week, month, quarter, year; Q1-Q4 [<year>]; over/in/for the last/past N
- * days/weeks/months (N in digits or one to twelve); N days/weeks/months ago. A date without a year is the
- * latest such date not after `now`. Questions about change over time ("how did X evolve") ask for the month
- * level even without a window.
+ * <day> <Month> [<year>] (with "on"); the week of either (the Monday-to-Sunday week holding it); in/during
+ * <Month> [<year>]; <Month> <year>; ISO dates (2026-06-03) and months (2026-06); last/this/past week, month,
+ * quarter, year; Q1-Q4 [<year>]; over/in/for the last/past N days/weeks/months (N in digits or one to twelve);
+ * N days/weeks/months ago. A date without a year is the latest such date not after `now`. Questions about
+ * change over time ("how did X evolve") ask for the month level even without a window.
  */
 import { civilDate, startOfDate, weekdayOf, type CivilDate, type WindowLevel } from "./windows.js";
 
