@@ -122,7 +122,7 @@ describe("cascade CLI", () => {
     assert.match(r.stdout, /\[bm25#\d+ dense#\d+/);
     const j = cli(["demo", "--json"]);
     assert.equal(j.json.imported, 30);
-    assert.equal(j.json.queries.length, 4);
+    assert.equal(j.json.queries.length, 5);
     assert.match(j.json.queries[2].result.hits[0].text, /dog ate my headphones/);
   });
 });

@@ -30,6 +30,15 @@ for (const [name, location] of locations) test(`the demo queries find the same m
       const got = (await pg.recall(q.query, { k: q.k })).hits.map((h) => idOf.get(h.id));
       assert.deepEqual(got, want, q.query);
     }
+    // questions that name only a time: the time channel lists the window's memories through the store
+    for (const query of ["what happened last Tuesday", "what happened last week"]) {
+      for (const time of ["boost", "restrict"] as const) {
+        const want = (await sqlite.recall(query, { time })).hits.map((h) => h.id);
+        const got = (await pg.recall(query, { time })).hits.map((h) => idOf.get(h.id));
+        assert.deepEqual(got, want, `${query} (${time})`);
+        assert.ok(want.length > 0, query);
+      }
+    }
     const pgStats = await pg.stats();
     assert.equal(pgStats.memories, (await sqlite.stats()).memories);
     assert.equal(pgStats.chunks, (await sqlite.stats()).chunks);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { CascadeError, Engine, SqliteStore, defaultGloveEmbedder, parseTimeExpressions } from "../src/index.js";
 import { windowAt, windowName } from "../src/time/windows.js";
+import { namesOnlyTime } from "../src/time/only-time.js";
 
 const NOW = Date.parse("2026-06-20T15:00:00Z"); // a Saturday
 const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
@@ -22,6 +23,8 @@ test("time expressions become windows relative to now, and leave the query", () 
     ["roadmap this quarter", "roadmap", "2026-04-01T00:00:00Z", "2026-07-01T00:00:00Z", "month"],
     ["how did the deployment plan evolve over the last 3 months", "how did the deployment plan evolve", "2026-03-20T00:00:00Z", "2026-06-21T00:00:00Z", "month"],
     ["two weeks ago", "", "2026-06-01T00:00:00Z", "2026-06-08T00:00:00Z", "week"],
+    ["anything from the week of March 2nd?", "anything from?", "2026-03-02T00:00:00Z", "2026-03-09T00:00:00Z", "week"],
+    ["notes from the week of 8 June 2026", "notes from", "2026-06-08T00:00:00Z", "2026-06-15T00:00:00Z", "week"],
     ["the 2026-06-03 standup", "the standup", "2026-06-03T00:00:00Z", "2026-06-04T00:00:00Z", "day"],
     ["Q1 results", "results", "2026-01-01T00:00:00Z", "2026-04-01T00:00:00Z", "month"],
     ["budget for 2026-02", "budget for", "2026-02-01T00:00:00Z", "2026-03-01T00:00:00Z", "month"],
@@ -64,4 +67,13 @@ test("the pyramid cuts windows in its configured zone; an unknown zone is refuse
     Engine.create({ store: new SqliteStore(":memory:"), embedder: e, tokens: e }, { pyramid: { zone: "Mars/Olympus" } }),
     (err: unknown) => err instanceof CascadeError && err.code === "INVALID_INPUT" && /pyramid.zone/.test(err.message),
   );
+});
+
+test("a question is only a time when what is left asks what took place and names no subject", () => {
+  for (const rest of ["what happened", "what did I do?", "anything from?", "Catch me up on", "tell me about", "?", ""]) {
+    assert.equal(namesOnlyTime(rest), true, rest);
+  }
+  for (const rest of ["what happened to the Postgres pool", "what did Caroline do?", "incidents", "what did we decide about configuration"]) {
+    assert.equal(namesOnlyTime(rest), false, rest);
+  }
 });

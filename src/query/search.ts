@@ -22,6 +22,7 @@ import { raiseSessionNeighbours, type NeighbourOptions } from "./neighbours.js";
 import { raiseNamedSpeakers, type SpeakerOptions } from "./speakers.js";
 import { extractEntities } from "../entities/extract.js";
 import { parseTimeExpressions } from "../time/expressions.js";
+import { namesOnlyTime } from "../time/only-time.js";
 import { defaultTimeAdjustments } from "../config/defaults.js";
 import { selectTerms, type TermPruning } from "../text/terms.js";
 import { dropSummaries, leaveOutSummaries, summariesRankFor, summaryContext, type ContextOptions } from "./context.js";
@@ -77,8 +78,9 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   const left = !pyramid || !summariesRankFor(time, deps.context) ? leaveOutSummaries(opts.filter, opts.depth) : null;
   const depth = opts.depth;
   if (left) opts = { ...opts, filter: left.filter, depth: left.depth };
-  // the lexical and vector channels search the question without its date words
-  const lexical = time ? time.text : text;
+  // the lexical and vector channels search the question without its date words, and nothing when what is left
+  // only asks what took place ("what happened last Tuesday"): the time channel's window answers that
+  const lexical = !time ? text : time.span && namesOnlyTime(time.text) ? "" : time.text;
   const selected = new Set<ChannelName>(opts.channels);
   const wantsVector = selected.has("dense");
   const candidates = distinctContentWords(lexical);
@@ -205,7 +207,7 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     rrf_k: opts.rrfK,
     hits,
     context,
-    ...timeReport(time, matched),
+    ...timeReport(time, matched, hits.length),
     channels: reports,
     annotate_ms: annotateMs,
     took_ms: round(performance.now() - started),

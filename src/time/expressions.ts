@@ -4,11 +4,11 @@
  * Tuesday" becomes a window (that Tuesday) and a question without its date words ("what happened").
  *
  * Understood (case-insensitive): today, yesterday; last/this/on <weekday>; <Month> <day>[, <year>] and
- * <day> <Month> [<year>] (with "on"); in/during <Month> [<year>]; <Month> <year>; ISO dates (2026-06-03) and
- * months (2026-06); last/this/past week, month, quarter, year; Q1-Q4 [<year>]; over/in/for the last/past N
- * days/weeks/months (N in digits or one to twelve); N days/weeks/months ago. A date without a year is the
- * latest such date not after `now`. Questions about change over time ("how did X evolve") ask for the month
- * level even without a window.
+ * <day> <Month> [<year>] (with "on"); the week of either (the Monday-to-Sunday week holding it); in/during
+ * <Month> [<year>]; <Month> <year>; ISO dates (2026-06-03) and months (2026-06); last/this/past week, month,
+ * quarter, year; Q1-Q4 [<year>]; over/in/for the last/past N days/weeks/months (N in digits or one to twelve);
+ * N days/weeks/months ago. A date without a year is the latest such date not after `now`. Questions about
+ * change over time ("how did X evolve") ask for the month level even without a window.
  */
 import { civilDate, startOfDate, weekdayOf, type CivilDate, type WindowLevel } from "./windows.js";
 
@@ -80,6 +80,14 @@ function validDate(y: number, m: number, d: number): boolean {
   return m >= 1 && m <= 12 && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
 }
 
+/** A month name and day of the month (with a year, or the latest such date not after today), if it exists. */
+function dateOf(month: string, dayOfMonth: string, year: string | undefined, ctx: Context): CivilDate | null {
+  const mo = monthIndex(month);
+  const d = +dayOfMonth;
+  const y = year ? +year : latest(mo, d, ctx);
+  return validDate(y, mo, d) ? { y, m: mo, d } : null;
+}
+
 /** Patterns, most specific first; each match resolves to a span or is skipped. */
 const PATTERNS: [RegExp, Resolve][] = [
   [new RegExp(`\\b(?:over|in|during|for|within)?\\s*(?:the )?(?:last|past) ${COUNT} ${UNIT}\\b`, "i"), (m, ctx) => {
@@ -103,17 +111,17 @@ const PATTERNS: [RegExp, Resolve][] = [
   }],
   [/\b(\d{4})-(\d{2})-(\d{2})\b/, (m, ctx) => (validDate(+m[1], +m[2], +m[3]) ? day({ y: +m[1], m: +m[2], d: +m[3] }, ctx) : null)],
   [/\b(\d{4})-(\d{2})\b(?!-)/, (m, ctx) => (+m[2] >= 1 && +m[2] <= 12 ? monthSpan(+m[1], +m[2], 1, ctx) : null)],
+  [new RegExp(`\\b(?:the )?week of (?:the )?(?:${DAY_NUM} (?:of )?${MONTH}|${MONTH} ${DAY_NUM})(?:,? ${YEAR})?\\b`, "i"), (m, ctx) => {
+    const date = m[1] ? dateOf(m[2], m[1], m[5], ctx) : dateOf(m[3], m[4], m[5], ctx);
+    return date ? weekOf(date, ctx) : null;
+  }],
   [new RegExp(`\\b(?:on )?(?:the )?${DAY_NUM} (?:of )?${MONTH}(?:,? ${YEAR})?\\b`, "i"), (m, ctx) => {
-    const mo = monthIndex(m[2]);
-    const d = +m[1];
-    const y = m[3] ? +m[3] : latest(mo, d, ctx);
-    return validDate(y, mo, d) ? day({ y, m: mo, d }, ctx) : null;
+    const date = dateOf(m[2], m[1], m[3], ctx);
+    return date ? day(date, ctx) : null;
   }],
   [new RegExp(`\\b(?:on )?${MONTH} ${DAY_NUM}(?:,? ${YEAR})?\\b`, "i"), (m, ctx) => {
-    const mo = monthIndex(m[1]);
-    const d = +m[2];
-    const y = m[3] ? +m[3] : latest(mo, d, ctx);
-    return validDate(y, mo, d) ? day({ y, m: mo, d }, ctx) : null;
+    const date = dateOf(m[1], m[2], m[3], ctx);
+    return date ? day(date, ctx) : null;
   }],
   [new RegExp(`\\b(?:in |during )?${MONTH},? ${YEAR}\\b`, "i"), (m, ctx) => monthSpan(+m[2], monthIndex(m[1]), 1, ctx)],
   [new RegExp(`\\b(?:in|during) ${MONTH}\\b`, "i"), (m, ctx) => {

@@ -55,7 +55,7 @@ export function registerStoreCommands(program: Command, { withEngine, mode }: Cl
           [
             `Loaded ${result.imported} memories of a payments team (Feb–Jun 2026) into ${flags.db ?? "a temporary store"}.`,
             ...result.queries.map((q) => `\n$ cascade search ${JSON.stringify(q.query)}\n  (${q.why})\n${formatSearch(q.result)}`),
-            `\nEach hit lists the channels that found it and its rank in each ([bm25#1 dense#3 ...]); the score is the weighted RRF sum.`,
+            `\nEach hit lists the channels that found it and its rank in each ([bm25#1 dense#3 ...]); the score is the weighted RRF sum of those ranks, times each "adjusted" factor, plus each "+" amount.`,
           ].join("\n"),
         );
       } finally {
