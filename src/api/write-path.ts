@@ -314,6 +314,7 @@ export class WritePath {
         text: p.memory.text,
         at: p.memory.at,
         topic: p.memory.metadata.placement ? null : p.memory.topic,
+        speaker: p.memory.speaker,
         vector: p.chunks[0].vector,
       })),
       this.config.detection,

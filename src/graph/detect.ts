@@ -7,6 +7,7 @@
 import type { EdgeDraft, Suggestion } from "../model/graph.js";
 import type { RevisionJudge } from "../ports/judge.js";
 import type { Store } from "../ports/store.js";
+import { judgeStatements } from "./statements.js";
 
 export interface DetectionOptions {
   enabled: boolean;
@@ -31,6 +32,8 @@ export interface NewMemory {
   text: string;
   at: string;
   topic: string | null;
+  /** Who said it: only the same speaker's earlier memories (or ones without a speaker) can be revised by it. */
+  speaker: string | null;
   vector: Float32Array;
 }
 
@@ -72,7 +75,14 @@ export async function detectRevisions(
       // only topics people chose keep two memories apart: an automatic placement may be wrong
       const olderTopic = older?.metadata.placement ? null : older?.topic;
       if (!older || (m.topic && olderTopic && m.topic !== olderTopic)) continue;
-      const verdict = await judge.judge({ text: older.text, at: older.at }, { text: m.text, at: m.at });
+      // a person revises their own statements: an assistant's reply never replaces what the user said, nor one
+      // friend's plan another's (notes have no speaker and are compared as before)
+      if (older.speaker && m.speaker && older.speaker !== m.speaker) continue;
+      const olderJudged = { text: older.text, at: older.at };
+      const newerJudged = { text: m.text, at: m.at };
+      // a rule-based judge reads statements, so a long memory is judged sentence by sentence (graph/statements.ts);
+      // a model reads the whole texts
+      const verdict = judge.provenance === "heuristic" ? await judgeStatements(judge, olderJudged, newerJudged, mayRevise) : await judge.judge(olderJudged, newerJudged);
       if (verdict.confidence >= opts.edgeThreshold) {
         edges.push({
           type: "supersedes",
