@@ -316,6 +316,7 @@ export class WritePath {
         topic: p.memory.metadata.placement ? null : p.memory.topic,
         user: p.memory.user,
         agent: p.memory.agent,
+        speaker: p.memory.speaker,
         vector: p.chunks[0].vector,
       })),
       this.config.detection,

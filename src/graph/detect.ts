@@ -10,6 +10,7 @@ import { isUnscoped, sameScope, type Scope } from "../model/scope.js";
 import type { RevisionJudge } from "../ports/judge.js";
 import type { Ranked } from "../model/types.js";
 import type { Store } from "../ports/store.js";
+import { judgeStatements } from "./statements.js";
 
 export interface DetectionOptions {
   enabled: boolean;
@@ -34,6 +35,8 @@ export interface NewMemory extends Scope {
   text: string;
   at: string;
   topic: string | null;
+  /** Who said it: only the same speaker's earlier memories (or ones without a speaker) can be revised by it. */
+  speaker: string | null;
   vector: Float32Array;
 }
 
@@ -72,13 +75,19 @@ export async function detectRevisions(
     for (const id of earlier) {
       if (taken === opts.candidates) break;
       const older = await store.getMemory(id);
-      // another scope's memory does not count as a candidate (an unscoped one may sit among an unscoped memory's)
-      if (!older || !sameScope(older, m)) continue;
+      // another scope's memory does not count as a candidate (an unscoped one may sit among an unscoped memory's);
+      // nor does another speaker's: a person revises their own statements, so an assistant's reply never replaces
+      // what the user said, nor one friend's plan another's (notes have no speaker and are compared as before)
+      if (!older || !sameScope(older, m) || (older.speaker && m.speaker && older.speaker !== m.speaker)) continue;
       taken++;
       // only topics people chose keep two memories apart: an automatic placement may be wrong
       const olderTopic = older.metadata.placement ? null : older.topic;
       if (m.topic && olderTopic && m.topic !== olderTopic) continue;
-      const verdict = await judge.judge({ text: older.text, at: older.at }, { text: m.text, at: m.at });
+      const olderJudged = { text: older.text, at: older.at };
+      const newerJudged = { text: m.text, at: m.at };
+      // a rule-based judge reads statements, so a long memory is judged sentence by sentence (graph/statements.ts);
+      // a model reads the whole texts
+      const verdict = judge.provenance === "heuristic" ? await judgeStatements(judge, olderJudged, newerJudged, mayRevise) : await judge.judge(olderJudged, newerJudged);
       if (verdict.confidence >= opts.edgeThreshold) {
         edges.push({
           type: "supersedes",

@@ -123,7 +123,10 @@ export interface Store {
    * Costs a few index steps per memory however long the session.
    */
   sessionNeighbours(memoryIds: string[], window: number): Promise<Map<string, SessionNeighbours>>;
-  /** Who said each of these memories, as written at ingest; memories without a speaker are left out. */
+  /**
+   * Who said each of these memories, as written at ingest: the speaker, or else the role (a chat message stored
+   * with only `role: "user"` was said by "user"); memories with neither are left out.
+   */
   speakersOf(memoryIds: string[]): Promise<Map<string, string>>;
   /** Removes a memory from the tables and every index; false when there was no such memory. */
   deleteMemory(id: string): Promise<boolean>;

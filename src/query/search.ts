@@ -159,7 +159,7 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   // a fused answer only: one channel asked alone (`--channels bm25`) answers with its own ranking
   if ([...selected].filter((c) => c !== "recency").length > 1) {
     scored = await raiseSessionNeighbours(deps.store, scored, deps.neighbours);
-    scored = await raiseNamedSpeakers(deps.store, scored, query.entities, deps.speakers);
+    scored = await raiseNamedSpeakers(deps.store, scored, query.entities, deps.speakers, lexical);
   }
   const annotated = await annotateSupersession(
     deps.store,

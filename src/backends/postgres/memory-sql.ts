@@ -199,7 +199,7 @@ export async function sessionNeighbours(q: Queryable, ns: string, memoryIds: str
 
 export async function speakersOf(q: Queryable, ns: string, memoryIds: string[]): Promise<Map<string, string>> {
   const rows = await q.query<{ id: string; speaker: string }>(
-    "SELECT id, speaker FROM memories WHERE namespace = $1 AND id = ANY($2::text[]) AND speaker IS NOT NULL",
+    "SELECT id, COALESCE(speaker, role) AS speaker FROM memories WHERE namespace = $1 AND id = ANY($2::text[]) AND COALESCE(speaker, role) IS NOT NULL",
     [ns, memoryIds],
   );
   return new Map(rows.map((r) => [r.id, r.speaker]));

@@ -234,7 +234,7 @@ export function sessionNeighbours(prepare: Prepare, memoryIds: string[], window:
 }
 
 export function speakersOf(prepare: Prepare, memoryIds: string[]): Map<string, string> {
-  const rows = prepare("SELECT id, speaker FROM memories WHERE id IN (SELECT value FROM json_each(?)) AND speaker IS NOT NULL")
+  const rows = prepare("SELECT id, COALESCE(speaker, role) FROM memories WHERE id IN (SELECT value FROM json_each(?)) AND COALESCE(speaker, role) IS NOT NULL")
     .raw()
     .all(JSON.stringify(memoryIds)) as [string, string][];
   return new Map(rows);
