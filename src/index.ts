@@ -11,7 +11,7 @@ export { ExtractiveSummarizer, type ExtractiveOptions } from "./pyramid/extracti
 export { ChatSummarizer } from "./pyramid/chat-summarizer.js";
 export { defaultPyramid, nodeId, type BuildReport, type PyramidOptions } from "./pyramid/build.js";
 export type { Summarizer, SummaryRequest, SummaryLimits } from "./ports/summarizer.js";
-export type { SummarySentence, PyramidNode } from "./model/pyramid.js";
+export type { SummarySentence, ShownSentence, PyramidNode, ContextEntry } from "./model/pyramid.js";
 export { defaultPlacement, UNSORTED, type Placement, type PlacementOptions } from "./topics/placement.js";
 export { isAncestor, isDescendant } from "./topics/path.js";
 export { parseTimeExpressions, type ParsedTime, type TimeSpan } from "./time/expressions.js";
@@ -61,6 +61,7 @@ export { formatCv } from "./eval/cv-format.js";
 export { crossValidateLocomo, leaveOneOut, type CvReport, type CvSetting, type CvFigures } from "./eval/cv.js";
 export { defaultCvGrid, parseCvGrid } from "./eval/cv-grid.js";
 export { withSpeaker } from "./text/speaker.js";
+export { sentenceLine, supersededMark } from "./query/summary-sentences.js";
 export { memoryInputSchema } from "./ingest/validate-memory.js";
 export { memoryChangesSchema } from "./api/write-path.js";
 export { ChatFactExtractor, type FactExtractor, type ExtractedFact } from "./ingest/fact-extractor.js";

@@ -15,9 +15,9 @@ import { denseChannel } from "../channels/dense.js";
 import { graphChannel, type GraphChannel } from "../channels/graph.js";
 import { timeChannel } from "../channels/time.js";
 import { defaultLimits } from "../config/defaults.js";
-import { CascadeError, invalidInput, notFound } from "../errors.js";
+import { CascadeError, notFound } from "../errors.js";
 import type { Suggestion } from "../model/graph.js";
-import { NODE_LEVELS, type NodeLevel } from "../model/pyramid.js";
+import type { ShownSentence } from "../model/pyramid.js";
 import type { Memory, MemoryInput, SearchResult } from "../model/types.js";
 import { systemClock, type Clock } from "../ports/clock.js";
 import type { Embedder, TokenVectors } from "../ports/embedder.js";
@@ -29,12 +29,12 @@ import { PyramidKeeper, type RefreshReport } from "../pyramid/keeper.js";
 import { catchUpPyramid, rebuildPyramid } from "../pyramid/maintain.js";
 import { resolveRecallOptions, type RecallOptions } from "../query/options.js";
 import { search } from "../query/search.js";
-import { formatInstant } from "../time/iso.js";
 import type { WindowLevel } from "../time/windows.js";
 import { resolveEngineConfig, type EngineConfig, type ResolvedEngineConfig } from "./engine-config.js";
 import { forgetMemory, forgetWhere, type ForgetOptions, type Forgotten, type ForgetWhereOptions, type ForgottenWhere } from "./forgetting.js";
 import { graphAround, link, listEntities, type EntitiesOptions, type GraphJson, type GraphOptions, type LinkInput } from "./graph-actions.js";
 import { listMemories, type ListJson, type ListOptions } from "./list.js";
+import { pyramidView, shownSentences, type PyramidNodeJson } from "./pyramid-read.js";
 import { edgeJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
 import * as revisions from "./revision-actions.js";
 import { rememberMessages, type MessagesResult } from "./fact-actions.js";
@@ -44,6 +44,7 @@ import { WritePath, type BatchOptions, type BatchResult, type MemoryChanges, typ
 export type { EngineConfig } from "./engine-config.js";
 export type { BatchOptions, BatchResult, MemoryChanges, Remembered } from "./write-path.js";
 export type { TopicJson } from "./topic-actions.js";
+export type { PyramidNodeJson } from "./pyramid-read.js";
 
 export interface EnginePorts {
   store: Store;
@@ -51,16 +52,6 @@ export interface EnginePorts {
   /** Token vectors for late interaction; the default embedder provides both. */
   tokens: TokenVectors;
   clock?: Clock;
-}
-
-/** A pyramid node as `pyramid show` lists it. */
-export interface PyramidNodeJson {
-  id: string;
-  level: NodeLevel;
-  start: string;
-  end: string;
-  text: string;
-  children: number;
 }
 
 export class Engine {
@@ -195,12 +186,16 @@ export class Engine {
     return search(deps, query, { ...resolved, pyramid: resolved.pyramid && this.config.pyramid.enabled });
   }
 
-  /** A memory; a summary node also lists its children (turns, or the nodes one level down). */
-  async show(id: string): Promise<Memory & { children?: string[] }> {
+  /**
+   * A memory; a summary node also lists its children (turns, or the nodes one level down) and its sentences with
+   * their status now (`metadata.sentences` is what the summariser wrote).
+   */
+  async show(id: string): Promise<Memory & { children?: string[]; sentences?: ShownSentence[] }> {
     await this.keeper.settle();
     const m = await this.ports.store.getMemory(id);
     if (!m) throw notFound("memory", id);
-    return m.kind === "summary" ? { ...m, children: await this.ports.store.summaryChildren(id) } : m;
+    if (m.kind !== "summary") return m;
+    return { ...m, children: await this.ports.store.summaryChildren(id), sentences: await shownSentences(this.ports.store, m, this.clock.now()) };
   }
 
   /** Memories in time order, a page at a time, with their status at (asOf, knownAt): see api/list.ts. */
@@ -311,14 +306,7 @@ export class Engine {
   /** The pyramid's nodes, oldest first (days, then weeks, then months), or one level's. */
   async pyramid(options: { level?: string } = {}): Promise<{ zone: string; dirty: number; nodes: PyramidNodeJson[] }> {
     await this.keeper.settle();
-    const level = options.level;
-    if (level !== undefined && !NODE_LEVELS.includes(level as NodeLevel)) throw invalidInput("level", `one of ${NODE_LEVELS.join(", ")}`);
-    const nodes = await this.ports.store.pyramidNodes({ level: level as NodeLevel | undefined });
-    return {
-      zone: await this.ports.store.pyramidZone(),
-      dirty: (await this.ports.store.dirtyWindows()).length,
-      nodes: nodes.map((n) => ({ ...n, start: formatInstant(n.start), end: formatInstant(n.end) })),
-    };
+    return pyramidView(this.ports.store, options.level, this.clock.now());
   }
 
   // ---- the store ----

@@ -28,11 +28,12 @@ export function budgetK(budgets: number[]): number {
 
 /**
  * The reading order of a result: each hit (a summary hit sentence by sentence), then the context entries that
- * cover it, not read before, sentence by sentence.
+ * cover it, not read before, sentence by sentence (each line of an entry's text is one of its `sentences`, a
+ * superseded one with its mark, which the reader pays for too).
  */
 export function readingOrder(result: Pick<SearchResult, "hits" | "context">, sentencesOf: (summaryId: string) => SummarySentence[]): Piece[] {
   const pieces: Piece[] = [];
-  // a summary is read line by line: each line is one of its sentences (a context entry may be an excerpt)
+  // a summary hit is read line by line: each line is one of its stored sentences
   const summaryPieces = (id: string, text: string): Piece[] => {
     const byLine = new Map(sentencesOf(id).map((s) => [withSpeaker(s.speaker, s.text), s.sources]));
     return text.split("\n").map((l) => ({ words: wordCount(l), sources: byLine.get(l) ?? [] }));
@@ -44,7 +45,7 @@ export function readingOrder(result: Pick<SearchResult, "hits" | "context">, sen
       // an entry covering no hit (a summary of the question's own time span) is read after the first hit
       if (read.has(c.id) || !(c.hits.includes(hit.id) || (i === 0 && c.hits.length === 0))) continue;
       read.add(c.id);
-      pieces.push(...summaryPieces(c.id, c.text));
+      pieces.push(...c.text.split("\n").map((l, j) => ({ words: wordCount(l), sources: c.sentences[j]?.sources ?? [] })));
     }
   }
   return pieces;

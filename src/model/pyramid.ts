@@ -19,6 +19,17 @@ export interface SummarySentence {
 }
 
 /**
+ * A summary sentence as a reader is shown it: whether what it quotes still holds at the time asked. Summaries are
+ * written once for everyone; the status is read, never stored, so a later `supersedes` edge marks the sentences of
+ * every summary that quoted the old memory without rewriting them.
+ */
+export interface ShownSentence extends SummarySentence {
+  status: "current" | "superseded";
+  /** The memories that replaced one of its sources (none of them a source of the sentence itself). */
+  superseded_by: string[];
+}
+
+/**
  * A node's level: a calendar window (day, week, month), or `turn` — the summary of one memory longer than a chunk
  * (a meeting transcript, a long design note), whose window is that memory's instant.
  */
@@ -40,7 +51,10 @@ export interface ContextEntry {
   id: string;
   level: NodeLevel;
   window: { start: string; end: string };
+  /** The excerpt's sentences, one a line; a superseded one ends with `[superseded by …]`. */
   text: string;
+  /** The excerpt's sentences with their sources and status. */
+  sentences: ShownSentence[];
   /** The raw memories the summary's sentences were taken from. */
   sources: string[];
   /** The hits (ids) whose window this summary covers, best first. */

@@ -10,13 +10,16 @@
  * - for a question that names a time span ("what did Melanie do in July 2023"), first the nodes of that span at
  *   the level that fits it (what the time channel would rank).
  *
+ * Only the sentences whose every source passes the search's filter are read (query/summary-sentences.ts): a
+ * search filtered to one user never quotes another's turn from a shared day, and a sentence whose source was
+ * superseded is marked (or left out with current-only).
+ *
  * A context entry's text is an excerpt: the summary's sentences closest to the question (at most `sentences`,
  * in the summary's order), so that an agent reading within a word budget gets the later state without paying for
  * the rest of the week. `pyramid show` and `show ID` give the whole summary. `timeSpan: "rank"` restores the
  * other policy (summaries rank with everything when the question names a span); docs/BENCHMARKS.md measures both.
  */
-import { withSpeaker } from "../text/speaker.js";
-import { SUMMARY_KIND, isSummaryId, type ContextEntry, type NodeLevel, type PyramidNode, type SummarySentence } from "../model/pyramid.js";
+import { SUMMARY_KIND, isSummaryId, type ContextEntry, type NodeLevel, type PyramidNode, type ShownSentence, type SummarySentence } from "../model/pyramid.js";
 import type { Hit, Ranked, SearchFilter } from "../model/types.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { Store } from "../ports/store.js";
@@ -25,6 +28,7 @@ import { formatInstant } from "../time/iso.js";
 import type { ParsedTime } from "../time/expressions.js";
 import { MIN_WINDOW_FIT, windowFit } from "../time/windows.js";
 import { dot, isZero } from "../vectors/math.js";
+import { readSentences, sentenceLine } from "./summary-sentences.js";
 
 export interface ContextOptions {
   /** The summaries of the windows of this many top hits. */
@@ -107,6 +111,19 @@ export interface ContextInput {
   asOf: number;
   /** A summary recorded after this instant was not known then (see --known-at). */
   knownAt: number;
+  /** The search's filter: a sentence is shown only when every memory it came from passes it. */
+  filter: SearchFilter;
+  /** Superseded sentences are left out rather than marked. */
+  currentOnly: boolean;
+}
+
+/**
+ * The filter a sentence's sources must pass: the search's, except that asking for the summary kind (or leaving
+ * it out of the channels' lists) says nothing about the raw memories a summary is made of.
+ */
+function sourceFilter(filter: SearchFilter): SearchFilter {
+  const { kinds, excludeKinds, ...rest } = filter;
+  return { ...rest, ...(kinds && !kinds.includes(SUMMARY_KIND) ? { kinds } : {}), ...(excludeKinds ? { excludeKinds } : {}) };
 }
 
 /** The summaries for a search's `context`. */
@@ -115,6 +132,7 @@ export async function summaryContext(deps: { store: Store; embedder: Embedder },
   const top = input.hits.filter((h) => h.kind !== SUMMARY_KIND).slice(0, opts.hits);
   if (opts.max === 0) return [];
   const shown = new Set(input.hits.map((h) => h.id));
+  const reading = { filter: sourceFilter(input.filter), time: { asOf: input.asOf, knownAt: input.knownAt }, currentOnly: input.currentOnly };
   const holdsLaterState = laterStateOf(input.hits);
   const levels = new Set(opts.levels);
   const candidates: { n: PyramidNode; hits: string[]; group: number; order: number; span?: true }[] = [];
@@ -149,9 +167,12 @@ export async function summaryContext(deps: { store: Store; embedder: Embedder },
     if (taken.has(n.id) || shown.has(n.id)) continue;
     taken.add(n.id);
     const m = await store.getMemory(n.id);
-    const summary = (m?.metadata.sentences as SummarySentence[] | undefined) ?? [];
-    if (!m || Date.parse(m.recordedAt) > input.knownAt || summary.some((s) => Date.parse(s.at) > input.asOf)) continue;
-    let excerpt: SummarySentence[] | null;
+    const stored = (m?.metadata.sentences as SummarySentence[] | undefined) ?? [];
+    // a summary quoting what came after as-of was written knowing it (a reversal it left out): not a view of then
+    if (!m || Date.parse(m.recordedAt) > input.knownAt || stored.some((s) => Date.parse(s.at) > input.asOf)) continue;
+    const summary = await readSentences(store, stored, reading);
+    if (summary.length === 0) continue;
+    let excerpt: ShownSentence[] | null;
     if (ofSpan) {
       // the span the question names is what it asks about: a longer excerpt, whatever its similarity
       excerpt = await closestSentences(deps.embedder, summary, input.vector, { sentences: 3 * opts.sentences, minSimilarity: -1 });
@@ -164,20 +185,20 @@ export async function summaryContext(deps: { store: Store; embedder: Embedder },
       if (later.length === 0) continue;
       excerpt = (await closestSentences(deps.embedder, later, input.vector, { ...opts, minSimilarity: -1 })) ?? later;
     }
-    if (excerpt?.length === 0) continue;
+    const sentences = excerpt ?? summary;
+    if (sentences.length === 0) continue;
     entries.push({
       id: n.id,
       level: n.level,
       window: { start: formatInstant(n.start), end: formatInstant(n.end) },
-      text: excerpt ? excerpt.map(line).join("\n") : n.text,
-      sources: [...new Set((excerpt ?? summary).flatMap((s) => s.sources))],
+      text: sentences.map(sentenceLine).join("\n"),
+      sentences,
+      sources: [...new Set(sentences.flatMap((s) => s.sources))],
       hits,
     });
   }
   return entries;
 }
-
-const line = (s: SummarySentence) => withSpeaker(s.speaker, s.text);
 
 /**
  * Whether a summary sentence states a later state of these hits: it revised one of them, or is one of them
@@ -191,12 +212,12 @@ function laterStateOf(hits: Hit[]): (s: SummarySentence) => boolean {
 }
 
 /** The `count` sentences closest to the question, in their order; null when the whole summary is wanted or fits. */
-async function closestSentences(
+async function closestSentences<S extends SummarySentence>(
   embedder: Embedder,
-  sentences: SummarySentence[],
+  sentences: S[],
   vector: Float32Array,
   opts: Pick<ContextOptions, "sentences" | "minSimilarity">,
-): Promise<SummarySentence[] | null> {
+): Promise<S[] | null> {
   const count = opts.sentences;
   if (count === 0 || sentences.length === 0) return null;
   const vectors = isZero(vector) ? null : await embedder.embed(sentences.map((s) => s.text));

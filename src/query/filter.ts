@@ -4,6 +4,7 @@
  */
 import type { Memory, SearchFilter } from "../model/types.js";
 import { sameScope } from "../model/scope.js";
+import type { Store } from "../ports/store.js";
 import { conditionHolds } from "./where.js";
 
 export function memoryPassesFilter(m: Memory, f: SearchFilter): boolean {
@@ -22,3 +23,12 @@ export function memoryPassesFilter(m: Memory, f: SearchFilter): boolean {
   return true;
 }
 
+/** The memories (of those given) that exist and pass the filter. */
+export async function memoriesPassing(store: Store, ids: Iterable<string>, f: SearchFilter): Promise<Set<string>> {
+  const ok = new Set<string>();
+  for (const id of ids) {
+    const m = await store.getMemory(id);
+    if (m && memoryPassesFilter(m, f)) ok.add(id);
+  }
+  return ok;
+}

@@ -9,7 +9,7 @@ import { rankByRecency, recencyCandidates } from "../channels/recency.js";
 import { fuse } from "../fuse/rrf.js";
 import { evidenceLists, withEvidence } from "./evidence.js";
 import type { ChannelName, ChannelReport, Hit, Ranked, SearchFilter, SearchResult } from "../model/types.js";
-import { memoryPassesFilter } from "./filter.js";
+import { memoriesPassing } from "./filter.js";
 import { matchesLquery } from "../topics/lquery.js";
 import { annotateSupersession } from "./supersession.js";
 import { annotateRelations } from "./relations.js";
@@ -46,16 +46,6 @@ export interface SearchDeps {
   neighbours: NeighbourOptions;
   /** Candidates said by a person the query names gain a share of their scores (query/speakers.ts). */
   speakers: SpeakerOptions;
-}
-
-/** The memories (of those given) that pass the query's filters, so a successor never breaks them. */
-async function admissibleMemories(store: Store, ids: string[], filter: SearchFilter): Promise<Set<string>> {
-  const ok = new Set<string>();
-  for (const id of ids) {
-    const m = await store.getMemory(id);
-    if (m && memoryPassesFilter(m, filter)) ok.add(id);
-  }
-  return ok;
 }
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
@@ -166,9 +156,9 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     scored.slice(0, Math.max(3 * opts.k, 30)),
     { asOf: opts.asOf, knownAt: opts.knownAt },
     { demotion: deps.demotion, currentOnly: opts.currentOnly },
-    (ids) => admissibleMemories(deps.store, ids, opts.filter),
+    (ids) => memoriesPassing(deps.store, ids, opts.filter),
   );
-  const related = await annotateRelations(deps.store, annotated, opts.k, { asOf: opts.asOf, knownAt: opts.knownAt }, (ids) => admissibleMemories(deps.store, ids, opts.filter));
+  const related = await annotateRelations(deps.store, annotated, opts.k, { asOf: opts.asOf, knownAt: opts.knownAt }, (ids) => memoriesPassing(deps.store, ids, opts.filter));
   const annotateMs = round(performance.now() - annotateStart);
   const chunks = await deps.store.hydrate(related.slice(0, opts.k).map((f) => f.chunkId));
   // a hit whose memory another process forgot (or whose summary it rewrote) since the channels ran is left out
@@ -199,7 +189,7 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
       contradicts: f.contradicts,
     };
   });
-  const context = pyramid ? await summaryContext(deps, { hits, vector: query.vector, time, asOf: opts.asOf, knownAt: opts.knownAt }, deps.context) : [];
+  const context = pyramid ? await summaryContext(deps, { hits, vector: query.vector, time, asOf: opts.asOf, knownAt: opts.knownAt, filter: opts.filter, currentOnly: opts.currentOnly }, deps.context) : [];
   const matched = opts.time === "restrict" ? scored.length : scored.filter((s) => s.adjustments.some((a) => a.reason.startsWith("in time window"))).length;
   return {
     query: text,

@@ -2,7 +2,7 @@
  * @module surfaces/cli/format
  * Human-readable renderings of engine results for a terminal.
  */
-import { withSpeaker } from "../../index.js";
+import { supersededMark, withSpeaker, type ShownSentence } from "../../index.js";
 import type { BenchReport, PyramidBenchReport, TopicBenchReport, FilterBenchReport, TopicJson, EvalReport, HistoryJson, Memory, Metrics, PyramidNodeJson, SearchResult } from "../../index.js";
 
 const oneLine = (s: string, max: number) => {
@@ -25,11 +25,14 @@ export function formatSearch(r: SearchResult): string {
   const timing = Object.entries(r.channels)
     .map(([c, rep]) => `${c} ${rep!.candidates} in ${rep!.ms.toFixed(1)} ms`)
     .join(", ");
-  // context: one line per summary, its level and window, then the start of its text
-  const context = (r.context ?? []).map((c) => `  ${c.level} ${c.window.start.slice(0, 10)}${c.level === "turn" ? "" : `..${c.window.end.slice(0, 10)}`}  ${c.id}\n    ${oneLine(c.text, 150)}`);
+  // context: each summary's level and window, then its sentences, one a line
+  const context = (r.context ?? []).map((c) => `  ${c.level} ${c.window.start.slice(0, 10)}${c.level === "turn" ? "" : `..${c.window.end.slice(0, 10)}`}  ${c.id}\n${c.sentences.map((s) => `    ${sentence(s)}`).join("\n")}`);
   const contextBlock = context.length ? `\ncontext (summaries of the top hits' windows):\n${context.join("\n")}` : "";
   return `${note}${lines.join("\n")}${contextBlock}\n(${r.took_ms.toFixed(1)} ms; ${timing})`;
 }
+
+/** A summary sentence cut to fit a line, its superseded mark never cut off. */
+const sentence = (s: ShownSentence) => [oneLine(withSpeaker(s.speaker, s.text), 150), supersededMark(s)].filter(Boolean).join("  ");
 
 export function formatHistory(h: HistoryJson): string {
   const chain = h.chain.map((c) => `${c.id === h.id ? "*" : " "} ${c.valid_from} → ${c.valid_to ?? "now"}  ${c.status.padEnd(10)} ${c.id}\n    ${oneLine(c.text, 140)}`);
@@ -69,7 +72,11 @@ export function formatTopicTree(topics: TopicJson[]): string {
 }
 
 export function formatPyramid(r: { zone: string; dirty: number; nodes: PyramidNodeJson[] }): string {
-  const lines = r.nodes.map((n) => `${n.level.padEnd(6)} ${n.start.slice(0, 10)}..${n.end.slice(0, 10)}  ${String(n.children).padStart(4)} children  ${n.id}\n    ${oneLine(n.text, 150)}`);
+  // the start of each summary, then any sentence a later memory replaced, so that a stale one is never missed
+  const lines = r.nodes.map((n) => {
+    const stale = n.sentences.filter((s) => s.status === "superseded").map((s) => `\n    ${sentence(s)}`);
+    return `${n.level.padEnd(6)} ${n.start.slice(0, 10)}..${n.end.slice(0, 10)}  ${String(n.children).padStart(4)} children  ${n.id}\n    ${oneLine(n.text, 150)}${stale.join("")}`;
+  });
   const state = r.dirty ? `${r.dirty} windows changed since the last build: run cascade pyramid build` : "up to date";
   return `${lines.join("\n") || "no summary nodes yet (cascade pyramid build)"}\n(${r.nodes.length} nodes, time zone ${r.zone}, ${state})`;
 }

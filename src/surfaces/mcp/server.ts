@@ -28,7 +28,7 @@ export function renderHits(r: SearchResult): string {
   const note = r.time_note ? `Note on time: ${r.time_note}\n\n` : "";
   if (r.hits.length === 0) return `${note}No memory matches "${r.query}".`;
   const context = r.context.length
-    ? "\n\nContext — summaries of the periods of the top results (they already reflect later changes):\n" +
+    ? "\n\nContext — summaries of the periods of the top results (a sentence marked [superseded by …] was replaced later: do not act on it):\n" +
       r.context.map((c) => `- [${c.id}] ${c.level} summary of ${c.window.start} to ${c.window.end}:\n${c.text}`).join("\n")
     : "";
   return note + r.hits

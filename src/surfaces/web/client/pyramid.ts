@@ -1,18 +1,13 @@
 /**
  * @module web/client/pyramid
  * The summary pyramid, browsable month → week → day: each node opens (read on demand from
- * GET /v1/memories/{id}) to its sentences, each linked to the memories it came from, and to its children.
+ * GET /v1/memories/{id}) to its sentences, each linked to the memories it came from and marked when a later
+ * memory superseded one of them, and to its children.
  */
 import { api } from "./api.js";
-import { clear, h, historyLink } from "./dom.js";
+import { clear, h } from "./dom.js";
 import type { PanelContext } from "./panel.js";
-
-interface Sentence {
-  text: string;
-  speaker: string | null;
-  at: string;
-  sources: string[];
-}
+import { sentenceList, type SentenceJson } from "./sentences.js";
 
 export async function renderPyramid(root: HTMLElement, ctx: PanelContext): Promise<void> {
   const build = h("button", { type: "button", id: "pyramid-build" }, "Build dirty windows now");
@@ -64,14 +59,9 @@ function nodeView(n: any, ctx: PanelContext): HTMLElement {
     loaded = true;
     try {
       const node = await api("GET", `/v1/memories/${encodeURIComponent(n.id)}`);
-      const sentences = (node.metadata?.sentences ?? []) as Sentence[];
-      body.append(
-        h(
-          "ul",
-          { class: "sentences" },
-          sentences.map((s) => h("li", {}, s.speaker ? h("strong", {}, `${s.speaker}: `) : null, s.text, h("span", { class: "muted" }, " — from "), s.sources.map((id, i) => [i ? ", " : "", historyLink(id)]))),
-        ),
-      );
+      // `sentences` carries each one's status now; `metadata.sentences` is what the summariser wrote
+      const sentences = (node.sentences ?? node.metadata?.sentences ?? []) as SentenceJson[];
+      body.append(sentenceList(sentences));
       if (sentences.length === 0) body.append(h("div", { class: "text" }, node.text));
       const children: string[] = node.children ?? [];
       if (n.level !== "day" && children.length) {

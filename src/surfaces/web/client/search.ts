@@ -8,6 +8,7 @@ import { api, ApiError } from "./api.js";
 import { clear, field, h, historyLink, input, shortId } from "./dom.js";
 import { replaceHash, type PanelContext } from "./panel.js";
 import { rankBars, type ChannelsJson, type HitJson } from "./rank-bars.js";
+import { sentenceList } from "./sentences.js";
 
 const FALLBACK_CHANNELS = ["bm25", "dense", "curated", "recency", "colbert", "time"];
 let channelNames: string[] | null = null;
@@ -186,7 +187,7 @@ function showResults(root: HTMLElement, r: any, roundTrip: number, filterTopic: 
     root.append(
       h("h3", {}, "Context (summaries)"),
       r.context.map((s: any) =>
-        h("div", { class: "context" }, h("span", { class: "badge" }, s.level ?? "summary"), " ", s.window ? `${s.window.start ?? s.window} ` : "", h("div", { class: "text" }, s.text), s.sources?.length ? h("div", { class: "muted" }, "sources: ", s.sources.map((id: string) => [historyLink(id), " "])) : null),
+        h("div", { class: "context", "data-id": s.id }, h("span", { class: "badge" }, s.level ?? "summary"), " ", s.window ? `${s.window.start ?? s.window} ` : "", sentenceList(s.sentences ?? [])),
       ),
     );
   }
