@@ -10,6 +10,7 @@ import { DEMO_NOW, demoCorpus, MemorySpace, parseInstant } from "../src/index.js
 import { startHttpServer, type RunningServer } from "../src/surfaces/http/serve.js";
 import { launchChromium, SCREENSHOT_DIR } from "./browser.js";
 import { tempDir } from "./helpers.js";
+import { BERLIN, PRAGUE, offsiteNotes } from "./fixtures/offsite.js";
 
 const TOKEN = "inspector-e2e-token";
 
@@ -39,6 +40,7 @@ describe("web inspector in headless Chromium", () => {
   let page: Page;
   let ids: string[];
   let pool: { old: string; new: string };
+  let prague: string;
   const external: string[] = [];
   const consoleErrors: string[] = [];
 
@@ -68,6 +70,11 @@ describe("web inspector in headless Chromium", () => {
     await engine.retract((await engine.supersede(b, a, { reason: "typo: wrong pool" })).id);
     await engine.supersede(c, a, { reason: "pool shrunk" });
     await engine.buildPyramid();
+    // issue 31: Berlin (week 2026-W23) superseded by Prague (W24), in a namespace of its own
+    const offsite = await space.acquire("offsite", { create: true });
+    const written = (await offsite.engine.rememberMany(offsiteNotes(), { detect: false })).ids as string[];
+    prague = written[offsiteNotes().findIndex((m) => m.text === PRAGUE)];
+    offsite.release();
     server = await startHttpServer(space, { host: "127.0.0.1", port: 0, token: TOKEN });
     browser = await launchChromium();
     page = await browser.newPage();
@@ -280,6 +287,38 @@ describe("web inspector in headless Chromium", () => {
     assert.equal(sourceId, ids[0], "the first sentence of 2 February comes from the kick-off note");
     await source.click();
     await until("the source memory", async () => (await text(page.locator("#history-text"))).startsWith("Kick-off for payments v2"));
+  });
+
+  test("a summary sentence whose source was superseded is marked in a search's context and in the pyramid", async () => {
+    const useNamespace = async (ns: string) => {
+      await page.fill("#namespace", ns);
+      await page.press("#namespace", "Enter");
+    };
+    await useNamespace("offsite");
+    try {
+      await go(`#search?query=${encodeURIComponent("what was planned last week")}&now=2026-06-10T12:00:00Z`);
+      const week = page.locator('.context[data-id="p_week_2026-W23"]');
+      await until("last week's summary in context", async () => (await week.count()) === 1);
+      const stale = week.locator('li[data-status="superseded"]');
+      assert.equal(await stale.count(), 1);
+      assert.ok((await text(stale)).startsWith(`Alice: ${BERLIN} superseded by `), await text(stale));
+      assert.equal(await stale.locator(".status-superseded a").getAttribute("href"), `#history/${prague}`);
+      await shot("8-context-superseded");
+
+      await go("#pyramid");
+      const june = page.locator("#pyramid-months > details.pyr-node").first();
+      await until("the offsite month", async () => (await june.getAttribute("data-id")) === "p_month_2026-06");
+      await june.locator("summary").first().click();
+      const w23 = june.locator('details.pyr-node[data-id="p_week_2026-W23"]');
+      await w23.waitFor({ state: "visible" });
+      await w23.locator("summary").first().click();
+      const marked = w23.locator('ul.sentences li[data-status="superseded"]');
+      await marked.first().waitFor({ state: "visible" });
+      assert.match(await text(marked), /Berlin in September.*superseded by/);
+      assert.equal(await w23.locator('ul.sentences li[data-status="current"]').filter({ hasText: "Berlin in September" }).count(), 0);
+    } finally {
+      await useNamespace("");
+    }
   });
 
   test("topics: a tree with counts; a click filters the timeline", async () => {

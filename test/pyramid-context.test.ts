@@ -202,7 +202,7 @@ test("CLI: search JSON carries context; human output shows it; --no-pyramid empt
   const r = cli(["--db", db, "--json", "--now", DIARY_NOW, "search", "session cache"]);
   assert.equal(r.status, 0, r.stderr);
   assert.ok(Array.isArray(r.json.context) && r.json.context.length > 0);
-  for (const c of r.json.context) assert.deepEqual(Object.keys(c).sort(), ["hits", "id", "level", "sources", "text", "window"]);
+  for (const c of r.json.context) assert.deepEqual(Object.keys(c).sort(), ["hits", "id", "level", "sentences", "sources", "text", "window"]);
   const off = cli(["--db", db, "--json", "--now", DIARY_NOW, "search", "session cache", "--no-pyramid"]);
   assert.deepEqual(off.json.context, []);
   const human = cli(["--db", db, "--now", DIARY_NOW, "search", "session cache"]);

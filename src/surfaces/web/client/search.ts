@@ -186,7 +186,8 @@ function showResults(root: HTMLElement, r: any, roundTrip: number, filterTopic: 
   if (Array.isArray(r.context) && r.context.length) {
     root.append(
       h("h3", {}, "Context (summaries)"),
-      r.context.map((s: any) =>
+      // spread: the DOM's append turns an array into the text "[object HTMLDivElement]"
+      ...r.context.map((s: any) =>
         h("div", { class: "context", "data-id": s.id }, h("span", { class: "badge" }, s.level ?? "summary"), " ", s.window ? `${s.window.start ?? s.window} ` : "", sentenceList(s.sentences ?? [])),
       ),
     );
