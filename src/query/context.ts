@@ -19,7 +19,7 @@
  * the rest of the week. `pyramid show` and `show ID` give the whole summary. `timeSpan: "rank"` restores the
  * other policy (summaries rank with everything when the question names a span); docs/BENCHMARKS.md measures both.
  */
-import { SUMMARY_KIND, isSummaryId, type ContextEntry, type NodeLevel, type PyramidNode, type ShownSentence, type SummarySentence } from "../model/pyramid.js";
+import { SUMMARY_KIND, isSummaryId, type ContextEntry, type NodeLevel, type PyramidNode, type SummarySentence } from "../model/pyramid.js";
 import type { Hit, Ranked, SearchFilter } from "../model/types.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { Store } from "../ports/store.js";
@@ -170,21 +170,14 @@ export async function summaryContext(deps: { store: Store; embedder: Embedder },
     const stored = (m?.metadata.sentences as SummarySentence[] | undefined) ?? [];
     // a summary quoting what came after as-of was written knowing it (a reversal it left out): not a view of then
     if (!m || Date.parse(m.recordedAt) > input.knownAt || stored.some((s) => Date.parse(s.at) > input.asOf)) continue;
-    const summary = await readSentences(store, stored, reading);
+    // a hit's window is worth the reader's words only for the later state of what the hits say (a long hit's
+    // turn node always comes: the hit shows one chunk, the node the whole memory); only those sentences are read
+    const laterOnly = !ofSpan && opts.windows === "revised" && n.level !== "turn";
+    const summary = await readSentences(store, laterOnly ? stored.filter(holdsLaterState) : stored, reading);
     if (summary.length === 0) continue;
-    let excerpt: ShownSentence[] | null;
-    if (ofSpan) {
-      // the span the question names is what it asks about: a longer excerpt, whatever its similarity
-      excerpt = await closestSentences(deps.embedder, summary, input.vector, { sentences: 3 * opts.sentences, minSimilarity: -1 });
-    } else if (opts.windows === "always" || n.level === "turn") {
-      // a long hit's turn node always comes: the hit shows one chunk, the node the whole memory
-      excerpt = await closestSentences(deps.embedder, summary, input.vector, opts);
-    } else {
-      // a hit's window is worth the reader's words only for the later state of what the hits say
-      const later = summary.filter(holdsLaterState);
-      if (later.length === 0) continue;
-      excerpt = (await closestSentences(deps.embedder, later, input.vector, { ...opts, minSimilarity: -1 })) ?? later;
-    }
+    // the span the question names is what it asks about: a longer excerpt, whatever its similarity
+    const pick = ofSpan ? { sentences: 3 * opts.sentences, minSimilarity: -1 } : laterOnly ? { ...opts, minSimilarity: -1 } : opts;
+    const excerpt = await closestSentences(deps.embedder, summary, input.vector, pick);
     const sentences = excerpt ?? summary;
     if (sentences.length === 0) continue;
     entries.push({
