@@ -42,6 +42,8 @@ test("CLI: search and pyramid show mark the superseded sentence; --filter user=b
   assert.doesNotMatch(JSON.stringify(bob.context), /passport|X4417728|Alice/);
   const pyramid = cli(["pyramid", "show", "--level", "week", "--db", db, "--now", OFFSITE_NOW]);
   assert.ok(pyramid.stdout.includes(`    Alice: ${BERLIN}  ${mark}`), pyramid.stdout);
+  const shown = cli(["show", "p_week_2026-W23", "--db", db, "--now", OFFSITE_NOW]);
+  assert.ok(shown.stdout.includes(`\nAlice: ${BERLIN} ${mark}\n`), shown.stdout);
 });
 
 test("HTTP: the search's context and GET /v1/pyramid carry each sentence's status; a filtered search's context stays in scope", async () => {
@@ -75,4 +77,6 @@ test("MCP: memory_search's context and memory_pyramid mark it, and the heading n
   assert.doesNotMatch(bob, /passport|X4417728/);
   const pyramid = textOf(await client.callTool({ name: "memory_pyramid", arguments: { level: "week" } }));
   assert.ok(pyramid.includes(`Alice: ${BERLIN} ${mark}`), pyramid);
+  const got = textOf(await client.callTool({ name: "memory_get", arguments: { id: "p_week_2026-W23" } }));
+  assert.ok(got.includes(`Alice: ${BERLIN} ${mark}`), got);
 });

@@ -2,7 +2,7 @@
  * @module surfaces/cli/format
  * Human-readable renderings of engine results for a terminal.
  */
-import { supersededMark, withSpeaker, type ShownSentence } from "../../index.js";
+import { sentenceLine, supersededMark, withSpeaker, type ShownSentence } from "../../index.js";
 import type { BenchReport, PyramidBenchReport, TopicBenchReport, FilterBenchReport, TopicJson, EvalReport, HistoryJson, Memory, Metrics, PyramidNodeJson, SearchResult } from "../../index.js";
 
 const oneLine = (s: string, max: number) => {
@@ -81,7 +81,7 @@ export function formatPyramid(r: { zone: string; dirty: number; nodes: PyramidNo
   return `${lines.join("\n") || "no summary nodes yet (cascade pyramid build)"}\n(${r.nodes.length} nodes, time zone ${r.zone}, ${state})`;
 }
 
-export function formatMemory(m: Memory & { children?: string[] }): string {
+export function formatMemory(m: Memory & { children?: string[]; sentences?: ShownSentence[] }): string {
   const rows: [string, string | null][] = [
     ["id", m.id],
     ["kind", m.kind],
@@ -103,7 +103,8 @@ export function formatMemory(m: Memory & { children?: string[] }): string {
     rows.splice(8, 0, ["placed", `automatically, ${placed.topic === "unsorted" ? `unsorted (nearest ${placed.nearest}, similarity ${placed.similarity})` : `confidence ${placed.confidence}, similarity ${placed.similarity}`}`]);
   }
   const head = rows.filter(([, v]) => v !== null).map(([k, v]) => `${k.padEnd(12)}${v}`);
-  return `${head.join("\n")}\n\n${m.text}`;
+  // a summary's text as its sentences read now: one whose source was superseded since is marked
+  return `${head.join("\n")}\n\n${m.sentences?.length ? m.sentences.map(sentenceLine).join("\n") : m.text}`;
 }
 
 const METRICS: (keyof Metrics)[] = ["recall@5", "recall@10", "hit@10", "ndcg@10", "mrr"];

@@ -9,7 +9,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { z } from "zod";
 import { registerGraphTools } from "./graph-tools.js";
 import { MCP_TOOLS } from "./tools.js";
-import { CascadeError, recallOptionsFromWire, recallWireShape, whereSchema, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
+import { CascadeError, sentenceLine, recallOptionsFromWire, recallWireShape, whereSchema, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
 
@@ -225,7 +225,9 @@ export function createMcpServer(engine: Engine): McpServer {
         const facts = [m.at, `kind ${m.kind}`, m.topic && `topic ${m.topic}`, m.speaker && `speaker ${m.speaker}`, m.user && `user ${m.user}`, typeof m.metadata.ref === "string" && `ref ${m.metadata.ref}`]
           .filter(Boolean)
           .join("; ");
-        return `[${m.id}] (${status}; ${facts})\n${m.title ? `${m.title}: ` : ""}${m.text}`;
+        // a summary reads as its sentences now: one whose source was superseded since is marked
+        const body = m.sentences?.length ? m.sentences.map(sentenceLine).join("\n") : m.text;
+        return `[${m.id}] (${status}; ${facts})\n${m.title ? `${m.title}: ` : ""}${body}`;
       }),
   );
 
