@@ -78,3 +78,13 @@ test("every window of the hits (engine.context.windows always) is filtered by th
   assert.doesNotMatch(contextText(r.context), /Alice|passport|Berlin/);
   await engine.close();
 });
+
+test("PostgreSQL (PGlite): the same mark and the same filter, through the same store port", async () => {
+  const { engine, prague } = await offsite({ path: "pglite:memory" });
+  const week = (await engine.recall("what was planned last week")).context.find((c) => c.id === "p_week_2026-W23");
+  assert.ok(week?.text.includes(`Alice: ${BERLIN} [superseded by ${prague}]`), week?.text);
+  const bob = await engine.recall("what happened last week", { filter: { user: "bob" } });
+  assert.match(contextText(bob.context), /conference room/);
+  assert.doesNotMatch(contextText(bob.context), /passport|Berlin in September/);
+  await engine.close();
+});
