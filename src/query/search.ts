@@ -8,7 +8,7 @@ import type { GraphChannel } from "../channels/graph.js";
 import { rankByRecency, recencyCandidates } from "../channels/recency.js";
 import { fuse } from "../fuse/rrf.js";
 import { evidenceLists, withEvidence } from "./evidence.js";
-import type { ChannelName, ChannelReport, Hit, Ranked, SearchFilter, SearchResult } from "../model/types.js";
+import type { ChannelName, ChannelReport, Hit, Ranked, SearchResult } from "../model/types.js";
 import { memoriesPassing } from "./filter.js";
 import { matchesLquery } from "../topics/lquery.js";
 import { annotateSupersession } from "./supersession.js";
