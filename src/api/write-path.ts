@@ -138,7 +138,7 @@ export class WritePath {
     if (c.ttl !== undefined) delete merged.expires;
     for (const [k, v] of Object.entries(merged)) if (v === null) delete merged[k];
     const valid = validateMemoryInput(merged, now);
-    const [prepared] = await attachEntities(await prepareMemories([valid], this.deps.embedder, now), this.config.extractor);
+    const [prepared] = await attachEntities(await prepareMemories([valid], this.deps.embedder, now), this.config.extractor, this.knownKeys);
     const next = { ...prepared, memory: { ...prepared.memory, id, recordedAt: old.recordedAt } };
     this.deps.keeper.beginWrite();
     try {
@@ -211,7 +211,7 @@ export class WritePath {
         }
       }
       const contexts = this.config.conversationContext ? await sessionContexts(valid.map((v) => v.memory), (session, at, scope) => this.deps.store.previousInSession(session, at, scope)) : [];
-      const prepared = await attachEntities(await this.placeTopics(await prepareMemories(valid.map((v) => v.memory), this.deps.embedder, now, contexts, this.config.denseContext)), this.config.extractor);
+      const prepared = await attachEntities(await this.placeTopics(await prepareMemories(valid.map((v) => v.memory), this.deps.embedder, now, contexts, this.config.denseContext)), this.config.extractor, this.knownKeys);
       // a context taken from earlier in this batch names its memory once that memory has an id
       contexts.forEach((c, i) => c?.batchIndex !== undefined && (prepared[i].contextOf = prepared[c.batchIndex].memory.id));
       prepared.forEach((p, i) => {
@@ -277,6 +277,16 @@ export class WritePath {
    * Gives each memory that came without a topic the nearest topic (or `unsorted`), recording the choice and its
    * confidence in `metadata.placement`. Explicit topics are never changed. A store with no topic places nothing.
    */
+  /** The keys (exact, or an alias) the store holds an entity for: one lookup, then one per key an alias may explain. */
+  private readonly knownKeys = async (keys: string[]): Promise<Set<string>> => {
+    const found = await this.deps.store.entities.byKeys(keys);
+    const known = new Set(found.map((e) => e.key).filter((k) => keys.includes(k)));
+    if (found.length > known.size) {
+      for (const k of keys) if (!known.has(k) && (await this.deps.store.entities.byKeys([k])).length) known.add(k);
+    }
+    return known;
+  };
+
   private async placeTopics(prepared: PreparedMemory[]): Promise<PreparedMemory[]> {
     if (!this.config.placement.enabled || prepared.length === 0) return prepared;
     const placer = await this.loadPlacer();
