@@ -4,11 +4,12 @@
  * identifiers (service names, error codes, versions) mentioned by a memory's text, plus its speaker.
  *
  * Names come from wink-nlp's part-of-speech tagger (its English lite model, ~100 µs a sentence-long memory, in
- * process, no model download): runs of proper nouns, with a product's version kept on it ("Node 20"). A
- * capitalised word that opens a sentence is only taken as a name when its lowercase form is not an English
- * word the model knows (so "Wow", "Good", "Painting" are not names) or when the text also writes it
- * capitalised mid-sentence. Identifiers come from patterns, because no tagger knows `payments-api`.
- * A text that cannot name anything by those rules (see mayNameSomething) skips the tagger entirely.
+ * process, no model download), read into whole names by entities/names (particles, hyphens, titles, versions;
+ * never a time). A capitalised word that opens a sentence is taken as a name for sure only when its lowercase
+ * form is not an English word the model knows, or when the text also writes it capitalised mid-sentence;
+ * otherwise ("Sam is…", but also "Painting is fun") it is a tentative name, which ingest keeps only when the
+ * store already knows the name (ingest/entities). Identifiers come from patterns, because no tagger knows
+ * `payments-api`. A text that cannot name anything for sure (see mayNameSomething) skips the tagger entirely.
  */
 import winkNLP from "wink-nlp";
 import model from "wink-eng-lite-web-model";
@@ -80,7 +81,8 @@ const CAPITALISED = /[\p{Lu}][\p{L}\p{N}]*/gu;
 /**
  * Whether the text may name something, decided without the tagger (which costs ~150 µs for a 40-word memory):
  * a capitalised word that is not a stop word, mid-sentence; or, opening a sentence, one with a capital inside,
- * one followed by another capitalised word, or one wink does not know as a lowercase word. Most text that
+ * one followed by another capitalised word (or "and" one: "Sam and I"), or one wink does not know as a
+ * lowercase word. Most text that
  * names nothing ("Thanks! The kids loved it.") never reaches the tagger.
  */
 function mayNameSomething(text: string): boolean {
@@ -89,7 +91,7 @@ function mayNameSomething(text: string): boolean {
     const lower = word.toLowerCase();
     if (isStopWord(lower) || isTimeWord(lower)) continue;
     if (!opensSentenceAt(text, m.index!)) return true;
-    if (INNER_CAPITAL.test(word) || /^\s+[\p{Lu}]/u.test(text.slice(m.index! + word.length)) || !knownLowercase(word)) return true;
+    if (INNER_CAPITAL.test(word) || /^\s+(?:(?:and|&)\s+)?\p{Lu}/u.test(text.slice(m.index! + word.length)) || !knownLowercase(word)) return true;
   }
   return false;
 }
