@@ -34,7 +34,7 @@ import type { WindowLevel } from "../time/windows.js";
 import { resolveEngineConfig, type EngineConfig, type ResolvedEngineConfig } from "./engine-config.js";
 import { forgetMemory, forgetWhere, type ForgetOptions, type Forgotten, type ForgetWhereOptions, type ForgottenWhere } from "./forgetting.js";
 import { graphAround, link, listEntities, type EntitiesOptions, type GraphJson, type GraphOptions, type LinkInput } from "./graph-actions.js";
-import { listMemories, type ListJson, type ListOptions } from "./list.js";
+import { listMemories, withStatus, type ListJson, type ListedMemory, type ListOptions } from "./list.js";
 import { edgeJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
 import * as revisions from "./revision-actions.js";
 import { rememberMessages, type MessagesResult } from "./fact-actions.js";
@@ -195,12 +195,17 @@ export class Engine {
     return search(deps, query, { ...resolved, pyramid: resolved.pyramid && this.config.pyramid.enabled });
   }
 
-  /** A memory; a summary node also lists its children (turns, or the nodes one level down). */
-  async show(id: string): Promise<Memory & { children?: string[] }> {
+  /**
+   * A memory with its status now (as `list` gives it: status, superseded_by, supersedes); a summary node also
+   * lists its children (turns, or the nodes one level down).
+   */
+  async show(id: string): Promise<ListedMemory & { children?: string[] }> {
     await this.keeper.settle();
     const m = await this.ports.store.getMemory(id);
     if (!m) throw notFound("memory", id);
-    return m.kind === "summary" ? { ...m, children: await this.ports.store.summaryChildren(id) } : m;
+    const now = this.clock.now();
+    const [shown] = (await withStatus(this.ports.store, [m], { asOf: now, knownAt: now })).memories;
+    return m.kind === "summary" ? { ...shown, children: await this.ports.store.summaryChildren(id) } : shown;
   }
 
   /** Memories in time order, a page at a time, with their status at (asOf, knownAt): see api/list.ts. */

@@ -3,7 +3,7 @@
  * Human-readable renderings of engine results for a terminal.
  */
 import { withSpeaker } from "../../index.js";
-import type { BenchReport, PyramidBenchReport, TopicBenchReport, FilterBenchReport, TopicJson, EvalReport, HistoryJson, Memory, Metrics, PyramidNodeJson, SearchResult } from "../../index.js";
+import type { BenchReport, PyramidBenchReport, TopicBenchReport, FilterBenchReport, TopicJson, EvalReport, HistoryJson, ListedMemory, Metrics, PyramidNodeJson, SearchResult } from "../../index.js";
 
 const oneLine = (s: string, max: number) => {
   const flat = s.replace(/\s+/g, " ").trim();
@@ -74,9 +74,16 @@ export function formatPyramid(r: { zone: string; dirty: number; nodes: PyramidNo
   return `${lines.join("\n") || "no summary nodes yet (cascade pyramid build)"}\n(${r.nodes.length} nodes, time zone ${r.zone}, ${state})`;
 }
 
-export function formatMemory(m: Memory & { children?: string[] }): string {
+/**
+ * `show`: the memory's fields, its status first (a superseded memory must not read as current), its scope
+ * (user, agent, session, and the namespace when not the default one), then its text.
+ */
+export function formatMemory(m: ListedMemory & { children?: string[] }, namespace?: string): string {
+  const placed = m.metadata.placement as { topic: string; confidence: number; similarity: number; nearest: string } | undefined;
   const rows: [string, string | null][] = [
     ["id", m.id],
+    ["status", m.status === "superseded" ? `SUPERSEDED by ${m.superseded_by.join(", ")}` : "current"],
+    ["supersedes", m.supersedes.length ? m.supersedes.join(", ") : null],
     ["kind", m.kind],
     ["at", m.at],
     ["recorded", m.recordedAt],
@@ -84,17 +91,17 @@ export function formatMemory(m: Memory & { children?: string[] }): string {
     ["description", m.description],
     ["tags", m.tags.length ? m.tags.join(", ") : null],
     ["topic", m.topic],
+    ["placed", placed ? `automatically, ${placed.topic === "unsorted" ? `unsorted (nearest ${placed.nearest}, similarity ${placed.similarity})` : `confidence ${placed.confidence}, similarity ${placed.similarity}`}` : null],
+    ["user", m.user],
+    ["agent", m.agent],
+    ["namespace", namespace ?? null],
     ["speaker", m.speaker],
     ["role", m.role],
     ["session", m.session],
     ["chunks", String(m.chunks)],
     ["metadata", Object.keys(m.metadata).length ? JSON.stringify(m.metadata) : null],
+    ["children", m.children ? `${m.children.length}: ${m.children.join(", ")}` : null],
   ];
-  if (m.children) rows.push(["children", `${m.children.length}: ${m.children.join(", ")}`]);
-  const placed = m.metadata.placement as { topic: string; confidence: number; similarity: number; nearest: string } | undefined;
-  if (placed) {
-    rows.splice(8, 0, ["placed", `automatically, ${placed.topic === "unsorted" ? `unsorted (nearest ${placed.nearest}, similarity ${placed.similarity})` : `confidence ${placed.confidence}, similarity ${placed.similarity}`}`]);
-  }
   const head = rows.filter(([, v]) => v !== null).map(([k, v]) => `${k.padEnd(12)}${v}`);
   return `${head.join("\n")}\n\n${m.text}`;
 }

@@ -218,11 +218,18 @@ export function createMcpServer(engine: Engine): McpServer {
     (a) =>
       guarded(async () => {
         const m = await engine.show(a.id);
-        const h = await engine.history(a.id);
-        const by = h.edges.filter((e) => e.type === "supersedes" && e.to === a.id && e.retracted_at === null).map((e) => e.from);
-        const superseded = h.chain.find((c) => c.id === a.id)?.status === "superseded";
-        const status = superseded ? `SUPERSEDED by ${by.join(", ")} — do not act on it` : "current";
-        const facts = [m.at, `kind ${m.kind}`, m.topic && `topic ${m.topic}`, m.speaker && `speaker ${m.speaker}`, m.user && `user ${m.user}`, typeof m.metadata.ref === "string" && `ref ${m.metadata.ref}`]
+        const status = m.status === "superseded" ? `SUPERSEDED by ${m.superseded_by.join(", ")} — do not act on it` : "current";
+        const facts = [
+          m.at,
+          `kind ${m.kind}`,
+          m.supersedes.length > 0 && `supersedes ${m.supersedes.join(", ")}`,
+          m.topic && `topic ${m.topic}`,
+          m.speaker && `speaker ${m.speaker}`,
+          m.user && `user ${m.user}`,
+          m.agent && `agent ${m.agent}`,
+          m.session && `session ${m.session}`,
+          typeof m.metadata.ref === "string" && `ref ${m.metadata.ref}`,
+        ]
           .filter(Boolean)
           .join("; ");
         return `[${m.id}] (${status}; ${facts})\n${m.title ? `${m.title}: ` : ""}${m.text}`;

@@ -11,7 +11,7 @@ import { emit } from "../output.js";
 import { progressBar } from "../progress.js";
 import { FILTER_HELP, filterConditions, keepWhole } from "../filter-flag.js";
 import { collect } from "../flags.js";
-import { type CliContext } from "../context.js";
+import { globalFlags, type CliContext } from "../context.js";
 
 /** `--metadata JSON`, parsed (the engine checks that it is an object). */
 function metadataFlag(value: string | undefined): Record<string, unknown> | undefined {
@@ -98,7 +98,7 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
     .argument("<id>")
     .action(async (id: string, _o, cmd: Command) => {
       const m = await withEngine(cmd, (e) => e.show(id));
-      emit(mode(cmd), m, () => formatMemory(m));
+      emit(mode(cmd), m, () => formatMemory(m, globalFlags(cmd).namespace));
     });
 
   program
