@@ -55,4 +55,15 @@ describe("entities of a household's memories", () => {
       Mateo: "name 1",
     });
   });
+
+  test("a name known in one user's memories does not make another user's sentence opener a name", async () => {
+    const { engine } = await emptyEngine();
+    await engine.remember({ text: "I met Sam at the climbing gym", user: "alice", at: "2026-11-03" });
+    await engine.remember({ text: "Sam is pescatarian", user: "bob", at: "2026-11-04" });
+    const bob = async () => (await engine.entities({ filter: { user: "bob" } })).entities.map((e) => `${e.name} ${e.memories}`);
+    assert.deepEqual(await bob(), [], "bob's store knows no Sam yet");
+    await engine.remember({ text: "Lunch with Sam on Friday", user: "bob", at: "2026-11-05" });
+    await engine.remember({ text: "Sam prefers the window seat", user: "bob", at: "2026-11-06" });
+    assert.deepEqual(await bob(), ["Sam 2"], "now he does: the mid-sentence mention and the opener after it");
+  });
 });

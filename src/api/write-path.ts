@@ -12,6 +12,7 @@ import type { EntityExtractor } from "../entities/extract.js";
 import { detectRevisions } from "../graph/detect.js";
 import { partitionByImportKey } from "../ingest/dedupe.js";
 import { attachEntities } from "../ingest/entities.js";
+import type { Scope } from "../model/scope.js";
 import { sessionContexts } from "../ingest/context.js";
 import { prepareMemories } from "../ingest/prepare.js";
 import { validateMemoryInput, type ValidMemory } from "../ingest/validate-memory.js";
@@ -277,14 +278,20 @@ export class WritePath {
    * Gives each memory that came without a topic the nearest topic (or `unsorted`), recording the choice and its
    * confidence in `metadata.placement`. Explicit topics are never changed. A store with no topic places nothing.
    */
-  /** The keys (exact, or an alias) the store holds an entity for: one lookup, then one per key an alias may explain. */
-  private readonly knownKeys = async (keys: string[]): Promise<Set<string>> => {
-    const found = await this.deps.store.entities.byKeys(keys);
-    const known = new Set(found.map((e) => e.key).filter((k) => keys.includes(k)));
-    if (found.length > known.size) {
-      for (const k of keys) if (!known.has(k) && (await this.deps.store.entities.byKeys([k])).length) known.add(k);
+  /**
+   * The keys (exact, or an alias) of entities some memory of `scope` mentions: one look-up of the keys (then one
+   * per key an alias may explain), one of their mentions in the scope.
+   */
+  private readonly knownKeys = async (keys: string[], scope: Scope): Promise<Set<string>> => {
+    const { entities } = this.deps.store;
+    const found = await entities.byKeys(keys);
+    const idOf = new Map(found.filter((e) => keys.includes(e.key)).map((e) => [e.key, e.id]));
+    if (found.length > idOf.size) {
+      for (const k of keys) if (!idOf.has(k)) for (const e of await entities.byKeys([k])) idOf.set(k, e.id);
     }
-    return known;
+    if (idOf.size === 0) return new Set();
+    const inScope = new Set((await entities.mentioning({ entityIds: [...new Set(idOf.values())], limit: 1, filter: { scope } })).map((m) => m.entityId));
+    return new Set([...idOf].filter(([, id]) => inScope.has(id)).map(([k]) => k));
   };
 
   private async placeTopics(prepared: PreparedMemory[]): Promise<PreparedMemory[]> {

@@ -9,20 +9,28 @@
  */
 import type { EntityExtractor } from "../entities/extract.js";
 import type { ExtractedEntity } from "../model/entity.js";
+import { scopeOf, type Scope } from "../model/scope.js";
 import type { PreparedMemory } from "../model/types.js";
 
-/** Which of these normalised keys name an entity the store already holds. */
-export type KnownKeys = (keys: string[]) => Promise<Set<string>>;
+/** Which of these normalised keys name an entity that memories of this scope already mention. */
+export type KnownKeys = (keys: string[], scope: Scope) => Promise<Set<string>>;
 
 export async function attachEntities(prepared: PreparedMemory[], extractor: EntityExtractor | null, known: KnownKeys): Promise<PreparedMemory[]> {
   if (!extractor) return prepared;
   const found: ExtractedEntity[][] = [];
   for (const p of prepared) found.push(await extractor.extract(p.memory.text, p.memory.speaker));
-  const sure = new Set(found.flatMap((es) => es.filter((e) => !e.tentative).map((e) => e.key)));
-  const open = [...new Set(found.flatMap((es) => es.filter((e) => e.tentative && !sure.has(e.key)).map((e) => e.key)))];
-  const stored = open.length ? await known(open) : new Set<string>();
-  return prepared.map((p, i) => {
-    const entities = found[i].filter((e) => !e.tentative || sure.has(e.key) || stored.has(e.key)).map(({ tentative: _, ...e }) => e);
-    return entities.length ? { ...p, entities } : p;
+  // a name is known inside one scope only (model/scope): the batch's memories of that scope, or the store's
+  const scopes = new Map<string, number[]>();
+  prepared.forEach((p, i) => {
+    const key = JSON.stringify(scopeOf(p.memory));
+    scopes.set(key, [...(scopes.get(key) ?? []), i]);
   });
+  const kept: ExtractedEntity[][] = [];
+  for (const members of scopes.values()) {
+    const sure = new Set(members.flatMap((i) => found[i].filter((e) => !e.tentative).map((e) => e.key)));
+    const open = [...new Set(members.flatMap((i) => found[i].filter((e) => e.tentative && !sure.has(e.key)).map((e) => e.key)))];
+    const stored = open.length ? await known(open, scopeOf(prepared[members[0]].memory)) : new Set<string>();
+    for (const i of members) kept[i] = found[i].filter((e) => !e.tentative || sure.has(e.key) || stored.has(e.key)).map(({ tentative: _, ...e }) => e);
+  }
+  return prepared.map((p, i) => (kept[i].length ? { ...p, entities: kept[i] } : p));
 }
