@@ -12,6 +12,7 @@ export { ChatSummarizer } from "./pyramid/chat-summarizer.js";
 export { defaultPyramid, nodeId, type BuildReport, type PyramidOptions } from "./pyramid/build.js";
 export type { Summarizer, SummaryRequest, SummaryLimits } from "./ports/summarizer.js";
 export type { SummarySentence, ShownSentence, PyramidNode, ContextEntry } from "./model/pyramid.js";
+export { CHILD_NOUN } from "./model/pyramid.js";
 export { defaultPlacement, UNSORTED, type Placement, type PlacementOptions } from "./topics/placement.js";
 export { isAncestor, isDescendant } from "./topics/path.js";
 export { parseTimeExpressions, type ParsedTime, type TimeSpan } from "./time/expressions.js";
@@ -62,6 +63,7 @@ export { crossValidateLocomo, leaveOneOut, type CvReport, type CvSetting, type C
 export { defaultCvGrid, parseCvGrid } from "./eval/cv-grid.js";
 export { withSpeaker } from "./text/speaker.js";
 export { sentenceLine, supersededMark } from "./query/summary-sentences.js";
+export { countOf } from "./text/plural.js";
 export { memoryInputSchema } from "./ingest/validate-memory.js";
 export { memoryChangesSchema } from "./api/write-path.js";
 export { ChatFactExtractor, type FactExtractor, type ExtractedFact } from "./ingest/fact-extractor.js";

@@ -15,7 +15,8 @@ export function scoreExtraction() {
   const extras: string[] = [];
   for (const s of labelledSentences) {
     const gold = new Set(s.entities.map(normalizeEntity));
-    const got = new Set(extractEntities(s.text, s.speaker ?? null).map((e) => e.key));
+    // a tentative name (a sentence-opening English word) is dropped by a store that does not know it yet
+    const got = new Set(extractEntities(s.text, s.speaker ?? null).filter((e) => !e.tentative).map((e) => e.key));
     for (const g of gold) (got.has(g) ? tp++ : (fn++, misses.push(g)));
     for (const g of got) if (!gold.has(g)) (fp++, extras.push(g));
   }
@@ -44,6 +45,7 @@ describe("extractEntities", () => {
 
   it("adds the speaker, and nothing for a text with no name in it", () => {
     assert.deepEqual(extractEntities("the weather was nice and we went for a walk.", "Ana").map((e) => e.key), ["ana"]);
-    assert.deepEqual(extractEntities("Wow, that was so good! Thanks for sharing.", null), []);
+    // "Thanks" opens a sentence and is an English word: at most a tentative name, which no store knows
+    assert.deepEqual(extractEntities("Wow, that was so good! Thanks for sharing.", null).filter((e) => !e.tentative), []);
   });
 });

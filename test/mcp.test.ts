@@ -44,7 +44,7 @@ test("the SDK's own client starts cascade mcp, lists the tools, adds a memory an
   assert.match(history, new RegExp(`- \\[${id}\\] superseded`));
   assert.match(textOf(await client.callTool({ name: "memory_topics", arguments: {} })), /user\.preferences {2}\(2 here, 2 in all\)/);
   assert.match(found, /Context — summaries of the periods of the top results/);
-  assert.match(textOf(await client.callTool({ name: "memory_pyramid", arguments: { level: "month" } })), /\[p_month_2026-05\] month 2026-05-01T00:00:00Z to 2026-06-01T00:00:00Z \(1 children\):\nThe user now wants answers in English\./);
+  assert.match(textOf(await client.callTool({ name: "memory_pyramid", arguments: { level: "month" } })), /\[p_month_2026-05\] month 2026-05-01T00:00:00Z to 2026-06-01T00:00:00Z \(1 week\):\nThe user now wants answers in English\./);
 
   const got = textOf(await client.callTool({ name: "memory_get", arguments: { id } }));
   assert.match(got, new RegExp(`^\\[${id}\\] \\(SUPERSEDED by ${newer} — do not act on it; 2026-01-10T00:00:00Z; kind note; topic user\\.preferences\\)\nThe user prefers answers in French\\.$`));

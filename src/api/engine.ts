@@ -33,7 +33,7 @@ import type { WindowLevel } from "../time/windows.js";
 import { resolveEngineConfig, type EngineConfig, type ResolvedEngineConfig } from "./engine-config.js";
 import { forgetMemory, forgetWhere, type ForgetOptions, type Forgotten, type ForgetWhereOptions, type ForgottenWhere } from "./forgetting.js";
 import { graphAround, link, listEntities, type EntitiesOptions, type GraphJson, type GraphOptions, type LinkInput } from "./graph-actions.js";
-import { listMemories, type ListJson, type ListOptions } from "./list.js";
+import { listMemories, withStatus, type ListJson, type ListedMemory, type ListOptions } from "./list.js";
 import { pyramidView, shownSentences, type PyramidNodeJson } from "./pyramid-read.js";
 import { edgeJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
 import * as revisions from "./revision-actions.js";
@@ -187,15 +187,18 @@ export class Engine {
   }
 
   /**
-   * A memory; a summary node also lists its children (turns, or the nodes one level down) and its sentences with
-   * their status now (`metadata.sentences` is what the summariser wrote).
+   * A memory with its status now (as `list` gives it: status, superseded_by, supersedes); a summary node also
+   * lists its children (turns, or the nodes one level down) and its sentences with their status now
+   * (`metadata.sentences` is what the summariser wrote).
    */
-  async show(id: string): Promise<Memory & { children?: string[]; sentences?: ShownSentence[] }> {
+  async show(id: string): Promise<ListedMemory & { children?: string[]; sentences?: ShownSentence[] }> {
     await this.keeper.settle();
     const m = await this.ports.store.getMemory(id);
     if (!m) throw notFound("memory", id);
-    if (m.kind !== "summary") return m;
-    return { ...m, children: await this.ports.store.summaryChildren(id), sentences: await shownSentences(this.ports.store, m, this.clock.now()) };
+    const now = this.clock.now();
+    const [shown] = (await withStatus(this.ports.store, [m], { asOf: now, knownAt: now })).memories;
+    if (m.kind !== "summary") return shown;
+    return { ...shown, children: await this.ports.store.summaryChildren(id), sentences: await shownSentences(this.ports.store, m, now) };
   }
 
   /** Memories in time order, a page at a time, with their status at (asOf, knownAt): see api/list.ts. */

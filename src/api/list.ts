@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { invalidInput } from "../errors.js";
 import { edgeCounts, supersessionOf } from "../graph/status.js";
+import type { Edge, GraphTime } from "../model/graph.js";
 import type { Memory } from "../model/types.js";
 import type { ListPosition, Store } from "../ports/store.js";
 import { parseInstant } from "../time/iso.js";
@@ -44,7 +45,14 @@ export const listOptionsSchema = z
 
 export type ListOptions = z.input<typeof listOptionsSchema>;
 
-export type ListedMemory = Memory & { status: "current" | "superseded"; superseded_by: string[]; supersedes: string[] };
+/** What a listed (or shown) memory carries beside its fields: its status, and what replaced it or it replaced. */
+interface Listed {
+  status: "current" | "superseded";
+  superseded_by: string[];
+  supersedes: string[];
+}
+
+export type ListedMemory = Memory & Listed;
 
 export interface ListJson {
   memories: ListedMemory[];
@@ -68,6 +76,20 @@ export function decodeCursor(cursor: string): ListPosition {
     // reported below
   }
   throw invalidInput("cursor", "not a cursor this server handed out (pass next_cursor from the previous page)");
+}
+
+/** Memories with their supersession status at `time` (the rule search uses), and the edges touching them. */
+export async function withStatus<M extends Memory>(store: Store, memories: M[], time: GraphTime): Promise<{ memories: (M & Listed)[]; edges: Edge[] }> {
+  const ids = memories.map((m) => m.id);
+  const edges = ids.length ? await store.edgesTouching(ids) : [];
+  const status = supersessionOf(ids, edges, time);
+  return {
+    memories: memories.map((m) => {
+      const s = status.get(m.id)!;
+      return { ...m, status: s.status, superseded_by: s.supersededBy, supersedes: s.supersedes };
+    }),
+    edges,
+  };
 }
 
 export async function listMemories(store: Store, now: number, options: ListOptions = {}): Promise<ListJson> {
@@ -97,15 +119,10 @@ export async function listMemories(store: Store, now: number, options: ListOptio
     order: o.order ?? "asc",
     after: o.cursor !== undefined ? decodeCursor(o.cursor) : undefined,
   });
-  const ids = page.memories.map((m) => m.id);
-  const edges = ids.length ? await store.edgesTouching(ids) : [];
-  const status = supersessionOf(ids, edges, time);
+  const { memories, edges } = await withStatus(store, page.memories, time);
   const last = page.memories.at(-1);
   return {
-    memories: page.memories.map((m) => {
-      const s = status.get(m.id)!;
-      return { ...m, status: s.status, superseded_by: s.supersededBy, supersedes: s.supersedes };
-    }),
+    memories,
     edges: edges.sort((a, b) => a.validFrom - b.validFrom || a.recordedAt - b.recordedAt).map((e) => ({ ...edgeJson(e), in_force: edgeCounts(e, time) })),
     next_cursor: page.more && last ? encodeCursor({ at: Date.parse(last.at), id: last.id }) : null,
   };

@@ -9,6 +9,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { CascadeError, invalidInput } from "../errors.js";
+import { countOf } from "../text/plural.js";
 import { COPY_ORDER, type CopyCounts, type CopySection, type CopySections } from "../ports/copy.js";
 import type { Store } from "../ports/store.js";
 import { DEFAULT_NAMESPACE, isFileLocation, namespaceDir, namespacePath } from "./namespaces.js";
@@ -132,7 +133,7 @@ export async function migrateStore(options: MigrateOptions): Promise<MigrateRepo
   try {
     const busy = (await contentsAt(to, target)).find((c) => c.occupied);
     if (busy) {
-      throw invalidInput("--to", `${to} already holds a store (namespace ${busy.ns}: ${busy.counts.memories} memories); migrate copies into an empty location only`);
+      throw invalidInput("--to", `${to} already holds a store (namespace ${busy.ns}: ${countOf(busy.counts.memories, "memory")}); migrate copies into an empty location only`);
     }
   } finally {
     await target.close();

@@ -12,6 +12,7 @@ import type { EntityExtractor } from "../entities/extract.js";
 import { detectRevisions } from "../graph/detect.js";
 import { partitionByImportKey } from "../ingest/dedupe.js";
 import { attachEntities } from "../ingest/entities.js";
+import type { Scope } from "../model/scope.js";
 import { sessionContexts } from "../ingest/context.js";
 import { prepareMemories } from "../ingest/prepare.js";
 import { validateMemoryInput, type ValidMemory } from "../ingest/validate-memory.js";
@@ -138,7 +139,7 @@ export class WritePath {
     if (c.ttl !== undefined) delete merged.expires;
     for (const [k, v] of Object.entries(merged)) if (v === null) delete merged[k];
     const valid = validateMemoryInput(merged, now);
-    const [prepared] = await attachEntities(await prepareMemories([valid], this.deps.embedder, now), this.config.extractor);
+    const [prepared] = await attachEntities(await prepareMemories([valid], this.deps.embedder, now), this.config.extractor, this.knownKeys);
     const next = { ...prepared, memory: { ...prepared.memory, id, recordedAt: old.recordedAt } };
     this.deps.keeper.beginWrite();
     try {
@@ -211,7 +212,7 @@ export class WritePath {
         }
       }
       const contexts = this.config.conversationContext ? await sessionContexts(valid.map((v) => v.memory), (session, at, scope) => this.deps.store.previousInSession(session, at, scope)) : [];
-      const prepared = await attachEntities(await this.placeTopics(await prepareMemories(valid.map((v) => v.memory), this.deps.embedder, now, contexts, this.config.denseContext)), this.config.extractor);
+      const prepared = await attachEntities(await this.placeTopics(await prepareMemories(valid.map((v) => v.memory), this.deps.embedder, now, contexts, this.config.denseContext)), this.config.extractor, this.knownKeys);
       // a context taken from earlier in this batch names its memory once that memory has an id
       contexts.forEach((c, i) => c?.batchIndex !== undefined && (prepared[i].contextOf = prepared[c.batchIndex].memory.id));
       prepared.forEach((p, i) => {
@@ -277,6 +278,22 @@ export class WritePath {
    * Gives each memory that came without a topic the nearest topic (or `unsorted`), recording the choice and its
    * confidence in `metadata.placement`. Explicit topics are never changed. A store with no topic places nothing.
    */
+  /**
+   * The keys (exact, or an alias) of entities some memory of `scope` mentions: one look-up of the keys (then one
+   * per key an alias may explain), one of their mentions in the scope.
+   */
+  private readonly knownKeys = async (keys: string[], scope: Scope): Promise<Set<string>> => {
+    const { entities } = this.deps.store;
+    const found = await entities.byKeys(keys);
+    const idOf = new Map(found.filter((e) => keys.includes(e.key)).map((e) => [e.key, e.id]));
+    if (found.length > idOf.size) {
+      for (const k of keys) if (!idOf.has(k)) for (const e of await entities.byKeys([k])) idOf.set(k, e.id);
+    }
+    if (idOf.size === 0) return new Set();
+    const inScope = new Set((await entities.mentioning({ entityIds: [...new Set(idOf.values())], limit: 1, filter: { scope } })).map((m) => m.entityId));
+    return new Set([...idOf].filter(([, id]) => inScope.has(id)).map(([k]) => k));
+  };
+
   private async placeTopics(prepared: PreparedMemory[]): Promise<PreparedMemory[]> {
     if (!this.config.placement.enabled || prepared.length === 0) return prepared;
     const placer = await this.loadPlacer();

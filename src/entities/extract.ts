@@ -4,15 +4,17 @@
  * identifiers (service names, error codes, versions) mentioned by a memory's text, plus its speaker.
  *
  * Names come from wink-nlp's part-of-speech tagger (its English lite model, ~100 µs a sentence-long memory, in
- * process, no model download): runs of proper nouns, with a product's version kept on it ("Node 20"). A
- * capitalised word that opens a sentence is only taken as a name when its lowercase form is not an English
- * word the model knows (so "Wow", "Good", "Painting" are not names) or when the text also writes it
- * capitalised mid-sentence. Identifiers come from patterns, because no tagger knows `payments-api`.
- * A text that cannot name anything by those rules (see mayNameSomething) skips the tagger entirely.
+ * process, no model download), read into whole names by entities/names (particles, hyphens, titles, versions;
+ * never a time). A capitalised word that opens a sentence is taken as a name for sure only when its lowercase
+ * form is not an English word the model knows, or when the text also writes it capitalised mid-sentence;
+ * otherwise ("Sam is…", but also "Painting is fun") it is a tentative name, which ingest keeps only when the
+ * store already knows the name (ingest/entities). Identifiers come from patterns, because no tagger knows
+ * `payments-api`. A text that cannot name anything for sure (see mayNameSomething) skips the tagger entirely.
  */
 import winkNLP from "wink-nlp";
 import model from "wink-eng-lite-web-model";
 import { isStopWord } from "../text/stopwords.js";
+import { INNER_CAPITAL, isTimeWord, isTitle, nameSpans } from "./names.js";
 
 import type { EntityKind, ExtractedEntity } from "../model/entity.js";
 export type { EntityKind, ExtractedEntity };
@@ -55,15 +57,11 @@ const IDENTIFIER_PATTERNS: { when: RegExp; pattern: RegExp }[] = [
   { when: /[a-z]-\d/, pattern: /\b[a-z]+(?:-[a-z]+)*-\d+[a-z0-9-]*\b/g }, // eu-west-1, node-18-alpine
 ];
 
-/** A word with a capital inside it (PagerDuty, gRPC, OOMKilled): a product or identifier name, tagged or not. */
-const INNER_CAPITAL = /^(?:[a-z]+[A-Z]|[A-Z]{2,}[a-z]|[A-Z][a-z]+[A-Z])[A-Za-z0-9]*$/;
-const VERSION = /^(?:v?\d+(?:\.\d+)*)$/;
-const CONNECTORS = new Set(["of", "the", "de", "van", "von", "&"]);
-/** Dates are not entities: day and month names are tagged as proper nouns but name a time, not a thing. */
-const CALENDAR = new Set(
-  "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december".split(" "),
-);
 const SENTENCE_END = new Set([".", "!", "?", "…", ":", ";", "\"", "“", "”"]);
+const opensSentenceAt = (text: string, index: number) => {
+  const before = text.slice(0, index).trimEnd();
+  return before.length === 0 || SENTENCE_END.has(before[before.length - 1]);
+};
 
 /** Whether wink knows a word in lowercase (a common word, not a name); cached, as tagging one word costs ~10 µs. */
 const lexiconCache = new Map<string, boolean>();
@@ -83,29 +81,47 @@ const CAPITALISED = /[\p{Lu}][\p{L}\p{N}]*/gu;
 /**
  * Whether the text may name something, decided without the tagger (which costs ~150 µs for a 40-word memory):
  * a capitalised word that is not a stop word, mid-sentence; or, opening a sentence, one with a capital inside,
- * one followed by another capitalised word, or one wink does not know as a lowercase word. Most text that
+ * one followed by another capitalised word (or "and" one: "Sam and I"), or one wink does not know as a
+ * lowercase word. Most text that
  * names nothing ("Thanks! The kids loved it.") never reaches the tagger.
  */
 function mayNameSomething(text: string): boolean {
   for (const m of text.matchAll(CAPITALISED)) {
     const word = m[0];
     const lower = word.toLowerCase();
-    if (isStopWord(lower) || CALENDAR.has(lower)) continue;
-    const before = text.slice(0, m.index).trimEnd();
-    const opensSentence = before.length === 0 || SENTENCE_END.has(before[before.length - 1]);
-    if (!opensSentence) return true;
-    if (INNER_CAPITAL.test(word) || /^\s+[\p{Lu}]/u.test(text.slice(m.index! + word.length)) || !knownLowercase(word)) return true;
+    if (isStopWord(lower) || isTimeWord(lower)) continue;
+    if (!opensSentenceAt(text, m.index!)) return true;
+    if (INNER_CAPITAL.test(word) || /^\s+(?:(?:and|&)\s+)?\p{Lu}/u.test(text.slice(m.index! + word.length)) || !knownLowercase(word)) return true;
   }
   return false;
 }
 
+/**
+ * Capitalised English words that open a sentence, alone ("Sam is pescatarian", "Grace started", but also
+ * "Painting is fun"): tentative names, kept by ingest only when the store already knows the name.
+ */
+function sentenceOpeners(text: string, named: [number, number][]): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(CAPITALISED)) {
+    const word = m[0];
+    const lower = word.toLowerCase();
+    if (isStopWord(lower) || isTimeWord(lower) || isTitle(lower) || INNER_CAPITAL.test(word) || !opensSentenceAt(text, m.index!)) continue;
+    if (named.some(([s, e]) => m.index! >= s && m.index! < e)) continue; // inside a name found for sure ("Mt. Rainier")
+    if (/^(?:\s+\p{Lu}|-)/u.test(text.slice(m.index! + word.length))) continue; // the start of a longer name
+    if (knownLowercase(word)) out.push(word);
+  }
+  return out;
+}
+
 export function extractEntities(text: string, speaker: string | null): ExtractedEntity[] {
   const out = new Map<string, ExtractedEntity>();
-  const add = (name: string, kind: EntityKind) => {
+  const add = (name: string, kind: EntityKind, tentative = false) => {
     const clean = name.replace(/^[\s"'“”(]+|[\s"'“”),.!?:;]+$/g, "");
     const key = normalizeEntity(clean);
-    if (key.length < 2 || key.length > 80 || isStopWord(key) || CALENDAR.has(key)) return;
-    if (!out.has(key)) out.set(key, { name: clean.replace(/['’]s$/i, ""), key, kind });
+    if (key.length < 2 || key.length > 80 || isStopWord(key) || isTimeWord(key)) return;
+    const known = out.get(key);
+    if (known && !(known.tentative && !tentative)) return;
+    out.set(key, { name: clean.replace(/['’]s$/i, ""), key, kind, ...(tentative ? { tentative: true as const } : {}) });
   };
   if (speaker) add(speaker, "person");
 
@@ -120,59 +136,29 @@ export function extractEntities(text: string, speaker: string | null): Extracted
     }
   }
 
-  if (!mayNameSomething(text)) return [...out.values()];
-  const doc = nlp.readDoc(text);
-  const values = doc.tokens().out(its.value) as string[];
-  const pos = doc.tokens().out(its.pos) as string[];
-  const spaces = doc.tokens().out(its.precedingSpaces) as string[];
-  // character offsets, to skip tokens already inside an identifier
-  const starts: number[] = [];
-  let at = 0;
-  for (let i = 0; i < values.length; i++) {
-    at += spaces[i].length;
-    starts.push(at);
-    at += values[i].length;
-  }
-  const inIdentifier = (i: number) => covered.some(([s, e]) => starts[i] >= s && starts[i] < e);
-  const capitalised = (v: string) => /^\p{Lu}/u.test(v);
-  const midSentenceCaps = new Set<string>();
-  for (let i = 1; i < values.length; i++) if (!SENTENCE_END.has(values[i - 1]) && capitalised(values[i])) midSentenceCaps.add(values[i]);
-  const isNameToken = (i: number) => {
-    const v = values[i];
-    if (inIdentifier(i) || /['’]/.test(v.slice(0, -2)) || v === "I") return false;
-    if (INNER_CAPITAL.test(v)) return true;
-    return pos[i] === "PROPN" && capitalised(v) && !/['’](?:m|re|ve|ll|d)$/i.test(v);
-  };
-
-  let i = 0;
-  while (i < values.length) {
-    if (!isNameToken(i)) {
-      i++;
-      continue;
+  const named: [number, number][] = [];
+  if (mayNameSomething(text)) {
+    const doc = nlp.readDoc(text);
+    const values = doc.tokens().out(its.value) as string[];
+    const pos = doc.tokens().out(its.pos) as string[];
+    const spaces = doc.tokens().out(its.precedingSpaces) as string[];
+    // character offsets, to skip tokens already inside an identifier
+    const starts: number[] = [];
+    let at = 0;
+    for (let i = 0; i < values.length; i++) {
+      at += spaces[i].length;
+      starts.push(at);
+      at += values[i].length;
     }
-    const first = i;
-    let last = i;
-    let j = i + 1;
-    while (j < values.length) {
-      if (isNameToken(j)) {
-        last = j++;
-      } else if (CONNECTORS.has(values[j].toLowerCase()) && j + 1 < values.length && isNameToken(j + 1)) {
-        j++;
-      } else break;
-    }
-    // a version right after a name belongs to it: "Node 20", "Kubernetes 1.29"
-    if (last + 1 < values.length && VERSION.test(values[last + 1]) && spaces[last + 1].length > 0 && !inIdentifier(last + 1)) last++;
-    const opensSentence = first === 0 || SENTENCE_END.has(values[first - 1]);
-    const single = first === last;
-    const v = values[first];
-    const accept = !(opensSentence && single && !INNER_CAPITAL.test(v) && knownLowercase(v) && !midSentenceCaps.has(v));
-    if (accept) {
+    const skip = (i: number) => covered.some(([s, e]) => starts[i] >= s && starts[i] < e);
+    for (const { first, last } of nameSpans({ values, pos, spaces }, { skip, knownLowercase })) {
       let name = "";
-      for (let k = first; k <= last; k++) name += (k > first ? spaces[k] || " " : "") + values[k];
+      for (let k = first; k <= last; k++) name += (k > first ? spaces[k] : "") + values[k];
       add(name, "name");
+      named.push([starts[first], starts[last] + values[last].length]);
     }
-    i = last + 1;
   }
+  for (const word of sentenceOpeners(text, named)) add(word, "name", true);
   return [...out.values()];
 }
 

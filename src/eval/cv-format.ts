@@ -3,6 +3,7 @@
  * The human-readable form of a cross-validation report: in-sample beside cross-validated, all channels fused,
  * each channel alone, each category, and which setting each fold chose.
  */
+import { countOf } from "../text/plural.js";
 import type { CvFigures, CvReport } from "./cv.js";
 
 const f = (x: number) => x.toFixed(3);
@@ -26,7 +27,7 @@ export function formatCv(r: CvReport): string {
     .join("\n");
   const configs = Object.keys(Object.values(r.by_setting)[0] ?? {});
   return [
-    `LoCoMo leave-one-conversation-out: ${r.conversations} conversations, ${r.questions} questions, ${r.settings.length} settings, chosen by ${r.select_by} (${r.took_s} s)`,
+    `LoCoMo leave-one-conversation-out: ${countOf(r.conversations, "conversation")}, ${countOf(r.questions, "question")}, ${countOf(r.settings.length, "setting")}, chosen by ${r.select_by} (${r.took_s} s)`,
     "",
     head,
     row("all channels", r.overall),

@@ -10,7 +10,7 @@
  * sentences is judged whole, as before.
  */
 import type { JudgedMemory, RevisionJudge, Verdict } from "../ports/judge.js";
-import { sentenceSpans } from "../text/chunk.js";
+import { sentencesOf } from "../text/sentences.js";
 import { distinctContentWords } from "../text/tokenize.js";
 
 /** Up to this many sentences, a memory is one statement and is judged whole. */
@@ -38,10 +38,7 @@ export function prose(text: string): string {
     .join("\n");
 }
 
-function sentences(text: string): string[] {
-  const kept = prose(text);
-  return sentenceSpans(kept).map((s) => kept.slice(s.start, s.end));
-}
+const sentences = (text: string): string[] => sentencesOf(prose(text));
 
 /**
  * The judge's verdict on the pair, statement by statement when either memory is longer than a statement.

@@ -2,16 +2,35 @@
  * @module ingest/entities
  * The extract step of ingest: each prepared memory gets the entities its text and speaker mention, before the
  * write transaction opens (an LLM extractor may take its time here; the transaction never waits on it).
+ *
+ * A tentative name (a capitalised English word opening a sentence: "Sam is pescatarian", but also "Painting is
+ * fun") is kept only when the name is already known: an entity of the store, or named for sure by a memory of
+ * the same batch. Without this, a person named at the start of most sentences was counted in a few memories.
  */
 import type { EntityExtractor } from "../entities/extract.js";
+import type { ExtractedEntity } from "../model/entity.js";
+import { scopeOf, type Scope } from "../model/scope.js";
 import type { PreparedMemory } from "../model/types.js";
 
-export async function attachEntities(prepared: PreparedMemory[], extractor: EntityExtractor | null): Promise<PreparedMemory[]> {
+/** Which of these normalised keys name an entity that memories of this scope already mention. */
+export type KnownKeys = (keys: string[], scope: Scope) => Promise<Set<string>>;
+
+export async function attachEntities(prepared: PreparedMemory[], extractor: EntityExtractor | null, known: KnownKeys): Promise<PreparedMemory[]> {
   if (!extractor) return prepared;
-  const out: PreparedMemory[] = [];
-  for (const p of prepared) {
-    const entities = await extractor.extract(p.memory.text, p.memory.speaker);
-    out.push(entities.length ? { ...p, entities } : p);
+  const found: ExtractedEntity[][] = [];
+  for (const p of prepared) found.push(await extractor.extract(p.memory.text, p.memory.speaker));
+  // a name is known inside one scope only (model/scope): the batch's memories of that scope, or the store's
+  const scopes = new Map<string, number[]>();
+  prepared.forEach((p, i) => {
+    const key = JSON.stringify(scopeOf(p.memory));
+    scopes.set(key, [...(scopes.get(key) ?? []), i]);
+  });
+  const kept: ExtractedEntity[][] = [];
+  for (const members of scopes.values()) {
+    const sure = new Set(members.flatMap((i) => found[i].filter((e) => !e.tentative).map((e) => e.key)));
+    const open = [...new Set(members.flatMap((i) => found[i].filter((e) => e.tentative && !sure.has(e.key)).map((e) => e.key)))];
+    const stored = open.length ? await known(open, scopeOf(prepared[members[0]].memory)) : new Set<string>();
+    for (const i of members) kept[i] = found[i].filter((e) => !e.tentative || sure.has(e.key) || stored.has(e.key)).map(({ tentative: _, ...e }) => e);
   }
-  return out;
+  return prepared.map((p, i) => (kept[i].length ? { ...p, entities: kept[i] } : p));
 }

@@ -11,7 +11,7 @@ import { defaultChunking } from "../config/defaults.js";
 import type { ChunkDraft, PreparedChunk, PreparedMemory, TurnContext } from "../model/types.js";
 import { contextSuffix } from "./context.js";
 import type { Embedder } from "../ports/embedder.js";
-import { chunkText, sentenceSpansYielding } from "../text/chunk.js";
+import { chunkText } from "../text/chunk.js";
 import { distinctContentWords } from "../text/tokenize.js";
 import { formatInstant } from "../time/iso.js";
 import { normalizeInPlace } from "../vectors/math.js";
@@ -31,8 +31,6 @@ function pooledRandom(): number {
   return pool[poolAt++] / 256;
 }
 
-/** Texts longer than this are sentence-split with pauses for other work (see sentenceSpansYielding). */
-const LONG_TEXT = 65_536;
 /** Chunks embedded per call: one call of the offline embedder on 256 chunks is about 15 ms. */
 const EMBED_SLICE = 256;
 
@@ -65,13 +63,12 @@ export async function prepareMemories(
   contextWeight = 0,
 ): Promise<PreparedMemory[]> {
   // Chunking, embedding and writing a large input take tens of milliseconds each on the one thread: a server
-  // answers other requests between them, and between slices of a very long text (an await alone would resume
-  // before any I/O is read).
+  // answers other requests between them (an await alone would resume before any I/O is read). Splitting even a
+  // 1,000,000-character text into sentences is one linear pass (25-140 ms, text/sentences).
   const drafts: (ChunkDraft & { indexedText: string; contextChars: number })[][] = [];
   for (const [i, m] of memories.entries()) {
-    const spans = m.text.length > LONG_TEXT ? await sentenceSpansYielding(m.text) : undefined;
     drafts.push(
-      chunkText(m.text, defaultChunking, spans).map((c) => {
+      chunkText(m.text, defaultChunking).map((c) => {
         // scripts without spaces are cut into words here, so every backend's index sees the words a query will use
         const own = segmentScripts(indexedText(m, c.text));
         const suffix = c.ord === 0 && contexts[i] ? segmentScripts(contextSuffix(contexts[i]!)) : "";

@@ -23,4 +23,9 @@ export interface ExtractedEntity {
   /** The normalised key aliases are merged on (see entities/extract normalizeEntity). */
   key: string;
   kind: EntityKind;
+  /**
+   * A word that opens a sentence and is also an English word ("Sam is…", "Grace started…", "Painting is…"):
+   * a name only when the store already knows it as one (see ingest/entities). Absent on everything else.
+   */
+  tentative?: true;
 }

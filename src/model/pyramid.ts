@@ -35,6 +35,8 @@ export interface ShownSentence extends SummarySentence {
  */
 export type NodeLevel = "turn" | WindowLevel;
 export const NODE_LEVELS: readonly NodeLevel[] = ["turn", "day", "week", "month"];
+/** What a node's children are, for people: a turn or day node summarises memories, a week days, a month weeks. */
+export const CHILD_NOUN: Readonly<Record<NodeLevel, string>> = { turn: "memory", day: "memory", week: "day", month: "week" };
 
 /** A summary node as listed by `pyramid show`. */
 export interface PyramidNode {

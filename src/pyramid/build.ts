@@ -5,6 +5,7 @@
  * (they read the week nodes overlapping them, keeping only the sentences from their own days). A window left
  * with nothing to summarise loses its node. An unchanged pyramid is a build that does nothing.
  */
+import { sentencesOf } from "../text/sentences.js";
 import { withSpeaker } from "../text/speaker.js";
 import type { Memory } from "../model/types.js";
 import { SUMMARY_KIND, type NodeLevel, type SummarySentence } from "../model/pyramid.js";
@@ -96,18 +97,6 @@ export async function buildPyramid(
 }
 
 /**
- * Sentences by punctuation: a full stop, question or exclamation mark followed by space and a capital, digit or
- * quote. Rougher than Intl.Segmenter (which cost a seventh of a bulk import's pyramid upkeep) and good enough to
- * pick summary sentences from; a text without such a break is one sentence.
- */
-export function quickSentences(text: string): string[] {
-  return text
-    .split(/(?<=[.!?…]["')\]]?)\s+(?=["'(\[]?[A-Z0-9])/)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
-}
-
-/**
  * A day's turns split into sentences, or the sentences of the child nodes (a month keeps those of its own
  * days). Sentences from a memory that another memory of the window supersedes are left out: the window already
  * knows the newer version.
@@ -115,7 +104,7 @@ export function quickSentences(text: string): string[] {
 async function candidateSentences(store: Store, window: Window, inputs: Memory[]): Promise<SummarySentence[]> {
   const sentences =
     window.level === "day"
-      ? inputs.flatMap((m) => quickSentences(m.text).map((text): SummarySentence => ({ text, speaker: m.speaker, at: m.at, sources: [m.id] })))
+      ? inputs.flatMap((m) => sentencesOf(m.text).map((text): SummarySentence => ({ text, speaker: m.speaker, at: m.at, sources: [m.id] })))
       : inputs
           .flatMap((node) => (node.metadata.sentences as SummarySentence[] | undefined) ?? [])
           .filter((s) => {

@@ -8,7 +8,8 @@
 import type { Memory } from "../model/types.js";
 import type { SummarySentence } from "../model/pyramid.js";
 import { defaultChunking } from "../config/defaults.js";
-import { chunkText, sentenceSpans } from "../text/chunk.js";
+import { chunkText } from "../text/chunk.js";
+import { sentenceSpans } from "../text/sentences.js";
 import { formatInstant } from "../time/iso.js";
 import { prepareNode, type BuildDeps, type PyramidOptions } from "./build.js";
 

@@ -11,6 +11,7 @@
  * Chosen by leave-one-conversation-out on the six shared LoCoMo conversations (docs/benchmark-notes.md).
  */
 import type { Store } from "../ports/store.js";
+import { countOf } from "../text/plural.js";
 import { compareScored, type Scored } from "./time.js";
 
 export interface NeighbourOptions {
@@ -49,7 +50,7 @@ export async function raiseSessionNeighbours(store: Pick<Store, "sessionNeighbou
     // as a factor (unrounded), so that score = rrf × the factors still holds when a later step demotes it
     const factor = (own + o.share * sum) / own;
     s.score = own * factor;
-    s.adjustments.push({ reason: `${near} other ${near === 1 ? "hit" : "hits"} within ${o.window} turns of it in session ${JSON.stringify(around.session)}`, factor });
+    s.adjustments.push({ reason: `${countOf(near, "other hit")} within ${countOf(o.window, "turn")} of it in session ${JSON.stringify(around.session)}`, factor });
     raised = true;
   }
   return raised ? scored.sort(compareScored) : scored;

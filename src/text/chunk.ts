@@ -1,67 +1,11 @@
 /**
  * @module text/chunk
- * Sentence-aware chunking: sentences are packed into chunks of at most `maxChars`, and the last sentence of a
- * chunk opens the next one (overlap), so a fact cut at a boundary is still whole in one chunk. A sentence longer
- * than `maxChars` is split at word boundaries. Offsets point into the original text.
+ * Sentence-aware chunking: sentences (text/sentences) are packed into chunks of at most `maxChars`, and the last
+ * sentence of a chunk opens the next one (overlap), so a fact cut at a boundary is still whole in one chunk. A
+ * sentence longer than `maxChars` is split at word boundaries. Offsets point into the original text.
  */
 import type { ChunkDraft } from "../model/types.js";
-
-interface Span {
-  start: number;
-  end: number;
-}
-
-const segmenter = new Intl.Segmenter("en", { granularity: "sentence" });
-
-/**
- * Intl.Segmenter's cost grows much faster than the text (V8 20: 100,000 characters 0.13 s, 200,000 1.4 s,
- * 400,000 5.5 s; one 1,000,000-character memory held the server's only thread for 34 s). So a long text is
- * segmented a block of SEGMENT_BLOCK characters at a time. A block starts at a sentence boundary; its sentences
- * are kept up to the last one that ends MARGIN characters before the block does (a break can depend on what
- * follows it), and the next block starts where that one ended: linear in the text, the same sentences.
- */
-const SEGMENT_BLOCK = 8192;
-const MARGIN = 512;
-
-export function sentenceSpans(text: string): Span[] {
-  const spans: Span[] = [];
-  for (let from = 0; from < text.length; ) from = segmentBlock(text, from, spans);
-  return spans;
-}
-
-/**
- * The same spans, letting other work run every YIELD_EVERY blocks (about 30 ms of segmenting): a server answers
- * other requests while a 1,000,000-character memory is split.
- */
-export async function sentenceSpansYielding(text: string): Promise<Span[]> {
-  const spans: Span[] = [];
-  for (let from = 0, blocks = 1; from < text.length; blocks++) {
-    from = segmentBlock(text, from, spans);
-    if (blocks % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
-  }
-  return spans;
-}
-
-const YIELD_EVERY = 24;
-
-/** Segments one block starting at `from` (a sentence boundary) into `spans`; returns where the next starts. */
-function segmentBlock(text: string, from: number, spans: Span[]): number {
-  let to = Math.min(text.length, from + SEGMENT_BLOCK);
-  if (to < text.length && /[\uD800-\uDBFF]/.test(text[to - 1])) to -= 1; // never cut a surrogate pair in half
-  let next = to;
-  let kept = 0;
-  for (const s of segmenter.segment(text.slice(from, to))) {
-    if (to < text.length && kept > 0 && from + s.index + s.segment.length > to - MARGIN) {
-      next = from + s.index;
-      break;
-    }
-    const start = from + s.index + (s.segment.length - s.segment.trimStart().length);
-    const end = from + s.index + s.segment.trimEnd().length;
-    if (end > start) spans.push({ start, end });
-    kept++;
-  }
-  return next;
-}
+import { sentenceSpans, type Span } from "./sentences.js";
 
 /** Splits a span longer than `maxChars` at the last whitespace before the limit (or hard, if there is none). */
 function splitLong(text: string, span: Span, maxChars: number): Span[] {
@@ -80,7 +24,7 @@ function splitLong(text: string, span: Span, maxChars: number): Span[] {
   return out;
 }
 
-/** Chunks a text; `spans` are its sentences when already known (see sentenceSpansYielding). */
+/** Chunks a text along its sentences (text/sentences). */
 export function chunkText(text: string, opts: { maxChars: number; overlapSentences: number }, spans: Span[] = sentenceSpans(text)): ChunkDraft[] {
   const sentences = spans.flatMap((s) => splitLong(text, s, opts.maxChars));
   if (sentences.length === 0) return [];

@@ -2,13 +2,18 @@
  * @module surfaces/cli/format
  * Human-readable renderings of engine results for a terminal.
  */
-import { sentenceLine, supersededMark, withSpeaker, type ShownSentence } from "../../index.js";
-import type { BenchReport, PyramidBenchReport, TopicBenchReport, FilterBenchReport, TopicJson, EvalReport, HistoryJson, Memory, Metrics, PyramidNodeJson, SearchResult } from "../../index.js";
+import { CHILD_NOUN, countOf, sentenceLine, supersededMark, withSpeaker, type ShownSentence } from "../../index.js";
+import type { BenchReport, PyramidBenchReport, TopicBenchReport, FilterBenchReport, TopicJson, EvalReport, HistoryJson, ListedMemory, Metrics, PyramidNodeJson, SearchResult } from "../../index.js";
 
-const oneLine = (s: string, max: number) => {
-  const flat = s.replace(/\s+/g, " ").trim();
+/**
+ * A text on one line, cut at `max` characters. A line break becomes " · " after a line that ends no sentence,
+ * so that joined memories ("…on flights" / "Sam is…") never read as one sentence.
+ */
+export function oneLine(s: string, max: number): string {
+  const lines = s.split("\n").map((l) => l.replace(/\s+/g, " ").trim()).filter(Boolean);
+  const flat = lines.map((l, i) => (i < lines.length - 1 && !/[.!?…:;,。！？]["'”’)\]]*$/.test(l) ? `${l} ·` : l)).join(" ");
   return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
-};
+}
 
 export function formatSearch(r: SearchResult): string {
   const note = r.time_note ? `time: ${r.time_note}\n` : "";
@@ -75,15 +80,23 @@ export function formatPyramid(r: { zone: string; dirty: number; nodes: PyramidNo
   // the start of each summary, then any sentence a later memory replaced, so that a stale one is never missed
   const lines = r.nodes.map((n) => {
     const stale = n.sentences.filter((s) => s.status === "superseded").map((s) => `\n    ${sentence(s)}`);
-    return `${n.level.padEnd(6)} ${n.start.slice(0, 10)}..${n.end.slice(0, 10)}  ${String(n.children).padStart(4)} children  ${n.id}\n    ${oneLine(n.text, 150)}${stale.join("")}`;
+    return `${n.level.padEnd(6)} ${n.start.slice(0, 10)}..${n.end.slice(0, 10)}  ${countOf(n.children, CHILD_NOUN[n.level]).padStart(13)}  ${n.id}\n    ${oneLine(n.text, 150)}${stale.join("")}`;
   });
-  const state = r.dirty ? `${r.dirty} windows changed since the last build: run cascade pyramid build` : "up to date";
-  return `${lines.join("\n") || "no summary nodes yet (cascade pyramid build)"}\n(${r.nodes.length} nodes, time zone ${r.zone}, ${state})`;
+  const state = r.dirty ? `${countOf(r.dirty, "window")} changed since the last build: run cascade pyramid build` : "up to date";
+  return `${lines.join("\n") || "no summary nodes yet (cascade pyramid build)"}\n(${countOf(r.nodes.length, "node")}, time zone ${r.zone}, ${state})`;
 }
 
-export function formatMemory(m: Memory & { children?: string[]; sentences?: ShownSentence[] }): string {
+/**
+ * `show`: the memory's fields, its status first (a superseded memory must not read as current), its scope
+ * (user, agent, session, and the namespace when not the default one), then its text (a summary's as its sentences
+ * read now: one whose source was superseded since is marked).
+ */
+export function formatMemory(m: ListedMemory & { children?: string[]; sentences?: ShownSentence[] }, namespace?: string): string {
+  const placed = m.metadata.placement as { topic: string; confidence: number; similarity: number; nearest: string } | undefined;
   const rows: [string, string | null][] = [
     ["id", m.id],
+    ["status", m.status === "superseded" ? `SUPERSEDED by ${m.superseded_by.join(", ")}` : "current"],
+    ["supersedes", m.supersedes.length ? m.supersedes.join(", ") : null],
     ["kind", m.kind],
     ["at", m.at],
     ["recorded", m.recordedAt],
@@ -91,17 +104,17 @@ export function formatMemory(m: Memory & { children?: string[]; sentences?: Show
     ["description", m.description],
     ["tags", m.tags.length ? m.tags.join(", ") : null],
     ["topic", m.topic],
+    ["placed", placed ? `automatically, ${placed.topic === "unsorted" ? `unsorted (nearest ${placed.nearest}, similarity ${placed.similarity})` : `confidence ${placed.confidence}, similarity ${placed.similarity}`}` : null],
+    ["user", m.user],
+    ["agent", m.agent],
+    ["namespace", namespace ?? null],
     ["speaker", m.speaker],
     ["role", m.role],
     ["session", m.session],
     ["chunks", String(m.chunks)],
     ["metadata", Object.keys(m.metadata).length ? JSON.stringify(m.metadata) : null],
+    ["children", m.children ? `${m.children.length}: ${m.children.join(", ")}` : null],
   ];
-  if (m.children) rows.push(["children", `${m.children.length}: ${m.children.join(", ")}`]);
-  const placed = m.metadata.placement as { topic: string; confidence: number; similarity: number; nearest: string } | undefined;
-  if (placed) {
-    rows.splice(8, 0, ["placed", `automatically, ${placed.topic === "unsorted" ? `unsorted (nearest ${placed.nearest}, similarity ${placed.similarity})` : `confidence ${placed.confidence}, similarity ${placed.similarity}`}`]);
-  }
   const head = rows.filter(([, v]) => v !== null).map(([k, v]) => `${k.padEnd(12)}${v}`);
   // a summary's text as its sentences read now: one whose source was superseded since is marked
   return `${head.join("\n")}\n\n${m.sentences?.length ? m.sentences.map(sentenceLine).join("\n") : m.text}`;
@@ -117,7 +130,7 @@ export function metricsTable(rows: [string, Metrics][]): string {
 
 export function formatEval(r: EvalReport): string {
   return [
-    `LoCoMo: ${r.conversations} conversations, ${r.questions} questions (${r.took_s} s)`,
+    `LoCoMo: ${countOf(r.conversations, "conversation")}, ${countOf(r.questions, "question")} (${r.took_s} s)`,
     "",
     metricsTable([["all channels", r.overall], ...Object.entries(r.by_channel)]),
     "",
@@ -130,8 +143,8 @@ export function formatBench(r: BenchReport): string {
     .map(([c, p]) => `| ${c} | ${p.p50.toFixed(2)} | ${p.p95.toFixed(2)} | ${p.p99.toFixed(2)} |`)
     .join("\n");
   return [
-    `${r.chunks} chunks, ${r.queries} queries per configuration`,
-    `summary pyramid ${r.pyramid ? `on: kept current during ingest (${r.summary_nodes} nodes), context in every fused search` : "off"}`,
+    `${countOf(r.chunks, "chunk")}, ${countOf(r.queries, "query")} per configuration`,
+    `summary pyramid ${r.pyramid ? `on: kept current during ingest (${countOf(r.summary_nodes, "node")}), context in every fused search` : "off"}`,
     `ingest ${r.ingest_per_s} chunks/s (bulk, no revision detection); index build ${r.build_s} s; store ${r.store_mb} MB; peak RSS ${r.peak_rss_mb} MB${r.heap_growth_percent === undefined ? "" : ` (heap growth ${r.heap_growth_percent === null ? "V8's own" : `${r.heap_growth_percent}%`})`}; dense recall@10 ${r["ann_recall@10"]}`,
     `revision detection adds ${r.detect_ms_per_memory} ms per memory at ingest; fused_with_edges and supersession_annotation (its part of the fused time): after ${r.edges} supersedes edges`,
     `work budgets cut: ${Object.entries(r.budget_cuts).map(([c, n]) => `${c} in ${n}`).join(", ") || "none"} of ${r.queries} fused queries`,
@@ -143,17 +156,17 @@ export function formatBench(r: BenchReport): string {
 
 export function formatPyramidBench(r: PyramidBenchReport): string {
   return [
-    `${r.turns} turns over ${r.days} days`,
+    `${countOf(r.turns, "turn")} over ${countOf(r.days, "day")}`,
     `ingest with the pyramid kept current: ${r.ingest_s} s (${r.ingest_per_s}/s); pyramid off: ${r.ingest_off_s} s (${r.ingest_off_per_s}/s)`,
-    `full rebuild: ${r.build_s} s for ${r.nodes.day} days, ${r.nodes.week} weeks, ${r.nodes.month} months`,
-    `a write of ${r.refresh_turns} new turns with its refresh: ${r.refresh_s} s (${r.refresh_windows} windows recomputed)`,
+    `full rebuild: ${r.build_s} s for ${countOf(r.nodes.day, "day")}, ${countOf(r.nodes.week, "week")}, ${countOf(r.nodes.month, "month")}`,
+    `a write of ${countOf(r.refresh_turns, "new turn")} with its refresh: ${r.refresh_s} s (${countOf(r.refresh_windows, "window")} recomputed)`,
   ].join("\n");
 }
 
 export function formatTopicBench(r: TopicBenchReport): string {
   const p = (x: { p50: number; p95: number; p99: number }) => `${x.p50.toFixed(2)} / ${x.p95.toFixed(2)} / ${x.p99.toFixed(2)}`;
   return [
-    `${r.memories} memories over ${r.topics} topics; --under ${r.under} holds ${(r.under_share * 100).toFixed(1)}%; ${r.queries} queries each way, taking turns`,
+    `${countOf(r.memories, "memory")} over ${countOf(r.topics, "topic")}; --under ${r.under} holds ${(r.under_share * 100).toFixed(1)}%; ${countOf(r.queries, "query")} each way, taking turns`,
     "",
     "| measured | p50 / p95 / p99 ms |\n|---|---|",
     `| fused query | ${p(r.fused_ms)} |`,
@@ -167,7 +180,7 @@ export function formatTopicBench(r: TopicBenchReport): string {
 export function formatFilterBench(r: FilterBenchReport): string {
   const p = (x: { p50: number; p95: number; p99: number }) => `${x.p50.toFixed(2)} / ${x.p95.toFixed(2)} / ${x.p99.toFixed(2)}`;
   return [
-    `${r.memories} memories; ${r.queries} queries per configuration, taking turns`,
+    `${countOf(r.memories, "memory")}; ${countOf(r.queries, "query")} per configuration, taking turns`,
     "",
     "| filter | share of memories | fused p50 / p95 / p99 ms | p95 added | hits per query |\n|---|---:|---|---:|---:|",
     `| none | 100% | ${p(r.fused_ms)} | | |`,

@@ -4,7 +4,7 @@
  * here only for their form (an integer, a known type); the engine validates the rest.
  */
 import { type Command, InvalidArgumentError } from "commander";
-import { EDGE_TYPES, MAX_GRAPH_DEPTH, type Engine, type GraphJson } from "../../index.js";
+import { countOf, EDGE_TYPES, MAX_GRAPH_DEPTH, type Engine, type GraphJson } from "../../index.js";
 import { emit } from "./output.js";
 import { FILTER_HELP, filterConditions, keepWhole } from "./filter-flag.js";
 import type { CliContext } from "./context.js";
@@ -33,7 +33,7 @@ function boundedInteger(name: string, min: number, max: number) {
 export function formatGraph(g: GraphJson): string {
   const lines = [`graph around ${g.id} (as of ${g.as_of}${g.truncated ? "; truncated" : ""})`];
   for (const n of [...g.nodes].sort((a, b) => a.depth - b.depth)) {
-    const what = n.type === "entity" ? `entity ${n.name} (${n.kind}, ${n.memories} memories)` : `${n.at}  ${(n.text ?? "").slice(0, 80)}`;
+    const what = n.type === "entity" ? `entity ${n.name} (${n.kind}, ${countOf(n.memories ?? 0, "memory")})` : `${n.at}  ${(n.text ?? "").slice(0, 80)}`;
     lines.push(`  ${"·".repeat(n.depth)}${n.depth ? " " : ""}[${n.id}] ${n.status === "superseded" ? "SUPERSEDED " : ""}${what}`);
   }
   lines.push("edges:");

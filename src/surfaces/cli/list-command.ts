@@ -5,15 +5,12 @@
  */
 import { InvalidArgumentError, type Command } from "commander";
 import type { ListJson } from "../../index.js";
+import { oneLine } from "./format.js";
 import { emit } from "./output.js";
 import type { CliContext } from "./context.js";
 import { FILTER_HELP, filterConditions, keepWhole } from "./filter-flag.js";
 
 
-const oneLine = (s: string, max: number) => {
-  const flat = s.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-};
 
 const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
 

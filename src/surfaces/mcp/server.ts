@@ -9,7 +9,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { z } from "zod";
 import { registerGraphTools } from "./graph-tools.js";
 import { MCP_TOOLS } from "./tools.js";
-import { CascadeError, sentenceLine, recallOptionsFromWire, recallWireShape, whereSchema, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
+import { CascadeError, CHILD_NOUN, countOf, sentenceLine, recallOptionsFromWire, recallWireShape, whereSchema, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
 
@@ -169,11 +169,11 @@ export function createMcpServer(engine: Engine): McpServer {
           if (a.filter === undefined && a.before === undefined && !a.expired) throw new CascadeError("INVALID_INPUT", "id: give an id, or a filter/before", { field: "id" });
           const r = await engine.forgetWhere({ filter: a.filter, before: a.before, expired: a.expired, dryRun: a.dry_run, purge: a.purge });
           return r.dry_run
-            ? `Would forget ${r.matched} memories (dry run, nothing changed)${r.ids.length ? `: ${r.ids.map((id) => `[${id}]`).join(", ")}` : ""}.`
-            : `Forgot ${r.forgotten} memories${r.summaries_rebuilt ? `; ${r.summaries_rebuilt} summaries rebuilt` : ""}.`;
+            ? `Would forget ${countOf(r.matched, "memory")} (dry run, nothing changed)${r.ids.length ? `: ${r.ids.map((id) => `[${id}]`).join(", ")}` : ""}.`
+            : `Forgot ${countOf(r.forgotten, "memory")}${r.summaries_rebuilt ? `; ${countOf(r.summaries_rebuilt, "summary")} rebuilt` : ""}.`;
         }
         const r = await engine.forget(a.id, { purge: a.purge });
-        return `Forgot [${r.id}]${r.summaries_rebuilt ? `; ${r.summaries_rebuilt} summaries rebuilt` : ""}${r.purged ? "; its text was erased from the store's files" : ""}.`;
+        return `Forgot [${r.id}]${r.summaries_rebuilt ? `; ${countOf(r.summaries_rebuilt, "summary")} rebuilt` : ""}${r.purged ? "; its text was erased from the store's files" : ""}.`;
       }),
   );
 
@@ -203,8 +203,8 @@ export function createMcpServer(engine: Engine): McpServer {
     (a) =>
       guarded(async () => {
         const { nodes, dirty } = await engine.pyramid({ level: a.level });
-        const stale = dirty ? `\n(${dirty} windows changed since the summaries were built.)` : "";
-        return (nodes.length ? nodes.map((n) => `[${n.id}] ${n.level} ${n.start} to ${n.end} (${n.children} children):\n${n.text}`).join("\n\n") : "No summaries yet.") + stale;
+        const stale = dirty ? `\n(${countOf(dirty, "window")} changed since the summaries were built.)` : "";
+        return (nodes.length ? nodes.map((n) => `[${n.id}] ${n.level} ${n.start} to ${n.end} (${countOf(n.children, CHILD_NOUN[n.level])}):\n${n.text}`).join("\n\n") : "No summaries yet.") + stale;
       }),
   );
 
@@ -218,11 +218,18 @@ export function createMcpServer(engine: Engine): McpServer {
     (a) =>
       guarded(async () => {
         const m = await engine.show(a.id);
-        const h = await engine.history(a.id);
-        const by = h.edges.filter((e) => e.type === "supersedes" && e.to === a.id && e.retracted_at === null).map((e) => e.from);
-        const superseded = h.chain.find((c) => c.id === a.id)?.status === "superseded";
-        const status = superseded ? `SUPERSEDED by ${by.join(", ")} — do not act on it` : "current";
-        const facts = [m.at, `kind ${m.kind}`, m.topic && `topic ${m.topic}`, m.speaker && `speaker ${m.speaker}`, m.user && `user ${m.user}`, typeof m.metadata.ref === "string" && `ref ${m.metadata.ref}`]
+        const status = m.status === "superseded" ? `SUPERSEDED by ${m.superseded_by.join(", ")} — do not act on it` : "current";
+        const facts = [
+          m.at,
+          `kind ${m.kind}`,
+          m.supersedes.length > 0 && `supersedes ${m.supersedes.join(", ")}`,
+          m.topic && `topic ${m.topic}`,
+          m.speaker && `speaker ${m.speaker}`,
+          m.user && `user ${m.user}`,
+          m.agent && `agent ${m.agent}`,
+          m.session && `session ${m.session}`,
+          typeof m.metadata.ref === "string" && `ref ${m.metadata.ref}`,
+        ]
           .filter(Boolean)
           .join("; ");
         // a summary reads as its sentences now: one whose source was superseded since is marked
@@ -295,7 +302,7 @@ export function createMcpServer(engine: Engine): McpServer {
     (a) =>
       guarded(async () => {
         const r = await engine.buildPyramid({ full: a.full });
-        return `Summaries up to date: ${r.recomputed.day} days, ${r.recomputed.week} weeks, ${r.recomputed.month} months recomputed; ${r.turns} turn summaries written.`;
+        return `Summaries up to date: ${countOf(r.recomputed.day, "day")}, ${countOf(r.recomputed.week, "week")}, ${countOf(r.recomputed.month, "month")} recomputed; ${countOf(r.turns, "turn summary", "turn summaries")} written.`;
       }),
   );
 

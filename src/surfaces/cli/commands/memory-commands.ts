@@ -5,13 +5,13 @@
 import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { type Command, Option } from "commander";
-import { CascadeError, readJsonlBatches, requireFile, stoppedImport, readLocomoConversation, type Engine, type MemoryInput } from "../../../index.js";
+import { CascadeError, countOf, readJsonlBatches, requireFile, stoppedImport, readLocomoConversation, type Engine, type MemoryInput } from "../../../index.js";
 import { formatMemory } from "../format.js";
 import { emit } from "../output.js";
 import { progressBar } from "../progress.js";
 import { FILTER_HELP, filterConditions, keepWhole } from "../filter-flag.js";
 import { collect } from "../flags.js";
-import { type CliContext } from "../context.js";
+import { globalFlags, type CliContext } from "../context.js";
 
 /** `--metadata JSON`, parsed (the engine checks that it is an object). */
 function metadataFlag(value: string | undefined): Record<string, unknown> | undefined {
@@ -98,7 +98,7 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
     .argument("<id>")
     .action(async (id: string, _o, cmd: Command) => {
       const m = await withEngine(cmd, (e) => e.show(id));
-      emit(mode(cmd), m, () => formatMemory(m));
+      emit(mode(cmd), m, () => formatMemory(m, globalFlags(cmd).namespace));
     });
 
   program
@@ -148,13 +148,13 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
         emit(mode(cmd), r, () =>
           r.dry_run
             ? `would forget ${r.matched} memor${r.matched === 1 ? "y" : "ies"} (dry run: nothing changed)${r.ids.length ? `\n${r.ids.join("\n")}` : ""}`
-            : `forgot ${r.forgotten} memor${r.forgotten === 1 ? "y" : "ies"}${r.summaries_rebuilt ? ` (${r.summaries_rebuilt} summaries rebuilt)` : ""}${r.purged ? "; purged" : ""}`,
+            : `forgot ${countOf(r.forgotten, "memory")}${r.summaries_rebuilt ? ` (${countOf(r.summaries_rebuilt, "summary")} rebuilt)` : ""}${r.purged ? "; purged" : ""}`,
         );
         return;
       }
       if (o.dryRun) throw new CascadeError("INVALID_INPUT", "forget: --dry-run goes with --filter/--before", { field: "dry-run" });
       const r = await withEngine(cmd, (e) => e.forget(id, { purge: Boolean(o.purge) }));
-      emit(mode(cmd), r, () => `forgot ${r.id}${r.summaries_rebuilt ? ` (${r.summaries_rebuilt} summaries rebuilt)` : ""}${r.purged ? (r.purged.checkpointed ? "; purged from the store's files" : "; purged, but another process holds the log open: purge again later") : ""}`);
+      emit(mode(cmd), r, () => `forgot ${r.id}${r.summaries_rebuilt ? ` (${countOf(r.summaries_rebuilt, "summary")} rebuilt)` : ""}${r.purged ? (r.purged.checkpointed ? "; purged from the store's files" : "; purged, but another process holds the log open: purge again later") : ""}`);
     });
 }
 

@@ -3,6 +3,7 @@
  * `cascade pyramid build` and `pyramid show`: the summary pyramid by hand.
  */
 import { type Command, Option } from "commander";
+import { countOf } from "../../../index.js";
 import { formatPyramid } from "../format.js";
 import { emit } from "../output.js";
 import { progressBar } from "../progress.js";
@@ -21,7 +22,7 @@ export function registerPyramidCommands(program: Command, { withEngine, mode }: 
         const n = r.recomputed.day + r.recomputed.week + r.recomputed.month + r.turns;
         return n === 0
           ? "pyramid up to date: nothing to recompute"
-          : `recomputed ${n} nodes (${r.turns} turns, ${r.recomputed.day} days, ${r.recomputed.week} weeks, ${r.recomputed.month} months): ${r.written} written, ${r.removed} removed, in ${(r.took_ms / 1000).toFixed(1)} s`;
+          : `recomputed ${countOf(n, "node")} (${countOf(r.turns, "turn")}, ${countOf(r.recomputed.day, "day")}, ${countOf(r.recomputed.week, "week")}, ${countOf(r.recomputed.month, "month")}): ${r.written} written, ${r.removed} removed, in ${(r.took_ms / 1000).toFixed(1)} s`;
       });
     });
   pyramid

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Command } from "commander";
-import { DEMO_NOW, demoCorpus, demoQueries } from "../../../index.js";
+import { countOf, DEMO_NOW, demoCorpus, demoQueries } from "../../../index.js";
 import { formatSearch } from "../format.js";
 import { emit } from "../output.js";
 import { globalFlags, type CliContext } from "../context.js";
@@ -29,7 +29,7 @@ export function registerStoreCommands(program: Command, { withEngine, mode }: Cl
     .description("counts and size of the store")
     .action(async (_o, cmd: Command) => {
       const s = await withEngine(cmd, (e) => e.stats());
-      emit(mode(cmd), s, () => `${s.memories} memories, ${s.chunks} chunks, ${s.terms} terms, ${(s.bytes / 1e6).toFixed(1)} MB, embedder ${s.embedder}`);
+      emit(mode(cmd), s, () => `${countOf(s.memories, "memory")}, ${countOf(s.chunks, "chunk")}, ${countOf(s.terms, "term")}, ${(s.bytes / 1e6).toFixed(1)} MB, embedder ${s.embedder}`);
     });
 
   program
@@ -53,7 +53,7 @@ export function registerStoreCommands(program: Command, { withEngine, mode }: Cl
         );
         emit(mode(cmd), result, () =>
           [
-            `Loaded ${result.imported} memories of a payments team (Feb–Jun 2026) into ${flags.db ?? "a temporary store"}.`,
+            `Loaded ${countOf(result.imported, "memory")} of a payments team (Feb–Jun 2026) into ${flags.db ?? "a temporary store"}.`,
             ...result.queries.map((q) => `\n$ cascade search ${JSON.stringify(q.query)}\n  (${q.why})\n${formatSearch(q.result)}`),
             `\nEach hit lists the channels that found it and its rank in each ([bm25#1 dense#3 ...]); the score is the weighted RRF sum of those ranks, times each "adjusted" factor, plus each "+" amount.`,
           ].join("\n"),

@@ -3,6 +3,7 @@
  * `cascade topics` and `cascade topic create|describe|move|merge|delete`: the taxonomy.
  */
 import { type Command } from "commander";
+import { countOf } from "../../../index.js";
 import { formatTopicTree } from "../format.js";
 import { emit } from "../output.js";
 import { type CliContext } from "../context.js";
@@ -25,7 +26,7 @@ export function registerTopicCommands(program: Command, { withEngine, mode }: Cl
     .option("--description <text>")
     .action(async (path: string, o, cmd: Command) => {
       const t = await withEngine(cmd, (e) => e.createTopic(path, { description: o.description }));
-      emit(mode(cmd), t, () => `topic ${t.path}${t.description ? ` — ${t.description}` : ""} (${t.total} memories)`);
+      emit(mode(cmd), t, () => `topic ${t.path}${t.description ? ` — ${t.description}` : ""} (${countOf(t.total, "memory")})`);
     });
   topic
     .command("describe")
@@ -47,7 +48,7 @@ export function registerTopicCommands(program: Command, { withEngine, mode }: Cl
       .argument("<to>")
       .action(async (from: string, to: string, _o, cmd: Command) => {
         const r = await withEngine(cmd, (e) => (name === "move" ? e.moveTopic(from, to) : e.mergeTopic(from, to)));
-        emit(mode(cmd), r, () => `${name === "move" ? "moved" : "merged"} ${r.from} → ${r.to} (${r.memories} memories re-pathed)`);
+        emit(mode(cmd), r, () => `${name === "move" ? "moved" : "merged"} ${r.from} → ${r.to} (${countOf(r.memories, "memory")} re-pathed)`);
       });
   }
   topic

@@ -60,3 +60,11 @@ export function historyLink(id: string, label?: string): HTMLAnchorElement {
 export function clear(el: Element): void {
   while (el.firstChild) el.removeChild(el.firstChild);
 }
+
+/** "1 memory", "3 memories": the count with its noun in the right number (a copy of src/text/plural.ts: this bundle imports nothing outside). */
+export function countOf(n: number, singular: string, plural = singular === "child" ? "children" : /[^aeiou]y$/.test(singular) ? `${singular.slice(0, -1)}ies` : `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}
+
+/** What a pyramid node's children are (as src/model/pyramid.ts CHILD_NOUN). */
+export const CHILD_NOUN: Record<string, string> = { turn: "memory", day: "memory", week: "day", month: "week" };

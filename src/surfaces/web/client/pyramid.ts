@@ -5,7 +5,7 @@
  * memory superseded one of them, and to its children.
  */
 import { api } from "./api.js";
-import { clear, h } from "./dom.js";
+import { CHILD_NOUN, clear, countOf, h, historyLink } from "./dom.js";
 import type { PanelContext } from "./panel.js";
 import { sentenceList, type SentenceJson } from "./sentences.js";
 
@@ -26,7 +26,7 @@ export async function renderPyramid(root: HTMLElement, ctx: PanelContext): Promi
     const months = await api("GET", "/v1/pyramid?level=month");
     if (!ctx.current()) return;
     clear(view);
-    view.append(h("p", { class: "muted" }, `zone ${months.zone} · ${months.nodes.length} months · ${months.dirty} windows out of date `, months.dirty ? build : null));
+    view.append(h("p", { class: "muted" }, `zone ${months.zone} · ${countOf(months.nodes.length, "month")} · ${countOf(months.dirty, "window")} out of date `, months.dirty ? build : null));
     if (months.nodes.length === 0) {
       view.append(h("p", {}, "No pyramid yet. Build it with `cascade pyramid build` or the button above."));
       if (!months.dirty) view.append(build);
@@ -50,7 +50,7 @@ function nodeView(n: any, ctx: PanelContext): HTMLElement {
   const details = h(
     "details",
     { class: "pyr-node", "data-level": n.level, "data-id": n.id },
-    h("summary", {}, h("strong", {}, label(n)), h("span", { class: "muted" }, ` · ${n.children} ${n.level === "day" ? "memories" : "children"}`)),
+    h("summary", {}, h("strong", {}, label(n)), h("span", { class: "muted" }, ` · ${countOf(n.children, CHILD_NOUN[n.level] ?? "child")}`)),
     body,
   );
   let loaded = false;

@@ -4,7 +4,7 @@
  * with its tables (GET /v1/doctor, checks only), the pyramid's backlog and the open revision suggestions.
  */
 import { api } from "./api.js";
-import { h } from "./dom.js";
+import { countOf, h } from "./dom.js";
 import type { PanelContext } from "./panel.js";
 
 const mb = (bytes: number) => `${(bytes / 1048576).toFixed(2)} MB`;
@@ -24,7 +24,7 @@ export async function renderStats(root: HTMLElement, ctx: PanelContext): Promise
         "tbody",
         {},
         Object.entries(stats).map(([k, v]) => row(k, k === "bytes" ? mb(v as number) : (v as string))),
-        row("pyramid nodes", `${levels("month")} months, ${levels("week")} weeks, ${levels("day")} days (zone ${pyramid.zone})`),
+        row("pyramid nodes", `${countOf(levels("month"), "month")}, ${countOf(levels("week"), "week")}, ${countOf(levels("day"), "day")} (zone ${pyramid.zone})`),
         row("windows out of date", pyramid.dirty),
         row("open suggestions", suggestions.suggestions.length),
       ),

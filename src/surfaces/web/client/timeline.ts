@@ -7,7 +7,7 @@
  * recorded by "known at", are shown faded.
  */
 import { api, qs } from "./api.js";
-import { clear, field, h, historyLink, input, shortId, svg } from "./dom.js";
+import { clear, countOf, field, h, historyLink, input, shortId, svg } from "./dom.js";
 import { replaceHash, type PanelContext } from "./panel.js";
 
 interface Listed {
@@ -140,7 +140,7 @@ export async function renderTimeline(root: HTMLElement, ctx: PanelContext): Prom
     const asOf = asOfText.value ? Date.parse(asOfText.value) : Infinity;
     const knownAt = knownText.value ? Date.parse(knownText.value) : Infinity;
     const current = memories.filter((m) => m.status === "current" && Date.parse(m.at) <= asOf && Date.parse(m.recordedAt) <= knownAt).length;
-    summary.textContent = `${memories.length} memories${cursor ? " (more to load)" : ""} · ${current} current` + (asOfText.value || knownText.value ? ` as of ${asOfText.value || "now"}, known at ${knownText.value || "now"}` : "");
+    summary.textContent = `${countOf(memories.length, "memory")}${cursor ? " (more to load)" : ""} · ${current} current` + (asOfText.value || knownText.value ? ` as of ${asOfText.value || "now"}, known at ${knownText.value || "now"}` : "");
     const shown = new Set(memories.map((m) => m.id));
     const items = memories.map((m) => {
       const future = Date.parse(m.at) > asOf;
