@@ -94,7 +94,7 @@ async function docsOf(items: { key: string; text: string; speaker?: string }[]):
 export async function peerQuality(path: string, log: (s: string) => void = () => {}): Promise<{ questions: number; by_config: Record<string, Metrics> }> {
   const totals = new Map<string, MetricsAccumulator>(PEER_CONFIGS.map((c) => [c, new MetricsAccumulator()]));
   for (const conv of loadLocomo(path)) {
-    const peers = await Peers.build(await docsOf(conv.turns.map((t) => ({ key: t.diaId, text: t.input.text, speaker: t.input.speaker }))));
+    const peers = await Peers.build(await docsOf(conv.turns.map((t) => ({ key: t.id, text: t.input.text, speaker: t.input.speaker }))));
     for (const q of conv.questions) {
       if (q.evidence.length === 0) continue;
       const [vector] = await embedder.embed([q.question]);

@@ -26,7 +26,8 @@ const questionSchema = z.object({
 });
 
 export interface LocomoTurn {
-  diaId: string;
+  /** The turn's `dia_id`. */
+  id: string;
   input: { text: string; speaker: string; session: string; at: string; kind: "turn"; metadata: { dia_id: string; ref: string } };
 }
 
@@ -75,7 +76,7 @@ export function readLocomoConversation(json: unknown, name: string): LocomoConve
     list.forEach((t, i) => {
       const text = t.blip_caption ? `${t.text} [shares ${t.blip_caption}]` : t.text;
       turns.push({
-        diaId: t.dia_id,
+        id: t.dia_id,
         input: { text, speaker: t.speaker, session: `session_${k}`, at: formatInstant(start + i * 1000), kind: "turn", metadata: { dia_id: t.dia_id, ref: `${name}#${t.dia_id}` } },
       });
     });
