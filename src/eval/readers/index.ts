@@ -5,11 +5,17 @@
  */
 import type { EvalConversation } from "../dataset.js";
 import { loadBeam } from "./beam.js";
+import { loadJsonl } from "./jsonl.js";
 import { loadLocomo } from "./locomo.js";
+import { loadLongMemEval } from "./longmemeval.js";
+import { loadMadial } from "./madial.js";
 
 export const DATASET_READERS: Record<string, (path: string) => EvalConversation[]> = {
   locomo: loadLocomo,
   beam: loadBeam,
+  longmemeval: loadLongMemEval,
+  madial: loadMadial,
+  jsonl: (path) => [loadJsonl(path)],
 };
 
 export const DATASET_NAMES = Object.keys(DATASET_READERS);
