@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
+import { locomoDate, toLocomo } from "../bench/beam-to-locomo.js";
 import { DATASET_READERS, defaultGloveEmbedder, evaluate, scratchStores, updateFirst } from "../src/index.js";
 import { cli, tempDir } from "./helpers.js";
 import { tinyBeamChat, tinyBeamQuestions, writeBeamChat } from "./fixtures/tiny-beam.js";
@@ -79,4 +82,15 @@ test("eval beam refuses malformed chats in one line naming the field, exit 2", (
   const empty = cli(["eval", "beam", tempDir()]);
   assert.equal(empty.status, 2);
   assert.match(empty.stderr, /holds no BEAM chat/);
+});
+
+test("bench/beam-to-locomo writes a LoCoMo file that eval locomo reads back to the same text, dates, speakers and evidence", () => {
+  const dir = tempDir();
+  const [chat] = DATASET_READERS.beam(writeBeamChat(dir, "1"));
+  const file = join(dir, "beam-1.json");
+  writeFileSync(file, JSON.stringify(toLocomo(chat)));
+  const [back] = DATASET_READERS.locomo(file);
+  assert.deepEqual(back.turns.map((t) => [t.id, t.input.speaker, t.input.text, t.input.at]), chat.turns.map((t) => [`D${t.input.session!.slice(6)}:${t.id}`, t.input.speaker, t.input.text, t.input.at]));
+  assert.deepEqual(back.questions.map((q) => [q.category, q.evidence]), chat.questions.map((q) => [q.category, q.evidence.map((id) => `D${Number(id) < 4 ? 1 : 2}:${id}`)]));
+  assert.equal(locomoDate("2024-04-02T13:05:00Z"), "1:05 pm on 2 April, 2024");
 });

@@ -22,7 +22,8 @@ const questionSchema = z.object({
   question: z.string(),
   answer: z.unknown().optional(),
   evidence: z.array(z.string()).default([]),
-  category: z.number(),
+  // LoCoMo numbers its categories; a converted dataset (bench/beam-to-locomo.ts) keeps its question types' names
+  category: z.union([z.number(), z.string()]),
 });
 
 export interface LocomoTurn {
@@ -34,7 +35,7 @@ export interface LocomoTurn {
 export interface LocomoQuestion {
   question: string;
   evidence: string[];
-  category: number;
+  category: number | string;
 }
 
 export interface LocomoConversation {
