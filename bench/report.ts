@@ -65,7 +65,7 @@ for (const chunks of sizes) {
 }
 
 log("peers (LanceDB, Orama) on LoCoMo and at 100,000 chunks");
-const peersQ = await peerQuality(locomoPath, log);
+const peersQ = await peerQuality(conversations, log);
 const peersS = await peerSpeed(100_000, 100, log);
 const bestPeerHybrid = Math.max(peersQ.by_config["lancedb hybrid (RRF)"]["recall@10"], peersQ.by_config["orama hybrid"]["recall@10"]);
 
