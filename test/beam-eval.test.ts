@@ -31,6 +31,7 @@ test("eval beam reads a chat: one session per batch dated by its anchor, role an
   assert.deepEqual(byType.knowledge_update.update, { original: ["2"], updated: ["4"] });
   assert.deepEqual(byType.instruction_following.evidence, ["6"]);
   assert.deepEqual(byType.information_extraction.evidence, ["0"], "a chat_id reference is evidence");
+  assert.deepEqual(byType.multi_session_reasoning.evidence, ["0", "2", "4"], "a list of chat_ids, and one without a colon");
   assert.deepEqual(byType.abstention.evidence, []);
   // one chat folder is read as well as a folder of them
   assert.equal(DATASET_READERS.beam(writeBeamChat(tempDir(), "solo")).length, 1);
@@ -41,16 +42,16 @@ test("eval beam scores per question type, counts abstention apart, and says whet
   writeBeamChat(dir, "1");
   const e = defaultGloveEmbedder();
   const r = await evaluate("beam", DATASET_READERS.beam(dir), { embedder: e, tokens: e, stores: scratchStores() }, { channels: ["bm25"], ablation: false });
-  assert.equal(r.questions, 3);
+  assert.equal(r.questions, 4);
   assert.equal(r.without_evidence, 1);
-  assert.deepEqual(Object.keys(r.by_category), ["information_extraction", "instruction_following", "knowledge_update"]);
+  assert.deepEqual(Object.keys(r.by_category), ["information_extraction", "instruction_following", "knowledge_update", "multi_session_reasoning"]);
   assert.equal(r.by_category.knowledge_update.update_first, 1);
   assert.equal(r.overall.update_first, 1);
   assert.equal(r.by_category.instruction_following["recall@10"], 1);
 
   const c = cli(["eval", "beam", dir, "--no-ablation"]);
   assert.equal(c.status, 0, c.stderr);
-  assert.match(c.stdout, /beam: 1 conversations, 3 questions scored, 1 without evidence not scored/);
+  assert.match(c.stdout, /beam: 1 conversations, 4 questions scored, 1 without evidence not scored/);
   assert.match(c.stdout, /category knowledge_update \(update_first \d\.\d{3}\)/);
 });
 

@@ -11,7 +11,7 @@
  *
  * probing_questions.json maps each question type to a list of questions. Evidence is `source_chat_ids` — a list
  * of message ids (lists may nest), or an object of such lists (`original_info` / `updated_info`,
- * `first_event` / `second_event`...) — together with any "chat_id: N" in `conversation_references`; a knowledge
+ * `first_event` / `second_event`...) — together with any "chat_id: N[, M...]" in `conversation_references`; a knowledge
  * update's `updated_info` is also kept apart, to measure whether it ranks first. Abstention questions have none.
  */
 import { join } from "node:path";
@@ -88,7 +88,9 @@ function readQuestions(json: unknown, name: string, known: Set<string>): EvalQue
   return Object.entries(byType).flatMap(([type, list]) =>
     list.map((q, i) => {
       const refs = [q.conversation_references, q.conversation_reference].flat().filter((r): r is string => typeof r === "string");
-      const fromRefs = refs.flatMap((r) => [...r.matchAll(/chat_id\s*:?\s*(\d+)/gi)].map((m) => Number(m[1])));
+      // "chat_id: 58", "chat_id:16", "chat_id 28", "chat_id: 50, 51"; a range ("chat_id 12-15") gives its first
+      // id only: in the data every range is spelled out, message by message, in source_chat_ids
+      const fromRefs = refs.flatMap((r) => [...r.matchAll(/chat_id\s*:?\s*(\d+(?:\s*,\s*\d+)*)/gi)].flatMap((m) => m[1].split(",").map(Number)));
       const evidence = [...new Set([...flatten(q.source_chat_ids), ...fromRefs].map(String))];
       const unknown = evidence.find((id) => !known.has(id));
       if (unknown !== undefined) throw invalidInput(`${field}.${type}.${i}.source_chat_ids`, `message ${unknown} is not in chat.json`);
