@@ -13,7 +13,7 @@ import { boundHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT } from "../../heap.js";
 import { globalFlags, settings, type CliContext } from "../context.js";
 
 export function registerEvalCommands(program: Command, { mode }: CliContext): void {
-  const mixed = program
+  const evalCommand = program
     .command("eval")
     .description(`measure retrieval quality: eval DATASET PATH (${DATASET_NAMES.join(", ")}), or eval mixed --DATASET PATH... (several; --cv leaves one dataset out)`)
     .argument("<dataset>", [...DATASET_NAMES, "mixed"].join(", "))
@@ -28,8 +28,9 @@ export function registerEvalCommands(program: Command, { mode }: CliContext): vo
     .option("--grid <file>", "with --cv: the candidate settings, a JSON array of {name, engine, search} (first = baseline)")
     .addOption(new Option("--select-by <metric>", "with --cv: the metric each fold chooses its setting by").choices(METRIC_NAMES).default("recall@10"))
     .option("--store <kind>", "the store each conversation is loaded into: sqlite (in memory), pglite (PostgreSQL in process) or a postgres:// URL (a namespace per conversation, deleted after)", storeFlag, "sqlite");
-  for (const name of DATASET_NAMES) mixed.option(`--${name} <path>`, `with mixed: a ${name} dataset`);
-  mixed.action(async (dataset: string, path: string | undefined, o, cmd: Command) => {
+  // `eval mixed` takes each dataset by a flag of its name
+  for (const name of DATASET_NAMES) evalCommand.option(`--${name} <path>`, `with mixed: a ${name} dataset`);
+  evalCommand.action(async (dataset: string, path: string | undefined, o, cmd: Command) => {
       const known = [...DATASET_NAMES, "mixed"];
       if (!known.includes(dataset)) throw new CascadeError("INVALID_INPUT", `eval: unknown dataset ${JSON.stringify(dataset)}; known: ${known.join(", ")}`, { field: "dataset" });
       const paths: Record<string, string> = dataset === "mixed" ? Object.fromEntries(DATASET_NAMES.filter((n) => o[n]).map((n) => [n, o[n] as string])) : { [dataset]: path ?? "" };
