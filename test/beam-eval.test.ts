@@ -95,3 +95,18 @@ test("bench/beam-to-locomo writes a LoCoMo file that eval locomo reads back to t
   assert.deepEqual(back.questions.map((q) => [q.category, q.evidence]), chat.questions.map((q) => [q.category, q.evidence.map((id) => `D${Number(id) < 4 ? 1 : 2}:${id}`)]));
   assert.equal(locomoDate("2024-04-02T13:05:00Z"), "1:05 pm on 2 April, 2024");
 });
+
+test("eval --cv's default scores what eval scores, summaries included (the pyramid is built before the settings search)", () => {
+  const dir = tempDir();
+  writeBeamChat(dir, "1");
+  writeBeamChat(dir, "2");
+  const grid = join(tempDir(), "grid.json");
+  writeFileSync(grid, JSON.stringify([{ name: "default" }]));
+  const plain = cli(["eval", "beam", dir, "--no-ablation", "--json"]);
+  const cv = cli(["eval", "beam", dir, "--no-ablation", "--cv", "--grid", grid, "--json"]);
+  assert.equal(cv.status, 0, cv.stderr);
+  const { update_first, ...metrics } = plain.json.overall;
+  assert.equal(update_first, 1);
+  assert.ok(metrics.mrr < 1, "a day summary outranks an evidence message here");
+  assert.deepEqual(cv.json.overall.default, metrics);
+});

@@ -135,6 +135,9 @@ async function scoreAll(
       const m = first.models ?? models;
       const loader = await Engine.create({ store, embedder: m.embedder, tokens: m.tokens }, first.engine);
       const imported = await loader.rememberMany(conv.turns.map((t) => t.input));
+      // the refresh the import scheduled runs on the loader's next read; the settings search through engines of
+      // their own, which would find no summaries: build them now, so the default scores what `eval` scores
+      await loader.settlePyramid();
       const itemIdOf = new Map<string, string>();
       imported.ids.forEach((id, i) => id && itemIdOf.set(id, conv.turns[i].id));
       const itemOf = (h: Hit) => itemIdOf.get(h.id) ?? `other:${h.id}`;
