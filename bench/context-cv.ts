@@ -6,7 +6,7 @@
  *
  *   npm run build && node dist/bench/context-cv.js [LOCOMO_PATH]
  */
-import { defaultGloveEmbedder, scratchStores, evaluateLocomo, loadLocomo, type EngineConfig } from "../src/index.js";
+import { defaultGloveEmbedder, scratchStores, evaluate, loadLocomo, type EngineConfig } from "../src/index.js";
 
 const path = process.argv[2] ?? "../shared/data/locomo";
 const conversations = loadLocomo(path);
@@ -27,7 +27,7 @@ const scores: Record<string, number>[][] = [];
 for (const [name, context] of grid) {
   const row: Record<string, number>[] = [];
   for (const conv of conversations) {
-    const r = await evaluateLocomo([conv], { embedder, tokens: embedder, stores: scratchStores() }, {
+    const r = await evaluate("locomo", [conv], { embedder, tokens: embedder, stores: scratchStores() }, {
       ablation: false,
       budgets,
       pyramid: context !== null,

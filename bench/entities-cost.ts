@@ -32,7 +32,7 @@ const report: Record<string, unknown> = {
 const chat = Array.from({ length: N }, (_, i) => {
   const t = turnsInput[i % turnsInput.length];
   const pass = Math.floor(i / turnsInput.length);
-  return { ...t, session: t.session ? `${t.session}-${pass}` : null, at: new Date(Date.parse(t.at) + pass * 400 * 86_400_000).toISOString() };
+  return { ...t, session: t.session ? `${t.session}-${pass}` : null, at: new Date(Date.parse(t.at!) /* every LoCoMo turn is dated */ + pass * 400 * 86_400_000).toISOString() };
 });
 
 // Wall-clock rate, and the rate by this process's CPU time (all its threads): on a machine shared with other

@@ -41,7 +41,7 @@ async function main() {
     const loader = await Engine.create({ store, embedder, tokens: embedder });
     const imported = await loader.rememberMany(conv.turns.map((t) => t.input));
     const dia = new Map<string, string>();
-    imported.ids.forEach((id, i) => id && dia.set(id, conv.turns[i].diaId));
+    imported.ids.forEach((id, i) => id && dia.set(id, conv.turns[i].id));
     const now = new Date(Math.max(...conv.turns.map((t) => Date.parse(t.input.at!))) + 86_400_000).toISOString();
     const settings: [string, Engine, ChannelName[] | undefined][] = [["off", loader, OFF]];
     for (const s of GRID) settings.push([s.name, await Engine.create({ store, embedder, tokens: embedder }, { graph: s.graph, search: { weights: { graph: s.weight } } }), undefined]);

@@ -1,11 +1,13 @@
 /**
  * Peers in the same run (issue 7): LanceDB 0.31.0 (full-text, vector, hybrid with its RRF reranker) and Orama
- * (full-text, vector, hybrid) on the same LoCoMo data and the same synthetic corpus as Cascade, with the same
- * text (speaker written in front, as Cascade indexes it) and the same vectors (Cascade's default embedder).
- * Quality is scored by the same function; latency is measured query by query in turns with Cascade in this
- * process, and reported as medians, p95s and ratios Cascade/peer (this machine is noisy).
+ * (full-text, vector, hybrid) on the same LoCoMo data (and, with --beam, the same BEAM chats) and the same
+ * synthetic corpus as Cascade, with the same text (speaker written in front, as Cascade indexes it) and the same
+ * vectors (Cascade's default embedder). Conversations, questions and evidence come from the readers of
+ * `cascade eval`, and quality is scored by the same functions (update_first too, for BEAM's knowledge updates);
+ * latency is measured query by query in turns with Cascade in this process, and reported as medians, p95s and
+ * ratios Cascade/peer (this machine is noisy).
  *
- *   node dist/bench/peers.js [LOCOMO_PATH] [--chunks 100000] [--queries 200]
+ *   node dist/bench/peers.js [LOCOMO_PATH] [--beam BEAM_PATH] [--no-speed] [--chunks 100000] [--queries 200]
  *
  * devDependencies only: nothing here ships in the package.
  */
@@ -16,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { create, insertMultiple, search, type AnyOrama } from "@orama/orama";
-import { Engine, SqliteStore, defaultGloveEmbedder, loadLocomo, scoreQuestion, type Metrics } from "../src/index.js";
+import { DATASET_READERS, Engine, SqliteStore, defaultGloveEmbedder, scoreQuestion, updateFirst, type EvalConversation, type Metrics } from "../src/index.js";
 import { MetricsAccumulator } from "../src/eval/metrics.js";
 import { syntheticCorpus } from "../src/bench/corpus.js";
 import { percentiles, type Percentiles } from "../src/bench/run.js";
@@ -90,20 +92,26 @@ async function docsOf(items: { key: string; text: string; speaker?: string }[]):
   return items.map((item, i) => ({ key: item.key, text: item.speaker ? `${item.speaker}: ${item.text}` : item.text, vector: vectors[i] }));
 }
 
-/** Recall@k etc. of each peer configuration on LoCoMo, scored exactly as `cascade eval locomo` scores Cascade. */
-export async function peerQuality(path: string, log: (s: string) => void = () => {}): Promise<{ questions: number; by_config: Record<string, Metrics> }> {
+/** Recall@k etc. of each peer configuration, scored exactly as `cascade eval` scores Cascade on the same conversations. */
+export async function peerQuality(conversations: EvalConversation[], log: (s: string) => void = () => {}): Promise<{ questions: number; by_config: Record<string, Metrics & { update_first?: number }> }> {
   const totals = new Map<string, MetricsAccumulator>(PEER_CONFIGS.map((c) => [c, new MetricsAccumulator()]));
-  for (const conv of loadLocomo(path)) {
-    const peers = await Peers.build(await docsOf(conv.turns.map((t) => ({ key: t.diaId, text: t.input.text, speaker: t.input.speaker }))));
+  const updates = new Map<string, number[]>(PEER_CONFIGS.map((c) => [c, []]));
+  for (const conv of conversations) {
+    const peers = await Peers.build(await docsOf(conv.turns.map((t) => ({ key: t.id, text: t.input.text, speaker: t.input.speaker }))));
     for (const q of conv.questions) {
       if (q.evidence.length === 0) continue;
       const [vector] = await embedder.embed([q.question]);
-      for (const config of PEER_CONFIGS) totals.get(config)!.add(scoreQuestion(await peers.query(config, q.question, vector), new Set(q.evidence)));
+      for (const config of PEER_CONFIGS) {
+        const ranked = await peers.query(config, q.question, vector);
+        totals.get(config)!.add(scoreQuestion(ranked, new Set(q.evidence)));
+        if (q.update) updates.get(config)!.push(updateFirst(ranked, q.update));
+      }
     }
     peers.close();
     log(`peers: ${conv.name} done`);
   }
-  return { questions: totals.get(PEER_CONFIGS[0])!.count, by_config: Object.fromEntries([...totals].map(([c, a]) => [c, a.mean()])) };
+  const share = (xs: number[]) => (xs.length ? { update_first: Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10000) / 10000 } : {});
+  return { questions: totals.get(PEER_CONFIGS[0])!.count, by_config: Object.fromEntries([...totals].map(([c, a]) => [c, { ...a.mean(), ...share(updates.get(c)!) }])) };
 }
 
 export interface PeerSpeed {
@@ -164,8 +172,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const args = process.argv.slice(2);
   const flag = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
   const path = args.find((a, i) => !a.startsWith("--") && !args[i - 1]?.startsWith("--")) ?? "../shared/data/locomo";
+  const beam = args.includes("--beam") ? args[args.indexOf("--beam") + 1] : undefined;
   const log = (s: string) => process.stderr.write(s + "\n");
-  const quality = await peerQuality(path, log);
-  const speed = await peerSpeed(flag("--chunks", 100_000), flag("--queries", 200), log);
-  process.stdout.write(JSON.stringify({ quality, speed }, null, 2) + "\n");
+  const quality = await peerQuality(DATASET_READERS.locomo(path), log);
+  const beamQuality = beam ? await peerQuality(DATASET_READERS.beam(beam), log) : undefined;
+  const speed = args.includes("--no-speed") ? undefined : await peerSpeed(flag("--chunks", 100_000), flag("--queries", 200), log);
+  process.stdout.write(JSON.stringify({ quality, ...(beamQuality ? { beam_quality: beamQuality } : {}), ...(speed ? { speed } : {}) }, null, 2) + "\n");
 }

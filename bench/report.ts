@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { execFileSync } from "node:child_process";
-import { defaultGloveEmbedder, scratchStores, evaluateLocomo, loadLocomo, runPyramidBench, runTopicBench, type BenchReport, type EvalConfig, type EvalReport, type Metrics } from "../src/index.js";
+import { defaultGloveEmbedder, scratchStores, evaluate, loadLocomo, runPyramidBench, runTopicBench, type BenchReport, type EvalConfig, type EvalReport, type Metrics } from "../src/index.js";
 import { formatBench, formatPyramidBench, formatTopicBench, metricsTable } from "../src/surfaces/cli/format.js";
 import { runHttpLoad, throughputSummary } from "./http-load.js";
 import { PEER_CONFIGS, peerQuality, peerSpeed } from "./peers.js";
@@ -24,7 +24,7 @@ const log = (s: string) => process.stderr.write(s + "\n");
 
 log(`evaluating LoCoMo at ${locomoPath}`);
 const conversations = loadLocomo(locomoPath);
-const quality = await evaluateLocomo(conversations, { embedder, tokens: embedder, stores: scratchStores() });
+const quality = await evaluate("locomo", conversations, { embedder, tokens: embedder, stores: scratchStores() });
 
 // The pyramid and time parsing, each on and off (no ablation): all questions, and category 2 (temporal).
 log("LoCoMo with the pyramid and time parsing on and off");
@@ -40,14 +40,14 @@ const timeConfigs: [string, EvalConfig][] = [
 ];
 const timeRows: [string, Metrics, Metrics][] = [];
 for (const [name, config] of timeConfigs) {
-  const r = await evaluateLocomo(conversations, { embedder, tokens: embedder, stores: scratchStores() }, { ...config, ablation: false });
+  const r = await evaluate("locomo", conversations, { embedder, tokens: embedder, stores: scratchStores() }, { ...config, ablation: false });
   timeRows.push([name, r.overall, r.by_category["2"]]);
 }
 log("LoCoMo evidence within a word budget, pyramid on and off");
 const BUDGETS = [250, 500, 1000, 2000];
 const budgetRows: [string, EvalReport][] = [];
 for (const [name, pyramid] of [["pyramid off", false], ["pyramid on (default)", true]] as const) {
-  budgetRows.push([name, await evaluateLocomo(conversations, { embedder, tokens: embedder, stores: scratchStores() }, { ablation: false, pyramid, budgets: BUDGETS })]);
+  budgetRows.push([name, await evaluate("locomo", conversations, { embedder, tokens: embedder, stores: scratchStores() }, { ablation: false, pyramid, budgets: BUDGETS })]);
 }
 const budgetTable = (pick: (r: EvalReport) => Record<string, number> | undefined) =>
   `| configuration | recall@10 | ${BUDGETS.map((b) => `evidence@${b}`).join(" | ")} |\n|---|---:|${BUDGETS.map(() => "---:").join("|")}|\n` +
@@ -65,7 +65,7 @@ for (const chunks of sizes) {
 }
 
 log("peers (LanceDB, Orama) on LoCoMo and at 100,000 chunks");
-const peersQ = await peerQuality(locomoPath, log);
+const peersQ = await peerQuality(conversations, log);
 const peersS = await peerSpeed(100_000, 100, log);
 const bestPeerHybrid = Math.max(peersQ.by_config["lancedb hybrid (RRF)"]["recall@10"], peersQ.by_config["orama hybrid"]["recall@10"]);
 

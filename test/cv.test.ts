@@ -9,12 +9,12 @@ const m = (r: number): Metrics => ({ "recall@5": r, "recall@10": r, "hit@10": r,
 
 test("leave-one-out chooses on the other conversations and scores the held-out one", () => {
   // three conversations of two questions; setting 1 wins conversations 0 and 1 by a little, loses 2 by a lot
-  const questions = [0, 0, 1, 1, 2, 2].map((conversation) => ({ conversation, category: "1" }));
+  const questions = [0, 0, 1, 1, 2, 2].map((group) => ({ group, category: "1" }));
   const scores = [
     [0.5, 0.5, 0.5, 0.5, 0.9, 0.9].map(m), // setting 0 (the default)
     [0.6, 0.6, 0.6, 0.6, 0.1, 0.1].map(m), // setting 1
   ];
-  const convs = ["a", "b", "c"].map((name) => ({ name, turns: [], questions: [] }));
+  const convs = ["a", "b", "c"];
   const r = leaveOneOut(scores, questions, ["default", "other"], convs, "recall@10");
   // holding out a: on b+c the default averages 0.7 against 0.35, so the default is chosen and scores 0.5 on a
   assert.deepEqual(r.folds.map((f) => f.chosen), ["default", "default", "other"]);

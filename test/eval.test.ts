@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { defaultGloveEmbedder, scratchStores, evaluateLocomo, loadLocomo } from "../src/index.js";
+import { defaultGloveEmbedder, scratchStores, evaluate, loadLocomo } from "../src/index.js";
 import { cli, tempDir } from "./helpers.js";
 import { tinyLocomo as fixture } from "./fixtures/tiny-locomo.js";
 
@@ -11,7 +11,7 @@ test("eval on a LoCoMo-shaped fixture gives the exact expected numbers", async (
   const dir = tempDir();
   writeFileSync(join(dir, "conv-1.json"), JSON.stringify(fixture));
   const e = defaultGloveEmbedder();
-  const report = await evaluateLocomo(loadLocomo(dir), { embedder: e, tokens: e, stores: scratchStores() }, { channels: ["bm25"], ablation: false });
+  const report = await evaluate("locomo", loadLocomo(dir), { embedder: e, tokens: e, stores: scratchStores() }, { channels: ["bm25"], ablation: false });
   assert.equal(report.questions, 3); // the question without evidence is not a query
   // bm25 finds each gold turn at rank 1. For the cello question the gold turns come 1st and 3rd: D1:3 is 2nd,
   // because it is indexed with the turn before it (Ben's cello news) as conversational context.

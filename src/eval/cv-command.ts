@@ -1,17 +1,18 @@
 /**
  * @module eval/cv-command
- * What `cascade eval locomo PATH --cv [--grid FILE]` runs: the grid (built in, or read from FILE), each
- * setting laid over the engine configuration of the user's config file, then leave-one-conversation-out.
+ * What `cascade eval DATASET PATH --cv [--grid FILE]` runs: the grid (built in, or read from FILE), each
+ * setting laid over the engine configuration of the user's config file, then leave-one-conversation-out
+ * (leave-one-dataset-out for `eval mixed`).
  */
 import { readFileSync } from "node:fs";
 import type { EngineConfig } from "../api/engine.js";
 import { CascadeError } from "../errors.js";
-import type { LocomoConversation } from "../ingest/locomo.js";
+import type { EvalConversation } from "./dataset.js";
 import type { Embedder, TokenVectors } from "../ports/embedder.js";
 import type { StoreMaker } from "../ports/store.js";
 import type { RecallOptions } from "../query/options.js";
 import type { Metrics } from "./metrics.js";
-import { crossValidateLocomo, type CvReport, type CvSetting } from "./cv.js";
+import { crossValidate, type CvOptions, type CvReport, type CvSetting } from "./cv.js";
 import { defaultCvGrid, parseCvGrid } from "./cv-grid.js";
 
 export interface CvCommandOptions {
@@ -22,6 +23,7 @@ export interface CvCommandOptions {
   search?: Omit<RecallOptions, "channels" | "k">;
   /** The metric each fold chooses its setting by (default recall@10). */
   selectBy?: keyof Metrics;
+  foldBy?: CvOptions["foldBy"];
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -38,7 +40,7 @@ function over(base: EngineConfig, s: CvSetting): EngineConfig {
 }
 
 export async function runCvCommand(
-  conversations: LocomoConversation[],
+  conversations: EvalConversation[],
   models: { embedder: Embedder; tokens: TokenVectors; stores: StoreMaker },
   o: CvCommandOptions,
 ): Promise<CvReport> {
@@ -55,5 +57,5 @@ export async function runCvCommand(
     grid = [...defaultCvGrid];
   }
   const settings = grid.map((s) => ({ ...s, engine: over(o.engine ?? {}, s), search: { ...o.search, ...s.search } }));
-  return crossValidateLocomo(conversations, models, settings, { ablation: o.ablation, selectBy: o.selectBy, onProgress: o.onProgress });
+  return crossValidate(conversations, models, settings, { ablation: o.ablation, selectBy: o.selectBy, foldBy: o.foldBy, onProgress: o.onProgress });
 }

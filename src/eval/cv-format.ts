@@ -21,13 +21,15 @@ export function formatCv(r: CvReport): string {
   const cats = Object.entries(r.by_category)
     .map(([c, m]) => `| category ${c} | ${f(m.default["recall@10"])} | ${f(m.cross_validated["recall@10"])} |`)
     .join("\n");
-  const folds = r.overall.folds.map((x) => `| ${x.held_out} | ${x.questions} | ${x.chosen} | ${f(x.train)} | ${f(x.test["recall@10"])} |`).join("\n");
+  const folds = r.overall.folds
+    .map((x) => `| ${x.held_out} | ${x.questions} | ${f(x.default["recall@10"])} | ${f(x.best_in_sample.metrics["recall@10"])} (${x.best_in_sample.setting}) | ${x.chosen} | ${f(x.train)} | ${f(x.test["recall@10"])} |`)
+    .join("\n");
   const settings = Object.entries(r.by_setting)
     .map(([name, m]) => `| ${name} | ${Object.values(m).map((x) => f(x["recall@10"])).join(" | ")} |`)
     .join("\n");
   const configs = Object.keys(Object.values(r.by_setting)[0] ?? {});
   return [
-    `LoCoMo leave-one-conversation-out: ${countOf(r.conversations, "conversation")}, ${countOf(r.questions, "question")}, ${countOf(r.settings.length, "setting")}, chosen by ${r.select_by} (${r.took_s} s)`,
+    `leave-one-${r.fold_by}-out: ${countOf(r.conversations, "conversation")}, ${countOf(r.questions, "question")}, ${countOf(r.settings.length, "setting")}, chosen by ${r.select_by} (${r.took_s} s)`,
     "",
     head,
     row("all channels", r.overall),
@@ -36,7 +38,7 @@ export function formatCv(r: CvReport): string {
     "| category | default R@10 | cross-validated R@10 |\n|---|---:|---:|",
     cats,
     "",
-    "| held out | questions | chosen on the others | R@10 on the others | R@10 held out |\n|---|---:|---|---:|---:|",
+    "| held out | questions | default R@10 there | best in-sample R@10 there | chosen on the others | R@10 on the others | R@10 held out (cross-validated) |\n|---|---:|---:|---:|---|---:|---:|",
     folds,
     "",
     `| setting (in-sample R@10) | ${configs.join(" | ")} |\n|---|${configs.map(() => "---:").join("|")}|`,

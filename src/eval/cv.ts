@@ -1,11 +1,13 @@
 /**
  * @module eval/cv
- * Leave-one-conversation-out cross-validation on LoCoMo. A grid names the candidate settings a default was
+ * Leave-one-conversation-out cross-validation (or leave-one-dataset-out, when several datasets are given).
+ * A grid names the candidate settings a default was
  * chosen from (weights, thresholds, features). Every setting is scored on every question once; then, for each
- * conversation in turn, the setting with the best mean Recall@10 on the OTHER conversations is chosen and scored
+ * conversation (or dataset) in turn, the setting with the best mean Recall@10 on the OTHER ones is chosen and scored
  * on the held-out one. The cross-validated figure is the mean of those held-out scores: what the tuning is worth
  * on a conversation it never saw. The in-sample figures (the default's, and the best setting's on all six) are
- * reported beside it, so the gap between them shows how much a choice was fitted to these six.
+ * reported beside it, so the gap between them shows how much a choice was fitted to these six; each fold also
+ * reports the held-out unit's own in-sample figures beside its cross-validated one.
  *
  * The same is done for each channel alone (chosen by that channel's own Recall@10), and per question category.
  * Settings that only change search share one ingest per conversation; settings that change what is indexed
@@ -13,7 +15,7 @@
  */
 import { Engine, type EngineConfig } from "../api/engine.js";
 import type { StoreMaker } from "../ports/store.js";
-import type { LocomoConversation } from "../ingest/locomo.js";
+import { askedAfter, scored, type EvalConversation } from "./dataset.js";
 import { CHANNEL_NAMES, type ChannelName, type Hit } from "../model/types.js";
 import type { Embedder, TokenVectors } from "../ports/embedder.js";
 import type { RecallOptions } from "../query/options.js";
@@ -34,6 +36,8 @@ export interface CvOptions {
   ablation?: boolean;
   /** The metric settings are chosen by (default recall@10). */
   selectBy?: keyof Metrics;
+  /** What a fold leaves out: one conversation (default) or one dataset (conversations' `dataset`). */
+  foldBy?: "conversation" | "dataset";
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -44,6 +48,9 @@ export interface CvFold {
   chosen: string;
   train: number;
   test: Metrics;
+  /** In-sample on the held-out unit: the default's score, and the setting best on it (chosen on it). */
+  default: Metrics;
+  best_in_sample: { setting: string; metrics: Metrics };
 }
 
 export interface CvFigures {
@@ -57,6 +64,8 @@ export interface CvFigures {
 }
 
 export interface CvReport {
+  /** What each fold left out. */
+  fold_by: "conversation" | "dataset";
   conversations: number;
   questions: number;
   settings: string[];
@@ -73,7 +82,8 @@ export interface CvReport {
 type ScoreTable = Map<string, Metrics[][]>;
 
 export interface QuestionInfo {
-  conversation: number;
+  /** The index of its fold's unit (a conversation, or a dataset). */
+  group: number;
   category: string;
 }
 
@@ -96,7 +106,8 @@ function ingestKey(s: CvSetting, fallback: Embedder): string {
 
 /** Scores every setting on every question, for all channels fused and for each channel alone. */
 async function scoreAll(
-  conversations: LocomoConversation[],
+  conversations: EvalConversation[],
+  groupOf: (c: number) => number,
   models: { embedder: Embedder; tokens: TokenVectors; stores: StoreMaker },
   settings: CvSetting[],
   channels: ChannelName[],
@@ -110,9 +121,9 @@ async function scoreAll(
   const total = conversations.length * settings.length;
   let done = 0;
   for (const [ci, conv] of conversations.entries()) {
-    const asked = conv.questions.filter((q) => q.evidence.length > 0);
-    for (const q of asked) questions.push({ conversation: ci, category: String(q.category) });
-    const now = new Date(Math.max(...conv.turns.map((t) => Date.parse(t.input.at))) + 86_400_000).toISOString();
+    const asked = scored(conv);
+    for (const q of asked) questions.push({ group: groupOf(ci), category: String(q.category) });
+    const now = askedAfter(conv);
     const groups = new Map<string, number[]>();
     settings.forEach((s, i) => {
       const key = ingestKey(s, models.embedder);
@@ -124,16 +135,19 @@ async function scoreAll(
       const m = first.models ?? models;
       const loader = await Engine.create({ store, embedder: m.embedder, tokens: m.tokens }, first.engine);
       const imported = await loader.rememberMany(conv.turns.map((t) => t.input));
-      const diaOf = new Map<string, string>();
-      imported.ids.forEach((id, i) => id && diaOf.set(id, conv.turns[i].diaId));
-      const itemOf = (h: Hit) => diaOf.get(h.id) ?? `other:${h.id}`;
+      // the refresh the import scheduled runs on the loader's next read; the settings search through engines of
+      // their own, which would find no summaries: build them now, so the default scores what `eval` scores
+      await loader.settlePyramid();
+      const itemIdOf = new Map<string, string>();
+      imported.ids.forEach((id, i) => id && itemIdOf.set(id, conv.turns[i].id));
+      const itemOf = (h: Hit) => itemIdOf.get(h.id) ?? `other:${h.id}`;
       for (const si of members) {
         const s = settings[si];
         const engine = await Engine.create({ store, ...(s.models ?? models) }, s.engine);
         for (const q of asked) {
           const gold = new Set(q.evidence);
           for (const [name, set] of configs) {
-            const r = await engine.recall(q.question, { now, ...s.search, channels: set, k: 10 });
+            const r = await engine.recall(q.question, { now: q.now ?? now, ...s.search, channels: set, k: 10 });
             table.get(name)![si].push(scoreQuestion(r.hits.map(itemOf), gold));
           }
         }
@@ -145,12 +159,12 @@ async function scoreAll(
   return { table, questions };
 }
 
-/** Chooses a setting on all conversations but one and scores it on that one, for each in turn. */
+/** Chooses a setting on all groups (conversations or datasets) but one and scores it on that one, for each in turn. */
 export function leaveOneOut(
   scores: Metrics[][],
   questions: QuestionInfo[],
   names: string[],
-  conversations: LocomoConversation[],
+  groups: string[],
   selectBy: keyof Metrics,
 ): CvFigures {
   const meanOf = (s: number, keep: (q: QuestionInfo) => boolean) => {
@@ -178,11 +192,21 @@ export function leaveOneOut(
     return { chosen, value };
   };
   const heldOutScores: Metrics[] = [];
-  const folds: CvFold[] = conversations.map((conv, c) => {
-    const { chosen, value } = best((q) => q.conversation !== c);
-    const test = questions.flatMap((q, i) => (q.conversation === c ? [scores[chosen][i]] : []));
+  const on = (s: number, g: number) => questions.flatMap((q, i) => (q.group === g ? [scores[s][i]] : []));
+  const folds: CvFold[] = groups.map((name, g) => {
+    const { chosen, value } = best((q) => q.group !== g);
+    const test = on(chosen, g);
     heldOutScores.push(...test);
-    return { held_out: conv.name, questions: test.length, chosen: names[chosen], train: Math.round(value * 10000) / 10000, test: mean(test) };
+    const own = best((q) => q.group === g).chosen;
+    return {
+      held_out: name,
+      questions: test.length,
+      chosen: names[chosen],
+      train: Math.round(value * 10000) / 10000,
+      test: mean(test),
+      default: mean(on(0, g)),
+      best_in_sample: { setting: names[own], metrics: mean(on(own, g)) },
+    };
   });
   const all = best(() => true);
   return {
@@ -193,20 +217,23 @@ export function leaveOneOut(
   };
 }
 
-/** Leave-one-conversation-out over a grid of settings; the first setting is the default. */
-export async function crossValidateLocomo(
-  conversations: LocomoConversation[],
+/** Leave-one-conversation-out (or -dataset-out) over a grid of settings; the first setting is the default. */
+export async function crossValidate(
+  conversations: EvalConversation[],
   models: { embedder: Embedder; tokens: TokenVectors; stores: StoreMaker },
   settings: CvSetting[],
   options: CvOptions = {},
 ): Promise<CvReport> {
   const started = performance.now();
-  if (settings.length === 0) throw new Error("crossValidateLocomo: the grid is empty");
+  if (settings.length === 0) throw new Error("crossValidate: the grid is empty");
   const channels = options.channels ?? [...CHANNEL_NAMES];
   const selectBy = options.selectBy ?? "recall@10";
   const names = settings.map((s) => s.name);
-  const { table, questions } = await scoreAll(conversations, models, settings, channels, options.ablation ?? true, options.onProgress);
-  const overall = leaveOneOut(table.get("overall")!, questions, names, conversations, selectBy);
+  const foldBy = options.foldBy ?? "conversation";
+  const groups = foldBy === "dataset" ? [...new Set(conversations.map((c) => c.dataset ?? "(none)"))] : conversations.map((c) => c.name);
+  const groupOf = (c: number) => (foldBy === "dataset" ? groups.indexOf(conversations[c].dataset ?? "(none)") : c);
+  const { table, questions } = await scoreAll(conversations, groupOf, models, settings, channels, options.ablation ?? true, options.onProgress);
+  const overall = leaveOneOut(table.get("overall")!, questions, names, groups, selectBy);
 
   // per category: the held-out choices of the overall folds, read by category
   const chosenFor = overall.folds.map((f) => names.indexOf(f.chosen));
@@ -216,16 +243,17 @@ export async function crossValidateLocomo(
     const scores = table.get("overall")!;
     byCategory[cat] = {
       default: mean(idx.map((i) => scores[0][i])),
-      cross_validated: mean(idx.map((i) => scores[chosenFor[questions[i].conversation]][i])),
+      cross_validated: mean(idx.map((i) => scores[chosenFor[questions[i].group]][i])),
     };
   }
   const byChannel: Record<string, CvFigures> = {};
-  for (const [name, scores] of table) if (name !== "overall") byChannel[name] = leaveOneOut(scores, questions, names, conversations, selectBy);
+  for (const [name, scores] of table) if (name !== "overall") byChannel[name] = leaveOneOut(scores, questions, names, groups, selectBy);
   const bySetting: CvReport["by_setting"] = {};
   names.forEach((n, s) => {
     bySetting[n] = Object.fromEntries([...table].map(([config, scores]) => [config, mean(scores[s])]));
   });
   return {
+    fold_by: foldBy,
     conversations: conversations.length,
     questions: questions.length,
     settings: names,

@@ -22,18 +22,20 @@ const questionSchema = z.object({
   question: z.string(),
   answer: z.unknown().optional(),
   evidence: z.array(z.string()).default([]),
-  category: z.number(),
+  // LoCoMo numbers its categories; a converted dataset (bench/beam-to-locomo.ts) keeps its question types' names
+  category: z.union([z.number(), z.string()]),
 });
 
 export interface LocomoTurn {
-  diaId: string;
+  /** The turn's `dia_id`. */
+  id: string;
   input: { text: string; speaker: string; session: string; at: string; kind: "turn"; metadata: { dia_id: string; ref: string } };
 }
 
 export interface LocomoQuestion {
   question: string;
   evidence: string[];
-  category: number;
+  category: number | string;
 }
 
 export interface LocomoConversation {
@@ -75,7 +77,7 @@ export function readLocomoConversation(json: unknown, name: string): LocomoConve
     list.forEach((t, i) => {
       const text = t.blip_caption ? `${t.text} [shares ${t.blip_caption}]` : t.text;
       turns.push({
-        diaId: t.dia_id,
+        id: t.dia_id,
         input: { text, speaker: t.speaker, session: `session_${k}`, at: formatInstant(start + i * 1000), kind: "turn", metadata: { dia_id: t.dia_id, ref: `${name}#${t.dia_id}` } },
       });
     });

@@ -129,12 +129,13 @@ export function metricsTable(rows: [string, Metrics][]): string {
 }
 
 export function formatEval(r: EvalReport): string {
+  const extra = (m: Record<string, number>) => ("update_first" in m ? ` (update_first ${m.update_first.toFixed(3)})` : "");
   return [
-    `LoCoMo: ${countOf(r.conversations, "conversation")}, ${countOf(r.questions, "question")} (${r.took_s} s)`,
+    `${r.dataset}: ${countOf(r.conversations, "conversation")}, ${countOf(r.questions, "question")} scored, ${r.without_evidence} without evidence not scored (${r.took_s} s)${extra(r.overall)}`,
     "",
-    metricsTable([["all channels", r.overall], ...Object.entries(r.by_channel)]),
+    metricsTable([["all channels", r.overall], ...(r.sessions ? [["sessions (all channels)", r.sessions] as [string, Metrics]] : []), ...Object.entries(r.by_channel)]),
     "",
-    metricsTable(Object.entries(r.by_category).map(([c, m]) => [`category ${c}`, m])),
+    metricsTable(Object.entries(r.by_category).map(([c, m]) => [`category ${c}${extra(m)}`, m])),
   ].join("\n");
 }
 

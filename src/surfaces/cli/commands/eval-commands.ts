@@ -1,9 +1,10 @@
 /**
  * @module surfaces/cli/commands/eval-commands
- * `cascade eval` and `cascade bench`: quality on LoCoMo, speed on a synthetic corpus.
+ * `cascade eval` and `cascade bench`: retrieval quality on a dataset (LoCoMo, BEAM, LongMemEval, MADial, JSONL,
+ * or several at once), speed on a synthetic corpus.
  */
 import { type Command, Option } from "commander";
-import { CascadeError, METRIC_NAMES, defaultGloveEmbedder, scratchStores, runCvCommand, formatCv, evaluateLocomo, loadLocomo, runBench, runPyramidBench, runTopicBench, runFilterBench, type BenchReport, type EvalReport } from "../../../index.js";
+import { CascadeError, METRIC_NAMES, DATASET_NAMES, defaultGloveEmbedder, scratchStores, runCvCommand, formatCv, evaluate, loadDatasets, runBench, runPyramidBench, runTopicBench, runFilterBench, type BenchReport, type EvalReport } from "../../../index.js";
 import { formatFilterBench, formatBench, formatEval, formatPyramidBench, formatTopicBench } from "../format.js";
 import { emit } from "../output.js";
 import { progressBar } from "../progress.js";
@@ -12,38 +13,45 @@ import { boundHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT } from "../../heap.js";
 import { globalFlags, settings, type CliContext } from "../context.js";
 
 export function registerEvalCommands(program: Command, { mode }: CliContext): void {
-  program
+  const evalCommand = program
     .command("eval")
-    .description("measure retrieval quality: eval locomo PATH (a LoCoMo conversation file or a folder of them)")
-    .argument("<dataset>", "locomo")
-    .argument("<path>")
+    .description(`measure retrieval quality: eval DATASET PATH (${DATASET_NAMES.join(", ")}), or eval mixed --DATASET PATH... (several; --cv leaves one dataset out)`)
+    .argument("<dataset>", [...DATASET_NAMES, "mixed"].join(", "))
+    .argument("[path]", "the dataset's file or folder (none for mixed)")
     .option("--no-ablation", "measure only the default configuration (not each channel alone and left out)")
     .option("--pyramid", "the summary pyramid on (the default)")
     .option("--no-pyramid", "the summary pyramid off: no summaries in hits, no context")
     .option("--summary-credit", "count a summary hit as retrieving the turns its sentences came from")
     .option("--budget-words <n>", "also report evidence@N: evidence read within N words of results and context (repeatable: 250, 500, 1000, 2000)", (v: string, prev: number[] = []) => [...prev, integer("--budget-words", 1)(v)])
     .addOption(new Option("--time <mode>", "time expressions in questions: boost, restrict or off").choices(["boost", "restrict", "off"]))
-    .option("--cv", "leave-one-conversation-out over the tuned settings: in-sample beside cross-validated")
+    .option("--cv", "leave-one-conversation-out (mixed: leave-one-dataset-out) over the tuned settings: in-sample beside cross-validated")
     .option("--grid <file>", "with --cv: the candidate settings, a JSON array of {name, engine, search} (first = baseline)")
     .addOption(new Option("--select-by <metric>", "with --cv: the metric each fold chooses its setting by").choices(METRIC_NAMES).default("recall@10"))
-    .option("--store <kind>", "the store each conversation is loaded into: sqlite (in memory), pglite (PostgreSQL in process) or a postgres:// URL (a namespace per conversation, deleted after)", storeFlag, "sqlite")
-    .action(async (dataset: string, path: string, o, cmd: Command) => {
-      if (dataset !== "locomo") throw new CascadeError("INVALID_INPUT", `eval: unknown dataset ${JSON.stringify(dataset)}; known: locomo`, { field: "dataset" });
+    .option("--store <kind>", "the store each conversation is loaded into: sqlite (in memory), pglite (PostgreSQL in process) or a postgres:// URL (a namespace per conversation, deleted after)", storeFlag, "sqlite");
+  // `eval mixed` takes each dataset by a flag of its name
+  for (const name of DATASET_NAMES) evalCommand.option(`--${name} <path>`, `with mixed: a ${name} dataset`);
+  evalCommand.action(async (dataset: string, path: string | undefined, o, cmd: Command) => {
+      const known = [...DATASET_NAMES, "mixed"];
+      if (!known.includes(dataset)) throw new CascadeError("INVALID_INPUT", `eval: unknown dataset ${JSON.stringify(dataset)}; known: ${known.join(", ")}`, { field: "dataset" });
+      const paths: Record<string, string> = dataset === "mixed" ? Object.fromEntries(DATASET_NAMES.filter((n) => o[n]).map((n) => [n, o[n] as string])) : { [dataset]: path ?? "" };
+      if (dataset !== "mixed" && !path) throw new CascadeError("INVALID_INPUT", `eval ${dataset}: the dataset's path is missing`, { field: "path" });
+      if (dataset === "mixed" && Object.keys(paths).length < 2) throw new CascadeError("INVALID_INPUT", `eval mixed: give at least two datasets (${DATASET_NAMES.map((n) => `--${n} PATH`).join(", ")})`, { field: "dataset" });
       const { engine } = settings(globalFlags(cmd));
-      const conversations = loadLocomo(path);
+      const conversations = loadDatasets(paths);
       const embedder = defaultGloveEmbedder();
       const stores = scratchStores(o.store === "sqlite" ? "memory" : (o.store as Exclude<StoreFlag, "sqlite">));
       if (o.cv || o.grid) {
         const cvBar = progressBar("cross-validating", "runs");
         const search = o.time ? { time: o.time } : undefined;
-        const cv = await runCvCommand(conversations, { embedder, tokens: embedder, stores }, { grid: o.grid, ablation: o.ablation, selectBy: o.selectBy, engine, search, onProgress: (d, t) => cvBar.update(d, t) }).finally(() => cvBar.stop());
+        const foldBy = dataset === "mixed" ? "dataset" : "conversation";
+        const cv = await runCvCommand(conversations, { embedder, tokens: embedder, stores }, { grid: o.grid, ablation: o.ablation, selectBy: o.selectBy, engine, search, foldBy, onProgress: (d, t) => cvBar.update(d, t) }).finally(() => cvBar.stop());
         emit(mode(cmd), cv, () => formatCv(cv));
         return;
       }
       const bar = progressBar("evaluating", "questions");
       let report: EvalReport;
       try {
-        report = await evaluateLocomo(conversations, { embedder, tokens: embedder, stores }, {
+        report = await evaluate(dataset, conversations, { embedder, tokens: embedder, stores }, {
             engine,
             ablation: o.ablation,
             pyramid: o.pyramid,

@@ -1,15 +1,13 @@
 /**
- * @module eval/locomo-eval
- * LoCoMo retrieval evaluation: for each conversation a fresh in-memory store holds every turn; every question
- * with evidence is a query; a hit is relevant when its turn (`dia_id`) is in the question's evidence.
- * Measured per configuration: all channels fused, each channel alone, and each leave-one-out.
+ * @module eval/evaluate
+ * Retrieval evaluation of any dataset a reader (eval/readers/*) turns into conversations: for each conversation a
+ * fresh store holds every item; every question with evidence is a query; a hit is relevant when its item is in the
+ * question's evidence. Measured per configuration: all channels fused, each channel alone, and each leave-one-out.
+ * Questions without evidence (abstention) are counted, not scored. Knowledge updates also report `update_first`
+ * (the replacing evidence ranks above the replaced); datasets with gold sessions also report session-level scores.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
 import { Engine, type EngineConfig } from "../api/engine.js";
 import type { StoreMaker } from "../ports/store.js";
-import { CascadeError } from "../errors.js";
-import { readLocomoConversation, type LocomoConversation } from "../ingest/locomo.js";
 import { CHANNEL_NAMES, type ChannelName } from "../model/types.js";
 import type { Embedder, TokenVectors } from "../ports/embedder.js";
 import type { RecallOptions } from "../query/options.js";
@@ -17,6 +15,7 @@ import { MetricsAccumulator, scoreQuestion, type Metrics, type RankedItem } from
 import type { Hit } from "../model/types.js";
 import type { SummarySentence } from "../model/pyramid.js";
 import { BudgetAccumulator, budgetK, evidenceAt, readingOrder } from "./budget.js";
+import { askedAfter, scored, type EvalConversation, type EvalQuestion } from "./dataset.js";
 
 export interface EvalConfig {
   /** Options for the default configuration (weights, rrfK, depth...). */
@@ -38,34 +37,20 @@ export interface EvalConfig {
 }
 
 export interface EvalReport {
+  /** The dataset's name as the command was given it (locomo, beam, ...). */
+  dataset: string;
   conversations: number;
+  /** Questions scored (those with evidence). */
   questions: number;
-  /** The metrics of the default configuration, plus `evidence@N` for each budget asked for. */
+  /** Questions without evidence (abstention): counted, not scored. */
+  without_evidence: number;
+  /** The metrics of the default configuration, plus `evidence@N` for each budget and `update_first` when measured. */
   overall: Metrics & Record<string, number>;
   by_category: Record<string, Metrics & Record<string, number>>;
   by_channel: Record<string, Metrics>;
+  /** Session-level metrics (a hit stands for its session), when the dataset names gold sessions. */
+  sessions?: Metrics;
   took_s: number;
-}
-
-export function loadLocomo(path: string): LocomoConversation[] {
-  let files: string[];
-  try {
-    files = statSync(path).isDirectory()
-      ? readdirSync(path).filter((f) => f.endsWith(".json")).sort().map((f) => join(path, f))
-      : [path];
-  } catch {
-    throw new CascadeError("INVALID_INPUT", `eval: cannot read ${path}`, { field: "path" });
-  }
-  if (files.length === 0) throw new CascadeError("INVALID_INPUT", `eval: no .json files in ${path}`, { field: "path" });
-  return files.map((f) => {
-    let json: unknown;
-    try {
-      json = JSON.parse(readFileSync(f, "utf8"));
-    } catch (err) {
-      throw new CascadeError("INVALID_INPUT", `eval: ${f} is not valid JSON (${(err as Error).message})`, { field: "path" });
-    }
-    return readLocomoConversation(json, basename(f, ".json"));
-  });
 }
 
 /** The configurations measured: default, then each channel alone ("bm25"), then each left out ("-bm25"). */
@@ -77,8 +62,36 @@ export function ablationConfigs(channels: ChannelName[], ablation: boolean): [st
   return configs;
 }
 
-export async function evaluateLocomo(
-  conversations: LocomoConversation[],
+/**
+ * 1 when an item of the updated evidence ranks above every item of the original in the first 10 results
+ * (and is there at all), else 0: what an agent reads first should be what is true now.
+ */
+export function updateFirst(ranked: RankedItem[], update: NonNullable<EvalQuestion["update"]>): number {
+  const rankOf = (ids: string[]) => {
+    const gold = new Set(ids);
+    const i = ranked.slice(0, 10).findIndex((r) => (typeof r === "string" ? [r] : r).some((x) => gold.has(x)));
+    return i < 0 ? Infinity : i;
+  };
+  const updated = rankOf(update.updated);
+  return updated < Infinity && updated < rankOf(update.original) ? 1 : 0;
+}
+
+/** Running shares (update_first) per category and overall. */
+class ShareAccumulator {
+  private readonly sums = new Map<string, [number, number]>();
+  add(key: string, value: number): void {
+    const [s, n] = this.sums.get(key) ?? [0, 0];
+    this.sums.set(key, [s + value, n + 1]);
+  }
+  mean(key: string, name: string): Record<string, number> {
+    const got = this.sums.get(key);
+    return got ? { [name]: Math.round((got[0] / got[1]) * 10000) / 10000 } : {};
+  }
+}
+
+export async function evaluate(
+  dataset: string,
+  conversations: EvalConversation[],
   models: { embedder: Embedder; tokens: TokenVectors; stores: StoreMaker },
   config: EvalConfig = {},
   onProgress?: (done: number, total: number) => void,
@@ -88,7 +101,9 @@ export async function evaluateLocomo(
   const configs = ablationConfigs(channels, config.ablation ?? true);
   const totals = new Map(configs.map(([name]) => [name, new MetricsAccumulator()]));
   const byCategory = new Map<string, MetricsAccumulator>();
-  const total = conversations.reduce((n, c) => n + c.questions.filter((q) => q.evidence.length > 0).length, 0);
+  const sessionLevel = new MetricsAccumulator();
+  const updates = new ShareAccumulator();
+  const total = conversations.reduce((n, c) => n + scored(c).length, 0);
   let done = 0;
   const budgets = [...new Set(config.budgets ?? [])].sort((a, b) => a - b);
   const evidence = new BudgetAccumulator();
@@ -98,39 +113,48 @@ export async function evaluateLocomo(
     const engine = await Engine.create({ store, embedder: models.embedder, tokens: models.tokens }, engineConfig);
     // the pyramid is maintained as the turns arrive (one refresh after the batch), as for any writer
     const imported = await engine.rememberMany(conv.turns.map((t) => t.input));
-    const diaOf = new Map<string, string>();
-    imported.ids.forEach((id, i) => id && diaOf.set(id, conv.turns[i].diaId));
-    // questions are asked after the conversation: "now" is the day after its last turn, for time expressions
-    const now = new Date(Math.max(...conv.turns.map((t) => Date.parse(t.input.at))) + 86_400_000).toISOString();
+    const itemIdOf = new Map<string, string>();
+    const sessionOfItem = new Map(conv.turns.map((t) => [t.id, t.input.session ?? ""]));
+    imported.ids.forEach((id, i) => id && itemIdOf.set(id, conv.turns[i].id));
+    const asked = askedAfter(conv);
+    const summaries = new Map<string, unknown>();
     const itemOf = (h: Hit): RankedItem => {
-      if (h.kind !== "summary") return diaOf.get(h.id)!;
+      if (h.kind !== "summary") return itemIdOf.get(h.id) ?? `other:${h.id}`;
       if (!config.summaryCredit) return `summary:${h.id}`;
       const sentences = (summaries.get(h.id) ?? []) as SummarySentence[];
-      return [...new Set(sentences.flatMap((s) => s.sources).map((id) => diaOf.get(id)).filter((d): d is string => d !== undefined))];
+      return [...new Set(sentences.flatMap((s) => s.sources).map((id) => itemIdOf.get(id)).filter((d): d is string => d !== undefined))];
     };
-    const summaries = new Map<string, unknown>();
     if (config.summaryCredit || budgets.length) {
       for (const n of (await engine.pyramid()).nodes) summaries.set(n.id, (await engine.show(n.id)).metadata.sentences);
     }
-    for (const q of conv.questions) {
-      if (q.evidence.length === 0) continue;
+    for (const q of scored(conv)) {
       const gold = new Set(q.evidence);
+      const now = q.now ?? asked;
+      const cat = String(q.category);
       for (const [name, set] of configs) {
         const r = await engine.recall(q.question, { now, ...config.search, channels: set, k: 10 });
-        const metrics = scoreQuestion(r.hits.map(itemOf), gold);
+        const ranked = r.hits.map(itemOf);
+        const metrics = scoreQuestion(ranked, gold);
         totals.get(name)!.add(metrics);
-        if (name === "overall") {
-          const cat = String(q.category);
-          if (!byCategory.has(cat)) byCategory.set(cat, new MetricsAccumulator());
-          byCategory.get(cat)!.add(metrics);
+        if (name !== "overall") continue;
+        if (!byCategory.has(cat)) byCategory.set(cat, new MetricsAccumulator());
+        byCategory.get(cat)!.add(metrics);
+        if (q.update) {
+          const first = updateFirst(ranked, q.update);
+          updates.add("overall", first);
+          updates.add(cat, first);
+        }
+        if (q.sessions?.length) {
+          const sessions = ranked.map((r) => (typeof r === "string" ? [r] : r).map((x) => sessionOfItem.get(x) ?? `other:${x}`));
+          sessionLevel.add(scoreQuestion(sessions, new Set(q.sessions)));
         }
       }
       if (budgets.length) {
         const r = await engine.recall(q.question, { now, ...config.search, channels, k: budgetK(budgets) });
         const pieces = readingOrder(r, (id) => (summaries.get(id) ?? []) as SummarySentence[]);
-        const values = evidenceAt(pieces, budgets, (id) => diaOf.get(id), gold);
+        const values = evidenceAt(pieces, budgets, (id) => itemIdOf.get(id), gold);
         evidence.add("overall", values);
-        evidence.add(String(q.category), values);
+        evidence.add(cat, values);
       }
       onProgress?.(++done, total);
     }
@@ -138,12 +162,16 @@ export async function evaluateLocomo(
   }
   const byChannel: Record<string, Metrics> = {};
   for (const [name] of configs.slice(1)) byChannel[name] = totals.get(name)!.mean();
+  const extras = (key: string) => ({ ...evidence.mean(key), ...updates.mean(key, "update_first") });
   return {
+    dataset,
     conversations: conversations.length,
     questions: totals.get("overall")!.count,
-    overall: { ...totals.get("overall")!.mean(), ...evidence.mean("overall") },
-    by_category: Object.fromEntries([...byCategory.entries()].sort().map(([k, v]) => [k, { ...v.mean(), ...evidence.mean(k) }])),
+    without_evidence: conversations.reduce((n, c) => n + c.questions.length - scored(c).length, 0),
+    overall: { ...totals.get("overall")!.mean(), ...extras("overall") },
+    by_category: Object.fromEntries([...byCategory.entries()].sort().map(([k, v]) => [k, { ...v.mean(), ...extras(k) }])),
     by_channel: byChannel,
+    ...(sessionLevel.count ? { sessions: sessionLevel.mean() } : {}),
     took_s: Math.round((performance.now() - started) / 100) / 10,
   };
 }

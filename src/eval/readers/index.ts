@@ -1,0 +1,38 @@
+/**
+ * @module eval/readers
+ * The datasets `cascade eval` reads, by name: each reader turns its benchmark's files into conversations and
+ * questions (eval/dataset.ts), which one evaluator scores.
+ */
+import type { EvalConversation } from "../dataset.js";
+import { loadBeam } from "./beam.js";
+import { loadJsonl } from "./jsonl.js";
+import { loadLocomo } from "./locomo.js";
+import { loadLongMemEval } from "./longmemeval.js";
+import { loadMadial } from "./madial.js";
+
+export const DATASET_READERS: Record<string, (path: string) => EvalConversation[]> = {
+  locomo: loadLocomo,
+  beam: loadBeam,
+  longmemeval: loadLongMemEval,
+  madial: loadMadial,
+  jsonl: (path) => [loadJsonl(path)],
+};
+
+export const DATASET_NAMES = Object.keys(DATASET_READERS);
+
+/**
+ * Reads each dataset given (name → path). With several, every conversation is named "<dataset>/<name>" and its
+ * categories "<dataset>:<category>", so reports keep them apart and a fold can leave one dataset out.
+ */
+export function loadDatasets(paths: Record<string, string>): EvalConversation[] {
+  const names = Object.keys(paths);
+  if (names.length === 1) return DATASET_READERS[names[0]](paths[names[0]]);
+  return names.flatMap((dataset) =>
+    DATASET_READERS[dataset](paths[dataset]).map((c) => ({
+      ...c,
+      name: `${dataset}/${c.name}`,
+      dataset,
+      questions: c.questions.map((q) => ({ ...q, category: `${dataset}:${q.category}` })),
+    })),
+  );
+}
