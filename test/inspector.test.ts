@@ -33,6 +33,25 @@ const UNLABELLED = `[...document.querySelectorAll("input, select, textarea, butt
   })
   .map((el) => el.outerHTML.slice(0, 120))`;
 
+/**
+ * What a person would see as broken on the visible page: an object printed as text ("[object HTMLDivElement]", an
+ * array handed to Element.append), or a heading with nothing under it before the next heading.
+ */
+const FLAWS = `(() => {
+  const visible = (el) => el.getClientRects().length > 0;
+  const flaws = [];
+  const text = document.body.innerText;
+  for (const m of text.matchAll(/\\[object [A-Za-z]*\\]|\\bundefined\\b|\\bNaN\\b/g)) flaws.push("shows " + JSON.stringify(text.slice(Math.max(0, m.index - 40), m.index + 40)));
+  for (const h of document.querySelectorAll("main h2, main h3")) {
+    if (!visible(h)) continue;
+    let next = h.nextElementSibling;
+    while (next && !visible(next)) next = next.nextElementSibling;
+    const empty = !next || /^H[1-6]$/.test(next.tagName) || next.innerText.trim() === "";
+    if (empty) flaws.push("nothing under the heading " + JSON.stringify(h.innerText));
+  }
+  return flaws;
+})()`;
+
 describe("web inspector in headless Chromium", () => {
   let server: RunningServer;
   let browser: BrowserContext;
@@ -42,7 +61,11 @@ describe("web inspector in headless Chromium", () => {
   const external: string[] = [];
   const consoleErrors: string[] = [];
 
-  const shot = (name: string) => page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  // every view is checked for visible flaws when its screenshot is taken
+  const shot = async (name: string) => {
+    await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+    assert.deepEqual(await page.evaluate(FLAWS), [], `flaws on screen in ${name}`);
+  };
   const go = async (hash: string) => {
     await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
   };

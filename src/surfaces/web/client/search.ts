@@ -185,7 +185,8 @@ function showResults(root: HTMLElement, r: any, roundTrip: number, filterTopic: 
   if (Array.isArray(r.context) && r.context.length) {
     root.append(
       h("h3", {}, "Context (summaries)"),
-      r.context.map((s: any) =>
+      // spread: the DOM's own append would print an array as "[object HTMLDivElement],…"
+      ...r.context.map((s: any) =>
         h("div", { class: "context" }, h("span", { class: "badge" }, s.level ?? "summary"), " ", s.window ? `${s.window.start ?? s.window} ` : "", h("div", { class: "text" }, s.text), s.sources?.length ? h("div", { class: "muted" }, "sources: ", s.sources.map((id: string) => [historyLink(id), " "])) : null),
       ),
     );
