@@ -120,6 +120,9 @@ describe("cascade CLI", () => {
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /Loaded 30 memories/);
     assert.match(r.stdout, /\[bm25#\d+ dense#\d+/);
+    // a person reads rounded factors (×1.25), never a raw float (×1.2493319063221888)
+    assert.match(r.stdout, /adjusted: .* ×\d\.\d{1,2}\b/);
+    assert.doesNotMatch(r.stdout, /\d\.\d{5,}/);
     const j = cli(["demo", "--json"]);
     assert.equal(j.json.imported, 30);
     assert.equal(j.json.queries.length, 5);

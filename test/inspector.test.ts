@@ -35,13 +35,14 @@ const UNLABELLED = `[...document.querySelectorAll("input, select, textarea, butt
 
 /**
  * What a person would see as broken on the visible page: an object printed as text ("[object HTMLDivElement]", an
- * array handed to Element.append), or a heading with nothing under it before the next heading.
+ * array handed to Element.append), undefined, NaN, a raw float (1.2493319063221888) or a heading with nothing
+ * under it before the next heading.
  */
 const FLAWS = `(() => {
   const visible = (el) => el.getClientRects().length > 0;
   const flaws = [];
   const text = document.body.innerText;
-  for (const m of text.matchAll(/\\[object [A-Za-z]*\\]|\\bundefined\\b|\\bNaN\\b/g)) flaws.push("shows " + JSON.stringify(text.slice(Math.max(0, m.index - 40), m.index + 40)));
+  for (const m of text.matchAll(/\\[object [A-Za-z]*\\]|\\bundefined\\b|\\bNaN\\b|\\d\\.\\d{7,}/g)) flaws.push("shows " + JSON.stringify(text.slice(Math.max(0, m.index - 40), m.index + 40)));
   for (const h of document.querySelectorAll("main h2, main h3")) {
     if (!visible(h)) continue;
     let next = h.nextElementSibling;

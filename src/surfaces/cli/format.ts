@@ -10,6 +10,9 @@ const oneLine = (s: string, max: number) => {
   return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
 };
 
+/** A factor, confidence or similarity as a person reads it: at most two decimals (1.2493319063221888 → 1.25). */
+export const rounded = (x: number): string => String(Number(x.toFixed(2)));
+
 export function formatSearch(r: SearchResult): string {
   const note = r.time_note ? `time: ${r.time_note}\n` : "";
   if (r.hits.length === 0) return `${note}No memories match ${JSON.stringify(r.query)}.`;
@@ -19,7 +22,7 @@ export function formatSearch(r: SearchResult): string {
     const where = [h.level ? null : h.at.slice(0, 10), h.topic, kind, h.speaker].filter(Boolean).join("  ");
     const shown = h.title ? `${h.title} — ${h.chunk.text}` : withSpeaker(h.speaker, h.chunk.text);
     const status = h.status === "superseded" ? `  SUPERSEDED by ${h.superseded_by.join(", ")}` : h.supersedes.length ? `  (supersedes ${h.supersedes.join(", ")})` : "";
-    const adjusted = h.adjustments.map((a) => `${a.reason}${"factor" in a ? ` ×${a.factor}` : ` +${a.delta.toFixed(4)}`}`).join("; ");
+    const adjusted = h.adjustments.map((a) => `${a.reason}${"factor" in a ? ` ×${rounded(a.factor)}` : ` +${a.delta.toFixed(4)}`}`).join("; ");
     return `${String(i + 1).padStart(2)}. ${h.score.toFixed(4)}  [${channels || "no channel"}]  ${where}  ${h.id}${status}${adjusted ? `\n    adjusted: ${adjusted}` : ""}\n    ${oneLine(shown, 150)}`;
   });
   const timing = Object.entries(r.channels)
@@ -33,7 +36,7 @@ export function formatSearch(r: SearchResult): string {
 
 export function formatHistory(h: HistoryJson): string {
   const chain = h.chain.map((c) => `${c.id === h.id ? "*" : " "} ${c.valid_from} → ${c.valid_to ?? "now"}  ${c.status.padEnd(10)} ${c.id}\n    ${oneLine(c.text, 140)}`);
-  const edges = h.edges.map((e) => `  ${e.id}: ${e.from} ${e.type} ${e.to} from ${e.valid_from} (${e.provenance}, ${e.confidence}${e.retracted_at ? `, retracted ${e.retracted_at}` : ""})${e.reason ? ` — ${e.reason}` : ""}`);
+  const edges = h.edges.map((e) => `  ${e.id}: ${e.from} ${e.type} ${e.to} from ${e.valid_from} (${e.provenance}, ${rounded(e.confidence)}${e.retracted_at ? `, retracted ${e.retracted_at}` : ""})${e.reason ? ` — ${e.reason}` : ""}`);
   const revisions = h.revisions.map((r) => `  before the correction of ${r.recorded_at}: ${oneLine(r.text, 120)}`);
   return `${chain.join("\n")}\n\nedges:\n${edges.join("\n") || "  none"}${revisions.length ? `\n\ncorrections:\n${revisions.join("\n")}` : ""}`;
 }
@@ -93,7 +96,7 @@ export function formatMemory(m: Memory & { children?: string[] }): string {
   if (m.children) rows.push(["children", `${m.children.length}: ${m.children.join(", ")}`]);
   const placed = m.metadata.placement as { topic: string; confidence: number; similarity: number; nearest: string } | undefined;
   if (placed) {
-    rows.splice(8, 0, ["placed", `automatically, ${placed.topic === "unsorted" ? `unsorted (nearest ${placed.nearest}, similarity ${placed.similarity})` : `confidence ${placed.confidence}, similarity ${placed.similarity}`}`]);
+    rows.splice(8, 0, ["placed", `automatically, ${placed.topic === "unsorted" ? `unsorted (nearest ${placed.nearest}, similarity ${rounded(placed.similarity)})` : `confidence ${rounded(placed.confidence)}, similarity ${rounded(placed.similarity)}`}`]);
   }
   const head = rows.filter(([, v]) => v !== null).map(([k, v]) => `${k.padEnd(12)}${v}`);
   return `${head.join("\n")}\n\n${m.text}`;
