@@ -368,6 +368,8 @@ export class Engine {
 
 function validateQuery(query: string): void {
   if (typeof query !== "string") throw new CascadeError("INVALID_INPUT", "query: must be a string", { field: "query" });
+  // a mistake on every surface (a throw, exit 2, a 400, a tool error), never an empty answer
+  if (query.trim() === "") throw new CascadeError("INVALID_INPUT", "query: must not be empty: say what to search for", { field: "query" });
   if (query.length > defaultLimits.maxQueryChars) {
     throw new CascadeError("INVALID_INPUT", `query: at most ${defaultLimits.maxQueryChars} characters`, { field: "query" });
   }
