@@ -103,12 +103,24 @@ describe("cascade CLI", () => {
     );
     const importDb = join(dir, "import.db");
     const r = cli(["import", file, "--db", importDb, "--json"]);
-    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.status, 1, "some lines failed: exit 1");
     assert.equal(r.json.imported, 2);
     assert.deepEqual(r.json.failed.map((f: { line: number }) => f.line), [2, 3, 6, 7]);
     assert.match(r.json.failed[0].error, /not valid JSON/);
     assert.match(r.json.failed[1].error, /text: cannot be empty/);
     assert.match(r.json.failed[3].error, /at: /);
+    // again: what was stored is skipped, the same lines fail (exit 1); a file where every line fails is exit 2
+    const again = cli(["import", file, "--db", importDb]);
+    assert.equal(again.status, 1);
+    assert.match(again.stdout, /^imported 0, skipped 2 already stored, failed 4\n/);
+    const allBad = join(dir, "bad.jsonl");
+    writeFileSync(allBad, ["{ not json", JSON.stringify({ txt: "typo" })].join("\n"));
+    const none = cli(["import", allBad, "--db", importDb]);
+    assert.equal(none.status, 2, "every line failed: exit 2");
+    assert.match(none.stdout, /^imported 0, skipped 0 already stored, failed 2\n/);
+    const good = join(dir, "good.jsonl");
+    writeFileSync(good, JSON.stringify({ text: "Rollback plan approved" }));
+    assert.equal(cli(["import", good, "--db", importDb]).status, 0, "every line stored: exit 0");
     const s = cli(["search", "canary", "--db", importDb, "--json"]);
     assert.equal(s.json.hits[0].speaker, "Marco");
     const shown = cli(["search", "deploy freeze", "--db", importDb, "--json"]).json.hits[0];

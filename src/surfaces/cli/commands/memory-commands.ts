@@ -90,6 +90,7 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
         const failures = result.failed.map((f) => `  line ${f.line}: ${f.error}`).join("\n");
         return `imported ${result.imported}, skipped ${result.skipped} already stored, failed ${result.failed.length}${failures ? `\n${failures}` : ""}`;
       });
+      process.exitCode = importExitCode(result);
     });
 
   program
@@ -156,6 +157,15 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
       const r = await withEngine(cmd, (e) => e.forget(id, { purge: Boolean(o.purge) }));
       emit(mode(cmd), r, () => `forgot ${r.id}${r.summaries_rebuilt ? ` (${r.summaries_rebuilt} summaries rebuilt)` : ""}${r.purged ? (r.purged.checkpointed ? "; purged from the store's files" : "; purged, but another process holds the log open: purge again later") : ""}`);
     });
+}
+
+/**
+ * What a script reads from an import: 0 when every line was stored (or already was), 1 when some lines failed,
+ * 2 when every line failed (nothing stored: the file is the mistake).
+ */
+function importExitCode(r: { imported: number; skipped: number; failed: unknown[] }): number {
+  if (r.failed.length === 0) return 0;
+  return r.imported + r.skipped === 0 ? 2 : 1;
 }
 
 async function importJsonl(engine: Engine, file: string, size: number, opts: { detect: boolean; dedupe: boolean }) {
