@@ -49,6 +49,8 @@ export { extractEntities, normalizeEntity, offlineExtractor, type EntityExtracto
 export { ChatEntityExtractor } from "./entities/chat-extractor.js";
 export { defaultGraphChannel, type GraphChannelOptions } from "./channels/graph.js";
 export { defaultListLimits, type ListOptions, type ListJson, type ListedMemory } from "./api/list.js";
+export type { ExportedMemory, ExportedEdge, ExportedCorrection, ExportOptions } from "./api/export.js";
+export { isExportedMemory } from "./api/restore.js";
 export { CueJudge, judgeRevision } from "./graph/cue-judge.js";
 export type { RevisionJudge, Verdict } from "./ports/judge.js";
 export { EDGE_TYPES, type Edge, type EdgeType, type Suggestion } from "./model/graph.js";

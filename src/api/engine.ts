@@ -35,6 +35,8 @@ import { resolveEngineConfig, type EngineConfig, type ResolvedEngineConfig } fro
 import { forgetMemory, forgetWhere, type ForgetOptions, type Forgotten, type ForgetWhereOptions, type ForgottenWhere } from "./forgetting.js";
 import { graphAround, link, listEntities, type EntitiesOptions, type GraphJson, type GraphOptions, type LinkInput } from "./graph-actions.js";
 import { listMemories, type ListJson, type ListOptions } from "./list.js";
+import { exportMemories, type ExportedMemory, type ExportOptions } from "./export.js";
+import { Restorer } from "./restore.js";
 import { edgeJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
 import * as revisions from "./revision-actions.js";
 import { rememberMessages, type MessagesResult } from "./fact-actions.js";
@@ -206,6 +208,31 @@ export class Engine {
   /** Memories in time order, a page at a time, with their status at (asOf, knownAt): see api/list.ts. */
   async list(options: ListOptions = {}): Promise<ListJson> {
     return listMemories(this.ports.store, this.clock.now(), options);
+  }
+
+  /** The memories matching `options` as portable records, oldest first, that `restorer` reads back (api/export.ts). */
+  async *exportMemories(options: ExportOptions = {}): AsyncGenerator<ExportedMemory> {
+    await this.keeper.settle();
+    yield* exportMemories(this.ports.store, this.clock.now(), options);
+  }
+
+  /**
+   * Reads exported records back, a batch at a time (`add`), then their edges (`finish`): ids, times,
+   * corrections and edges are kept; what the store already holds is skipped (api/restore.ts).
+   */
+  restorer(): { add: (records: unknown[]) => Promise<void>; finish: () => Promise<BatchResult> } {
+    const restorer = new Restorer({ store: this.ports.store, embedder: this.ports.embedder, stamp: this.stamp });
+    return {
+      add: async (records) => {
+        await this.keeper.settle();
+        await restorer.add(records);
+      },
+      finish: async () => {
+        const result = await restorer.finish();
+        await this.afterWrite();
+        return result;
+      },
+    };
   }
 
   // ---- what replaced what, and the graph ----

@@ -5,6 +5,7 @@
  */
 import { Command } from "commander";
 import { registerEvalCommands } from "./commands/eval-commands.js";
+import { registerExportCommand } from "./commands/export-command.js";
 import { registerMemoryCommands } from "./commands/memory-commands.js";
 import { registerMigrateCommand } from "./commands/migrate-command.js";
 import { registerPyramidCommands } from "./commands/pyramid-commands.js";
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
   registerStoreCommands(program, context);
   registerMigrateCommand(program, context);
   registerListCommand(program, context);
+  registerExportCommand(program, context);
   registerEvalCommands(program, context);
   return program;
 }

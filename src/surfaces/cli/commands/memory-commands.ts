@@ -5,7 +5,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { type Command, Option } from "commander";
-import { CascadeError, readJsonlBatches, requireFile, stoppedImport, readLocomoConversation, type Engine, type MemoryInput } from "../../../index.js";
+import { CascadeError, isExportedMemory, readJsonlBatches, requireFile, stoppedImport, readLocomoConversation, type Engine, type MemoryInput } from "../../../index.js";
 import { formatMemory } from "../format.js";
 import { emit } from "../output.js";
 import { progressBar } from "../progress.js";
@@ -168,15 +168,22 @@ function importExitCode(r: { imported: number; skipped: number; failed: unknown[
   return r.imported + r.skipped === 0 ? 2 : 1;
 }
 
+/** Reads a JSONL file: new memories' inputs, and the lines of a `cascade export` (restored with their ids, times and edges). */
 async function importJsonl(engine: Engine, file: string, size: number, opts: { detect: boolean; dedupe: boolean }) {
   const bar = progressBar("importing", "bytes");
   const failed: { line: number; error: string }[] = [];
+  const restorer = engine.restorer();
+  const restoredLines: number[] = [];
   let imported = 0;
   let skipped = 0;
   try {
     for await (const { items, bytesRead } of readJsonlBatches(file, 512)) {
-      const good = items.filter((i): i is Extract<typeof i, { input: unknown }> => "input" in i);
+      const parsed = items.filter((i): i is Extract<typeof i, { input: unknown }> => "input" in i);
+      const exported = parsed.filter((i) => isExportedMemory(i.input));
+      const good = parsed.filter((i) => !isExportedMemory(i.input));
       for (const i of items) if ("error" in i) failed.push({ line: i.line, error: i.error });
+      restoredLines.push(...exported.map((i) => i.line));
+      await restorer.add(exported.map((i) => i.input));
       const r = await engine.rememberMany(good.map((g) => g.input as unknown as MemoryInput), opts).catch((err) => {
         throw stoppedImport(err, imported, good[0]?.line, opts.dedupe);
       });
@@ -185,6 +192,10 @@ async function importJsonl(engine: Engine, file: string, size: number, opts: { d
       for (const f of r.failed) failed.push({ line: good[f.index].line, error: f.error });
       bar.update(bytesRead, size);
     }
+    const restored = await restorer.finish();
+    imported += restored.imported;
+    skipped += restored.skipped;
+    for (const f of restored.failed) failed.push({ line: restoredLines[f.index], error: f.error });
   } finally {
     bar.stop();
   }
