@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { openMemory, parseInstant, type Engine } from "../src/index.js";
+import { MemorySpace, openMemory, parseInstant, type Engine } from "../src/index.js";
+import { startHttpServer } from "../src/surfaces/http/serve.js";
 import { cli, tempDir } from "./helpers.js";
 
 const NOW = "2026-06-20T09:00:00Z";
@@ -87,4 +88,25 @@ test("export --filter, --since and --until choose the memories", async () => {
   const texts = (args: string[]) => cli(["export", "--db", a, "--now", NOW, ...args]).stdout.trim().split("\n").map((l) => JSON.parse(l).text);
   assert.deepEqual(texts(["--filter", "user=bob"]), ["Lena: the pool size is 45.", "Pool size goes to 20."]);
   assert.deepEqual(texts(["--since", "2026-05-01", "--until", "2026-06-01"]), ["Config goes back to environment variables."]);
+});
+
+test("GET /v1/export streams the same lines as cascade export; a bad option is a 400", async () => {
+  const a = join(tempDir(), "a.db");
+  const engine = await openMemory({ path: a, now: parseInstant("now", NOW) });
+  await seed(engine);
+  await engine.close();
+  const server = await startHttpServer(new MemorySpace(a, { now: parseInstant("now", NOW) }), { host: "127.0.0.1", port: 0 });
+  try {
+    const res = await fetch(`${server.url}/v1/export`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-type"), "application/x-ndjson; charset=utf-8");
+    assert.equal(await res.text(), cli(["export", "--db", a, "--now", NOW]).stdout);
+    const bob = await (await fetch(`${server.url}/v1/export?filter=user=bob&since=2026-05-01`)).text();
+    assert.deepEqual(bob.trim().split("\n").map((l) => JSON.parse(l).text), ["Pool size goes to 20."]);
+    const bad = await fetch(`${server.url}/v1/export?since=yesterday-ish`);
+    assert.equal(bad.status, 400);
+    assert.match(((await bad.json()) as any).error.message, /^since: /);
+  } finally {
+    await server.close();
+  }
 });

@@ -13,6 +13,7 @@ import { oneTurnEach, overlapping } from "./search-queue.js";
 import { batchBodySchema, forgetWhereBodySchema, messagesBodySchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
 import { registerGraphRoutes } from "./graph-routes.js";
 import { registerBrowseRoutes } from "./browse-routes.js";
+import { registerExportRoute } from "./export-route.js";
 import { registerInspector } from "../web/inspector.js";
 import { requestGuards, type GuardOptions } from "./guard.js";
 
@@ -129,6 +130,7 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
   });
 
   registerBrowseRoutes(app, engine);
+  registerExportRoute(app, space);
   app.get("/v1/memories/:id", async (c) => c.json(await (await engine(c)).show(c.req.param("id"))));
   app.patch("/v1/memories/:id", async (c) => c.json(await (await engine(c)).update(c.req.param("id"), await body(c, memoryChangesSchema))));
   app.delete("/v1/memories/:id", async (c) => {
