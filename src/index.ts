@@ -33,6 +33,7 @@ export { readJsonlBatches, parseJsonlLine, requireFile, stoppedImport, type Json
 export type { ForgetOptions, Forgotten, ForgetWhereOptions, ForgottenWhere } from "./api/forgetting.js";
 export { parseFilterArg, parseFilterArgs, parseWhere, whereSchema, SCOPE_FIELDS, type FieldCondition, type WhereInput } from "./query/where.js";
 export { importKey } from "./ingest/dedupe.js";
+export { readMem0Export, type Mem0Items } from "./ingest/mem0.js";
 export { readLocomoConversation, parseLocomoDate, type LocomoConversation, type LocomoQuestion } from "./ingest/locomo.js";
 export { demoCorpus, demoQueries, DEMO_NOW } from "./demo/corpus.js";
 export { loadConfigFile, type ConfigFile, CONFIG_FILE_NAME } from "./config/file.js";
