@@ -197,8 +197,8 @@ describe("web inspector in headless Chromium", () => {
     assert.match(await errorText(), /NOT_FOUND: no memory with id "m_does_not_exist"/);
     assert.ok(await page.locator("#history-form").isVisible(), "the panel stays usable");
     await go("#timeline?as_of=last+tuesday");
-    await until("the as-of error", async () => (await errorText()).includes("asOf"));
-    assert.match(await errorText(), /INVALID_INPUT: asOf: "last tuesday" is not an ISO 8601 date/);
+    await until("the as-of error", async () => (await errorText()).includes("as_of"));
+    assert.match(await errorText(), /INVALID_INPUT: as_of: "last tuesday" is not an ISO 8601 date/);
   });
 
   test("history: the chain, every edge with its times, retracted ones struck out", async () => {

@@ -37,7 +37,7 @@ import { graphAround, link, listEntities, type EntitiesOptions, type GraphJson, 
 import { listMemories, type ListJson, type ListOptions } from "./list.js";
 import { exportMemories, type ExportedMemory, type ExportOptions } from "./export.js";
 import { Restorer } from "./restore.js";
-import { edgeJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
+import { edgeJson, memoryJson, suggestionJson, type EdgeJson, type HistoryJson, type MemoryJson } from "./present.js";
 import * as revisions from "./revision-actions.js";
 import { rememberMessages, type MessagesResult } from "./fact-actions.js";
 import * as topics from "./topic-actions.js";
@@ -154,9 +154,9 @@ export class Engine {
    * id, time and edges, re-indexed; the previous content is kept and shown by `history`. A change in the world
    * (a decision reversed) is a new memory that supersedes the old one instead.
    */
-  async update(id: string, changes: MemoryChanges): Promise<Memory> {
+  async update(id: string, changes: MemoryChanges): Promise<MemoryJson> {
     await this.keeper.settle();
-    return this.writes.revise(id, changes);
+    return memoryJson(await this.writes.revise(id, changes));
   }
 
   /** Removes a memory (and its turn node), rebuilds the summaries that quoted it, and with `purge` erases every byte of it. */
@@ -198,11 +198,11 @@ export class Engine {
   }
 
   /** A memory; a summary node also lists its children (turns, or the nodes one level down). */
-  async show(id: string): Promise<Memory & { children?: string[] }> {
+  async show(id: string): Promise<MemoryJson & { children?: string[] }> {
     await this.keeper.settle();
     const m = await this.ports.store.getMemory(id);
     if (!m) throw notFound("memory", id);
-    return m.kind === "summary" ? { ...m, children: await this.ports.store.summaryChildren(id) } : m;
+    return m.kind === "summary" ? { ...memoryJson(m), children: await this.ports.store.summaryChildren(id) } : memoryJson(m);
   }
 
   /** Memories in time order, a page at a time, with their status at (asOf, knownAt): see api/list.ts. */

@@ -11,6 +11,7 @@ import type { Memory } from "../model/types.js";
 import type { Store } from "../ports/store.js";
 import { formatInstant } from "../time/iso.js";
 import { listMemories, type ListOptions } from "./list.js";
+import type { MemoryJson } from "./present.js";
 
 /** An edge as exported, from the memory whose line carries it. */
 export interface ExportedEdge {
@@ -81,18 +82,18 @@ function edgeRecord(e: Edge): ExportedEdge {
   };
 }
 
-async function memoryRecord(store: Store, m: Memory, edges: Edge[]): Promise<ExportedMemory> {
+async function memoryRecord(store: Store, m: MemoryJson, edges: Edge[]): Promise<ExportedMemory> {
   const corrections = (await store.memoryRevisions(m.id)).map((r) => ({
     recorded_at: formatInstant(r.recordedAt),
     previous: Object.fromEntries(CORRECTABLE.map((k) => [k, r.memory[k]])) as ExportedCorrection["previous"],
   }));
-  const { id, text, kind, at, recordedAt, title, description, tags, topic, role, speaker, session, user, agent, expires, metadata } = m;
+  const { id, text, kind, at, recorded_at, title, description, tags, topic, role, speaker, session, user, agent, expires, metadata } = m;
   return {
     id,
     text,
     kind,
     at,
-    recorded_at: recordedAt,
+    recorded_at,
     ...present({ title, description, tags, topic, role, speaker, session, user, agent, expires, metadata }),
     ...present({ corrections, edges: edges.filter((e) => e.from === id).map(edgeRecord) }),
   };

@@ -14,7 +14,7 @@ import { parseInstant } from "../time/iso.js";
 import { validateTopicPath } from "../topics/path.js";
 import { parseWith } from "../validate.js";
 import { whereOf, whereSchema, type FieldCondition } from "../query/where.js";
-import { edgeJson, type EdgeJson } from "./present.js";
+import { edgeJson, memoryJson, type EdgeJson, type MemoryJson } from "./present.js";
 
 /** Page size when none is given, and the most one page may hold. */
 export const defaultListLimits = Object.freeze({
@@ -44,7 +44,7 @@ export const listOptionsSchema = z
 
 export type ListOptions = z.input<typeof listOptionsSchema>;
 
-export type ListedMemory = Memory & { status: "current" | "superseded"; superseded_by: string[]; supersedes: string[] };
+export type ListedMemory = MemoryJson & { status: "current" | "superseded"; superseded_by: string[]; supersedes: string[] };
 
 export interface ListJson {
   memories: ListedMemory[];
@@ -104,7 +104,7 @@ export async function listMemories(store: Store, now: number, options: ListOptio
   return {
     memories: page.memories.map((m) => {
       const s = status.get(m.id)!;
-      return { ...m, status: s.status, superseded_by: s.supersededBy, supersedes: s.supersedes };
+      return { ...memoryJson(m), status: s.status, superseded_by: s.supersededBy, supersedes: s.supersedes };
     }),
     edges: edges.sort((a, b) => a.validFrom - b.validFrom || a.recordedAt - b.recordedAt).map((e) => ({ ...edgeJson(e), in_force: edgeCounts(e, time) })),
     next_cursor: page.more && last ? encodeCursor({ at: Date.parse(last.at), id: last.id }) : null,

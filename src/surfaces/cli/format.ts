@@ -3,7 +3,7 @@
  * Human-readable renderings of engine results for a terminal.
  */
 import { withSpeaker } from "../../index.js";
-import type { BenchReport, PyramidBenchReport, TopicBenchReport, FilterBenchReport, TopicJson, EvalReport, HistoryJson, Memory, Metrics, PyramidNodeJson, SearchResult } from "../../index.js";
+import type { BenchReport, PyramidBenchReport, TopicBenchReport, FilterBenchReport, TopicJson, EvalReport, HistoryJson, MemoryJson, Metrics, PyramidNodeJson, SearchResult } from "../../index.js";
 
 const oneLine = (s: string, max: number) => {
   const flat = s.replace(/\s+/g, " ").trim();
@@ -77,12 +77,12 @@ export function formatPyramid(r: { zone: string; dirty: number; nodes: PyramidNo
   return `${lines.join("\n") || "no summary nodes yet (cascade pyramid build)"}\n(${r.nodes.length} nodes, time zone ${r.zone}, ${state})`;
 }
 
-export function formatMemory(m: Memory & { children?: string[] }): string {
+export function formatMemory(m: MemoryJson & { children?: string[] }): string {
   const rows: [string, string | null][] = [
     ["id", m.id],
     ["kind", m.kind],
     ["at", m.at],
-    ["recorded", m.recordedAt],
+    ["recorded", m.recorded_at],
     ["title", m.title],
     ["description", m.description],
     ["tags", m.tags.length ? m.tags.join(", ") : null],

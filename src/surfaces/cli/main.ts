@@ -5,7 +5,7 @@
  */
 import { CommanderError } from "commander";
 import { buildProgram } from "./program.js";
-import { reportError } from "./output.js";
+import { flagSpelling, reportError } from "./output.js";
 
 const program = buildProgram();
 const json = process.argv.includes("--json");
@@ -16,6 +16,6 @@ try {
   if (err instanceof CommanderError && (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.exitCode === 0)) {
     process.exitCode = 0;
   } else {
-    process.exitCode = reportError(err, { json });
+    process.exitCode = reportError(err, { json }, flagSpelling(program));
   }
 }

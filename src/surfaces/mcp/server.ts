@@ -9,7 +9,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { z } from "zod";
 import { registerGraphTools } from "./graph-tools.js";
 import { MCP_TOOLS } from "./tools.js";
-import { CascadeError, recallOptionsFromWire, recallWireShape, whereSchema, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
+import { CascadeError, respelled, wireName, recallOptionsFromWire, recallWireShape, whereSchema, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
 
@@ -18,7 +18,9 @@ const text = (t: string): ToolResult => ({ content: [{ type: "text", text: t }] 
 async function guarded(fn: () => Promise<string>): Promise<ToolResult> {
   try {
     return text(await fn());
-  } catch (err) {
+  } catch (thrown) {
+    // the field named as the tools spell it (as_of, not the SDK's asOf)
+    const err = respelled(thrown, wireName);
     const code = err instanceof CascadeError ? err.code : "INTERNAL";
     return { ...text(`error ${code}: ${err instanceof Error ? err.message : String(err)}`), isError: true };
   }
