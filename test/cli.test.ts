@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { CHANNEL_NAMES } from "../src/index.js";
 import { cli, tempDir } from "./helpers.js";
 
 const NOW = "2026-06-20T09:00:00Z";
@@ -169,4 +170,24 @@ test("a transcript line that already names its speaker is not prefixed twice", (
   const out = cli(["--db", db, "search", "rollout paused"]).stdout;
   assert.match(out, /Priya: the rollout is paused/);
   assert.doesNotMatch(out, /Priya: Priya:/);
+});
+
+test("--version, an unknown command (even with --help), a port out of range, the channel count", () => {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+  const v = cli(["--version"]);
+  assert.deepEqual([v.status, v.stdout], [0, `${pkg.version}\n`]);
+  for (const args of [["frobnicate"], ["frobnicate", "--help"], ["--db", "x.db", "frobnicate"]]) {
+    const r = cli(args);
+    assert.equal(r.status, 2, args.join(" "));
+    assert.equal(r.stderr, "cascade: unknown command 'frobnicate' (cascade --help lists them)\n");
+    assert.equal(r.stdout, "");
+  }
+  const port = cli(["serve", "--port", "99999"]);
+  assert.equal(port.status, 2);
+  assert.match(port.stderr, /^cascade: .*--port must be an integer from 0 to 65535, got "99999"\n$/);
+  // the help, the package and the README count the channels --channels accepts
+  const seven = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"][CHANNEL_NAMES.length];
+  assert.match(cli(["--help"]).stdout.replace(/\s+/g, " "), new RegExp(`${seven} retrieval channels`));
+  assert.match(pkg.description, new RegExp(`${seven} retrieval channels`));
+  assert.doesNotMatch(`${cli(["--help"]).stdout} ${pkg.description}`, /\b(five|six) retrieval channels/);
 });
