@@ -8,7 +8,7 @@ import { after, before, describe, test } from "node:test";
 import type { BrowserContext, Locator, Page } from "playwright-core";
 import { DEMO_NOW, demoCorpus, MemorySpace, parseInstant } from "../src/index.js";
 import { startHttpServer, type RunningServer } from "../src/surfaces/http/serve.js";
-import { launchChromium, SCREENSHOT_DIR } from "./browser.js";
+import { BROWSER_SKIP, launchChromium, SCREENSHOT_DIR } from "./browser.js";
 import { tempDir } from "./helpers.js";
 
 const TOKEN = "inspector-e2e-token";
@@ -53,7 +53,7 @@ const FLAWS = `(() => {
   return flaws;
 })()`;
 
-describe("web inspector in headless Chromium", () => {
+describe("web inspector in headless Chromium", { skip: BROWSER_SKIP }, () => {
   let server: RunningServer;
   let browser: BrowserContext;
   let page: Page;
