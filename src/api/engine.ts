@@ -229,7 +229,7 @@ export class Engine {
       },
       finish: async () => {
         const result = await restorer.finish();
-        await this.afterWrite();
+        if (restorer.wrote) await this.afterWrite();
         return result;
       },
     };

@@ -62,6 +62,8 @@ export class Restorer {
   private readonly edges: { index: number; edge: Edge }[] = [];
   private readonly result: BatchResult = { imported: 0, skipped: 0, ids: [], failed: [] };
   private seen = 0;
+  /** Whether anything was written (the pyramid then has windows to refresh). */
+  wrote = false;
 
   constructor(private readonly deps: RestoreDeps) {}
 
@@ -86,6 +88,7 @@ export class Restorer {
         const held = await store.edgesTouching([edge.from]);
         if (held.some((e) => e.id === edge.id)) continue;
         await store.copy.write("edges", [edge]);
+        this.wrote = true;
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         this.result.failed.push({ index, error: `edges: ${edge.id} (${edge.type} ${edge.to}) was not restored: ${message}` });
@@ -130,6 +133,7 @@ export class Restorer {
     await store.writeMemories([prepared[0]], stamp);
     for (const [i, c] of corrections.entries()) await store.reviseMemory(prepared[i + 1], stamp, parseInstant("corrections.recorded_at", c.recorded_at));
     this.result.imported++;
+    this.wrote = true;
     return id;
   }
 }
