@@ -54,3 +54,20 @@ export function isUnsupported(err: unknown): err is CascadeError {
 export function notFound(what: string, id: string): CascadeError {
   return new CascadeError("NOT_FOUND", `no ${what} with id ${JSON.stringify(id)}`, { field: "id" });
 }
+
+/**
+ * The same error naming its field as a caller spelled it: each surface passes its spelling of the SDK's field
+ * names (`asOf` is `as_of` on the wire, `--as-of` on the CLI). Only the first segment of a path is respelled
+ * (`excludeKinds.0` → `exclude_kinds.0`); any other error is returned as it is.
+ */
+export function respelled(err: unknown, spell: (field: string) => string | undefined): unknown {
+  if (!(err instanceof CascadeError) || !err.field || !err.message.startsWith(`${err.field}:`)) return err;
+  const [head, ...rest] = err.field.split(".");
+  const spelled = spell(head);
+  if (spelled === undefined || spelled === head) return err;
+  const field = [spelled, ...rest].join(".");
+  return new CascadeError(err.code, `${field}${err.message.slice(err.field.length)}`, { field, cause: err.cause });
+}
+
+/** An SDK field's name on the wire (HTTP, MCP, JSON documents): snake_case. */
+export const wireName = (field: string): string => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { CHANNEL_NAMES } from "../src/index.js";
 import { cli, tempDir } from "./helpers.js";
 
 const NOW = "2026-06-20T09:00:00Z";
@@ -103,12 +104,24 @@ describe("cascade CLI", () => {
     );
     const importDb = join(dir, "import.db");
     const r = cli(["import", file, "--db", importDb, "--json"]);
-    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.status, 1, "some lines failed: exit 1");
     assert.equal(r.json.imported, 2);
     assert.deepEqual(r.json.failed.map((f: { line: number }) => f.line), [2, 3, 6, 7]);
     assert.match(r.json.failed[0].error, /not valid JSON/);
     assert.match(r.json.failed[1].error, /text: cannot be empty/);
     assert.match(r.json.failed[3].error, /at: /);
+    // again: what was stored is skipped, the same lines fail (exit 1); a file where every line fails is exit 2
+    const again = cli(["import", file, "--db", importDb]);
+    assert.equal(again.status, 1);
+    assert.match(again.stdout, /^imported 0, skipped 2 already stored, failed 4\n/);
+    const allBad = join(dir, "bad.jsonl");
+    writeFileSync(allBad, ["{ not json", JSON.stringify({ txt: "typo" })].join("\n"));
+    const none = cli(["import", allBad, "--db", importDb]);
+    assert.equal(none.status, 2, "every line failed: exit 2");
+    assert.match(none.stdout, /^imported 0, skipped 0 already stored, failed 2\n/);
+    const good = join(dir, "good.jsonl");
+    writeFileSync(good, JSON.stringify({ text: "Rollback plan approved" }));
+    assert.equal(cli(["import", good, "--db", importDb]).status, 0, "every line stored: exit 0");
     const s = cli(["search", "canary", "--db", importDb, "--json"]);
     assert.equal(s.json.hits[0].speaker, "Marco");
     const shown = cli(["search", "deploy freeze", "--db", importDb, "--json"]).json.hits[0];
@@ -120,6 +133,9 @@ describe("cascade CLI", () => {
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /Loaded 30 memories/);
     assert.match(r.stdout, /\[bm25#\d+ dense#\d+/);
+    // a person reads rounded factors (×1.25), never a raw float (×1.2493319063221888)
+    assert.match(r.stdout, /adjusted: .* ×\d\.\d{1,2}\b/);
+    assert.doesNotMatch(r.stdout, /\d\.\d{5,}/);
     const j = cli(["demo", "--json"]);
     assert.equal(j.json.imported, 30);
     assert.equal(j.json.queries.length, 5);
@@ -154,4 +170,24 @@ test("a transcript line that already names its speaker is not prefixed twice", (
   const out = cli(["--db", db, "search", "rollout paused"]).stdout;
   assert.match(out, /Priya: the rollout is paused/);
   assert.doesNotMatch(out, /Priya: Priya:/);
+});
+
+test("--version, an unknown command (even with --help), a port out of range, the channel count", () => {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+  const v = cli(["--version"]);
+  assert.deepEqual([v.status, v.stdout], [0, `${pkg.version}\n`]);
+  for (const args of [["frobnicate"], ["frobnicate", "--help"], ["--db", "x.db", "frobnicate"]]) {
+    const r = cli(args);
+    assert.equal(r.status, 2, args.join(" "));
+    assert.equal(r.stderr, "cascade: unknown command 'frobnicate' (cascade --help lists them)\n");
+    assert.equal(r.stdout, "");
+  }
+  const port = cli(["serve", "--port", "99999"]);
+  assert.equal(port.status, 2);
+  assert.match(port.stderr, /^cascade: .*--port must be an integer from 0 to 65535, got "99999"\n$/);
+  // the help, the package and the README count the channels --channels accepts
+  const seven = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"][CHANNEL_NAMES.length];
+  assert.match(cli(["--help"]).stdout.replace(/\s+/g, " "), new RegExp(`${seven} retrieval channels`));
+  assert.match(pkg.description, new RegExp(`${seven} retrieval channels`));
+  assert.doesNotMatch(`${cli(["--help"]).stdout} ${pkg.description}`, /\b(five|six) retrieval channels/);
 });

@@ -135,7 +135,7 @@ describe("SQL and memory agree on what a condition means", () => {
       const check = async () => {
         for (const where of conditions) {
           const fromSql = (await engine.list({ where, limit: 1000 })).memories.map((m) => m.id).sort();
-          const inMemory = all.filter((m) => memoryPassesFilter(m, { where })).map((m) => m.id).sort();
+          const inMemory = all.filter((m) => memoryPassesFilter({ ...m, recordedAt: m.recorded_at }, { where })).map((m) => m.id).sort();
           assert.deepEqual(fromSql, inMemory, JSON.stringify(where));
         }
       };

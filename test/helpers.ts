@@ -40,10 +40,11 @@ export interface CliResult {
   json: any;
 }
 
-export function cli(args: string[], options: { input?: string; env?: Record<string, string> } = {}): CliResult {
+export function cli(args: string[], options: { input?: string; env?: Record<string, string>; cwd?: string } = {}): CliResult {
   const r = spawnSync(process.execPath, [CLI, ...args], {
     encoding: "utf8",
     input: options.input,
+    cwd: options.cwd,
     env: { ...process.env, ...options.env },
   });
   let json: unknown = undefined;

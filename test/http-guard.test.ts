@@ -51,6 +51,23 @@ describe("no-token server on loopback", () => {
     assert.equal(ok.status, 201);
   });
 
+  test("a POST without a body needs no Content-Type: build the pyramid, retract an edge", async () => {
+    const json = { "content-type": "application/json" };
+    const ids = (await send(server.url, "POST", "/v1/memories:batch", json, JSON.stringify({ memories: [{ text: "Pool size is 50." }, { text: "Pool size is 20." }] }))).json.ids;
+    const edge = (await send(server.url, "POST", "/v1/supersede", json, JSON.stringify({ new: ids[1], old: ids[0] }))).json.id;
+    const built = await send(server.url, "POST", "/v1/pyramid:build", {});
+    assert.equal(built.status, 200, JSON.stringify(built.json));
+    assert.ok(built.json.recomputed);
+    const retracted = await send(server.url, "POST", `/v1/edges/${edge}/retract`, {});
+    assert.equal(retracted.status, 200, JSON.stringify(retracted.json));
+    assert.equal(retracted.json.id, edge);
+    assert.notEqual(retracted.json.retracted_at, null);
+    // a route that reads a body still wants one
+    const empty = await send(server.url, "POST", "/v1/search", {});
+    assert.equal(empty.status, 400);
+    assert.match(empty.json.error.message, /^body: not valid JSON/);
+  });
+
   test("a foreign Origin is 403 and writes nothing; the server's own origin and configured ones pass", async () => {
     const evil = await send(server.url, "POST", "/v1/memories", { "content-type": "application/json", origin: "https://evil.example" }, planted);
     assert.equal(evil.status, 403);

@@ -8,7 +8,7 @@ import { after, before, describe, test } from "node:test";
 import type { BrowserContext, Locator, Page } from "playwright-core";
 import { DEMO_NOW, demoCorpus, MemorySpace, parseInstant } from "../src/index.js";
 import { startHttpServer, type RunningServer } from "../src/surfaces/http/serve.js";
-import { launchChromium, SCREENSHOT_DIR } from "./browser.js";
+import { BROWSER_SKIP, launchChromium, SCREENSHOT_DIR } from "./browser.js";
 import { tempDir } from "./helpers.js";
 import { BERLIN, PRAGUE, offsiteNotes } from "./fixtures/offsite.js";
 
@@ -34,7 +34,27 @@ const UNLABELLED = `[...document.querySelectorAll("input, select, textarea, butt
   })
   .map((el) => el.outerHTML.slice(0, 120))`;
 
-describe("web inspector in headless Chromium", () => {
+/**
+ * What a person would see as broken on the visible page: an object printed as text ("[object HTMLDivElement]", an
+ * array handed to Element.append), undefined, NaN, a raw float (1.2493319063221888) or a heading with nothing
+ * under it before the next heading.
+ */
+const FLAWS = `(() => {
+  const visible = (el) => el.getClientRects().length > 0;
+  const flaws = [];
+  const text = document.body.innerText;
+  for (const m of text.matchAll(/\\[object [A-Za-z]*\\]|\\bundefined\\b|\\bNaN\\b|\\d\\.\\d{7,}/g)) flaws.push("shows " + JSON.stringify(text.slice(Math.max(0, m.index - 40), m.index + 40)));
+  for (const h of document.querySelectorAll("main h2, main h3")) {
+    if (!visible(h)) continue;
+    let next = h.nextElementSibling;
+    while (next && !visible(next)) next = next.nextElementSibling;
+    const empty = !next || /^H[1-6]$/.test(next.tagName) || next.innerText.trim() === "";
+    if (empty) flaws.push("nothing under the heading " + JSON.stringify(h.innerText));
+  }
+  return flaws;
+})()`;
+
+describe("web inspector in headless Chromium", { skip: BROWSER_SKIP }, () => {
   let server: RunningServer;
   let browser: BrowserContext;
   let page: Page;
@@ -44,7 +64,11 @@ describe("web inspector in headless Chromium", () => {
   const external: string[] = [];
   const consoleErrors: string[] = [];
 
-  const shot = (name: string) => page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  // every view is checked for visible flaws when its screenshot is taken
+  const shot = async (name: string) => {
+    await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+    assert.deepEqual(await page.evaluate(FLAWS), [], `flaws on screen in ${name}`);
+  };
   const go = async (hash: string) => {
     await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
   };
@@ -180,8 +204,8 @@ describe("web inspector in headless Chromium", () => {
     assert.match(await errorText(), /NOT_FOUND: no memory with id "m_does_not_exist"/);
     assert.ok(await page.locator("#history-form").isVisible(), "the panel stays usable");
     await go("#timeline?as_of=last+tuesday");
-    await until("the as-of error", async () => (await errorText()).includes("asOf"));
-    assert.match(await errorText(), /INVALID_INPUT: asOf: "last tuesday" is not an ISO 8601 date/);
+    await until("the as-of error", async () => (await errorText()).includes("as_of"));
+    assert.match(await errorText(), /INVALID_INPUT: as_of: "last tuesday" is not an ISO 8601 date/);
   });
 
   test("history: the chain, every edge with its times, retracted ones struck out", async () => {

@@ -82,3 +82,29 @@ test("one tool list: the README and `cascade mcp --help` name every tool the ser
     assert.ok(help.includes(name), `--help names ${name}`);
   }
 });
+
+test("a line that is not JSON gets a -32700 reply, JSON that is not JSON-RPC -32600; the server keeps serving", () => {
+  const db = join(tempDir(), "mcp-bad.db");
+  const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+  const r = cli(["mcp", "--db", db], { input: `{not json\n${JSON.stringify({ hello: 1 })}\n${JSON.stringify(init)}\n` });
+  const replies = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(replies.length, 3, r.stdout);
+  assert.deepEqual([replies[0].id, replies[0].error.code], [null, -32700]);
+  assert.match(replies[0].error.message, /^Parse error: /);
+  assert.deepEqual([replies[1].id, replies[1].error.code], [null, -32600]);
+  assert.equal(replies[2].id, 1);
+  assert.equal(replies[2].result.serverInfo.name, "cascade");
+});
+
+test("an argument a tool does not know is refused (as HTTP refuses an unknown field), nothing done", async () => {
+  const db = join(tempDir(), "mcp-strict.db");
+  const client = await connect(db);
+  const typo = (await client.callTool({ name: "memory_search", arguments: { query: "x", asOf: "2026-01-01" } })) as any;
+  assert.equal(typo.isError, true);
+  assert.match(textOf(typo), /asOf/);
+  const add = (await client.callTool({ name: "memory_add", arguments: { text: "Kept?", tag: "typo" } })) as any;
+  assert.equal(add.isError, true);
+  assert.match(textOf(add), /tag/);
+  assert.match(textOf(await client.callTool({ name: "memory_list", arguments: {} })), /^No memories\.$/);
+  await client.close();
+});

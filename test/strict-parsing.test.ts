@@ -42,7 +42,7 @@ test("import: BOM files work, non-object metadata is a failed line, a directory 
   const db = join(dir, "p.db");
   writeFileSync(join(dir, "bom.jsonl"), '\uFEFF{"text": "the first line has a BOM"}\n{"text": "x", "ref": "r", "metadata": "abc"}\n{"text": "fine"}\n');
   const r = cli(["--db", db, "import", join(dir, "bom.jsonl"), "--json"]);
-  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.status, 1, "one line failed: exit 1");
   assert.equal(r.json.imported, 2);
   assert.deepEqual(r.json.failed, [{ line: 2, error: "metadata: must be a JSON object (got string)" }]);
   mkdirSync(join(dir, "folder"));

@@ -35,7 +35,9 @@ import { forgetMemory, forgetWhere, type ForgetOptions, type Forgotten, type For
 import { graphAround, link, listEntities, type EntitiesOptions, type GraphJson, type GraphOptions, type LinkInput } from "./graph-actions.js";
 import { listMemories, withStatus, type ListJson, type ListedMemory, type ListOptions } from "./list.js";
 import { pyramidView, shownSentences, type PyramidNodeJson } from "./pyramid-read.js";
-import { edgeJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
+import { exportMemories, type ExportedMemory, type ExportOptions } from "./export.js";
+import { Restorer } from "./restore.js";
+import { edgeJson, memoryJson, suggestionJson, type EdgeJson, type HistoryJson, type MemoryJson } from "./present.js";
 import * as revisions from "./revision-actions.js";
 import { rememberMessages, type MessagesResult } from "./fact-actions.js";
 import * as topics from "./topic-actions.js";
@@ -143,9 +145,9 @@ export class Engine {
    * id, time and edges, re-indexed; the previous content is kept and shown by `history`. A change in the world
    * (a decision reversed) is a new memory that supersedes the old one instead.
    */
-  async update(id: string, changes: MemoryChanges): Promise<Memory> {
+  async update(id: string, changes: MemoryChanges): Promise<MemoryJson> {
     await this.keeper.settle();
-    return this.writes.revise(id, changes);
+    return memoryJson(await this.writes.revise(id, changes));
   }
 
   /** Removes a memory (and its turn node), rebuilds the summaries that quoted it, and with `purge` erases every byte of it. */
@@ -204,6 +206,31 @@ export class Engine {
   /** Memories in time order, a page at a time, with their status at (asOf, knownAt): see api/list.ts. */
   async list(options: ListOptions = {}): Promise<ListJson> {
     return listMemories(this.ports.store, this.clock.now(), options);
+  }
+
+  /** The memories matching `options` as portable records, oldest first, that `restorer` reads back (api/export.ts). */
+  async *exportMemories(options: ExportOptions = {}): AsyncGenerator<ExportedMemory> {
+    await this.keeper.settle();
+    yield* exportMemories(this.ports.store, this.clock.now(), options);
+  }
+
+  /**
+   * Reads exported records back, a batch at a time (`add`), then their edges (`finish`): ids, times,
+   * corrections and edges are kept; what the store already holds is skipped (api/restore.ts).
+   */
+  restorer(): { add: (records: unknown[]) => Promise<void>; finish: () => Promise<BatchResult> } {
+    const restorer = new Restorer({ store: this.ports.store, embedder: this.ports.embedder, stamp: this.stamp });
+    return {
+      add: async (records) => {
+        await this.keeper.settle();
+        await restorer.add(records);
+      },
+      finish: async () => {
+        const result = await restorer.finish();
+        if (restorer.wrote) await this.afterWrite();
+        return result;
+      },
+    };
   }
 
   // ---- what replaced what, and the graph ----
@@ -359,6 +386,8 @@ export class Engine {
 
 function validateQuery(query: string): void {
   if (typeof query !== "string") throw new CascadeError("INVALID_INPUT", "query: must be a string", { field: "query" });
+  // a mistake on every surface (a throw, exit 2, a 400, a tool error), never an empty answer
+  if (query.trim() === "") throw new CascadeError("INVALID_INPUT", "query: must not be empty: say what to search for", { field: "query" });
   if (query.length > defaultLimits.maxQueryChars) {
     throw new CascadeError("INVALID_INPUT", `query: at most ${defaultLimits.maxQueryChars} characters`, { field: "query" });
   }

@@ -15,7 +15,7 @@ import { parseInstant } from "../time/iso.js";
 import { validateTopicPath } from "../topics/path.js";
 import { parseWith } from "../validate.js";
 import { whereOf, whereSchema, type FieldCondition } from "../query/where.js";
-import { edgeJson, type EdgeJson } from "./present.js";
+import { edgeJson, memoryJson, type EdgeJson, type MemoryJson } from "./present.js";
 
 /** Page size when none is given, and the most one page may hold. */
 export const defaultListLimits = Object.freeze({
@@ -52,7 +52,7 @@ interface Listed {
   supersedes: string[];
 }
 
-export type ListedMemory = Memory & Listed;
+export type ListedMemory = MemoryJson & Listed;
 
 export interface ListJson {
   memories: ListedMemory[];
@@ -79,14 +79,14 @@ export function decodeCursor(cursor: string): ListPosition {
 }
 
 /** Memories with their supersession status at `time` (the rule search uses), and the edges touching them. */
-export async function withStatus<M extends Memory>(store: Store, memories: M[], time: GraphTime): Promise<{ memories: (M & Listed)[]; edges: Edge[] }> {
+export async function withStatus(store: Store, memories: Memory[], time: GraphTime): Promise<{ memories: ListedMemory[]; edges: Edge[] }> {
   const ids = memories.map((m) => m.id);
   const edges = ids.length ? await store.edgesTouching(ids) : [];
   const status = supersessionOf(ids, edges, time);
   return {
     memories: memories.map((m) => {
       const s = status.get(m.id)!;
-      return { ...m, status: s.status, superseded_by: s.supersededBy, supersedes: s.supersedes };
+      return { ...memoryJson(m), status: s.status, superseded_by: s.supersededBy, supersedes: s.supersedes };
     }),
     edges,
   };

@@ -26,7 +26,12 @@ export interface OpenMemoryOptions extends EngineConfig {
   path?: string;
   /** A namespace (one user, one agent...): its own store beside the default one, fully isolated. */
   namespace?: string;
-  /** Create the namespace's store when it does not exist yet (default true); false makes that NOT_FOUND. */
+  /**
+   * Create the store when it does not exist yet (default true). false is for reading: a missing store (a SQLite
+   * file, or a namespace) is NOT_FOUND, and no file or folder is created.
+   */
+  create?: boolean;
+  /** @deprecated the former name of `create` (it now covers the default namespace's store too). */
   createNamespace?: boolean;
   /**
    * Another embedder: an object (for example an OpenAIEmbedder), or a spec such as `{ provider:
@@ -47,7 +52,7 @@ export interface OpenMemoryOptions extends EngineConfig {
 }
 
 /** The options that say where and with what models to open; the rest are the engine's configuration. */
-const OPENING_OPTIONS = new Set(["path", "namespace", "createNamespace", "embedder", "tokens", "chatSummarizer", "now", "clock", "onPyramidCatchUp"]);
+const OPENING_OPTIONS = new Set(["path", "namespace", "create", "createNamespace", "embedder", "tokens", "chatSummarizer", "now", "clock", "onPyramidCatchUp"]);
 
 export function defaultStorePath(): string {
   return process.env.CASCADE_DB || join(process.cwd(), ".cascade", "memory.db");
@@ -76,14 +81,18 @@ async function chooseEmbedder(given: Embedder | EmbedderSpec | undefined, store:
 
 /** Opens (creating on first write) a memory store with the offline defaults. */
 export async function openMemory(options: OpenMemoryOptions = {}): Promise<Engine> {
-  const path = namespacePath(options.path ?? defaultStorePath(), options.namespace ?? DEFAULT_NAMESPACE);
-  const mustExist = options.createNamespace === false && options.namespace !== undefined && options.namespace !== DEFAULT_NAMESPACE && path !== ":memory:";
+  const base = options.path ?? defaultStorePath();
+  const path = namespacePath(base, options.namespace ?? DEFAULT_NAMESPACE);
+  const mustExist = (options.create ?? options.createNamespace) === false && path !== ":memory:";
+  const inNamespace = options.namespace !== undefined && options.namespace !== DEFAULT_NAMESPACE;
   const noNamespace = () => new CascadeError("NOT_FOUND", `no namespace ${JSON.stringify(options.namespace)} (a namespace is created by its first write)`, { field: "namespace" });
-  if (mustExist && isFileLocation(path) && !existsSync(path)) throw noNamespace();
+  const noStore = () => new CascadeError("NOT_FOUND", `no store at ${JSON.stringify(base)} (a store is created by its first write: add, import or demo)`, { field: "path" });
+  // (a blank path is a mistake of form, which the backend names)
+  if (mustExist && isFileLocation(path) && path.trim() !== "" && !existsSync(path)) throw inNamespace ? noNamespace() : noStore();
   const store = await openStoreAt(path);
   try {
     // a PostgreSQL namespace is rows in shared tables: it exists once something was written (and so stamped)
-    if (mustExist && !isFileLocation(path) && (await store.embedderStamp()) === null) throw noNamespace();
+    if (mustExist && inNamespace && !isFileLocation(path) && (await store.embedderStamp()) === null) throw noNamespace();
     const { embedder, spec } = await chooseEmbedder(options.embedder, store);
     // late interaction reads the offline word vectors even beside another embedder, loaded only when it runs
     const tokens = options.tokens ?? (embedder instanceof SifEmbedder ? embedder : lazyTokens(defaultGloveEmbedder, "glove-wink-sg-100d", 100));

@@ -1,6 +1,6 @@
 /**
  * @module api/present
- * Graph records as the contract's JSON shows them (ISO times, snake_case keys).
+ * Memories and graph records as the contract's JSON shows them (ISO times, snake_case keys).
  */
 import type { History } from "../graph/history.js";
 import type { Edge, Suggestion } from "../model/graph.js";
@@ -8,6 +8,14 @@ import type { Memory } from "../model/types.js";
 import { formatInstant } from "../time/iso.js";
 
 const iso = (ms: number | null) => (ms === null ? null : formatInstant(ms));
+
+/** A memory as the SDK answers and the wire carries it: `recorded_at` beside `superseded_by`, not `recordedAt`. */
+export type MemoryJson = Omit<Memory, "recordedAt"> & { recorded_at: string };
+
+export function memoryJson<T extends Memory>(m: T): Omit<T, "recordedAt"> & { recorded_at: string } {
+  const { recordedAt, ...rest } = m;
+  return { ...rest, recorded_at: recordedAt };
+}
 
 export interface EdgeJson {
   id: string;

@@ -11,13 +11,13 @@ import type { Memory } from "../model/types.js";
 import type { Store } from "../ports/store.js";
 import { parseInstant } from "../time/iso.js";
 import { parseWith } from "../validate.js";
-import { edgeJson, historyJson, suggestionJson, type EdgeJson, type HistoryJson } from "./present.js";
+import { edgeJson, historyJson, suggestionJson, type EdgeJson, type HistoryJson, type MemoryJson } from "./present.js";
 
 export interface RevisionDeps {
   store: Store;
   now: () => number;
   /** The memory, or NOT_FOUND. */
-  show: (id: string) => Promise<Memory>;
+  show: (id: string) => Promise<MemoryJson>;
   /** Keeps the pyramid current after an edge changed. */
   afterWrite: () => Promise<void>;
 }

@@ -105,7 +105,7 @@ export class MemorySpace {
     const { limits: _limits, ...open } = this.options;
     // a PostgreSQL namespace is checked by its store when opened (api/open), not by a file
     const mustExist = !create && name !== DEFAULT_NAMESPACE && !isFileLocation(path) && path !== ":memory:";
-    slot = { engine: openMemory(mustExist ? { ...open, path: this.basePath, namespace: name, createNamespace: false } : { ...open, path }), leases: 0, pinned: pin };
+    slot = { engine: openMemory(mustExist ? { ...open, path: this.basePath, namespace: name, create: false } : { ...open, path }), leases: 0, pinned: pin };
     const created = slot;
     slot.engine.catch(() => this.slots.get(name) === created && this.slots.delete(name));
     this.slots.set(name, slot);

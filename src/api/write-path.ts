@@ -7,7 +7,7 @@
  * are kept in one pass rather than spread over files that would pass it around.)
  */
 import { z } from "zod";
-import { CascadeError, invalidInput, notFound } from "../errors.js";
+import { CascadeError, invalidInput, notFound, respelled } from "../errors.js";
 import type { EntityExtractor } from "../entities/extract.js";
 import { detectRevisions } from "../graph/detect.js";
 import { partitionByImportKey } from "../ingest/dedupe.js";
@@ -90,6 +90,9 @@ export const memoryChangesSchema = z
   })
   .strict();
 export type MemoryChanges = z.input<typeof memoryChangesSchema>;
+
+/** The edges a write adds come from the items' `supersedes`: a refused edge is named by that field, not the store's `to`. */
+const bySupersedes = (err: unknown) => respelled(err, (field) => (field === "to" ? "supersedes" : undefined));
 
 const DEFAULT_BATCH = 256; // large enough to amortise a commit, small enough that progress moves
 
@@ -239,14 +242,14 @@ export class WritePath {
         written.push(...prepared.keys());
       } catch (batchError) {
         if (!(batchError instanceof CascadeError && batchError.isUsageError) || batchError.code === "EMBEDDER_MISMATCH") throw batchError;
-        if (prepared.length === 1) fail(valid[0].index, batchError);
+        if (prepared.length === 1) fail(valid[0].index, bySupersedes(batchError));
         else {
           for (const [i, p] of prepared.entries()) {
             try {
               edges.push(...(await this.deps.store.writeMemories([p], this.deps.stamp, edgesOf(i))));
               written.push(i);
             } catch (err) {
-              fail(valid[i].index, err);
+              fail(valid[i].index, bySupersedes(err));
             }
           }
         }

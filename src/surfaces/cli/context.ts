@@ -43,7 +43,10 @@ export function settings(flags: GlobalFlags): { path: string; now: number | unde
   };
 }
 
-/** Only commands that add something create a namespace that does not exist yet; a read of one is NOT_FOUND. */
+/**
+ * Only commands that add something create a store or a namespace that does not exist yet; any other command (a
+ * read, or a change to what is there) answers NOT_FOUND and leaves no file or folder behind.
+ */
 const CREATING_COMMANDS = new Set(["add", "import", "mcp", "demo", "create", "describe"]);
 
 export const withEngine: WithEngine = async (cmd, fn, pathOverride) => {
@@ -55,7 +58,7 @@ export const withEngine: WithEngine = async (cmd, fn, pathOverride) => {
     ...s.engine,
     path: pathOverride ?? s.path,
     namespace: flags.namespace,
-    createNamespace: CREATING_COMMANDS.has(cmd.name()),
+    create: CREATING_COMMANDS.has(cmd.name()),
     now: s.now,
     onPyramidCatchUp: (d, t) => bar.update(d, t),
   }).finally(() => bar.stop());

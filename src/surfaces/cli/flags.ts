@@ -6,10 +6,13 @@
 import { InvalidArgumentError } from "commander";
 import { CHANNEL_NAMES, isPostgresUrl, type PostgresUrl } from "../../index.js";
 
-export function integer(name: string, min: number) {
+export function integer(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string) => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be an integer ≥ ${min}, got ${JSON.stringify(value)}`);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      const range = max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`;
+      throw new InvalidArgumentError(`${name} must be an integer ${range}, got ${JSON.stringify(value)}`);
+    }
     return n;
   };
 }

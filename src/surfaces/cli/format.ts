@@ -15,6 +15,9 @@ export function oneLine(s: string, max: number): string {
   return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
 }
 
+/** A factor, confidence or similarity as a person reads it: at most two decimals (1.2493319063221888 → 1.25). */
+export const rounded = (x: number): string => String(Number(x.toFixed(2)));
+
 export function formatSearch(r: SearchResult): string {
   const note = r.time_note ? `time: ${r.time_note}\n` : "";
   if (r.hits.length === 0) return `${note}No memories match ${JSON.stringify(r.query)}.`;
@@ -24,7 +27,7 @@ export function formatSearch(r: SearchResult): string {
     const where = [h.level ? null : h.at.slice(0, 10), h.topic, kind, h.speaker].filter(Boolean).join("  ");
     const shown = h.title ? `${h.title} — ${h.chunk.text}` : withSpeaker(h.speaker, h.chunk.text);
     const status = h.status === "superseded" ? `  SUPERSEDED by ${h.superseded_by.join(", ")}` : h.supersedes.length ? `  (supersedes ${h.supersedes.join(", ")})` : "";
-    const adjusted = h.adjustments.map((a) => `${a.reason}${"factor" in a ? ` ×${a.factor}` : ` +${a.delta.toFixed(4)}`}`).join("; ");
+    const adjusted = h.adjustments.map((a) => `${a.reason}${"factor" in a ? ` ×${rounded(a.factor)}` : ` +${a.delta.toFixed(4)}`}`).join("; ");
     return `${String(i + 1).padStart(2)}. ${h.score.toFixed(4)}  [${channels || "no channel"}]  ${where}  ${h.id}${status}${adjusted ? `\n    adjusted: ${adjusted}` : ""}\n    ${oneLine(shown, 150)}`;
   });
   const timing = Object.entries(r.channels)
@@ -41,7 +44,7 @@ const sentence = (s: ShownSentence) => [oneLine(withSpeaker(s.speaker, s.text), 
 
 export function formatHistory(h: HistoryJson): string {
   const chain = h.chain.map((c) => `${c.id === h.id ? "*" : " "} ${c.valid_from} → ${c.valid_to ?? "now"}  ${c.status.padEnd(10)} ${c.id}\n    ${oneLine(c.text, 140)}`);
-  const edges = h.edges.map((e) => `  ${e.id}: ${e.from} ${e.type} ${e.to} from ${e.valid_from} (${e.provenance}, ${e.confidence}${e.retracted_at ? `, retracted ${e.retracted_at}` : ""})${e.reason ? ` — ${e.reason}` : ""}`);
+  const edges = h.edges.map((e) => `  ${e.id}: ${e.from} ${e.type} ${e.to} from ${e.valid_from} (${e.provenance}, ${rounded(e.confidence)}${e.retracted_at ? `, retracted ${e.retracted_at}` : ""})${e.reason ? ` — ${e.reason}` : ""}`);
   const revisions = h.revisions.map((r) => `  before the correction of ${r.recorded_at}: ${oneLine(r.text, 120)}`);
   return `${chain.join("\n")}\n\nedges:\n${edges.join("\n") || "  none"}${revisions.length ? `\n\ncorrections:\n${revisions.join("\n")}` : ""}`;
 }
@@ -99,12 +102,12 @@ export function formatMemory(m: ListedMemory & { children?: string[]; sentences?
     ["supersedes", m.supersedes.length ? m.supersedes.join(", ") : null],
     ["kind", m.kind],
     ["at", m.at],
-    ["recorded", m.recordedAt],
+    ["recorded", m.recorded_at],
     ["title", m.title],
     ["description", m.description],
     ["tags", m.tags.length ? m.tags.join(", ") : null],
     ["topic", m.topic],
-    ["placed", placed ? `automatically, ${placed.topic === "unsorted" ? `unsorted (nearest ${placed.nearest}, similarity ${placed.similarity})` : `confidence ${placed.confidence}, similarity ${placed.similarity}`}` : null],
+    ["placed", placed ? `automatically, ${placed.topic === "unsorted" ? `unsorted (nearest ${placed.nearest}, similarity ${rounded(placed.similarity)})` : `confidence ${rounded(placed.confidence)}, similarity ${rounded(placed.similarity)}`}` : null],
     ["user", m.user],
     ["agent", m.agent],
     ["namespace", namespace ?? null],

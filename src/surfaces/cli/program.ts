@@ -3,8 +3,10 @@
  * The `cascade` command line: the global flags, then one register function per command group (commands/*.ts,
  * graph-commands.ts, list-command.ts). Flags → engine calls → output; no retrieval logic lives here.
  */
-import { Command } from "commander";
+import { readFileSync } from "node:fs";
+import { Command, CommanderError } from "commander";
 import { registerEvalCommands } from "./commands/eval-commands.js";
+import { registerExportCommand } from "./commands/export-command.js";
 import { registerMemoryCommands } from "./commands/memory-commands.js";
 import { registerMigrateCommand } from "./commands/migrate-command.js";
 import { registerPyramidCommands } from "./commands/pyramid-commands.js";
@@ -17,9 +19,13 @@ import { mode, withEngine, type CliContext } from "./context.js";
 import { registerGraphCommands } from "./graph-commands.js";
 import { registerListCommand } from "./list-command.js";
 
+/** The package's version, read from the package.json beside dist/ (the one file every install has). */
+const VERSION = (JSON.parse(readFileSync(new URL("../../../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+
 export function buildProgram(): Command {
   const program = new Command("cascade")
-    .description("Memory for AI agents: five retrieval channels fused by weighted RRF over an embedded store.")
+    .description("Memory for AI agents: seven retrieval channels fused by weighted RRF over an embedded store.")
+    .version(VERSION, "-V, --version", "print the version")
     .option("--db <path>", "the store (default $CASCADE_DB, else ./.cascade/memory.db)")
     .option("--json", "print exactly one JSON document on stdout")
     .option("--now <iso>", "fix 'now' for every relative computation (reproducible runs)")
@@ -43,6 +49,25 @@ export function buildProgram(): Command {
   registerStoreCommands(program, context);
   registerMigrateCommand(program, context);
   registerListCommand(program, context);
+  registerExportCommand(program, context);
   registerEvalCommands(program, context);
   return program;
+}
+
+/** Global flags that take a value, so that the scan below skips it. */
+const VALUE_FLAGS = new Set(["--db", "--now", "--config", "--namespace"]);
+
+/**
+ * An unknown command is a mistake (exit 2), even with --help after it: Commander would print the global help and
+ * exit 0, which a script reads as success.
+ */
+export function refuseUnknownCommand(program: Command, args: string[]): void {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (VALUE_FLAGS.has(a)) i++;
+    if (a.startsWith("-")) continue;
+    const known = a === "help" || program.commands.some((c) => c.name() === a || c.aliases().includes(a));
+    if (!known) throw new CommanderError(2, "commander.unknownCommand", `unknown command '${a}' (cascade --help lists them)`);
+    return;
+  }
 }

@@ -7,12 +7,13 @@ import { isServerWorker } from "./workers.js";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import { CascadeError, DEFAULT_NAMESPACE, isPostgresUrl, memoryChangesSchema, parseWith, recallOptionsFromWire, type Engine, type ErrorCode, type MemoryInput, type MemorySpace } from "../../index.js";
+import { CascadeError, DEFAULT_NAMESPACE, respelled, wireName, isPostgresUrl, memoryChangesSchema, parseWith, recallOptionsFromWire, type Engine, type ErrorCode, type MemoryInput, type MemorySpace } from "../../index.js";
 import { openApiDocument } from "./openapi.js";
 import { oneTurnEach, overlapping } from "./search-queue.js";
 import { batchBodySchema, forgetWhereBodySchema, messagesBodySchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
 import { registerGraphRoutes } from "./graph-routes.js";
 import { registerBrowseRoutes } from "./browse-routes.js";
+import { registerExportRoute } from "./export-route.js";
 import { registerInspector } from "../web/inspector.js";
 import { requestGuards, type GuardOptions } from "./guard.js";
 
@@ -67,7 +68,9 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
   const engine = async (c: Context) => leased.get(c.req.raw)!;
   const searches = isPostgresUrl(space.basePath) ? overlapping : oneTurnEach();
 
-  app.onError((err, c) => {
+  app.onError((thrown, c) => {
+    // the field named as this API spells it (as_of, not the SDK's asOf)
+    const err = respelled(thrown, wireName);
     if (err instanceof CascadeError) return problem(c, STATUS[err.code], err.code, err.message);
     return problem(c, 500, "INTERNAL", err instanceof Error ? err.message : String(err));
   });
@@ -129,6 +132,7 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
   });
 
   registerBrowseRoutes(app, engine);
+  registerExportRoute(app, space);
   app.get("/v1/memories/:id", async (c) => c.json(await (await engine(c)).show(c.req.param("id"))));
   app.patch("/v1/memories/:id", async (c) => c.json(await (await engine(c)).update(c.req.param("id"), await body(c, memoryChangesSchema))));
   app.delete("/v1/memories/:id", async (c) => {

@@ -9,7 +9,8 @@
  * - Origin, when a browser sends one, is this server's own (the web inspector) or one named with
  *   `--allow-origin`; those get CORS headers, every other origin 403.
  * - A body is JSON, said so: `Content-Type: application/json`. A form or `text/plain` POST is what a page can
- *   send cross-site without asking (no CORS preflight), so anything else is 415.
+ *   send cross-site without asking (no CORS preflight), so any other body is 415. A POST without a body (build
+ *   the pyramid, retract an edge) carries nothing to declare and passes.
  * - With a token, `Authorization: Bearer TOKEN` (the scheme in any case, RFC 7235), compared in constant time.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
@@ -100,7 +101,8 @@ export function requestGuards(options: GuardOptions, problem: Problem): Middlewa
     await next();
   };
   const typeGuard: MiddlewareHandler = async (c, next) => {
-    if (BODY_METHODS.has(c.req.method) && !isJson(c.req.header("content-type"))) {
+    const hasBody = Number(c.req.header("content-length") ?? 0) > 0 || c.req.header("transfer-encoding") !== undefined;
+    if (BODY_METHODS.has(c.req.method) && hasBody && !isJson(c.req.header("content-type"))) {
       return problem(c, 415, "UNSUPPORTED_MEDIA_TYPE", `body: send JSON with Content-Type: application/json (got ${JSON.stringify(c.req.header("content-type") ?? "none")})`);
     }
     await next();

@@ -28,6 +28,7 @@ const OPERATION_IDS: Record<string, string> = {
   "get /health": "health",
   "get /openapi.json": "openApi",
   "get /v1/memories": "listMemories",
+  "get /v1/export": "exportMemories",
   "post /v1/memories": "addMemory",
   "post /v1/memories:batch": "addMemories",
   "post /v1/messages": "addMessages",
@@ -114,6 +115,16 @@ export function openApiDocument() {
           responses: { "200": ok("{memories, edges, next_cursor}"), ...errors },
         },
         post: { summary: "remember one memory (fields of `cascade add`, text required)", requestBody: json(memoryBodySchema), responses: { "201": ok("{id, kind, topic, at, edges, suggestions}"), ...errors } },
+      },
+      "/v1/export": {
+        get: {
+          summary: "every memory (or those matching since/until/filter) as JSONL, one a line with its corrections and edges: what `cascade export` writes and `cascade import` reads back",
+          parameters: [
+            ...["since", "until"].map((name) => ({ name, in: "query", schema: { type: "string" } })),
+            { name: "filter", in: "query", description: "KEY=VALUE as in `--filter` (repeatable)", schema: { type: "string" } },
+          ],
+          responses: { "200": { description: "one exported memory a line", content: { "application/x-ndjson": { schema: { type: "string" } } } }, ...errors },
+        },
       },
       "/v1/messages": {
         post: {

@@ -9,10 +9,8 @@ import { memoryInputSchema, recallWireShape, whereSchema } from "../../index.js"
 /** POST /v1/search: the query and the recall options as the wire spells them (one definition: query/options.ts). */
 export const searchBodySchema = z
   .object({
-    query: z
-      .string({ error: "required, a string" })
-      .refine((q) => q.trim() !== "", "must not be empty: say what to search for")
-      .describe("what to search for, in plain words"),
+    // an empty query is refused by the engine, with the same message on every surface
+    query: z.string({ error: "required, a string" }).describe("what to search for, in plain words (not empty)"),
     ...recallWireShape,
   })
   .strict();

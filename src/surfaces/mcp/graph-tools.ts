@@ -5,6 +5,7 @@
  * the entities one scope's memories mention.
  */
 import { MCP_TOOLS } from "./tools.js";
+import { registerStrictTool } from "./strict-tool.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { EDGE_TYPES, MAX_GRAPH_DEPTH, recallWireShape, type Engine, type GraphJson } from "../../index.js";
@@ -22,7 +23,7 @@ export function renderGraph(g: GraphJson): string {
 }
 
 export function registerGraphTools(server: McpServer, engine: Engine, guarded: (fn: () => Promise<string>) => Promise<ToolResult>): void {
-  server.registerTool(
+  registerStrictTool(server, 
     "memory_link",
     {
       annotations: MCP_TOOLS.memory_link.annotations,
@@ -43,7 +44,7 @@ export function registerGraphTools(server: McpServer, engine: Engine, guarded: (
       }),
   );
 
-  server.registerTool(
+  registerStrictTool(server, 
     "memory_graph",
     {
       annotations: MCP_TOOLS.memory_graph.annotations,

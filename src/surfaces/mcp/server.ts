@@ -9,7 +9,8 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { z } from "zod";
 import { registerGraphTools } from "./graph-tools.js";
 import { MCP_TOOLS } from "./tools.js";
-import { CascadeError, CHILD_NOUN, countOf, sentenceLine, recallOptionsFromWire, recallWireShape, whereSchema, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
+import { registerStrictTool } from "./strict-tool.js";
+import { CascadeError, CHILD_NOUN, countOf, respelled, sentenceLine, wireName, recallOptionsFromWire, recallWireShape, whereSchema, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
 
@@ -18,7 +19,9 @@ const text = (t: string): ToolResult => ({ content: [{ type: "text", text: t }] 
 async function guarded(fn: () => Promise<string>): Promise<ToolResult> {
   try {
     return text(await fn());
-  } catch (err) {
+  } catch (thrown) {
+    // the field named as the tools spell it (as_of, not the SDK's asOf)
+    const err = respelled(thrown, wireName);
     const code = err instanceof CascadeError ? err.code : "INTERNAL";
     return { ...text(`error ${code}: ${err instanceof Error ? err.message : String(err)}`), isError: true };
   }
@@ -60,7 +63,7 @@ const FILTER_DESCRIPTION =
 export function createMcpServer(engine: Engine): McpServer {
   const server = new McpServer({ name: "cascade", version: "0.1.0" });
 
-  server.registerTool(
+  registerStrictTool(server, 
     "memory_search",
     {
       annotations: MCP_TOOLS.memory_search.annotations,
@@ -85,7 +88,7 @@ export function createMcpServer(engine: Engine): McpServer {
     ({ query, ...options }) => guarded(async () => renderHits(await engine.recall(query, recallOptionsFromWire(options)))),
   );
 
-  server.registerTool(
+  registerStrictTool(server, 
     "memory_add",
     {
       annotations: MCP_TOOLS.memory_add.annotations,
@@ -118,7 +121,7 @@ export function createMcpServer(engine: Engine): McpServer {
       }),
   );
 
-  server.registerTool(
+  registerStrictTool(server, 
     "memory_supersede",
     {
       annotations: MCP_TOOLS.memory_supersede.annotations,
@@ -136,7 +139,7 @@ export function createMcpServer(engine: Engine): McpServer {
       }),
   );
 
-  server.registerTool(
+  registerStrictTool(server, 
     "memory_history",
     {
       annotations: MCP_TOOLS.memory_history.annotations,
@@ -146,7 +149,7 @@ export function createMcpServer(engine: Engine): McpServer {
     (a) => guarded(async () => renderHistory(await engine.history(a.id))),
   );
 
-  server.registerTool(
+  registerStrictTool(server, 
     "memory_forget",
     {
       annotations: MCP_TOOLS.memory_forget.annotations,
@@ -177,7 +180,7 @@ export function createMcpServer(engine: Engine): McpServer {
       }),
   );
 
-  server.registerTool(
+  registerStrictTool(server, 
     "memory_topics",
     {
       annotations: MCP_TOOLS.memory_topics.annotations,
@@ -191,7 +194,7 @@ export function createMcpServer(engine: Engine): McpServer {
       }),
   );
 
-  server.registerTool(
+  registerStrictTool(server, 
     "memory_pyramid",
     {
       annotations: MCP_TOOLS.memory_pyramid.annotations,
@@ -208,7 +211,7 @@ export function createMcpServer(engine: Engine): McpServer {
       }),
   );
 
-  server.registerTool(
+  registerStrictTool(server, 
     "memory_get",
     {
       annotations: MCP_TOOLS.memory_get.annotations,
@@ -238,7 +241,7 @@ export function createMcpServer(engine: Engine): McpServer {
       }),
   );
 
-  server.registerTool(
+  registerStrictTool(server, 
     "memory_update",
     {
       annotations: MCP_TOOLS.memory_update.annotations,
@@ -260,7 +263,7 @@ export function createMcpServer(engine: Engine): McpServer {
       }),
   );
 
-  server.registerTool(
+  registerStrictTool(server, 
     "memory_list",
     {
       annotations: MCP_TOOLS.memory_list.annotations,
@@ -290,7 +293,7 @@ export function createMcpServer(engine: Engine): McpServer {
       }),
   );
 
-  server.registerTool(
+  registerStrictTool(server, 
     "memory_pyramid_build",
     {
       annotations: MCP_TOOLS.memory_pyramid_build.annotations,
@@ -313,10 +316,31 @@ export function createMcpServer(engine: Engine): McpServer {
   return server;
 }
 
+/**
+ * JSON-RPC answers a line it cannot read: -32700 (parse error) for one that is not JSON, -32600 (invalid
+ * request) for JSON that is not a JSON-RPC message, each with id null. The SDK's transport only reports them
+ * to the server's error handler, which still hears of them.
+ */
+function answerUnreadableLines(transport: StdioServerTransport): void {
+  const reported = transport.onerror;
+  transport.onerror = (err) => {
+    const error =
+      err instanceof SyntaxError
+        ? { code: -32700, message: `Parse error: ${err.message}` }
+        : err instanceof z.ZodError
+          ? { code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message" }
+          : null;
+    if (error) void transport.send({ jsonrpc: "2.0", id: null, error } as never);
+    reported?.(err);
+  };
+}
+
 /** Serves MCP on stdin/stdout until the client goes away. Logs go to stderr only: stdout is the protocol. */
 export async function serveMcpOverStdio(engine: Engine): Promise<void> {
   const server = createMcpServer(engine);
-  await server.connect(new StdioServerTransport());
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  answerUnreadableLines(transport);
   await new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
     process.stdin.once("end", () => resolve());

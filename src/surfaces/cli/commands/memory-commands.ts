@@ -5,7 +5,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { type Command, Option } from "commander";
-import { CascadeError, countOf, readJsonlBatches, requireFile, stoppedImport, readLocomoConversation, type Engine, type MemoryInput } from "../../../index.js";
+import { CascadeError, countOf, isExportedMemory, readJsonlBatches, readMem0Export, requireFile, stoppedImport, readLocomoConversation, type Engine, type MemoryInput } from "../../../index.js";
 import { formatMemory } from "../format.js";
 import { emit } from "../output.js";
 import { progressBar } from "../progress.js";
@@ -76,20 +76,21 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
 
   program
     .command("import")
-    .description("import memories from a JSONL file (one object a line) or a LoCoMo conversation")
+    .description("import memories from a JSONL file (one object a line, or what cascade export wrote), a LoCoMo conversation or a Mem0 get_all export")
     .argument("<file>")
-    .addOption(new Option("--format <format>", "input format").choices(["jsonl", "locomo"]).default("jsonl"))
+    .addOption(new Option("--format <format>", "input format").choices(["jsonl", "locomo", "mem0"]).default("jsonl"))
     .option("--no-detect", "do not look for revisions of earlier memories (faster bulk loads)")
     .option("--no-dedupe", "store every line even if the store already holds it (default: skip lines already imported, by ref or content)")
     .action(async (file: string, o, cmd: Command) => {
       requireFile(file);
       const size = statSync(file).size;
       const opts = { detect: o.detect as boolean, dedupe: o.dedupe as boolean };
-      const result = await withEngine(cmd, (e) => (o.format === "locomo" ? importLocomo(e, file, opts) : importJsonl(e, file, size, opts)));
+      const result = await withEngine(cmd, (e) => (o.format === "locomo" ? importLocomo(e, file, opts) : o.format === "mem0" ? importMem0(e, file, opts) : importJsonl(e, file, size, opts)));
       emit(mode(cmd), result, () => {
         const failures = result.failed.map((f) => `  line ${f.line}: ${f.error}`).join("\n");
         return `imported ${result.imported}, skipped ${result.skipped} already stored, failed ${result.failed.length}${failures ? `\n${failures}` : ""}`;
       });
+      process.exitCode = importExitCode(result);
     });
 
   program
@@ -158,15 +159,31 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
     });
 }
 
+/**
+ * What a script reads from an import: 0 when every line was stored (or already was), 1 when some lines failed,
+ * 2 when every line failed (nothing stored: the file is the mistake).
+ */
+function importExitCode(r: { imported: number; skipped: number; failed: unknown[] }): number {
+  if (r.failed.length === 0) return 0;
+  return r.imported + r.skipped === 0 ? 2 : 1;
+}
+
+/** Reads a JSONL file: new memories' inputs, and the lines of a `cascade export` (restored with their ids, times and edges). */
 async function importJsonl(engine: Engine, file: string, size: number, opts: { detect: boolean; dedupe: boolean }) {
   const bar = progressBar("importing", "bytes");
   const failed: { line: number; error: string }[] = [];
+  const restorer = engine.restorer();
+  const restoredLines: number[] = [];
   let imported = 0;
   let skipped = 0;
   try {
     for await (const { items, bytesRead } of readJsonlBatches(file, 512)) {
-      const good = items.filter((i): i is Extract<typeof i, { input: unknown }> => "input" in i);
+      const parsed = items.filter((i): i is Extract<typeof i, { input: unknown }> => "input" in i);
+      const exported = parsed.filter((i) => isExportedMemory(i.input));
+      const good = parsed.filter((i) => !isExportedMemory(i.input));
       for (const i of items) if ("error" in i) failed.push({ line: i.line, error: i.error });
+      restoredLines.push(...exported.map((i) => i.line));
+      await restorer.add(exported.map((i) => i.input));
       const r = await engine.rememberMany(good.map((g) => g.input as unknown as MemoryInput), opts).catch((err) => {
         throw stoppedImport(err, imported, good[0]?.line, opts.dedupe);
       });
@@ -175,19 +192,33 @@ async function importJsonl(engine: Engine, file: string, size: number, opts: { d
       for (const f of r.failed) failed.push({ line: good[f.index].line, error: f.error });
       bar.update(bytesRead, size);
     }
+    const restored = await restorer.finish();
+    imported += restored.imported;
+    skipped += restored.skipped;
+    for (const f of restored.failed) failed.push({ line: restoredLines[f.index], error: f.error });
   } finally {
     bar.stop();
   }
   return { imported, skipped, failed: failed.sort((a, b) => a.line - b.line) };
 }
 
-async function importLocomo(engine: Engine, file: string, opts: { detect: boolean; dedupe: boolean }) {
-  let json: unknown;
+function readJsonFile(file: string): unknown {
   try {
-    json = JSON.parse(readFileSync(file, "utf8"));
+    return JSON.parse(readFileSync(file, "utf8"));
   } catch (err) {
     throw new CascadeError("INVALID_INPUT", `import: ${file} is not valid JSON (${(err as Error).message})`, { field: "file" });
   }
+}
+
+/** A Mem0 get_all export (ingest/mem0.ts has the mapping); `line` is the item's position in the list. */
+async function importMem0(engine: Engine, file: string, opts: { detect: boolean; dedupe: boolean }) {
+  const { items, failed } = readMem0Export(readJsonFile(file));
+  const r = await engine.rememberMany(items.map((i) => i.input), opts);
+  return { imported: r.imported, skipped: r.skipped, failed: [...failed, ...r.failed.map((f) => ({ line: items[f.index].line, error: f.error }))].sort((a, b) => a.line - b.line) };
+}
+
+async function importLocomo(engine: Engine, file: string, opts: { detect: boolean; dedupe: boolean }) {
+  const json = readJsonFile(file);
   // named by the file, so that each turn's ref ("conv-26#D1:3") is unique across conversations in one store
   const conv = readLocomoConversation(json, basename(file, ".json"));
   const bar = progressBar("importing", "turns");

@@ -19,7 +19,7 @@ export function registerServerCommands(program: Command, { withEngine, mode }: C
     .command("serve")
     .description("HTTP JSON API (loopback by default; a token is required on any other address)")
     .option("--host <host>", "address to listen on", "127.0.0.1")
-    .option("--port <port>", "port (0 picks a free one)", integer("--port", 0), 7373)
+    .option("--port <port>", "port (0 picks a free one)", integer("--port", 0, 65535), 7373)
     .option("--token <token>", "bearer token every route but /health requires (default $CASCADE_TOKEN)")
     .option("--allow-origin <origin>", "let web pages from this origin (https://app.example) call the API (repeatable)", collect)
     .option("--allow-host <name>", "accept this Host name too, e.g. a reverse proxy's (repeatable)", collect)

@@ -39,7 +39,7 @@ export async function renderHistory(root: HTMLElement, ctx: PanelContext): Promi
   clear(out);
   out.append(
     h("h3", {}, memory.title ?? `${memory.kind} ${memory.id}`),
-    h("p", { class: "muted" }, [memory.kind, memory.at, memory.speaker, memory.topic, `recorded ${memory.recordedAt}`].filter(Boolean).join(" · ")),
+    h("p", { class: "muted" }, [memory.kind, memory.at, memory.speaker, memory.topic, `recorded ${memory.recorded_at}`].filter(Boolean).join(" · ")),
     h("div", { class: "text", id: "history-text" }, memory.text),
     memory.children?.length ? h("p", { class: "muted" }, `children: `, memory.children.map((c: string) => [historyLink(c), " "])) : "",
     h("h3", {}, `Chain (${history.chain.length})`),

@@ -50,7 +50,7 @@ export function rrfArithmetic(hit: HitJson, channels: ChannelsJson, rrfK: number
   for (const a of hit.adjustments) {
     if ("factor" in a) {
       score *= a.factor;
-      lines.push(`  × ${a.factor}   ${a.reason}`);
+      lines.push(`  × ${fmt(a.factor)}   ${a.reason}`);
     } else {
       score += a.delta;
       lines.push(`  + ${fmt(a.delta)}   ${a.reason}`);

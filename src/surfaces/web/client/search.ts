@@ -227,7 +227,7 @@ function hitCard(hit: HitJson, position: number, channels: ChannelsJson, rrfK: n
       neighbours("superseded by", hit.superseded_by),
       neighbours("supersedes", hit.supersedes),
       hit.adjustments.length
-        ? h("ul", { class: "adjust", "aria-label": "score adjustments" }, hit.adjustments.map((a) => h("li", {}, "factor" in a ? `× ${a.factor}: ${a.reason}` : `+ ${a.delta.toFixed(6)}: ${a.reason}`)))
+        ? h("ul", { class: "adjust", "aria-label": "score adjustments" }, hit.adjustments.map((a) => h("li", {}, "factor" in a ? `× ${Number(a.factor.toFixed(2))}: ${a.reason}` : `+ ${a.delta.toFixed(6)}: ${a.reason}`)))
         : null,
     ),
     rankBars(hit, channels, rrfK),

@@ -18,7 +18,7 @@ interface Listed {
   topic: string | null;
   speaker: string | null;
   at: string;
-  recordedAt: string;
+  recorded_at: string;
   status: string;
   superseded_by: string[];
   supersedes: string[];
@@ -103,7 +103,7 @@ export async function renderTimeline(root: HTMLElement, ctx: PanelContext): Prom
     const far = await api("GET", `/v1/memories${qs({ ...p, limit: "1", order: p.order === "desc" ? "asc" : "desc" })}`);
     const ends = [...memories, ...(far.memories as Listed[])];
     const ats = ends.map((m) => Date.parse(m.at));
-    const recs = ends.map((m) => Date.parse(m.recordedAt));
+    const recs = ends.map((m) => Date.parse(m.recorded_at));
     const lo = Math.floor(Math.min(...ats) / HOUR) * HOUR - HOUR;
     const hi = Math.ceil(Math.max(...ats, ...recs) / HOUR) * HOUR;
     for (const r of [asOfRange, knownRange]) {
@@ -139,12 +139,12 @@ export async function renderTimeline(root: HTMLElement, ctx: PanelContext): Prom
     clear(list);
     const asOf = asOfText.value ? Date.parse(asOfText.value) : Infinity;
     const knownAt = knownText.value ? Date.parse(knownText.value) : Infinity;
-    const current = memories.filter((m) => m.status === "current" && Date.parse(m.at) <= asOf && Date.parse(m.recordedAt) <= knownAt).length;
+    const current = memories.filter((m) => m.status === "current" && Date.parse(m.at) <= asOf && Date.parse(m.recorded_at) <= knownAt).length;
     summary.textContent = `${countOf(memories.length, "memory")}${cursor ? " (more to load)" : ""} · ${current} current` + (asOfText.value || knownText.value ? ` as of ${asOfText.value || "now"}, known at ${knownText.value || "now"}` : "");
     const shown = new Set(memories.map((m) => m.id));
     const items = memories.map((m) => {
       const future = Date.parse(m.at) > asOf;
-      const unknown = Date.parse(m.recordedAt) > knownAt;
+      const unknown = Date.parse(m.recorded_at) > knownAt;
       const out = [...edges.values()].filter((e) => e.from === m.id || e.to === m.id);
       return h(
         "article",

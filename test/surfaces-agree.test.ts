@@ -1,0 +1,56 @@
+/**
+ * The same input, the same answer on every surface: the SDK, the CLI, HTTP and MCP give one verdict and one
+ * message for it (a mistake is a throw, exit 2, a 400 and a tool error).
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CascadeError, MemorySpace, openMemory, parseInstant, type Engine } from "../src/index.js";
+import { startHttpServer, type RunningServer } from "../src/surfaces/http/serve.js";
+import { cli, tempDir } from "./helpers.js";
+
+const NOW = "2026-06-20T09:00:00Z";
+const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
+
+describe("one verdict for one input on every surface", () => {
+  const db = join(tempDir(), "agree.db");
+  let engine: Engine;
+  let server: RunningServer;
+  let mcp: Client;
+
+  before(async () => {
+    engine = await openMemory({ path: db, now: parseInstant("now", NOW) });
+    await engine.remember({ text: "The deploy freeze starts on Friday.", at: "2026-06-01" });
+    server = await startHttpServer(new MemorySpace(db, { now: parseInstant("now", NOW) }), { host: "127.0.0.1", port: 0 });
+    mcp = new Client({ name: "cascade-test", version: "1.0.0" });
+    await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", "--db", db, "--now", NOW], stderr: "pipe" }));
+  });
+  after(async () => {
+    await mcp?.close();
+    await server?.close();
+    await engine?.close();
+  });
+
+  const http = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(server.url + path, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, json: (await res.json()) as any };
+  };
+
+  for (const query of ["", "   "]) {
+    test(`an empty query (${JSON.stringify(query)}) is a mistake: throw, exit 2, 400, tool error — one message`, async () => {
+      const message = "query: must not be empty: say what to search for";
+      await assert.rejects(engine.recall(query), (e: unknown) => e instanceof CascadeError && e.code === "INVALID_INPUT" && e.message === message);
+      const r = cli(["search", query, "--db", db]);
+      assert.equal(r.status, 2);
+      assert.equal(r.stderr, `cascade: ${message}\n`);
+      const h = await http("POST", "/v1/search", { query });
+      assert.equal(h.status, 400);
+      assert.deepEqual(h.json, { error: { code: "INVALID_INPUT", message } });
+      const m = (await mcp.callTool({ name: "memory_search", arguments: { query } })) as any;
+      assert.equal(m.isError, true);
+      assert.equal(m.content[0].text, `error INVALID_INPUT: ${message}`);
+    });
+  }
+});
