@@ -151,11 +151,11 @@ export function extractEntities(text: string, speaker: string | null): Extracted
       at += values[i].length;
     }
     const skip = (i: number) => covered.some(([s, e]) => starts[i] >= s && starts[i] < e);
-    for (const { first, last } of nameSpans({ values, pos, spaces }, { skip, knownLowercase })) {
+    for (const { first, last, tentative } of nameSpans({ values, pos, spaces }, { skip, knownLowercase })) {
       let name = "";
       for (let k = first; k <= last; k++) name += (k > first ? spaces[k] : "") + values[k];
-      add(name, "name");
-      named.push([starts[first], starts[last] + values[last].length]);
+      add(name, "name", tentative);
+      if (!tentative) named.push([starts[first], starts[last] + values[last].length]);
     }
   }
   for (const word of sentenceOpeners(text, named)) add(word, "name", true);

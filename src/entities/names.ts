@@ -13,7 +13,8 @@
  * "Dec 3") and quarters ("Q3"). A month is a name only before another name word ("May Chen", "June Carter").
  * A single capitalised word that opens a sentence and is also an English word ("Sam", "Grace", "Painting") may
  * be a name or not: no span here (entities/extract offers it as tentative, see sentenceOpeners), unless "and"
- * joins it to "I" or to another name ("Sam and I", "Jo and Alex").
+ * joins it to "I" or to another name ("Sam and I", "Jo and Alex"). So may one such word inside a sentence that the
+ * tagger does not call a proper noun ("I Love it", "walked Scout"): its span is tentative.
  */
 
 /** A token stream as the tagger gives it. */
@@ -26,6 +27,8 @@ export interface Tagged {
 export interface NameSpan {
   first: number;
   last: number;
+  /** One capitalised English word inside a sentence the tagger does not call a proper noun: a name only if known. */
+  tentative?: true;
 }
 
 const PARTICLES = new Set(["of", "the", "&", "de", "da", "do", "dos", "das", "di", "du", "del", "della", "der", "den", "van", "von", "la", "le", "bin", "ibn", "al", "y", "zu", "ter"]);
@@ -126,7 +129,10 @@ export function nameSpans(t: Tagged, opts: { skip: (i: number) => boolean; known
     // "Sam and I", "Jo and Alex": a word joined by "and" to a person is one too
     const paired = /^(?:and|&)$/.test(values[last + 1] ?? "") && (values[last + 2] === "I" || word(last + 2));
     const uncertain = single && opensSentence(first) && !paired && !INNER_CAPITAL.test(v) && opts.knownLowercase(v) && !midSentence.has(v);
-    if (!(single && isTitle(v)) && !uncertain) spans.push({ first, last });
+    // one capitalised English word the tagger does not call a proper noun may be emphasis ("I Love it") or a
+    // name ("walked Scout"): tentative, like a sentence's first word
+    const emphasis = single && pos[first] !== "PROPN" && !INNER_CAPITAL.test(v) && opts.knownLowercase(v);
+    if (!(single && isTitle(v)) && !uncertain) spans.push(emphasis ? { first, last, tentative: true } : { first, last });
     i = last + 1;
   }
   return spans;
