@@ -40,7 +40,8 @@ const SHORT_TIMES = new Set("jan feb mar apr jun jul aug sep sept oct nov dec mo
 const WEEKDAY = new Set([...WEEKDAYS, ...WEEKDAYS.map((d) => `${d}s`)]);
 const MONTH = new Set(MONTHS);
 const QUARTER = /^[QH][1-4]$/;
-const SENTENCE_END = new Set([".", "!", "?", "…", ":", ";", "\"", "“", "”"]);
+/** A token after which the next word opens a sentence (or a quotation, or a clause after a colon). */
+export const SENTENCE_END: ReadonlySet<string> = new Set([".", "!", "?", "…", ":", ";", "\"", "“", "”"]);
 /** Parts of speech a capitalised word inside a sentence has when it is not a name ("I said OK", "by The Way"). */
 const NEVER_NAME_POS = new Set(["PRON", "DET", "ADP", "CCONJ", "SCONJ", "AUX", "PART", "NUM", "PUNCT", "SYM", "INTJ"]);
 /** A word with a capital inside it (PagerDuty, gRPC, OOMKilled): a product or identifier name, tagged or not. */
@@ -48,7 +49,6 @@ export const INNER_CAPITAL = /^(?:[a-z]+[A-Z]|[A-Z]{2,}[a-z]|[A-Z][a-z]+[A-Z])[A
 const VERSION = /^(?:v?\d+(?:\.\d+)*)$/;
 const CAPITALISED = /^\p{Lu}/u;
 const IRISH = /^\p{Lu}['’]\p{Lu}\p{Ll}/u; // O'Brien, D'Angelo: an apostrophe that is part of the name
-const CONTRACTION = /['’](?:m|re|ve|ll|d|s|t)$/i;
 
 const bare = (v: string) => v.toLowerCase().replace(/\.$/, "");
 
@@ -67,9 +67,8 @@ export function nameSpans(t: Tagged, opts: { skip: (i: number) => boolean; known
   const nameWord = (i: number): boolean => {
     const v = values[i];
     if (opts.skip(i) || v === "I" || !CAPITALISED.test(v)) return false;
-    if (INNER_CAPITAL.test(v) || IRISH.test(v)) return true;
-    if (/['’]/.test(v) && !IRISH.test(v)) return false;
-    if (CONTRACTION.test(v)) return false;
+    if (INNER_CAPITAL.test(v) || IRISH.test(v)) return true; // before the apostrophe test below
+    if (/['’]/.test(v)) return false; // a contraction ("I'm", "We're") or a possessive left on the word
     if (pos[i] === "PROPN") return true;
     return !opensSentence(i) && !NEVER_NAME_POS.has(pos[i]);
   };
