@@ -304,7 +304,8 @@ describe("web inspector in headless Chromium", { skip: BROWSER_SKIP }, () => {
     await day.locator("summary").first().click();
     const sentence = day.locator("ul.sentences li").first();
     await sentence.waitFor({ state: "visible" });
-    assert.match(await text(day.locator("summary")), /^Day 2026-02-02/);
+    assert.match(await text(day.locator("summary")), /^Day 2026-02-02 · \d+ memor(y|ies)$/);
+    assert.match(await text(week.locator("summary").first()), /^Week .* · \d+ days?$/, "a week's children are days, counted in the right number");
     await shot("7-pyramid");
     const source = sentence.locator("a").first();
     const sourceId = decodeURIComponent((await source.getAttribute("href"))!.replace("#history/", ""));

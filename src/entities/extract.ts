@@ -14,7 +14,7 @@
 import winkNLP from "wink-nlp";
 import model from "wink-eng-lite-web-model";
 import { isStopWord } from "../text/stopwords.js";
-import { INNER_CAPITAL, isTimeWord, isTitle, nameSpans } from "./names.js";
+import { INNER_CAPITAL, isTimeWord, isTitle, nameSpans, SENTENCE_END } from "./names.js";
 
 import type { EntityKind, ExtractedEntity } from "../model/entity.js";
 export type { EntityKind, ExtractedEntity };
@@ -57,7 +57,6 @@ const IDENTIFIER_PATTERNS: { when: RegExp; pattern: RegExp }[] = [
   { when: /[a-z]-\d/, pattern: /\b[a-z]+(?:-[a-z]+)*-\d+[a-z0-9-]*\b/g }, // eu-west-1, node-18-alpine
 ];
 
-const SENTENCE_END = new Set([".", "!", "?", "…", ":", ";", "\"", "“", "”"]);
 const opensSentenceAt = (text: string, index: number) => {
   const before = text.slice(0, index).trimEnd();
   return before.length === 0 || SENTENCE_END.has(before[before.length - 1]);
@@ -151,11 +150,11 @@ export function extractEntities(text: string, speaker: string | null): Extracted
       at += values[i].length;
     }
     const skip = (i: number) => covered.some(([s, e]) => starts[i] >= s && starts[i] < e);
-    for (const { first, last } of nameSpans({ values, pos, spaces }, { skip, knownLowercase })) {
+    for (const { first, last, tentative } of nameSpans({ values, pos, spaces }, { skip, knownLowercase })) {
       let name = "";
       for (let k = first; k <= last; k++) name += (k > first ? spaces[k] : "") + values[k];
-      add(name, "name");
-      named.push([starts[first], starts[last] + values[last].length]);
+      add(name, "name", tentative);
+      if (!tentative) named.push([starts[first], starts[last] + values[last].length]);
     }
   }
   for (const word of sentenceOpeners(text, named)) add(word, "name", true);

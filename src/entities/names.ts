@@ -13,7 +13,8 @@
  * "Dec 3") and quarters ("Q3"). A month is a name only before another name word ("May Chen", "June Carter").
  * A single capitalised word that opens a sentence and is also an English word ("Sam", "Grace", "Painting") may
  * be a name or not: no span here (entities/extract offers it as tentative, see sentenceOpeners), unless "and"
- * joins it to "I" or to another name ("Sam and I", "Jo and Alex").
+ * joins it to "I" or to another name ("Sam and I", "Jo and Alex"). So may one such word inside a sentence that the
+ * tagger does not call a proper noun ("I Love it", "walked Scout"): its span is tentative.
  */
 
 /** A token stream as the tagger gives it. */
@@ -26,6 +27,8 @@ export interface Tagged {
 export interface NameSpan {
   first: number;
   last: number;
+  /** One capitalised English word inside a sentence the tagger does not call a proper noun: a name only if known. */
+  tentative?: true;
 }
 
 const PARTICLES = new Set(["of", "the", "&", "de", "da", "do", "dos", "das", "di", "du", "del", "della", "der", "den", "van", "von", "la", "le", "bin", "ibn", "al", "y", "zu", "ter"]);
@@ -37,7 +40,8 @@ const SHORT_TIMES = new Set("jan feb mar apr jun jul aug sep sept oct nov dec mo
 const WEEKDAY = new Set([...WEEKDAYS, ...WEEKDAYS.map((d) => `${d}s`)]);
 const MONTH = new Set(MONTHS);
 const QUARTER = /^[QH][1-4]$/;
-const SENTENCE_END = new Set([".", "!", "?", "…", ":", ";", "\"", "“", "”"]);
+/** A token after which the next word opens a sentence (or a quotation, or a clause after a colon). */
+export const SENTENCE_END: ReadonlySet<string> = new Set([".", "!", "?", "…", ":", ";", "\"", "“", "”"]);
 /** Parts of speech a capitalised word inside a sentence has when it is not a name ("I said OK", "by The Way"). */
 const NEVER_NAME_POS = new Set(["PRON", "DET", "ADP", "CCONJ", "SCONJ", "AUX", "PART", "NUM", "PUNCT", "SYM", "INTJ"]);
 /** A word with a capital inside it (PagerDuty, gRPC, OOMKilled): a product or identifier name, tagged or not. */
@@ -45,7 +49,6 @@ export const INNER_CAPITAL = /^(?:[a-z]+[A-Z]|[A-Z]{2,}[a-z]|[A-Z][a-z]+[A-Z])[A
 const VERSION = /^(?:v?\d+(?:\.\d+)*)$/;
 const CAPITALISED = /^\p{Lu}/u;
 const IRISH = /^\p{Lu}['’]\p{Lu}\p{Ll}/u; // O'Brien, D'Angelo: an apostrophe that is part of the name
-const CONTRACTION = /['’](?:m|re|ve|ll|d|s|t)$/i;
 
 const bare = (v: string) => v.toLowerCase().replace(/\.$/, "");
 
@@ -64,9 +67,8 @@ export function nameSpans(t: Tagged, opts: { skip: (i: number) => boolean; known
   const nameWord = (i: number): boolean => {
     const v = values[i];
     if (opts.skip(i) || v === "I" || !CAPITALISED.test(v)) return false;
-    if (INNER_CAPITAL.test(v) || IRISH.test(v)) return true;
-    if (/['’]/.test(v) && !IRISH.test(v)) return false;
-    if (CONTRACTION.test(v)) return false;
+    if (INNER_CAPITAL.test(v) || IRISH.test(v)) return true; // before the apostrophe test below
+    if (/['’]/.test(v)) return false; // a contraction ("I'm", "We're") or a possessive left on the word
     if (pos[i] === "PROPN") return true;
     return !opensSentence(i) && !NEVER_NAME_POS.has(pos[i]);
   };
@@ -126,7 +128,10 @@ export function nameSpans(t: Tagged, opts: { skip: (i: number) => boolean; known
     // "Sam and I", "Jo and Alex": a word joined by "and" to a person is one too
     const paired = /^(?:and|&)$/.test(values[last + 1] ?? "") && (values[last + 2] === "I" || word(last + 2));
     const uncertain = single && opensSentence(first) && !paired && !INNER_CAPITAL.test(v) && opts.knownLowercase(v) && !midSentence.has(v);
-    if (!(single && isTitle(v)) && !uncertain) spans.push({ first, last });
+    // one capitalised English word the tagger does not call a proper noun may be emphasis ("I Love it") or a
+    // name ("walked Scout"): tentative, like a sentence's first word
+    const emphasis = single && pos[first] !== "PROPN" && !INNER_CAPITAL.test(v) && opts.knownLowercase(v);
+    if (!(single && isTitle(v)) && !uncertain) spans.push(emphasis ? { first, last, tentative: true } : { first, last });
     i = last + 1;
   }
   return spans;

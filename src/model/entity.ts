@@ -24,8 +24,9 @@ export interface ExtractedEntity {
   key: string;
   kind: EntityKind;
   /**
-   * A word that opens a sentence and is also an English word ("Sam is…", "Grace started…", "Painting is…"):
-   * a name only when the store already knows it as one (see ingest/entities). Absent on everything else.
+   * A capitalised English word that may or may not be a name: opening a sentence ("Sam is…", "Painting is…"),
+   * or alone inside one where the tagger sees no proper noun ("walked Scout", "I Love it"). A name only when the
+   * memory's scope already knows it (see ingest/entities). Absent on everything else.
    */
   tentative?: true;
 }

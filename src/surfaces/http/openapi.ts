@@ -135,7 +135,7 @@ export function openApiDocument() {
       },
       "/v1/memories:batch": { post: { summary: "remember many", requestBody: json(batchDocSchema), responses: { "200": ok("{imported, skipped, ids, failed}"), ...errors } } },
       "/v1/memories/{id}": {
-        get: { summary: "show", parameters: id, responses: { "200": ok("the memory"), ...errors } },
+        get: { summary: "show", parameters: id, responses: { "200": ok("the memory, with status, superseded_by and supersedes as list gives them"), ...errors } },
         patch: {
           summary: "correct what a memory says (same id, time and edges; the previous content is kept in its history)",
           parameters: id,

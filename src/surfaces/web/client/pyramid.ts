@@ -16,7 +16,9 @@ export async function renderPyramid(root: HTMLElement, ctx: PanelContext): Promi
   build.addEventListener("click", async () => {
     try {
       const r = await api("POST", "/v1/pyramid:build");
-      build.textContent = `Built: ${r.recomputed ?? 0} windows recomputed`;
+      // recomputed is counted by level ({day, week, month})
+      const recomputed = Object.values((r.recomputed ?? {}) as Record<string, number>).reduce((a, b) => a + b, 0);
+      build.textContent = `Built: ${countOf(recomputed, "window")} recomputed`;
       await show();
     } catch (err) {
       ctx.showError(err);
