@@ -51,7 +51,7 @@ test("eval beam scores per question type, counts abstention apart, and says whet
 
   const c = cli(["eval", "beam", dir, "--no-ablation"]);
   assert.equal(c.status, 0, c.stderr);
-  assert.match(c.stdout, /beam: 1 conversations, 4 questions scored, 1 without evidence not scored/);
+  assert.match(c.stdout, /beam: 1 conversation, 4 questions scored, 1 without evidence not scored/);
   assert.match(c.stdout, /category knowledge_update \(update_first \d\.\d{3}\)/);
 });
 
