@@ -1,0 +1,196 @@
+/**
+ * @module graph/revision-cues
+ * The signs in a newer memory that it changes what an older one says, found on the tagged text
+ * (graph/revision-parse). A verb of change counts only when what it changes — its object, the verb after it
+ * ("stopped eating"), or its subject when it has no object ("the review was postponed") — shares a content
+ * word with the older memory: "Leo has to stop eating before his surgery" stops nothing the older one said.
+ *
+ * The verbs are English's verbs of changing a plan, ending, replacing and changing an amount, grouped by what
+ * they do; the markers are the phrases that say a value replaces another ("instead", "rather than", "no
+ * longer", "after all", "new <the same thing>", "from <the old value> to", "<new>, not <old>").
+ */
+import { stemmer } from "stemmer";
+import type { Parsed, Token } from "./revision-parse.js";
+
+export type CueKind = "reschedule" | "end" | "replace" | "amount" | "revert" | "state";
+
+export interface Cue {
+  name: string;
+  kind: CueKind;
+  /** How much the cue alone says that a change happened. */
+  weight: number;
+}
+
+interface VerbCue {
+  kind: CueKind;
+  /** When set, the verb counts only with one of these particles after it ("call off", "bring forward"). */
+  particles?: string[];
+  /** Whether the verb needs an object of its own: "Grandma leaves on the 12th" ends nothing, "Noor left Google" does. */
+  transitive?: boolean;
+}
+
+const ANY_DIRECTION = ["forward", "back", "up", "down", "out", "ahead", "to", "until", "till", "over", "off", "away", "into", "onto", "from"];
+
+const VERBS: Record<string, VerbCue> = {
+  // the time of an event
+  reschedule: { kind: "reschedule" }, postpone: { kind: "reschedule" }, delay: { kind: "reschedule" }, defer: { kind: "reschedule" },
+  rebook: { kind: "reschedule" }, rearrange: { kind: "reschedule" }, slip: { kind: "reschedule" }, shift: { kind: "reschedule" },
+  move: { kind: "reschedule" }, push: { kind: "reschedule" }, bump: { kind: "reschedule" }, advance: { kind: "reschedule", transitive: true },
+  bring: { kind: "reschedule", particles: ["forward", "up", "ahead"] }, put: { kind: "reschedule", particles: ["off", "back"] },
+  // ending
+  cancel: { kind: "end" }, scrap: { kind: "end" }, axe: { kind: "end" }, ditch: { kind: "end" }, abandon: { kind: "end" },
+  discontinue: { kind: "end" }, terminate: { kind: "end" }, withdraw: { kind: "end" }, resign: { kind: "end" },
+  call: { kind: "end", particles: ["off"] }, pull: { kind: "end", particles: ["out"] }, back: { kind: "end", particles: ["out"] },
+  step: { kind: "end", particles: ["down"] }, give: { kind: "end", particles: ["up"] }, turn: { kind: "end", particles: ["down"] },
+  fall: { kind: "end", particles: ["through"] }, swear: { kind: "end", particles: ["off"] }, opt: { kind: "end", particles: ["out"] },
+  quit: { kind: "end", transitive: true }, stop: { kind: "end", transitive: true }, end: { kind: "end", transitive: true },
+  leave: { kind: "end", transitive: true }, sell: { kind: "end", transitive: true }, drop: { kind: "end", transitive: true },
+  skip: { kind: "end", transitive: true }, refuse: { kind: "end", transitive: true }, reject: { kind: "end", transitive: true },
+  decline: { kind: "end", transitive: true },
+  // replacing one value by another
+  replace: { kind: "replace" }, switch: { kind: "replace" }, swap: { kind: "replace" }, change: { kind: "replace" },
+  trade: { kind: "replace" }, exchange: { kind: "replace" }, substitute: { kind: "replace" }, reassign: { kind: "replace" },
+  relocate: { kind: "replace" }, migrate: { kind: "replace" }, convert: { kind: "replace" }, rewrite: { kind: "replace" },
+  transfer: { kind: "replace" }, upgrade: { kind: "replace" }, downgrade: { kind: "replace" }, take: { kind: "replace", particles: ["over"] },
+  hand: { kind: "replace", particles: ["over", "to", "off"] }, decide: { kind: "replace", transitive: true },
+  start: { kind: "replace", transitive: true }, begin: { kind: "replace", transitive: true },
+  // an amount
+  raise: { kind: "amount" }, lower: { kind: "amount" }, increase: { kind: "amount" }, decrease: { kind: "amount" },
+  cut: { kind: "amount" }, trim: { kind: "amount" }, shorten: { kind: "amount" }, lengthen: { kind: "amount" },
+  reduce: { kind: "amount" }, double: { kind: "amount" }, halve: { kind: "amount" }, triple: { kind: "amount" },
+  extend: { kind: "amount" }, rise: { kind: "amount" }, scale: { kind: "amount" }, go: { kind: "amount", particles: ["up", "down"] },
+  // back to an earlier value
+  revert: { kind: "revert" }, roll: { kind: "revert", particles: ["back"] },
+};
+
+/** The verbs by stem too: the tagger gives a word it does not know ("rebooked") no lemma. */
+const BY_STEM = new Map(Object.keys(VERBS).map((v) => [stemmer(v), v]));
+
+function verbCue(t: Token): VerbCue | undefined {
+  return VERBS[t.lemma] ?? VERBS[BY_STEM.get(t.stem) ?? ""];
+}
+
+/** Markers that are not verbs: [tokens, kind, weight]. "now" alone is weak: "the flight now leaves at 9:15" and "the kids are now 5" read alike. */
+const MARKERS: [string[], CueKind, number][] = [
+  [["instead"], "replace", 0.45], [["rather", "than"], "replace", 0.45], [["in", "place", "of"], "replace", 0.45],
+  [["in", "favour", "of"], "replace", 0.45], [["in", "favor", "of"], "replace", 0.45],
+  [["no", "longer"], "end", 0.45], [["anymore"], "end", 0.45], [["any", "more"], "end", 0.45], [["no", "more"], "end", 0.45],
+  [["after", "all"], "state", 0.45], [["change", "of", "plan"], "state", 0.45], [["change", "of", "plans"], "state", 0.45],
+  [["back", "to"], "revert", 0.3], [["from", "now", "on"], "state", 0.3], [["these", "days"], "state", 0.3], [["nowadays"], "state", 0.3],
+  [["now"], "state", 0.15], [["again"], "revert", 0.15],
+];
+
+/** Words that describe a change rather than what changed: left out of a memory's subject. */
+export function isChangeWord(t: Token): boolean {
+  return (t.pos === "VERB" && verbCue(t) !== undefined) || MARKERS.some(([words]) => words.length === 1 && words[0] === t.lower) || ["actually", "plan", "new", "since"].includes(t.lemma);
+}
+
+export const NEGATIONS = new Set(["not", "n't", "never", "no", "cannot"]);
+/** Verbs that say an event takes place: negated, the event is off. */
+const OCCUR = new Set(["happen", "occur", "proceed"]);
+
+const NOMINAL = new Set(["DET", "ADJ", "NOUN", "PROPN", "NUM", "PRON", "PART", "SYM"]);
+
+/** The noun phrase from `i` on, as token indices. */
+function phraseAt(tokens: Token[], i: number): number[] {
+  const out: number[] = [];
+  while (i < tokens.length && NOMINAL.has(tokens[i].pos) && tokens[i].lower !== "to") out.push(i++);
+  return out;
+}
+
+const sharesContent = (tokens: Token[], at: number[], older: Parsed) => at.some((i) => older.content.has(tokens[i].stem));
+
+/** What the verb at `i` acts on, if it is something the older memory spoke of; null otherwise. */
+function changesOlder(newer: Parsed, i: number, cue: VerbCue, older: Parsed, particle: number): boolean {
+  const tokens = newer.tokens;
+  let j = particle >= 0 ? particle + 1 : i + 1;
+  // "pulled out of the marathon", "decided to retire", "went back to reading"
+  if (tokens[j] && (tokens[j].pos === "ADP" || tokens[j].lower === "to") && tokens[j].lower !== "at") j++;
+  if (tokens[j]?.pos === "VERB") {
+    // the event it acts on, with its object and one phrase after: "decided to use trains for the Portugal trip"
+    const object = phraseAt(tokens, j + 1);
+    const after = object.length ? object[object.length - 1] + 1 : j + 1;
+    const complement = tokens[after]?.pos === "ADP" ? phraseAt(tokens, after + 1) : [];
+    return older.content.has(tokens[j].stem) || sharesContent(tokens, [...object, ...complement], older);
+  }
+  if (sharesContent(tokens, phraseAt(tokens, j), older)) return true;
+  // with no object of the older memory's, what changes is the subject: "the review was postponed to May"
+  if (cue.transitive) return false;
+  const [start, end] = newer.subject;
+  return sharesContent(tokens, Array.from({ length: Math.min(end, i) - start }, (_, k) => start + k), older);
+}
+
+function verbCues(older: Parsed, newer: Parsed): Cue[] {
+  const out: Cue[] = [];
+  const tokens = newer.tokens;
+  // a verb the older memory used too describes, rather than changes, it
+  const saidBefore = new Set(older.tokens.filter((t) => t.pos === "VERB").map((t) => t.lemma));
+  for (const [i, t] of tokens.entries()) {
+    const cue = verbCue(t);
+    if (!cue || t.pos !== "VERB" || saidBefore.has(t.lemma)) continue;
+    // the particle may follow the object: "handed the project over", "turned the thermostat down"
+    const window = tokens.slice(i + 1, i + 5);
+    const at = window.findIndex((w) => (cue.particles ?? ANY_DIRECTION).includes(w.lower));
+    if (cue.particles && at < 0) continue;
+    const particle = at >= 0 && at === 0 ? i + 1 : -1;
+    if (!changesOlder(newer, i, cue, older, particle)) continue;
+    // checked to act on what the older memory said: a little stronger than a marker, which is not
+    out.push({ name: at >= 0 && cue.particles ? `${t.lower} ${window[at].lower}` : t.lower, kind: cue.kind, weight: 0.5 });
+  }
+  return out;
+}
+
+function matchAt(tokens: Token[], i: number, words: string[]): boolean {
+  return words.every((w, k) => tokens[i + k]?.lower === w);
+}
+
+function markerCues(older: Parsed, newer: Parsed): Cue[] {
+  const out: Cue[] = [];
+  const has = (p: Parsed, words: string[]) => p.tokens.some((_, i) => matchAt(p.tokens, i, words));
+  for (const [words, kind, weight] of MARKERS) {
+    if (has(newer, words) && !has(older, words)) out.push({ name: words.join(" "), kind, weight });
+  }
+  const tokens = newer.tokens;
+  for (const [i, t] of tokens.entries()) {
+    // "the concert is off"; "the picnic won't happen", "isn't going ahead"
+    if (t.lower === "off" && tokens[i - 1]?.lemma === "be") out.push({ name: "is off", kind: "end", weight: 0.45 });
+    // "the permit is up to 55 pounds", "the squad is down to 12"
+    if ((t.lower === "up" || t.lower === "down") && tokens[i - 1]?.lemma === "be" && tokens[i + 1]?.lower === "to") out.push({ name: `${t.lower} to`, kind: "amount", weight: 0.45 });
+    // a change named by its noun: "got a raise to 68,000", "a switch to Linear"
+    if (t.pos === "NOUN" && verbCue(t) && ["a", "an", "the"].includes(tokens[i - 1]?.lower ?? "") && ["to", "from", "of", "in"].includes(tokens[i + 1]?.lower ?? "")) {
+      out.push({ name: `a ${t.lower} ${tokens[i + 1].lower}`, kind: verbCue(t)!.kind, weight: 0.45 });
+    }
+    // doing again what the older memory named: "remortgaging" a mortgage, "re-signed" a lease
+    const again = t.lower.replace(/^re-?/, "");
+    if (again !== t.lower && again.length >= 4 && ["VERB", "NOUN", "ADJ"].includes(t.pos) && older.content.has(stemmer(again)) && !older.content.has(t.stem)) {
+      out.push({ name: t.lower, kind: "replace", weight: 0.45 });
+    }
+    if (NEGATIONS.has(t.lower) && tokens.slice(i + 1, i + 4).some((w, k) => OCCUR.has(w.lemma) || (w.lemma === "go" && tokens[i + 2 + k]?.lower === "ahead"))) {
+      out.push({ name: `${t.lower} happen`, kind: "end", weight: 0.45 });
+    }
+    // "a new running coach": a new one of something the older memory named
+    if (t.lower === "new") {
+      const phrase = phraseAt(tokens, i + 1).filter((k) => tokens[k].pos === "NOUN" || tokens[k].pos === "PROPN");
+      const head = phrase[phrase.length - 1];
+      if (head !== undefined && older.content.has(tokens[head].stem)) out.push({ name: `new ${tokens[head].lower}`, kind: "replace", weight: 0.45 });
+    }
+    // "from 3 to 5 days", "from Trello to Linear": the older memory's value, then another
+    if (t.lower === "from") {
+      const to = tokens.findIndex((w, k) => k > i && k <= i + 5 && w.lower === "to");
+      const said = (k: number) => older.content.has(tokens[k].stem) || older.tokens.some((o) => o.pos === "NUM" && o.lower === tokens[k].lower);
+      if (to > i + 1 && Array.from({ length: to - i - 1 }, (_, k) => i + 1 + k).some(said)) out.push({ name: "from … to", kind: "replace", weight: 0.45 });
+    }
+    // "Portugal, not Greece": a contrast with what the older memory said
+    if (t.lower === "not" && tokens[i - 1]?.lower === ",") {
+      const next = tokens[i + 1];
+      if (next && (older.content.has(next.stem) || older.tokens.some((o) => o.lower === next.lower && o.pos === "NUM"))) out.push({ name: `, not ${next.lower}`, kind: "replace", weight: 0.45 });
+    }
+  }
+  return out;
+}
+
+/** Every sign of change in `newer` that `older` does not carry too. */
+export function changeCues(older: Parsed, newer: Parsed): Cue[] {
+  const seen = new Set<string>();
+  return [...verbCues(older, newer), ...markerCues(older, newer)].filter((c) => !seen.has(c.name) && seen.add(c.name));
+}
