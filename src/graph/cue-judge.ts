@@ -147,7 +147,7 @@ export function judgeRevision(olderText: string, newerText: string, minOverlap =
   const strong = cues.some((c) => c.weight >= 0.45);
   // a verb of change acting on what the older memory said keeps two short memories on one subject with fewer
   // words in common: "Hector sold the Civic and bought a Tesla"
-  if (overlap < minOverlap && !(strong && overlap >= minOverlap / 2)) return { confidence: 0, reason: `different subjects (overlap ${overlap.toFixed(2)})` };
+  if (overlap < minOverlap && !(cues.some((c) => c.weight >= 0.5) && overlap >= 0.3)) return { confidence: 0, reason: `different subjects (overlap ${overlap.toFixed(2)})` };
   const holder = otherHolder(older, newer);
   if (holder && !cues.some(handsOver)) return { confidence: 0, reason: `about someone else (${holder}) (overlap ${overlap.toFixed(2)})` };
   const value = valueChange(older, newer, notAbout);

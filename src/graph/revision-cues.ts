@@ -72,6 +72,9 @@ function verbCue(t: Token): VerbCue | undefined {
 
 /** Markers that are not verbs: [tokens, kind, weight]. "now" alone is weak: "the flight now leaves at 9:15" and "the kids are now 5" read alike. */
 const MARKERS: [string[], CueKind, number][] = [
+  [["changed", "my", "mind"], "state", 0.45], [["changed", "our", "minds"], "state", 0.45], [["change", "of", "heart"], "state", 0.45],
+  [["on", "second", "thought"], "state", 0.45], [["on", "second", "thoughts"], "state", 0.45], [["scratch", "that"], "state", 0.45],
+  [["actually"], "state", 0.3],
   [["instead"], "replace", 0.45], [["rather", "than"], "replace", 0.45], [["in", "place", "of"], "replace", 0.45],
   [["in", "favour", "of"], "replace", 0.45], [["in", "favor", "of"], "replace", 0.45],
   [["no", "longer"], "end", 0.45], [["anymore"], "end", 0.45], [["any", "more"], "end", 0.45], [["no", "more"], "end", 0.45],
@@ -100,24 +103,33 @@ function phraseAt(tokens: Token[], i: number): number[] {
 
 const sharesContent = (tokens: Token[], at: number[], older: Parsed) => at.some((i) => older.content.has(tokens[i].stem));
 
-/** What the verb at `i` acts on, if it is something the older memory spoke of; null otherwise. */
+/** The phrase at `j` and the one complement after it: "the decision to store configuration", "trains for the trip". */
+function withComplement(tokens: Token[], j: number): number[] {
+  const head = tokens[j]?.pos === "VERB" ? [j, ...phraseAt(tokens, j + 1)] : phraseAt(tokens, j);
+  if (head.length === 0) return head;
+  const after = head[head.length - 1] + 1;
+  const next = tokens[after];
+  if (!next || !(next.pos === "ADP" || next.lower === "to") || next.lower === "at") return head;
+  const k = after + 1;
+  return [...head, ...(tokens[k]?.pos === "VERB" ? [k, ...phraseAt(tokens, k + 1)] : phraseAt(tokens, k))];
+}
+
+const span = ([start, end]: [number, number]) => Array.from({ length: Math.max(0, end - start) }, (_, k) => start + k);
+
+/** Whether the verb at `i` acts on something the older memory spoke of. */
 function changesOlder(newer: Parsed, i: number, cue: VerbCue, older: Parsed, particle: number): boolean {
   const tokens = newer.tokens;
   let j = particle >= 0 ? particle + 1 : i + 1;
-  // "pulled out of the marathon", "decided to retire", "went back to reading"
-  if (tokens[j] && (tokens[j].pos === "ADP" || tokens[j].lower === "to") && tokens[j].lower !== "at") j++;
-  if (tokens[j]?.pos === "VERB") {
-    // the event it acts on, with its object and one phrase after: "decided to use trains for the Portugal trip"
-    const object = phraseAt(tokens, j + 1);
-    const after = object.length ? object[object.length - 1] + 1 : j + 1;
-    const complement = tokens[after]?.pos === "ADP" ? phraseAt(tokens, after + 1) : [];
-    return older.content.has(tokens[j].stem) || sharesContent(tokens, [...object, ...complement], older);
-  }
-  if (sharesContent(tokens, phraseAt(tokens, j), older)) return true;
-  // with no object of the older memory's, what changes is the subject: "the review was postponed to May"
-  if (cue.transitive) return false;
-  const [start, end] = newer.subject;
-  return sharesContent(tokens, Array.from({ length: Math.min(end, i) - start }, (_, k) => start + k), older);
+  // "pulled out of the marathon", "stepped down from coaching", "decided to retire"
+  if (tokens[j] && (["of", "from"].includes(tokens[j].lower) || (tokens[j].lower === "to" && tokens[j + 1]?.pos === "VERB") || (particle >= 0 && tokens[j].pos === "ADP"))) j++;
+  if (sharesContent(tokens, withComplement(tokens, j), older)) return true;
+  // with no object the older memory spoke of, what changes is the subject ("the review was postponed to May"),
+  // and it must be what the older memory was about: "the payments-api moved to Kubernetes" does not change
+  // who owns it ("Priya owns the payments-api")
+  if (cue.transitive || tokens[j]?.pos === "VERB") return false;
+  const about = span(older.subject).filter((k) => older.content.has(older.tokens[k].stem));
+  const target = about.length ? new Set(about.map((k) => older.tokens[k].stem)) : older.content;
+  return span([newer.subject[0], Math.min(newer.subject[1], i)]).some((k) => target.has(tokens[k].stem));
 }
 
 function verbCues(older: Parsed, newer: Parsed): Cue[] {
