@@ -16,7 +16,8 @@
  */
 import type { JudgedMemory, RevisionJudge, Verdict } from "../ports/judge.js";
 import { isStopWord } from "../text/stopwords.js";
-import { changeCues, isChangeWord, NEGATIONS, type Cue } from "./revision-cues.js";
+import { changeCues, CUE_WORDS, isChangeWord, NEGATIONS, type Cue } from "./revision-cues.js";
+import { VALUE_WORDS } from "./revision-values.js";
 import { parseMemory, type Parsed, type Token } from "./revision-parse.js";
 import { valueChange } from "./revision-values.js";
 
@@ -92,8 +93,17 @@ export const defaultCueJudgeOptions: Readonly<{ minOverlap: number }> = Object.f
   minOverlap: 0.45,
 });
 
+/**
+ * Cheap test before any lookup: a text with no cue word, number, value of a closed class ("Thursdays", "March"),
+ * negation or antonym cannot revise anything in this judge's eyes.
+ */
+const SIGNAL = new RegExp(
+  `\\b(${[...CUE_WORDS, ...VALUE_WORDS, ...[...NEGATIONS].filter((n) => /^\\w/.test(n)), ...ANTONYMS.flat().map((w) => `${w}\\w*`)].join("|")})\\b|\\d|n't\\b`,
+  "i",
+);
+
 export class CueJudge implements RevisionJudge {
-  readonly id = "cue-judge/1";
+  readonly id = "cue-judge/2";
   readonly provenance = "heuristic" as const;
   private readonly opts: typeof defaultCueJudgeOptions;
 
@@ -103,6 +113,10 @@ export class CueJudge implements RevisionJudge {
 
   async judge(older: JudgedMemory, newer: JudgedMemory): Promise<Verdict> {
     return judgeRevision(older.text, newer.text, this.opts.minOverlap);
+  }
+
+  mayRevise(text: string): boolean {
+    return SIGNAL.test(text);
   }
 }
 
@@ -145,12 +159,14 @@ export function judgeRevision(olderText: string, newerText: string, minOverlap =
   const overlap = subjectOverlap(olderStems, newerStems);
   const cues = changeCues(older, newer);
   const strong = cues.some((c) => c.weight >= 0.45);
-  // a verb of change acting on what the older memory said keeps two short memories on one subject with fewer
-  // words in common: "Hector sold the Civic and bought a Tesla"
-  if (overlap < minOverlap && !(cues.some((c) => c.weight >= 0.5) && overlap >= 0.3)) return { confidence: 0, reason: `different subjects (overlap ${overlap.toFixed(2)})` };
+  const value = valueChange(older, newer, notAbout);
+  // a verb of change acting on what the older memory said, or a cue with another value, keeps two short
+  // memories on one subject with fewer words in common: "Hector sold the Civic and bought a Tesla", "Aisha's
+  // due date changed to late February" (after "due in March")
+  const sure = cues.some((c) => c.weight >= 0.5) || (strong && value !== null);
+  if (overlap < minOverlap && !(sure && overlap >= 0.3)) return { confidence: 0, reason: `different subjects (overlap ${overlap.toFixed(2)})` };
   const holder = otherHolder(older, newer);
   if (holder && !cues.some(handsOver)) return { confidence: 0, reason: `about someone else (${holder}) (overlap ${overlap.toFixed(2)})` };
-  const value = valueChange(older, newer, notAbout);
   const flip = polarityFlip(older, newer);
   const signals: string[] = [];
   let score = 0;

@@ -83,6 +83,20 @@ const MARKERS: [string[], CueKind, number][] = [
   [["now"], "state", 0.15], [["again"], "revert", 0.15],
 ];
 
+/** Past forms a prefix of the verb does not catch. */
+const IRREGULAR = "brought took taken went gone gave given fell fallen sold swore sworn left put cut quit began begun rose risen withdrew withdrawn rewrote rewritten";
+
+/**
+ * Every word any cue starts with, as one pattern: a text none of them occurs in holds no cue, and detection
+ * need not look its neighbours up (see CueJudge.mayRevise).
+ */
+export const CUE_WORDS: string[] = [
+  ...Object.keys(VERBS).map((v) => `${v.replace(/e$/, "")}\\w*`),
+  ...IRREGULAR.split(" "),
+  ...MARKERS.map(([words]) => words[0]),
+  "off", "up", "down", "new", "re\\w{4,}", "happen\\w*", "occur\\w*",
+];
+
 /** Words that describe a change rather than what changed: left out of a memory's subject. */
 export function isChangeWord(t: Token): boolean {
   return (t.pos === "VERB" && verbCue(t) !== undefined) || MARKERS.some(([words]) => words.length === 1 && words[0] === t.lower) || ["actually", "plan", "new", "since"].includes(t.lemma);
@@ -116,20 +130,26 @@ function withComplement(tokens: Token[], j: number): number[] {
 
 const span = ([start, end]: [number, number]) => Array.from({ length: Math.max(0, end - start) }, (_, k) => start + k);
 
-/** Whether the verb at `i` acts on something the older memory spoke of. */
-function changesOlder(newer: Parsed, i: number, cue: VerbCue, older: Parsed, particle: number): boolean {
+/**
+ * What the verb at `i` acts on, when the older memory spoke of it: "object" when its own object names it
+ * ("sold the Civic"), "around" when only the complement or the subject does ("moved the trip to December 27",
+ * "the review was postponed"); null when nothing the older memory said is changed.
+ */
+function changesOlder(newer: Parsed, i: number, cue: VerbCue, older: Parsed, particle: number): "object" | "around" | null {
   const tokens = newer.tokens;
   let j = particle >= 0 ? particle + 1 : i + 1;
   // "pulled out of the marathon", "stepped down from coaching", "decided to retire"
   if (tokens[j] && (["of", "from"].includes(tokens[j].lower) || (tokens[j].lower === "to" && tokens[j + 1]?.pos === "VERB") || (particle >= 0 && tokens[j].pos === "ADP"))) j++;
-  if (sharesContent(tokens, withComplement(tokens, j), older)) return true;
+  const object = tokens[j]?.pos === "VERB" ? [j, ...phraseAt(tokens, j + 1)] : phraseAt(tokens, j);
+  if (sharesContent(tokens, object, older)) return "object";
+  if (sharesContent(tokens, withComplement(tokens, j), older)) return "around";
   // with no object the older memory spoke of, what changes is the subject ("the review was postponed to May"),
   // and it must be what the older memory was about: "the payments-api moved to Kubernetes" does not change
   // who owns it ("Priya owns the payments-api")
-  if (cue.transitive || tokens[j]?.pos === "VERB") return false;
+  if (cue.transitive || tokens[j]?.pos === "VERB") return null;
   const about = span(older.subject).filter((k) => older.content.has(older.tokens[k].stem));
   const target = about.length ? new Set(about.map((k) => older.tokens[k].stem)) : older.content;
-  return span([newer.subject[0], Math.min(newer.subject[1], i)]).some((k) => target.has(tokens[k].stem));
+  return span([newer.subject[0], Math.min(newer.subject[1], i)]).some((k) => target.has(tokens[k].stem)) ? "around" : null;
 }
 
 function verbCues(older: Parsed, newer: Parsed): Cue[] {
@@ -145,9 +165,10 @@ function verbCues(older: Parsed, newer: Parsed): Cue[] {
     const at = window.findIndex((w) => (cue.particles ?? ANY_DIRECTION).includes(w.lower));
     if (cue.particles && at < 0) continue;
     const particle = at >= 0 && at === 0 ? i + 1 : -1;
-    if (!changesOlder(newer, i, cue, older, particle)) continue;
-    // checked to act on what the older memory said: a little stronger than a marker, which is not
-    out.push({ name: at >= 0 && cue.particles ? `${t.lower} ${window[at].lower}` : t.lower, kind: cue.kind, weight: 0.5 });
+    const acts = changesOlder(newer, i, cue, older, particle);
+    if (!acts) continue;
+    // its own object named by the older memory: the surest sign there is that this is what changed
+    out.push({ name: at >= 0 && cue.particles ? `${t.lower} ${window[at].lower}` : t.lower, kind: cue.kind, weight: acts === "object" ? 0.5 : 0.45 });
   }
   return out;
 }

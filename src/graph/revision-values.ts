@@ -15,6 +15,9 @@ const CLASSES: string[][] = [
   ["daily", "weekly", "biweekly", "monthly", "quarterly", "yearly", "annually", "nightly", "hourly"],
 ];
 const NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+
+/** The words a value may be written with (besides digits), for a cheap test before any tagging. */
+export const VALUE_WORDS: string[] = [...CLASSES.flat().map((w) => `${w}s?`), ...NUMBER_WORDS];
 const NUMBER = /^\d[\d,]*(?:\.\d+)?(?:st|nd|rd|th|am|pm|k)?$|^\d{1,2}:\d\d(?:am|pm)?$/;
 
 type Kind = "clock" | "date" | "amount";
@@ -55,7 +58,7 @@ function valuesOf(p: Parsed, stopped: (t: Token) => boolean): Value[] {
     const keys = new Set<string>();
     for (let j = i - 1; j >= 0 && keys.size < 2; j--) {
       if (isNumber(tokens[j]) || [",", ";", ".", "and"].includes(tokens[j].lower)) break;
-      if (!stopped(tokens[j]) && classOf(tokens[j].lower) < 0) keys.add(tokens[j].stem);
+      if (!stopped(tokens[j]) && /^\p{L}/u.test(tokens[j].lower) && classOf(tokens[j].lower) < 0) keys.add(tokens[j].stem);
     }
     const next = tokens[i + 1];
     const prev = tokens[i - 1];
@@ -94,7 +97,9 @@ export function valueChange(older: Parsed, newer: Parsed, stopped: (t: Token) =>
         text = `${x.value} → ${y.value}`;
         break;
       }
-      if (x.kind && y.kind && x.kind !== y.kind) continue;
+      // a time of day or a date is another slot than a counted amount ("8:30" is not "20 minutes")
+      const kindOf = (v: Value) => v.kind ?? (v.unit ? "amount" : null);
+      if (kindOf(x) && kindOf(y) && kindOf(x) !== kindOf(y)) continue;
       if (x.unit && y.unit && x.unit !== y.unit) continue;
       const sole = x.kind && x.kind === y.kind && x.kind !== "amount" && only(a, x.kind) && only(b, x.kind) ? x.kind : undefined;
       const shared = [...x.keys].find((k) => y.keys.has(k)) ?? (x.unit && x.unit === y.unit ? x.unit : sole);
