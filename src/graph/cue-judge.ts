@@ -61,12 +61,15 @@ function otherHolder(older: Parsed, newer: Parsed): string | null {
 
 const CALENDAR = /^(mon|tues|wednes|thurs|fri|satur|sun)days?$|^(january|february|march|april|may|june|july|august|september|october|november|december)$/;
 
+/** Verbs too light to carry a claim: "things don't go my way" denies no "go" another memory asserts. */
+const LIGHT_VERBS = new Set(["be", "have", "do", "go", "gonna", "get", "let", "make", "want", "wanna", "need", "gotta", "know", "think"]);
+
 /** The content words a negation denies: the first verb, noun or adjective within three words after it. */
 function denied(p: Parsed): Token[] {
   const out: Token[] = [];
   p.tokens.forEach((t, i) => {
     if (!NEGATIONS.has(t.lower)) return;
-    const w = p.tokens.slice(i + 1, i + 4).find((x) => ["VERB", "NOUN", "ADJ", "PROPN"].includes(x.pos));
+    const w = p.tokens.slice(i + 1, i + 4).find((x) => ["VERB", "NOUN", "ADJ", "PROPN"].includes(x.pos) && !LIGHT_VERBS.has(x.lemma));
     if (w) out.push(w);
   });
   return out;
@@ -154,7 +157,9 @@ const handsOver = (c: Cue) => c.kind === "replace" || c.kind === "state";
 export function judgeRevision(olderText: string, newerText: string, minOverlap = defaultCueJudgeOptions.minOverlap): Verdict {
   const older = parseMemory(olderText);
   const newer = parseMemory(newerText);
-  if (newer.irrealis && !older.irrealis) return { confidence: 0, reason: `${newer.irrealis}, not a statement` };
+  if (newer.irrealis) return { confidence: 0, reason: `${newer.irrealis}, not a statement` };
+  // a question or a wish is not a belief: nothing replaces it
+  if (older.irrealis) return { confidence: 0, reason: `the earlier memory is ${older.irrealis}` };
   const [olderStems, newerStems] = [subjectStems(older), subjectStems(newer)];
   const overlap = subjectOverlap(olderStems, newerStems);
   const cues = changeCues(older, newer);

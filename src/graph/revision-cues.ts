@@ -29,13 +29,17 @@ interface VerbCue {
   transitive?: boolean;
 }
 
-const ANY_DIRECTION = ["forward", "back", "up", "down", "out", "ahead", "to", "until", "till", "over", "off", "away", "into", "onto", "from"];
+/** Adverb particles; "to", "until" start the new value, not a particle. */
+/** Where a moved thing goes: "pushed back", "moved to Friday", "bumped up" ("push dancers to reach" urges). */
+const TOWARDS = ["forward", "back", "up", "down", "out", "ahead", "over", "to", "until", "till", "into", "from"];
+
+const ANY_DIRECTION = ["forward", "back", "up", "down", "out", "ahead", "over", "off", "away", "through"];
 
 const VERBS: Record<string, VerbCue> = {
   // the time of an event
   reschedule: { kind: "reschedule" }, postpone: { kind: "reschedule" }, delay: { kind: "reschedule" }, defer: { kind: "reschedule" },
   rebook: { kind: "reschedule" }, rearrange: { kind: "reschedule" }, slip: { kind: "reschedule" }, shift: { kind: "reschedule" },
-  move: { kind: "reschedule" }, push: { kind: "reschedule" }, bump: { kind: "reschedule" }, advance: { kind: "reschedule", transitive: true },
+  move: { kind: "reschedule", particles: TOWARDS }, push: { kind: "reschedule", particles: TOWARDS }, bump: { kind: "reschedule", particles: TOWARDS }, advance: { kind: "reschedule", transitive: true },
   bring: { kind: "reschedule", particles: ["forward", "up", "ahead"] }, put: { kind: "reschedule", particles: ["off", "back"] },
   // ending
   cancel: { kind: "end" }, scrap: { kind: "end" }, axe: { kind: "end" }, ditch: { kind: "end" }, abandon: { kind: "end" },
@@ -53,7 +57,6 @@ const VERBS: Record<string, VerbCue> = {
   relocate: { kind: "replace" }, migrate: { kind: "replace" }, convert: { kind: "replace" }, rewrite: { kind: "replace" },
   transfer: { kind: "replace" }, upgrade: { kind: "replace" }, downgrade: { kind: "replace" }, take: { kind: "replace", particles: ["over"] },
   hand: { kind: "replace", particles: ["over", "to", "off"] }, decide: { kind: "replace", transitive: true },
-  start: { kind: "replace", transitive: true }, begin: { kind: "replace", transitive: true },
   // an amount
   raise: { kind: "amount" }, lower: { kind: "amount" }, increase: { kind: "amount" }, decrease: { kind: "amount" },
   cut: { kind: "amount" }, trim: { kind: "amount" }, shorten: { kind: "amount" }, lengthen: { kind: "amount" },
@@ -70,7 +73,13 @@ function verbCue(t: Token): VerbCue | undefined {
   return VERBS[t.lemma] ?? VERBS[BY_STEM.get(t.stem) ?? ""];
 }
 
-/** Markers that are not verbs: [tokens, kind, weight]. "now" alone is weak: "the flight now leaves at 9:15" and "the kids are now 5" read alike. */
+/**
+ * Markers that are not verbs: [tokens, kind, weight]. "now" alone is weak: "the flight now leaves at 9:15" and
+ * "the kids are now 5" read alike. The first six speak for the whole text ("Scratch that: ..."); the others only
+ * for their clause, which must then speak of what the older memory said: in a long chat turn, "anymore" in
+ * "we had to say goodbye, she can't come anymore" changes nothing about the family it also mentions.
+ */
+const WHOLE_TEXT = 6;
 const MARKERS: [string[], CueKind, number][] = [
   [["changed", "my", "mind"], "state", 0.45], [["changed", "our", "minds"], "state", 0.45], [["change", "of", "heart"], "state", 0.45],
   [["on", "second", "thought"], "state", 0.45], [["on", "second", "thoughts"], "state", 0.45], [["scratch", "that"], "state", 0.45],
@@ -103,15 +112,22 @@ export function isChangeWord(t: Token): boolean {
 }
 
 export const NEGATIONS = new Set(["not", "n't", "never", "no", "cannot"]);
+/** Verbs that keep a course going: a verb of change after them continues it. */
+const KEEP = new Set(["keep", "continue"]);
 /** Verbs that say an event takes place: negated, the event is off. */
 const OCCUR = new Set(["happen", "occur", "proceed"]);
 
 const NOMINAL = new Set(["DET", "ADJ", "NOUN", "PROPN", "NUM", "PRON", "PART", "SYM"]);
 
-/** The noun phrase from `i` on, as token indices. */
+/** Nouns of time: "pushed back two days", "slipped a week" say how far, not what moved. */
+const EXTENT = new Set(["minute", "hour", "day", "week", "month", "year", "fortnight", "bit", "little"]);
+
+/** The noun phrase from `i` on, as token indices; empty when it only measures how far something moved. */
 function phraseAt(tokens: Token[], i: number): number[] {
   const out: number[] = [];
-  while (i < tokens.length && NOMINAL.has(tokens[i].pos) && tokens[i].lower !== "to") out.push(i++);
+  while (i < tokens.length && (NOMINAL.has(tokens[i].pos) || tokens[i].name) && tokens[i].lower !== "to") out.push(i++);
+  const words = out.filter((k) => tokens[k].pos !== "DET");
+  if (words.length > 0 && words.every((k) => tokens[k].pos === "NUM" || EXTENT.has(tokens[k].lemma))) return [];
   return out;
 }
 
@@ -126,6 +142,22 @@ function withComplement(tokens: Token[], j: number): number[] {
   if (!next || !(next.pos === "ADP" || next.lower === "to") || next.lower === "at") return head;
   const k = after + 1;
   return [...head, ...(tokens[k]?.pos === "VERB" ? [k, ...phraseAt(tokens, k + 1)] : phraseAt(tokens, k))];
+}
+
+const BOUNDARIES = new Set([".", "!", "?", ";", ":", ",", "and", "but", "so", "because"]);
+
+/** Where the clause holding token `i` starts. */
+function clauseStart(tokens: Token[], i: number): number {
+  let k = i;
+  while (k > 0 && !BOUNDARIES.has(tokens[k - 1].lower)) k--;
+  return k;
+}
+
+/** The clause holding token `i`, as [start, end). */
+function clauseOf(tokens: Token[], i: number): [number, number] {
+  let end = i + 1;
+  while (end < tokens.length && !BOUNDARIES.has(tokens[end].lower)) end++;
+  return [clauseStart(tokens, i), end];
 }
 
 const span = ([start, end]: [number, number]) => Array.from({ length: Math.max(0, end - start) }, (_, k) => start + k);
@@ -143,13 +175,16 @@ function changesOlder(newer: Parsed, i: number, cue: VerbCue, older: Parsed, par
   const object = tokens[j]?.pos === "VERB" ? [j, ...phraseAt(tokens, j + 1)] : phraseAt(tokens, j);
   if (sharesContent(tokens, object, older)) return "object";
   if (sharesContent(tokens, withComplement(tokens, j), older)) return "around";
-  // with no object the older memory spoke of, what changes is the subject ("the review was postponed to May"),
-  // and it must be what the older memory was about: "the payments-api moved to Kubernetes" does not change
-  // who owns it ("Priya owns the payments-api")
-  if (cue.transitive || tokens[j]?.pos === "VERB") return null;
-  const about = span(older.subject).filter((k) => older.content.has(older.tokens[k].stem));
-  const target = about.length ? new Set(about.map((k) => older.tokens[k].stem)) : older.content;
-  return span([newer.subject[0], Math.min(newer.subject[1], i)]).some((k) => target.has(tokens[k].stem)) ? "around" : null;
+  if (cue.transitive || object.length > 0) return null;
+  // what it moved to may name the older memory's thing: "we upgraded to a 120 litre fish tank"
+  if (tokens[j]?.pos === "ADP" && sharesContent(tokens, phraseAt(tokens, j + 1), older)) return "around";
+  // with no object at all, what changes is the subject of its clause ("the review was postponed to May"). An
+  // ending ends whatever the older memory told of ("the Seattle move fell through"); any other change must be
+  // of what it was about: "the payments-api moved to Kubernetes" does not change who owns it ("Priya owns the
+  // payments-api")
+  const about = span([0, older.subject[1]]).filter((k) => older.content.has(older.tokens[k].stem));
+  const target = about.length && cue.kind !== "end" ? new Set(about.map((k) => older.tokens[k].stem)) : older.content;
+  return span([clauseStart(tokens, i), i]).some((k) => target.has(tokens[k].stem)) ? "around" : null;
 }
 
 function verbCues(older: Parsed, newer: Parsed): Cue[] {
@@ -160,15 +195,18 @@ function verbCues(older: Parsed, newer: Parsed): Cue[] {
   for (const [i, t] of tokens.entries()) {
     const cue = verbCue(t);
     if (!cue || t.pos !== "VERB" || saidBefore.has(t.lemma)) continue;
+    // "I won't give up", "keep pushing": a change denied or a course kept is no change
+    if (tokens.slice(Math.max(clauseStart(tokens, i), i - 3), i).some((w) => NEGATIONS.has(w.lower) || KEEP.has(w.lemma))) continue;
     // the particle may follow the object: "handed the project over", "turned the thermostat down"
-    const window = tokens.slice(i + 1, i + 5);
-    const at = window.findIndex((w) => (cue.particles ?? ANY_DIRECTION).includes(w.lower));
+    const window = tokens.slice(i + 1, i + 7);
+    // "to" before a verb is an infinitive, not a direction
+    const at = window.findIndex((w, k) => (cue.particles ?? ANY_DIRECTION).includes(w.lower) && !(w.lower === "to" && window[k + 1]?.pos === "VERB"));
     if (cue.particles && at < 0) continue;
-    const particle = at >= 0 && at === 0 ? i + 1 : -1;
+    const particle = at === 0 && ANY_DIRECTION.includes(window[0].lower) ? i + 1 : -1;
     const acts = changesOlder(newer, i, cue, older, particle);
     if (!acts) continue;
     // its own object named by the older memory: the surest sign there is that this is what changed
-    out.push({ name: at >= 0 && cue.particles ? `${t.lower} ${window[at].lower}` : t.lower, kind: cue.kind, weight: acts === "object" ? 0.5 : 0.45 });
+    out.push({ name: at >= 0 && cue.particles && ANY_DIRECTION.includes(window[at].lower) ? `${t.lower} ${window[at].lower}` : t.lower, kind: cue.kind, weight: acts === "object" ? 0.5 : 0.45 });
   }
   return out;
 }
@@ -180,17 +218,19 @@ function matchAt(tokens: Token[], i: number, words: string[]): boolean {
 function markerCues(older: Parsed, newer: Parsed): Cue[] {
   const out: Cue[] = [];
   const has = (p: Parsed, words: string[]) => p.tokens.some((_, i) => matchAt(p.tokens, i, words));
-  for (const [words, kind, weight] of MARKERS) {
-    if (has(newer, words) && !has(older, words)) out.push({ name: words.join(" "), kind, weight });
-  }
   const tokens = newer.tokens;
+  for (const [m, [words, kind, weight]] of MARKERS.entries()) {
+    if (has(older, words)) continue;
+    const at = tokens.findIndex((_, i) => matchAt(tokens, i, words));
+    if (at >= 0 && (m < WHOLE_TEXT || sharesContent(tokens, span(clauseOf(tokens, at)), older))) out.push({ name: words.join(" "), kind, weight });
+  }
   for (const [i, t] of tokens.entries()) {
     // "the concert is off"; "the picnic won't happen", "isn't going ahead"
     if (t.lower === "off" && tokens[i - 1]?.lemma === "be") out.push({ name: "is off", kind: "end", weight: 0.45 });
     // "the permit is up to 55 pounds", "the squad is down to 12"
     if ((t.lower === "up" || t.lower === "down") && tokens[i - 1]?.lemma === "be" && tokens[i + 1]?.lower === "to") out.push({ name: `${t.lower} to`, kind: "amount", weight: 0.45 });
-    // a change named by its noun: "got a raise to 68,000", "a switch to Linear"
-    if (t.pos === "NOUN" && verbCue(t) && ["a", "an", "the"].includes(tokens[i - 1]?.lower ?? "") && ["to", "from", "of", "in"].includes(tokens[i + 1]?.lower ?? "")) {
+    // a change named by its noun, with where it goes: "got a raise to 68,000", "a switch to Linear"
+    if (t.pos === "NOUN" && verbCue(t) && ["a", "an"].includes(tokens[i - 1]?.lower ?? "") && ["to", "from"].includes(tokens[i + 1]?.lower ?? "")) {
       out.push({ name: `a ${t.lower} ${tokens[i + 1].lower}`, kind: verbCue(t)!.kind, weight: 0.45 });
     }
     // doing again what the older memory named: "remortgaging" a mortgage, "re-signed" a lease
@@ -205,7 +245,7 @@ function markerCues(older: Parsed, newer: Parsed): Cue[] {
     if (t.lower === "new") {
       const phrase = phraseAt(tokens, i + 1).filter((k) => tokens[k].pos === "NOUN" || tokens[k].pos === "PROPN");
       const head = phrase[phrase.length - 1];
-      if (head !== undefined && older.content.has(tokens[head].stem)) out.push({ name: `new ${tokens[head].lower}`, kind: "replace", weight: 0.45 });
+      if (head !== undefined && older.tokens.some((o) => o.stem === tokens[head].stem && (o.pos === "NOUN" || o.pos === "PROPN"))) out.push({ name: `new ${tokens[head].lower}`, kind: "replace", weight: 0.45 });
     }
     // "from 3 to 5 days", "from Trello to Linear": the older memory's value, then another
     if (t.lower === "from") {

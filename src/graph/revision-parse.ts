@@ -16,14 +16,18 @@ export interface Token {
   /** Universal part of speech (NOUN, VERB, AUX, PROPN, ADP, PART, NUM, ...). */
   pos: string;
   stem: string;
+  /** Written with a capital, not opening the text: a name, whatever the tagger says ("the Shanghai internship"). */
+  name: boolean;
 }
 
 export interface Parsed {
   tokens: Token[];
   /** Stems of the content words: no stop word, no number. */
   content: Set<string>;
-  /** [start, end) of the first clause's subject: what comes before its first verb (after a "Plan:" label). */
+  /** [start, end) of the first clause's subject: what comes before its first verb (after a "Plan:" label, which
+   * `label` ends at: 0 without one). */
   subject: [number, number];
+  label: number;
   /** Why the text asserts nothing (a question, a condition, a possibility, a wish), or null when it does. */
   irrealis: string | null;
 }
@@ -57,7 +61,7 @@ function tag(text: string): Token[] {
   const lemmas = doc.tokens().out(its.lemma as never) as unknown as string[];
   return words.map((w, i) => {
     const lower = w.toLowerCase();
-    return { lower, lemma: lemmas[i].toLowerCase(), pos: pos[i], stem: stemmer(lower) };
+    return { lower, lemma: lemmas[i].toLowerCase(), pos: pos[i], stem: stemmer(lower), name: i > 0 && /^\p{Lu}/u.test(w) && words[i - 1] !== "." };
   });
 }
 
@@ -80,7 +84,7 @@ export function parseMemory(text: string): Parsed {
   const verb = tokens.findIndex((t, i) => i >= start && (t.pos === "VERB" || t.pos === "AUX"));
   // with no verb the tagger knows ("Tariq's team rewrote the app"), the subject is the first noun phrase
   const end = verb >= 0 ? verb : start + Math.max(1, tokens.slice(start).findIndex((t) => !["DET", "ADJ", "NOUN", "PROPN", "PART", "PRON"].includes(t.pos)));
-  const parsed: Parsed = { tokens, content, subject: [start, end], irrealis: irrealis(tokens, text) };
+  const parsed: Parsed = { tokens, content, subject: [start, end], label: start, irrealis: irrealis(tokens, text) };
   if (cache.size >= 512) cache.delete(cache.keys().next().value!);
   cache.set(text, parsed);
   return parsed;
