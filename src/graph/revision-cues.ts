@@ -106,6 +106,11 @@ export const CUE_WORDS: string[] = [
   "off", "up", "down", "new", "re\\w{4,}", "happen\\w*", "occur\\w*",
 ];
 
+/** Whether a stem is one of a verb of change (for a count of subject words made without the tagger). */
+export function isChangeStem(stem: string): boolean {
+  return BY_STEM.has(stem);
+}
+
 /** Words that describe a change rather than what changed: left out of a memory's subject. */
 export function isChangeWord(t: Token): boolean {
   return (t.pos === "VERB" && verbCue(t) !== undefined) || MARKERS.some(([words]) => words.length === 1 && words[0] === t.lower) || ["actually", "plan", "new", "since"].includes(t.lemma);
