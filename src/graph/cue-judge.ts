@@ -152,8 +152,11 @@ function substitution(older: Parsed, newer: Parsed): string | null {
   return o.size >= 2 && gone.length === 1 && come.length > 0 ? `${gone[0]} → ${come.join("/")}` : null;
 }
 
-/** Cues that say a new holder takes the older one's place ("took over", "instead of Lena", "new coach"). */
-const handsOver = (c: Cue) => c.kind === "replace" || c.kind === "state";
+/**
+ * Cues that make a new name in the subject no other holder: it takes the older one's place ("took over", "instead
+ * of Lena", "new coach"), or acts on the older memory's own thing ("The IRS extended the tax deadline").
+ */
+const handsOver = (c: Cue) => c.kind === "replace" || c.kind === "state" || c.weight >= 0.5;
 
 /** Content stems counted without the tagger: a first look that costs microseconds where tagging costs ~0.1 ms. */
 function quickStems(text: string): Set<string> {

@@ -73,24 +73,33 @@ function verbCue(t: Token): VerbCue | undefined {
   return VERBS[t.lemma] ?? VERBS[BY_STEM.get(t.stem) ?? ""];
 }
 
+type Marker = [string[], CueKind, number];
+
 /**
- * Markers that are not verbs: [tokens, kind, weight]. "now" alone is weak: "the flight now leaves at 9:15" and
- * "the kids are now 5" read alike. The first six speak for the whole text ("Scratch that: ..."); the others only
- * for their clause, which must then speak of what the older memory said: in a long chat turn, "anymore" in
- * "we had to say goodbye, she can't come anymore" changes nothing about the family it also mentions.
+ * Markers that are not verbs: [tokens, kind, weight]. These speak for the whole text ("Scratch that: ...").
  */
-const WHOLE_TEXT = 6;
-const MARKERS: [string[], CueKind, number][] = [
-  [["changed", "my", "mind"], "state", 0.45], [["changed", "our", "minds"], "state", 0.45], [["change", "of", "heart"], "state", 0.45],
+const TEXT_MARKERS: Marker[] = [
+  ...["my", "his", "her", "our", "their"].flatMap((who): Marker[] => [[["changed", who, "mind"], "state", 0.45], [["changed", who, "minds"], "state", 0.45]]),
+  [["change", "of", "heart"], "state", 0.45], [["change", "of", "plan"], "state", 0.45], [["change", "of", "plans"], "state", 0.45],
   [["on", "second", "thought"], "state", 0.45], [["on", "second", "thoughts"], "state", 0.45], [["scratch", "that"], "state", 0.45],
   [["actually"], "state", 0.3],
+];
+
+/**
+ * These speak only for their clause, which must then speak of what the older memory said: in a long chat turn,
+ * "anymore" in "we had to say goodbye, she can't come anymore" changes nothing about the family it also
+ * mentions. "now" alone is weak: "the flight now leaves at 9:15" and "the kids are now 5" read alike.
+ */
+const CLAUSE_MARKERS: Marker[] = [
   [["instead"], "replace", 0.45], [["rather", "than"], "replace", 0.45], [["in", "place", "of"], "replace", 0.45],
   [["in", "favour", "of"], "replace", 0.45], [["in", "favor", "of"], "replace", 0.45],
   [["no", "longer"], "end", 0.45], [["anymore"], "end", 0.45], [["any", "more"], "end", 0.45], [["no", "more"], "end", 0.45],
-  [["after", "all"], "state", 0.45], [["change", "of", "plan"], "state", 0.45], [["change", "of", "plans"], "state", 0.45],
+  [["after", "all"], "state", 0.45],
   [["back", "to"], "revert", 0.3], [["from", "now", "on"], "state", 0.3], [["these", "days"], "state", 0.3], [["nowadays"], "state", 0.3],
   [["now"], "state", 0.15], [["again"], "revert", 0.15],
 ];
+
+const MARKERS = [...TEXT_MARKERS, ...CLAUSE_MARKERS];
 
 /** Past forms a prefix of the verb does not catch. */
 const IRREGULAR = "brought took taken went gone gave given fell fallen sold swore sworn left put cut quit began begun rose risen withdrew withdrawn rewrote rewritten";
@@ -168,17 +177,20 @@ function clauseOf(tokens: Token[], i: number): [number, number] {
 const span = ([start, end]: [number, number]) => Array.from({ length: Math.max(0, end - start) }, (_, k) => start + k);
 
 /**
- * What the verb at `i` acts on, when the older memory spoke of it: "object" when its own object names it
- * ("sold the Civic"), "around" when only the complement or the subject does ("moved the trip to December 27",
- * "the review was postponed"); null when nothing the older memory said is changed.
+ * What the verb at `i` acts on, when the older memory spoke of it: "object" when its own direct object names it
+ * ("sold the Civic"), "around" when only a complement or the subject does ("moved the trip to December 27",
+ * "the review was postponed", "pulled out of the marathon"); null when nothing the older memory said is changed.
  */
 function changesOlder(newer: Parsed, i: number, cue: VerbCue, older: Parsed, particle: number): "object" | "around" | null {
   const tokens = newer.tokens;
   let j = particle >= 0 ? particle + 1 : i + 1;
   // "pulled out of the marathon", "stepped down from coaching", "decided to retire"
-  if (tokens[j] && (["of", "from"].includes(tokens[j].lower) || (tokens[j].lower === "to" && tokens[j + 1]?.pos === "VERB") || (particle >= 0 && tokens[j].pos === "ADP"))) j++;
+  const through = tokens[j] && (["of", "from"].includes(tokens[j].lower) || (tokens[j].lower === "to" && tokens[j + 1]?.pos === "VERB") || (particle >= 0 && tokens[j].pos === "ADP"));
+  if (through) j++;
   const object = tokens[j]?.pos === "VERB" ? [j, ...phraseAt(tokens, j + 1)] : phraseAt(tokens, j);
-  if (sharesContent(tokens, object, older)) return "object";
+  // a direct object is what was acted on ("extended the deadline"); after a preposition it is where the subject
+  // went ("Carla dropped out of the course"), and the subject is the one who changed
+  if (sharesContent(tokens, object, older)) return through ? "around" : "object";
   if (sharesContent(tokens, withComplement(tokens, j), older)) return "around";
   if (cue.transitive || object.length > 0) return null;
   // what it moved to may name the older memory's thing: "we upgraded to a 120 litre fish tank"
@@ -224,10 +236,11 @@ function markerCues(older: Parsed, newer: Parsed): Cue[] {
   const out: Cue[] = [];
   const has = (p: Parsed, words: string[]) => p.tokens.some((_, i) => matchAt(p.tokens, i, words));
   const tokens = newer.tokens;
-  for (const [m, [words, kind, weight]] of MARKERS.entries()) {
+  for (const [words, kind, weight] of MARKERS) {
     if (has(older, words)) continue;
     const at = tokens.findIndex((_, i) => matchAt(tokens, i, words));
-    if (at >= 0 && (m < WHOLE_TEXT || sharesContent(tokens, span(clauseOf(tokens, at)), older))) out.push({ name: words.join(" "), kind, weight });
+    const speaksOfOlder = () => TEXT_MARKERS.some(([w]) => w === words) || sharesContent(tokens, span(clauseOf(tokens, at)), older);
+    if (at >= 0 && speaksOfOlder()) out.push({ name: words.join(" "), kind, weight });
   }
   for (const [i, t] of tokens.entries()) {
     // "the concert is off"; "the picnic won't happen", "isn't going ahead"
