@@ -15,9 +15,12 @@ const fixture = (name: string) => fileURLToPath(new URL(`../../test/fixtures/${n
 const SETS = [fixture("revisions-a.jsonl"), fixture("revisions-b.jsonl")];
 const EDGE = 0.8;
 
-test("both labelled sets (issue 31): edges at precision ≥ 0.95 and recall ≥ 0.85, every kind reported", async () => {
-  const report = await evaluateRevisions(SETS);
+test("both labelled sets (issue 31), and a third written after the rule: edges at precision ≥ 0.95 and recall ≥ 0.85", async () => {
+  const report = await evaluateRevisions([...SETS, fixture("revisions-c.jsonl")]);
   assert.equal(report.edge_threshold, EDGE);
+  const c = report.sets.pop()!;
+  console.log(`# ${c.set}: ${c.pairs} pairs, edges precision ${c.edges.precision} recall ${c.edges.recall}`);
+  assert.ok(c.edges.precision >= 0.95 && c.edges.recall >= 0.85, `${c.set}: ${c.edges.precision} / ${c.edges.recall}`);
   for (const s of report.sets) {
     console.log(`# ${s.set}: ${s.pairs} pairs, edges precision ${s.edges.precision} recall ${s.edges.recall}; with suggestions precision ${s.detected.precision} recall ${s.detected.recall}`);
     assert.ok(s.pairs >= 150, `${s.set}: ${s.pairs} pairs`);
