@@ -17,7 +17,7 @@
 import type { JudgedMemory, RevisionJudge, Verdict } from "../ports/judge.js";
 import { isStopWord } from "../text/stopwords.js";
 import { stemmer } from "stemmer";
-import { changeCues, CUE_WORDS, isChangeStem, isChangeWord, NEGATIONS, type Cue } from "./revision-cues.js";
+import { changeCues, changeWords, CUE_WORDS, isChangeStem, NEGATIONS, type Cue } from "./revision-cues.js";
 import { VALUE_WORDS } from "./revision-values.js";
 import { parseMemory, type Parsed, type Token } from "./revision-parse.js";
 import { valueChange } from "./revision-values.js";
@@ -124,11 +124,15 @@ export class CueJudge implements RevisionJudge {
   }
 }
 
-/** Stop words and words of change: what a memory says about a change, not what it is about. */
-const notAbout = (t: Token) => isStopWord(t.lower) || isChangeWord(t) || t.pos === "PART";
+/** Stop words and words of change: what the memories say about a change, not what they are about. */
+const notAbout = (...ps: Parsed[]) => {
+  const change = ps.map(changeWords);
+  return (t: Token) => isStopWord(t.lower) || t.pos === "PART" || change.some((c) => c.has(t));
+};
 
 function subjectStems(p: Parsed): Set<string> {
-  return new Set(p.tokens.filter((t) => p.content.has(t.stem) && !notAbout(t) && !/^\d/.test(t.lower)).map((t) => t.stem));
+  const skip = notAbout(p);
+  return new Set(p.tokens.filter((t) => p.content.has(t.stem) && !skip(t) && !/^\d/.test(t.lower)).map((t) => t.stem));
 }
 
 /** Share of the smaller memory's content stems that the other one holds too. */
@@ -183,7 +187,7 @@ export function judgeRevision(olderText: string, newerText: string, minOverlap =
   const overlap = subjectOverlap(olderStems, newerStems);
   const cues = changeCues(older, newer);
   const strong = cues.some((c) => c.weight >= 0.45);
-  const value = valueChange(older, newer, notAbout);
+  const value = valueChange(older, newer, notAbout(older, newer));
   // a verb of change acting on what the older memory said, or a cue with another value, keeps two short
   // memories on one subject with fewer words in common: "Hector sold the Civic and bought a Tesla", "Aisha's
   // due date changed to late February" (after "due in March")

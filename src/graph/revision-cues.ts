@@ -120,9 +120,24 @@ export function isChangeStem(stem: string): boolean {
   return BY_STEM.has(stem);
 }
 
-/** Words that describe a change rather than what changed: left out of a memory's subject. */
-export function isChangeWord(t: Token): boolean {
-  return (t.pos === "VERB" && verbCue(t) !== undefined) || MARKERS.some(([words]) => words.length === 1 && words[0] === t.lower) || ["actually", "plan", "new", "since"].includes(t.lemma);
+const changeWordCache = new WeakMap<Parsed, Set<Token>>();
+
+/**
+ * The words of a memory that describe a change rather than what changed ("actually", "switched", "instead"): left
+ * out of its subject. A verb that changes only with its particle ("go up", "call off") is an ordinary verb
+ * without it ("reports go out on Fridays").
+ */
+export function changeWords(p: Parsed): Set<Token> {
+  let out = changeWordCache.get(p);
+  if (out) return out;
+  out = new Set<Token>();
+  for (const [i, t] of p.tokens.entries()) {
+    const cue = t.pos === "VERB" ? verbCue(t) : undefined;
+    const particle = cue?.particles && p.tokens.slice(i + 1, i + 7).some((w) => cue.particles!.includes(w.lower));
+    if ((cue && (!cue.particles || particle)) || MARKERS.some(([words]) => words.length === 1 && words[0] === t.lower) || ["actually", "plan", "new", "since"].includes(t.lemma)) out.add(t);
+  }
+  changeWordCache.set(p, out);
+  return out;
 }
 
 export const NEGATIONS = new Set(["not", "n't", "never", "no", "cannot"]);
