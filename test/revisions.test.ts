@@ -75,6 +75,8 @@ describe("what the judge reads off a memory", () => {
     assert.deepEqual(cues("Zoe runs 5 km every morning.", "Zoe bought new running shoes."), []);
     assert.deepEqual(cues("Our holiday this year is in Greece.", "This year's holiday is Portugal, not Greece."), ["replace:, not greece"]);
     assert.deepEqual(cues("Our mortgage rate is 4.5 percent.", "After remortgaging, our rate is 3.9 percent."), ["replace:remortgaging"]);
+    // the date a new value takes effect
+    assert.deepEqual(cues("Connection pool size is 50 in the service config.", "Pool size goes to 20 from June."), ["state:from june"]);
   });
 
   test("a value replaces another of the same slot; a value still stated, or of another kind, does not", () => {

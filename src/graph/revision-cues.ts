@@ -11,6 +11,7 @@
  */
 import { stemmer } from "stemmer";
 import type { Parsed, Token } from "./revision-parse.js";
+import { isTimeWord } from "./revision-values.js";
 
 export type CueKind = "reschedule" | "end" | "replace" | "amount" | "revert" | "state";
 
@@ -29,10 +30,10 @@ interface VerbCue {
   transitive?: boolean;
 }
 
-/** Adverb particles; "to", "until" start the new value, not a particle. */
 /** Where a moved thing goes: "pushed back", "moved to Friday", "bumped up" ("push dancers to reach" urges). */
 const TOWARDS = ["forward", "back", "up", "down", "out", "ahead", "over", "to", "until", "till", "into", "from"];
 
+/** Adverb particles, which may stand after the object; "to", "until" start the new value instead. */
 const ANY_DIRECTION = ["forward", "back", "up", "down", "out", "ahead", "over", "off", "away", "through"];
 
 const VERBS: Record<string, VerbCue> = {
@@ -274,6 +275,9 @@ function markerCues(older: Parsed, newer: Parsed): Cue[] {
     if (NEGATIONS.has(t.lower) && tokens.slice(i + 1, i + 4).some((w, k) => OCCUR.has(w.lemma) || (w.lemma === "go" && tokens[i + 2 + k]?.lower === "ahead"))) {
       out.push({ name: `${t.lower} happen`, kind: "end", weight: 0.45 });
     }
+    // "from June", "starting Monday", "as of next week": a new state takes effect then
+    const effect = t.lower === "from" || t.lower === "starting" || t.lower === "effective" || (t.lower === "of" && tokens[i - 1]?.lower === "as");
+    if (effect && isTimeWord(tokens[i + 1]?.lower ?? "")) out.push({ name: `${t.lower} ${tokens[i + 1].lower}`, kind: "state", weight: 0.3 });
     // "a new running coach": a new one of something the older memory named
     if (t.lower === "new") {
       const phrase = phraseAt(tokens, i + 1).filter((k) => tokens[k].pos === "NOUN" || tokens[k].pos === "PROPN");

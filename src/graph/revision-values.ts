@@ -14,6 +14,12 @@ const CLASSES: string[][] = [
   ["morning", "afternoon", "evening", "night", "noon", "midnight"],
   ["daily", "weekly", "biweekly", "monthly", "quarterly", "yearly", "annually", "nightly", "hourly"],
 ];
+/** A word that names when something takes effect: a weekday, a month, or a day relative to today. */
+export function isTimeWord(lower: string): boolean {
+  const cls = classOf(lower);
+  return cls === 0 || cls === 1 || ["today", "tomorrow", "tonight", "next"].includes(lower);
+}
+
 const NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
 
 /** The words a value may be written with (besides digits), for a cheap test before any tagging. */
