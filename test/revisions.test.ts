@@ -49,12 +49,13 @@ test("eval revisions on the CLI: one line per set and kind, a bad line named wit
 });
 
 describe("what the judge reads off a memory", () => {
-  test("a question, a condition, a possibility or a wish asserts nothing; a preference does", () => {
+  test("a question, a proposal, a condition, a possibility or a wish asserts nothing; a preference does", () => {
     assert.equal(parseMemory("Should Sam move the Lisbon trip to December 27?").irrealis, "a question");
     assert.equal(parseMemory("If it rains, the picnic would move indoors.").irrealis, "a condition (if)");
     assert.equal(parseMemory("We might move the dinner to Sunday.").irrealis, "a possibility (might)");
     assert.equal(parseMemory("Zoe hopes to run 8 km by summer.").irrealis, "a wish or a thought (hopes)");
     assert.equal(parseMemory("Should the coach be late, we take the train.").irrealis, "a condition (should …)");
+    assert.equal(parseMemory("Proposal: put all service configuration into YAML files.").irrealis, "a proposal (proposal)");
     assert.equal(parseMemory("Lily has decided she'd rather have a small wedding.").irrealis, null);
     assert.equal(parseMemory("Since May, the standup is at 10.").irrealis, null);
   });

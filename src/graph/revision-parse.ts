@@ -40,8 +40,12 @@ const CONDITIONS = new Set(["if", "unless", "whether", "supposing", "assuming"])
 const ATTITUDES = new Set(["hope", "wish", "dream", "wonder", "consider", "contemplate", "imagine"]);
 const HEDGES = new Set(["maybe", "perhaps", "possibly"]);
 
+/** Labels of a memory that puts something forward rather than states it ("Proposal: ...", "Idea to ..."). */
+const PROPOSALS = new Set(["proposal", "idea", "suggestion", "proposed", "question"]);
+
 function irrealis(tokens: Token[], text: string): string | null {
   if (/\?\s*["'”’)]*\s*$/.test(text) || /\?\s+\S/.test(text)) return "a question";
+  if (PROPOSALS.has(tokens[0]?.lemma ?? "")) return `a proposal (${tokens[0].lower})`;
   if (tokens[0] && ["should", "were", "had"].includes(tokens[0].lower)) return "a condition (should …)";
   for (const [i, t] of tokens.entries()) {
     const next = tokens[i + 1];
