@@ -46,6 +46,7 @@ export { evaluate, updateFirst, type EvalConfig, type EvalReport } from "./eval/
 export type { EvalConversation, EvalItem, EvalQuestion } from "./eval/dataset.js";
 export { DATASET_READERS, DATASET_NAMES, loadDatasets } from "./eval/readers/index.js";
 export { loadLocomo } from "./eval/readers/locomo.js";
+export { evaluateRevisions, formatRevisionEval, loadRevisionPairs, scoreRevisionSet, type LabelledPair, type RevisionEvalReport, type RevisionSetScore } from "./eval/revisions.js";
 export { scoreQuestion, recallAt, ndcgAt, reciprocalRank, hitAt, METRIC_NAMES, type Metrics } from "./eval/metrics.js";
 export type { EdgeJson, HistoryJson, MemoryJson } from "./api/present.js";
 export { MAX_GRAPH_DEPTH, type EntitiesOptions, type GraphJson, type GraphNodeJson, type GraphEdgeJson, type GraphOptions, type LinkInput } from "./api/graph-actions.js";

@@ -38,7 +38,7 @@ describe("HTTP API on a real loopback server", () => {
     const feb = await call("POST", "/v1/memories", { text: "Connection pool size is 50 in the service config.", topic: "ops.config", at: "2026-02-01" });
     assert.equal(feb.status, 201);
     assert.match(feb.json.id, /^m_/);
-    const batch = await call("POST", "/v1/memories:batch", { memories: [{ text: "Pool size goes to 20 from June.", topic: "ops.config", at: "2026-06-01" }, { text: "" }] });
+    const batch = await call("POST", "/v1/memories:batch", { memories: [{ text: "The connection pool size in the service config is smaller now.", topic: "ops.config", at: "2026-06-01" }, { text: "" }] });
     assert.equal(batch.status, 200);
     assert.equal(batch.json.imported, 1);
     assert.deepEqual(batch.json.failed.map((f: any) => f.index), [1]);
@@ -66,7 +66,8 @@ describe("HTTP API on a real loopback server", () => {
     assert.deepEqual(history.json.chain.map((c: any) => c.id), [feb.json.id, june]);
     assert.deepEqual((await call("GET", "/v1/topics?under=ops")).json, { topics: [{ path: "ops", count: 0, total: 2, description: null }, { path: "ops.config", count: 2, total: 2, description: null }] });
     assert.equal((await call("POST", `/v1/edges/${edge.json.id}/retract`)).json.retracted_at, NOW);
-    // detection saw "50 → 20" for the same attribute and suggested the revision that was then recorded by hand
+    // detection saw a weak cue ("now") on the same subject and suggested the revision that was then recorded by
+    // hand ("Pool size goes to 20 from June", a value and the date it takes effect, is an edge on its own)
     const suggestions = (await call("GET", "/v1/suggestions")).json.suggestions;
     assert.deepEqual(suggestions.map((x: any) => [x.from, x.to]), [[june, feb.json.id]]);
     assert.equal((await call("POST", `/v1/suggestions/${suggestions[0].id}`, { decision: "rejected" })).json.status, "rejected");

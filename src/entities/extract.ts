@@ -11,9 +11,8 @@
  * store already knows the name (ingest/entities). Identifiers come from patterns, because no tagger knows
  * `payments-api`. A text that cannot name anything for sure (see mayNameSomething) skips the tagger entirely.
  */
-import winkNLP from "wink-nlp";
-import model from "wink-eng-lite-web-model";
 import { isStopWord } from "../text/stopwords.js";
+import { its, nlp } from "../text/wink.js";
 import { INNER_CAPITAL, isTimeWord, isTitle, nameSpans, SENTENCE_END } from "./names.js";
 
 import type { EntityKind, ExtractedEntity } from "../model/entity.js";
@@ -24,8 +23,6 @@ export interface EntityExtractor {
   extract(text: string, speaker: string | null): ExtractedEntity[] | Promise<ExtractedEntity[]>;
 }
 
-const nlp = winkNLP(model, ["sbd", "pos"]);
-const its = nlp.its;
 /** wink numbers the words of its lexicon first; a word read later and not in it gets a larger id. */
 const LEXICON_SIZE = nlp.readDoc("qzxqzxq").tokens().out(its.uniqueId)[0] as unknown as number;
 

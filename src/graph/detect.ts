@@ -40,17 +40,6 @@ export interface NewMemory extends Scope {
   vector: Float32Array;
 }
 
-/**
- * Cheap test before any lookup: text with no cue, number, negation, polarity word or closed-class value (a
- * weekday, a month: "standup is on Thursdays" revises "on Tuesdays") cannot revise anything.
- */
-const SIGNAL =
-  /\b(actually|instead|no longer|no more|any ?more|switch\w*|revert\w*|roll\w* back|changed?|mind|scratch|decided|cancel\w*|scrap\w*|drop\w*|moved?|moving|slipped|cut|lower\w*|rais\w*|reduc\w*|increas\w*|decreas\w*|upgrad\w*|downgrad\w*|scaled|back|again|now|replac\w*|supersed\w*|overrid\w*|not|never|stop\w*|enabl\w*|disabl\w*|from|(mon|tues|wednes|thurs|fri|satur|sun)days?|january|february|march|april|may|june|july|august|september|october|november|december)\b|\d|n't\b/i;
-
-export function mayRevise(text: string): boolean {
-  return SIGNAL.test(text);
-}
-
 export async function detectRevisions(
   store: Store,
   judge: RevisionJudge,
@@ -60,7 +49,9 @@ export async function detectRevisions(
 ): Promise<{ edges: EdgeDraft[]; suggestions: Omit<Suggestion, "id" | "status">[] }> {
   const edges: EdgeDraft[] = [];
   const suggestions: Omit<Suggestion, "id" | "status">[] = [];
-  const judged = memories.filter((m) => judge.provenance !== "heuristic" || mayRevise(m.text));
+  // the judge's own cheap test of a text worth judging (none: every memory is judged)
+  const mayRevise = (text: string) => judge.mayRevise?.(text) ?? true;
+  const judged = memories.filter((m) => mayRevise(m.text));
   if (judged.length === 0) return { edges, suggestions };
   const near = await nearestInScope(store, judged, opts.candidates * 4);
   const neighbours = judged.map((m, i) => [...new Set(near[i].map((n) => n.memoryId))].filter((id) => id !== m.id));
@@ -70,7 +61,13 @@ export async function detectRevisions(
   const times = await store.eventTimes(all.filter((id) => !summaries.has(id)));
   for (const [i, m] of judged.entries()) {
     const at = Date.parse(m.at);
-    const earlier = neighbours[i].filter((id) => !summaries.has(id) && (times.get(id) ?? Infinity) < at);
+    // two memories told at one instant (an import without times, a fixed --now) came in the order they were
+    // written, which their ids keep (ingest/prepare.ts): the plan written first is the one the second revises
+    const before = (id: string) => {
+      const t = times.get(id) ?? Infinity;
+      return t < at || (t === at && id < m.id);
+    };
+    const earlier = neighbours[i].filter((id) => !summaries.has(id) && before(id));
     let taken = 0;
     for (const id of earlier) {
       if (taken === opts.candidates) break;

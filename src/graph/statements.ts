@@ -42,7 +42,7 @@ const sentences = (text: string): string[] => sentencesOf(prose(text));
 
 /**
  * The judge's verdict on the pair, statement by statement when either memory is longer than a statement.
- * `mayRevise` is the cheap test of a sentence worth judging (graph/detect's signal words).
+ * `mayRevise` is the cheap test of a sentence worth judging (the judge's own, RevisionJudge.mayRevise).
  */
 export async function judgeStatements(judge: RevisionJudge, older: JudgedMemory, newer: JudgedMemory, mayRevise: (text: string) => boolean): Promise<Verdict> {
   const olderSentences = sentences(older.text);

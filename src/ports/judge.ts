@@ -20,4 +20,9 @@ export interface RevisionJudge {
   readonly id: string;
   readonly provenance: "heuristic" | "llm";
   judge(older: JudgedMemory, newer: JudgedMemory): Promise<Verdict>;
+  /**
+   * A cheap test, before any lookup, that a text may revise something at all; false only when the judge would
+   * find nothing in it whatever it were compared with. Without it, every new memory is judged.
+   */
+  mayRevise?(text: string): boolean;
 }

@@ -1,10 +1,10 @@
 /**
  * @module surfaces/cli/commands/eval-commands
  * `cascade eval` and `cascade bench`: retrieval quality on a dataset (LoCoMo, BEAM, LongMemEval, MADial, JSONL,
- * or several at once), speed on a synthetic corpus.
+ * or several at once) and revision detection on labelled pairs, speed on a synthetic corpus.
  */
 import { type Command, Option } from "commander";
-import { CascadeError, METRIC_NAMES, DATASET_NAMES, defaultGloveEmbedder, scratchStores, runCvCommand, formatCv, evaluate, loadDatasets, runBench, runPyramidBench, runTopicBench, runFilterBench, type BenchReport, type EvalReport } from "../../../index.js";
+import { CascadeError, METRIC_NAMES, DATASET_NAMES, evaluateRevisions, formatRevisionEval, defaultGloveEmbedder, scratchStores, runCvCommand, formatCv, evaluate, loadDatasets, runBench, runPyramidBench, runTopicBench, runFilterBench, type BenchReport, type EvalReport } from "../../../index.js";
 import { formatFilterBench, formatBench, formatEval, formatPyramidBench, formatTopicBench } from "../format.js";
 import { emit } from "../output.js";
 import { progressBar } from "../progress.js";
@@ -15,9 +15,9 @@ import { globalFlags, settings, type CliContext } from "../context.js";
 export function registerEvalCommands(program: Command, { mode }: CliContext): void {
   const evalCommand = program
     .command("eval")
-    .description(`measure retrieval quality: eval DATASET PATH (${DATASET_NAMES.join(", ")}), or eval mixed --DATASET PATH... (several; --cv leaves one dataset out)`)
-    .argument("<dataset>", [...DATASET_NAMES, "mixed"].join(", "))
-    .argument("[path]", "the dataset's file or folder (none for mixed)")
+    .description(`measure retrieval quality: eval DATASET PATH (${DATASET_NAMES.join(", ")}), or eval mixed --DATASET PATH... (several; --cv leaves one dataset out); or revision detection: eval revisions FILE... (labelled pairs, JSONL)`)
+    .argument("<dataset>", [...DATASET_NAMES, "mixed", "revisions"].join(", "))
+    .argument("[paths...]", "the dataset's file or folder (none for mixed; one or more JSONL files for revisions)")
     .option("--no-ablation", "measure only the default configuration (not each channel alone and left out)")
     .option("--pyramid", "the summary pyramid on (the default)")
     .option("--no-pyramid", "the summary pyramid off: no summaries in hits, no context")
@@ -30,8 +30,16 @@ export function registerEvalCommands(program: Command, { mode }: CliContext): vo
     .option("--store <kind>", "the store each conversation is loaded into: sqlite (in memory), pglite (PostgreSQL in process) or a postgres:// URL (a namespace per conversation, deleted after)", storeFlag, "sqlite");
   // `eval mixed` takes each dataset by a flag of its name
   for (const name of DATASET_NAMES) evalCommand.option(`--${name} <path>`, `with mixed: a ${name} dataset`);
-  evalCommand.action(async (dataset: string, path: string | undefined, o, cmd: Command) => {
-      const known = [...DATASET_NAMES, "mixed"];
+  evalCommand.action(async (dataset: string, files: string[], o, cmd: Command) => {
+      if (dataset === "revisions") {
+        if (files.length === 0) throw new CascadeError("INVALID_INPUT", "eval revisions: name one or more JSONL files of labelled pairs", { field: "path" });
+        const report = await evaluateRevisions(files, settings(globalFlags(cmd)).engine);
+        emit(mode(cmd), report, () => formatRevisionEval(report));
+        return;
+      }
+      if (files.length > 1) throw new CascadeError("INVALID_INPUT", `eval ${dataset}: one path (a file or a folder), got ${files.length}`, { field: "path" });
+      const [path] = files;
+      const known = [...DATASET_NAMES, "mixed", "revisions"];
       if (!known.includes(dataset)) throw new CascadeError("INVALID_INPUT", `eval: unknown dataset ${JSON.stringify(dataset)}; known: ${known.join(", ")}`, { field: "dataset" });
       const paths: Record<string, string> = dataset === "mixed" ? Object.fromEntries(DATASET_NAMES.filter((n) => o[n]).map((n) => [n, o[n] as string])) : { [dataset]: path ?? "" };
       if (dataset !== "mixed" && !path) throw new CascadeError("INVALID_INPUT", `eval ${dataset}: the dataset's path is missing`, { field: "path" });
