@@ -99,3 +99,14 @@ test("first person and prose: what the rules read", () => {
   const text = "We now use `String(80)` here.\n```\nx = f(1)\n```\nnote = db.Column(db.String(120))\nThe limit moved to 20.";
   assert.equal(prose(text).replace(/\s+/g, " ").trim(), "We now use here. The limit moved to 20.");
 });
+
+test("the judge reads any sentence a long message yields: a bare label, a noun phrase, punctuation", async () => {
+  const { judgeRevision } = await import("../src/graph/cue-judge.js");
+  for (const label of ["This setup includes:", "Steps:", "### Plan:", "Budget tracker", "—", ""]) {
+    assert.doesNotThrow(() => judgeRevision(label, label), `${JSON.stringify(label)} twice`);
+  }
+  for (const newer of ["Steps:", "### Plan:", "Budget tracker", "—", "", "Next steps: instead"]) {
+    assert.doesNotThrow(() => judgeRevision("The budget tracker plan is to deploy on Render.", newer), JSON.stringify(newer));
+    assert.doesNotThrow(() => judgeRevision(newer, "Actually we now deploy the budget tracker on Fly instead."), JSON.stringify(newer));
+  }
+});

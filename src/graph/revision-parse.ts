@@ -87,7 +87,9 @@ export function parseMemory(text: string): Parsed {
   const start = label >= 0 ? label + 1 : 0;
   const verb = tokens.findIndex((t, i) => i >= start && (t.pos === "VERB" || t.pos === "AUX"));
   // with no verb the tagger knows ("Tariq's team rewrote the app"), the subject is the first noun phrase
-  const end = verb >= 0 ? verb : start + Math.max(1, tokens.slice(start).findIndex((t) => !["DET", "ADJ", "NOUN", "PROPN", "PART", "PRON"].includes(t.pos)));
+  const phrase = tokens.slice(start).findIndex((t) => !["DET", "ADJ", "NOUN", "PROPN", "PART", "PRON"].includes(t.pos));
+  // never past the last token: a text that is only a label ("Steps:") or only a noun phrase has nothing after it
+  const end = verb >= 0 ? verb : Math.min(tokens.length, phrase < 0 ? tokens.length : start + Math.max(1, phrase));
   const parsed: Parsed = { tokens, content, subject: [start, end], label: start, irrealis: irrealis(tokens, text) };
   if (cache.size >= 512) cache.delete(cache.keys().next().value!);
   cache.set(text, parsed);
