@@ -105,6 +105,9 @@ test("an argument a tool does not know is refused (as HTTP refuses an unknown fi
   const add = (await client.callTool({ name: "memory_add", arguments: { text: "Kept?", tag: "typo" } })) as any;
   assert.equal(add.isError, true);
   assert.match(textOf(add), /tag/);
+  const entities = (await client.callTool({ name: "memory_entities", arguments: { top: 5, limit: 3 } })) as any;
+  assert.equal(entities.isError, true, "every tool, memory_entities too");
+  assert.match(textOf(entities), /limit/);
   assert.match(textOf(await client.callTool({ name: "memory_list", arguments: {} })), /^No memories\.$/);
   await client.close();
 });

@@ -23,7 +23,7 @@ export function renderGraph(g: GraphJson): string {
 }
 
 export function registerGraphTools(server: McpServer, engine: Engine, guarded: (fn: () => Promise<string>) => Promise<ToolResult>): void {
-  registerStrictTool(server, 
+  registerStrictTool(server,
     "memory_link",
     {
       annotations: MCP_TOOLS.memory_link.annotations,
@@ -44,7 +44,7 @@ export function registerGraphTools(server: McpServer, engine: Engine, guarded: (
       }),
   );
 
-  registerStrictTool(server, 
+  registerStrictTool(server,
     "memory_graph",
     {
       annotations: MCP_TOOLS.memory_graph.annotations,
@@ -60,7 +60,7 @@ export function registerGraphTools(server: McpServer, engine: Engine, guarded: (
     (a) => guarded(async () => renderGraph(await engine.graph(a.id, { depth: a.depth, asOf: a.as_of }))),
   );
 
-  server.registerTool(
+  registerStrictTool(server,
     "memory_entities",
     {
       annotations: MCP_TOOLS.memory_entities.annotations,

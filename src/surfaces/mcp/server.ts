@@ -63,7 +63,7 @@ const FILTER_DESCRIPTION =
 export function createMcpServer(engine: Engine): McpServer {
   const server = new McpServer({ name: "cascade", version: "0.1.0" });
 
-  registerStrictTool(server, 
+  registerStrictTool(server,
     "memory_search",
     {
       annotations: MCP_TOOLS.memory_search.annotations,
@@ -88,7 +88,7 @@ export function createMcpServer(engine: Engine): McpServer {
     ({ query, ...options }) => guarded(async () => renderHits(await engine.recall(query, recallOptionsFromWire(options)))),
   );
 
-  registerStrictTool(server, 
+  registerStrictTool(server,
     "memory_add",
     {
       annotations: MCP_TOOLS.memory_add.annotations,
@@ -121,7 +121,7 @@ export function createMcpServer(engine: Engine): McpServer {
       }),
   );
 
-  registerStrictTool(server, 
+  registerStrictTool(server,
     "memory_supersede",
     {
       annotations: MCP_TOOLS.memory_supersede.annotations,
@@ -139,7 +139,7 @@ export function createMcpServer(engine: Engine): McpServer {
       }),
   );
 
-  registerStrictTool(server, 
+  registerStrictTool(server,
     "memory_history",
     {
       annotations: MCP_TOOLS.memory_history.annotations,
@@ -149,7 +149,7 @@ export function createMcpServer(engine: Engine): McpServer {
     (a) => guarded(async () => renderHistory(await engine.history(a.id))),
   );
 
-  registerStrictTool(server, 
+  registerStrictTool(server,
     "memory_forget",
     {
       annotations: MCP_TOOLS.memory_forget.annotations,
@@ -180,7 +180,7 @@ export function createMcpServer(engine: Engine): McpServer {
       }),
   );
 
-  registerStrictTool(server, 
+  registerStrictTool(server,
     "memory_topics",
     {
       annotations: MCP_TOOLS.memory_topics.annotations,
@@ -194,7 +194,7 @@ export function createMcpServer(engine: Engine): McpServer {
       }),
   );
 
-  registerStrictTool(server, 
+  registerStrictTool(server,
     "memory_pyramid",
     {
       annotations: MCP_TOOLS.memory_pyramid.annotations,
@@ -211,7 +211,7 @@ export function createMcpServer(engine: Engine): McpServer {
       }),
   );
 
-  registerStrictTool(server, 
+  registerStrictTool(server,
     "memory_get",
     {
       annotations: MCP_TOOLS.memory_get.annotations,
@@ -241,7 +241,7 @@ export function createMcpServer(engine: Engine): McpServer {
       }),
   );
 
-  registerStrictTool(server, 
+  registerStrictTool(server,
     "memory_update",
     {
       annotations: MCP_TOOLS.memory_update.annotations,
@@ -263,7 +263,7 @@ export function createMcpServer(engine: Engine): McpServer {
       }),
   );
 
-  registerStrictTool(server, 
+  registerStrictTool(server,
     "memory_list",
     {
       annotations: MCP_TOOLS.memory_list.annotations,
@@ -293,7 +293,7 @@ export function createMcpServer(engine: Engine): McpServer {
       }),
   );
 
-  registerStrictTool(server, 
+  registerStrictTool(server,
     "memory_pyramid_build",
     {
       annotations: MCP_TOOLS.memory_pyramid_build.annotations,
