@@ -98,6 +98,8 @@ test("first person and prose: what the rules read", () => {
   for (const q of ["What did Priya decide?", "In which city is the offsite", "iterate over items", "Is it mine-craft or Minecraft"]) assert.equal(speaksInFirstPerson(q), q === "Is it mine-craft or Minecraft", q);
   const text = "We now use `String(80)` here.\n```\nx = f(1)\n```\nnote = db.Column(db.String(120))\nThe limit moved to 20.";
   assert.equal(prose(text).replace(/\s+/g, " ").trim(), "We now use here. The limit moved to 20.");
+  const reply = "### Step 2: New deadline\n- **New Deadline**: March 31\n1. **Migrate**: run it\n- We moved the deadline to March 31 instead.";
+  assert.equal(prose(reply).trim(), "- We moved the deadline to March 31 instead.", "headings and bold labels are structure, a plain bullet is a statement");
 });
 
 test("the judge reads any sentence a long message yields: a bare label, a noun phrase, punctuation", async () => {
