@@ -30,6 +30,13 @@ async function filled(path: string, approximate: typeof small | false, n = 600):
   return store;
 }
 
+/** The record at the end of a saved graph file: JSON, then its length (u32 LE), then an 8-byte mark. */
+function savedRecord(file: string): Record<string, unknown> {
+  const data = readFileSync(file);
+  const length = data.readUInt32LE(data.length - 12);
+  return JSON.parse(data.subarray(data.length - 12 - length, data.length - 12).toString("utf8")) as Record<string, unknown>;
+}
+
 const near = (store: SqliteStore, text: string, filter = {}) => store.nearestChunks({ vector: queryVector(text), depth: 10, filter });
 const ids = (list: Ranked[]) => list.map((r) => r.chunkId);
 
@@ -110,7 +117,7 @@ test("a graph file that does not describe the store is rebuilt; doctor reports a
   const second = new SqliteStore(join(dir, "two.db"), { approximate: small });
   await second.writeMemories(await prepared(texts(600, 12345).map((text, i) => ({ text, at: AT(i) }))), stamp);
   await second.close();
-  for (const suffix of [".hnsw", ".hnsw.meta"]) copyFileSync(join(dir, `one.db${suffix}`), join(dir, `two.db${suffix}`));
+  copyFileSync(join(dir, "one.db.hnsw"), join(dir, "two.db.hnsw"));
 
   const reopened = new SqliteStore(join(dir, "two.db"), { approximate: small });
   const check = (await reopened.doctor(false)).find((c) => c.name === "approximate vector index")!;
@@ -132,7 +139,7 @@ test("a graph saved with other build settings, or in the first layout, is rebuil
   const store = await filled(path, small);
   await near(store, "alpha");
   await store.close();
-  const meta = () => JSON.parse(readFileSync(`${path}.hnsw.meta`, "utf8")) as { connectivity: number; quantization: string; center: number[] };
+  const meta = () => savedRecord(`${path}.hnsw`) as { connectivity: number; quantization: string; center: number[] };
   assert.equal(meta().connectivity, 8);
   assert.equal(meta().quantization, "i8");
 
@@ -151,13 +158,16 @@ test("a graph saved with other build settings, or in the first layout, is rebuil
   await other.close();
   assert.equal(meta().connectivity, 12, "rebuilt with the settings asked for, and saved with them");
 
-  // the first layout (the centre alone in .hnsw.center, no settings): rebuilt, and the old file removed
-  const { center } = meta();
-  rmSync(`${path}.hnsw.meta`);
+  // the earlier layouts (usearch's bytes alone, the centre in .hnsw.center or the settings in .hnsw.meta): rebuilt,
+  // and the old files removed
+  const { center, ...settings } = meta();
+  const bytes = (savedRecord(`${path}.hnsw`) as { bytes: number }).bytes;
+  writeFileSync(`${path}.hnsw`, readFileSync(`${path}.hnsw`).subarray(0, bytes));
+  writeFileSync(`${path}.hnsw.meta`, JSON.stringify({ ...settings, format: 2, center }));
   writeFileSync(`${path}.hnsw.center`, new Uint8Array(Float32Array.from(center).buffer));
   const reopened = new SqliteStore(path, { approximate: small });
   await near(reopened, "alpha");
   await reopened.close();
   assert.equal(meta().connectivity, 8);
-  assert.ok(!existsSync(`${path}.hnsw.center`));
+  assert.ok(!existsSync(`${path}.hnsw.center`) && !existsSync(`${path}.hnsw.meta`));
 });

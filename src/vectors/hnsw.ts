@@ -17,11 +17,19 @@
  * (0.5 and 1.25 are worse; bench/ann-sweep, docs/BENCHMARKS.md); re-scoring more than 100 candidates exactly then
  * adds nothing. The graph's copies are 8-bit (a quarter of the memory of the matrix's floats): the exact
  * re-scoring takes away what the rounding costs (recall 0.983 at 8 bits against 0.981 at 16 at 200,000 chunks,
- * same settings). A saved graph keeps its build settings beside it (`.meta`) and is rebuilt, not misread, when
- * they are not the ones asked for.
+ * same settings). A saved graph carries its build settings and is rebuilt, not misread, when they are not the ones
+ * asked for.
+ *
+ * The saved file is derived state that must never crash the process: usearch reads a file unchecked, and a truncated
+ * or altered one aborts Node in native code. So the file ends with a record (settings, centre, the graph's length,
+ * its sha256 and its vector count; layout below), is written to a temporary file in the same folder, synced and
+ * renamed over the old one (two processes saving at once leave one complete file, whichever renamed last), and is
+ * handed to usearch only when its length and checksum match. A file that does not verify is rebuilt from the table.
  */
 import { createRequire } from "node:module";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
 import type * as UsearchModule from "usearch";
 import type { VectorMatrix } from "./matrix.js";
 
@@ -51,18 +59,72 @@ export interface HnswOptions {
 const BUILD_BATCH = 50_000;
 
 /**
- * Saved beside the graph (`<path>.meta`): how it was built, and its centre. A graph built otherwise (another
- * quantization or connectivity, or the first layout, which kept only the centre in `<path>.center`) is not
- * loaded but rebuilt: usearch loads a file with the settings the file was made with, whatever the index asked.
+ * Appended to usearch's bytes (which it reads without looking past them): how the graph was built, its centre, and
+ * what verifies the bytes before usearch sees them. The file is `graph bytes | record (JSON) | record length (u32
+ * LE) | MAGIC`. A graph built otherwise (another quantization or connectivity, or an earlier layout: the centre in
+ * `<path>.center`, or settings in `<path>.meta`) is not loaded but rebuilt: usearch loads a file with the settings
+ * the file was made with, whatever the index asked.
  */
 interface SavedGraph {
-  format: 2;
+  format: 3;
   dimensions: number;
   metric: "cos-centred";
   quantization: "i8";
   connectivity: number;
   expansionAdd: number;
   center: number[];
+}
+
+interface SavedRecord extends SavedGraph {
+  /** The graph's bytes (the file's length up to the record), their sha256 (hex), and the vectors they hold. */
+  bytes: number;
+  sha256: string;
+  count: number;
+}
+
+const MAGIC = Buffer.from("CSCDHNSW");
+const TAIL = 4 + MAGIC.length;
+
+/** What opening a saved graph found: the graph, or why there is none to use (the caller rebuilds). */
+export type Opened = { graph: HnswGraph } | { graph: null; why: "absent" | "other settings" | string };
+
+/** The sha256 of a file's first `bytes` bytes, read in slices (a graph at 1,000,000 chunks is ~200 MB). */
+function sha256Of(fd: number, bytes: number): string {
+  const hash = createHash("sha256");
+  const slice = Buffer.allocUnsafe(1 << 20);
+  for (let at = 0; at < bytes; ) {
+    const n = readSync(fd, slice, 0, Math.min(slice.length, bytes - at), at);
+    if (n === 0) break;
+    hash.update(slice.subarray(0, n));
+    at += n;
+  }
+  return hash.digest("hex");
+}
+
+/** The record at the end of a graph file, or why the file cannot be trusted. */
+function readRecord(path: string): SavedRecord | string {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    if (size < TAIL) return `${size} bytes, too short for a graph`;
+    const tail = Buffer.alloc(TAIL);
+    readSync(fd, tail, 0, TAIL, size - TAIL);
+    const length = tail.readUInt32LE(0);
+    if (!tail.subarray(4).equals(MAGIC) || length > size - TAIL) return "not a complete graph file (truncated, or an earlier layout)";
+    const json = Buffer.alloc(length);
+    readSync(fd, json, 0, length, size - TAIL - length);
+    let record: SavedRecord;
+    try {
+      record = JSON.parse(json.toString("utf8")) as SavedRecord;
+    } catch {
+      return "its record is unreadable";
+    }
+    if (record.bytes !== size - TAIL - length) return `${size - TAIL - length} graph bytes where ${record.bytes} were saved`;
+    if (sha256Of(fd, record.bytes) !== record.sha256) return "its checksum does not match its bytes";
+    return record;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export class HnswGraph {
@@ -115,28 +177,33 @@ export class HnswGraph {
   }
 
   private static saved(o: HnswOptions, dimensions: number, center: Float32Array): SavedGraph {
-    return { format: 2, dimensions, metric: "cos-centred", quantization: "i8", connectivity: o.connectivity, expansionAdd: o.expansionAdd, center: Array.from(center) };
+    return { format: 3, dimensions, metric: "cos-centred", quantization: "i8", connectivity: o.connectivity, expansionAdd: o.expansionAdd, center: Array.from(center) };
   }
 
   /**
-   * The graph saved at `path` as it is, or null when there is no readable file or it was built with other settings
-   * (`describes` tells if it is current).
+   * The graph saved at `path` as it is, once its length and checksum verify, or why not: no file, built with other
+   * settings, or damaged (`describes` then tells if it is current).
    */
-  static open(path: string, dimensions: number, o: HnswOptions): HnswGraph | null {
-    if (!existsSync(path) || !existsSync(`${path}.meta`)) return null;
-    const index = HnswGraph.empty(dimensions, o);
-    let center: Float32Array;
+  static open(path: string, dimensions: number, o: HnswOptions): Opened {
+    if (!existsSync(path)) return { graph: null, why: "absent" };
+    let record: SavedRecord | string;
     try {
-      const meta = JSON.parse(readFileSync(`${path}.meta`, "utf8")) as SavedGraph;
-      const { center: saved, ...settings } = meta;
-      const { center: _, ...wanted } = HnswGraph.saved(o, dimensions, new Float32Array(0));
-      if (JSON.stringify(settings) !== JSON.stringify(wanted) || !Array.isArray(saved) || saved.length !== dimensions) return null;
-      center = Float32Array.from(saved);
-      index.load(path);
-    } catch {
-      return null;
+      record = readRecord(path);
+    } catch (err) {
+      return { graph: null, why: `unreadable (${(err as Error).message})` };
     }
-    return new HnswGraph(index, dimensions, center, o);
+    if (typeof record === "string") return { graph: null, why: record };
+    const { center, bytes: _b, sha256: _s, count, ...settings } = record;
+    const { center: _, ...wanted } = HnswGraph.saved(o, dimensions, new Float32Array(0));
+    if (JSON.stringify(settings) !== JSON.stringify(wanted) || !Array.isArray(center) || center.length !== dimensions) return { graph: null, why: "other settings" };
+    const index = HnswGraph.empty(dimensions, o);
+    try {
+      index.load(path);
+    } catch (err) {
+      return { graph: null, why: `usearch refused it (${(err as Error).message})` };
+    }
+    if (index.size() !== count) return { graph: null, why: `${index.size()} vectors where ${count} were saved` };
+    return { graph: new HnswGraph(index, dimensions, Float32Array.from(center), o) };
   }
 
   /**
@@ -144,7 +211,7 @@ export class HnswGraph {
    * crash between a write and the next save, a store deleted and rebuilt at the same path): the caller rebuilds.
    */
   static load(path: string, matrix: VectorMatrix, o: HnswOptions): HnswGraph | null {
-    const graph = HnswGraph.open(path, matrix.dimensions, o);
+    const { graph } = HnswGraph.open(path, matrix.dimensions, o);
     return graph?.describes(matrix) ? graph : null;
   }
 
@@ -210,17 +277,55 @@ export class HnswGraph {
     return Array.from(found.keys as BigUint64Array, Number);
   }
 
-  /** Saves the graph and, beside it, its settings and centre (`<path>.meta`). */
+  /**
+   * Saves the graph with its record, atomically: written and synced under a name of its own in the same folder, then
+   * renamed over `path`, so a reader or a concurrent writer only ever finds a whole file.
+   */
   save(path: string): void {
-    this.index.save(path);
-    writeFileSync(`${path}.meta`, JSON.stringify(HnswGraph.saved(this.options, this.dimensions, this.center)));
+    const temporary = `${path}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
+    try {
+      this.index.save(temporary);
+      const fd = openSync(temporary, "r+");
+      try {
+        const bytes = fstatSync(fd).size;
+        const record: SavedRecord = { ...HnswGraph.saved(this.options, this.dimensions, this.center), bytes, sha256: sha256Of(fd, bytes), count: this.index.size() };
+        const json = Buffer.from(JSON.stringify(record));
+        const length = Buffer.alloc(4);
+        length.writeUInt32LE(json.length);
+        writeSync(fd, Buffer.concat([json, length, MAGIC]), 0, json.length + TAIL, bytes);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temporary, path);
+    } catch (err) {
+      rmSync(temporary, { force: true });
+      throw err;
+    }
+    syncFolder(dirname(path));
+    // the earlier layouts' files
+    rmSync(`${path}.meta`, { force: true });
     rmSync(`${path}.center`, { force: true });
   }
 
   static discard(path: string): void {
     rmSync(path, { force: true });
+    // the earlier layouts' files
     rmSync(`${path}.meta`, { force: true });
-    // the first layout's centre file
     rmSync(`${path}.center`, { force: true });
+  }
+}
+
+/** Makes a rename in `folder` durable (a crash right after it cannot bring back the old file); best effort. */
+function syncFolder(folder: string): void {
+  try {
+    const fd = openSync(folder, "r");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // not every platform can open or sync a folder; the rename itself is still atomic
   }
 }

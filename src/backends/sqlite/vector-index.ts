@@ -11,7 +11,6 @@
  * with every write, and saved beside the store file on settle and close so that the next open loads it instead of
  * building it again. A saved graph that no longer describes the table is rebuilt; `doctor` checks it.
  */
-import { existsSync } from "node:fs";
 import type { DoctorCheck } from "../../ports/store.js";
 import type { Ranked } from "../../model/types.js";
 import { HnswGraph, type HnswOptions } from "../../vectors/hnsw.js";
@@ -36,7 +35,8 @@ export interface ApproximateSearch extends HnswOptions {
  * re-scoring more than 100 candidates adds nothing.
  */
 export const defaultApproximateSearch: Omit<ApproximateSearch, "path" | "threads"> = Object.freeze({
-  above: 200_000,
+  // CASCADE_APPROXIMATE_ABOVE moves the threshold (tests spawn the CLI on small stores with it)
+  above: Number(process.env.CASCADE_APPROXIMATE_ABOVE) > 0 ? Number(process.env.CASCADE_APPROXIMATE_ABOVE) : 200_000,
   connectivity: 16,
   expansionAdd: 128,
   expansionSearch: 1280,
@@ -118,21 +118,30 @@ export class VectorIndex {
     this.unsaved = false;
   }
 
-  /** Whether the saved graph describes the table (doctor); with `repair`, a stale one is deleted and rebuilt later. */
+  /**
+   * Whether the saved graph describes the table (doctor); with `repair`, a stale or damaged one is deleted and
+   * rebuilt later (a search rebuilds it anyway: nothing it finds wrong stops a search).
+   */
   check(dimensions: number | null, repair: boolean): DoctorCheck | null {
     const path = this.approximate?.path;
     if (!this.approximate || dimensions === null) return null;
+    const name = "approximate vector index";
     const matrix = this.load(dimensions);
-    const graph = this.graph ?? (path ? HnswGraph.open(path, dimensions, this.approximate) : null);
+    const opened = this.graph ? { graph: this.graph } : path ? HnswGraph.open(path, dimensions, this.approximate) : { graph: null, why: "absent" };
+    const graph = opened.graph;
     if (!graph) {
+      const why = "why" in opened ? opened.why : "absent";
       const needed = matrix.count >= this.approximate.above;
-      // a file that would not open was built with other settings (or in the first layout, or is unreadable)
-      const other = path && existsSync(path) ? "the saved graph was built with other settings: rebuilt on the first search" : null;
-      return { name: "approximate vector index", ok: true, detail: needed ? (other ?? "not built yet: built on the first search") : `not used below ${this.approximate.above} chunks (${matrix.count} now)` };
+      if (why === "absent" || why === "other settings") {
+        const other = why === "other settings" ? "the saved graph was built with other settings: rebuilt on the first search" : null;
+        return { name, ok: true, detail: needed ? (other ?? "not built yet: built on the first search") : `not used below ${this.approximate.above} chunks (${matrix.count} now)` };
+      }
+      if (repair) this.invalidate();
+      return { name, ok: false, detail: `the saved graph file is invalid: ${why}; ${repair ? "deleted, " : ""}rebuilt on the next search that needs it`, repaired: repair || undefined };
     }
-    if (graph.describes(matrix)) return { name: "approximate vector index", ok: true, detail: `${graph.size} vectors, in step with the table` };
+    if (graph.describes(matrix)) return { name, ok: true, detail: `${graph.size} vectors, in step with the table` };
     if (repair) this.invalidate();
-    return { name: "approximate vector index", ok: false, detail: `the graph does not describe the table (${graph.size} vectors for ${matrix.count} chunks)${repair ? ": deleted, rebuilt on the next search" : ""}`, repaired: repair || undefined };
+    return { name, ok: false, detail: `the graph does not describe the table (${graph.size} vectors for ${matrix.count} chunks)${repair ? ": deleted, rebuilt on the next search" : ""}`, repaired: repair || undefined };
   }
 
   /** The graph for unfiltered searches of a store this large: loaded from its file, or built now. */
