@@ -1,0 +1,119 @@
+/**
+ * A damaged vector-graph file never crashes the process (issue 36): the saved graph beside the store
+ * (`<store>.hnsw`) truncated, its header or body altered, emptied, or taken from another store; each time a search in
+ * a fresh CLI process answers what exact search answers, with exit 0, and `doctor` names the file as invalid
+ * (with `--repair`, deleted). Before the file was verified, usearch read it unchecked and Node aborted in native code
+ * (exit 134, or SIGSEGV). Two processes saving the graph at once leave one complete file. The threshold is lowered
+ * to 100 chunks (CASCADE_APPROXIMATE_ABOVE) so the stores stay small.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { cli, tempDir } from "./helpers.js";
+
+const ENV = { CASCADE_APPROXIMATE_ABOVE: "100" };
+const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
+const WORDS = "pool config deploy cache latency ledger retry queue timeout shard replica index schema vacuum budget harbor lantern meadow orchard quarry".split(" ");
+
+/** 300 memories, each with a code word of its own, so a search for one has one right answer. */
+function corpus(seed: number): string {
+  let s = seed;
+  const next = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
+  return Array.from({ length: 300 }, (_, i) => {
+    const words = Array.from({ length: 6 }, () => WORDS[Math.floor(next() * WORDS.length)]).join(" ");
+    return JSON.stringify({ text: `note ${i} codeword${seed}x${i}: ${words}`, at: "2026-05-01T10:00:00Z" });
+  }).join("\n");
+}
+
+const dir = tempDir();
+
+/** A store of 300 memories whose graph was built and saved by a search. */
+function store(name: string, seed: number): string {
+  const file = join(dir, `${name}.jsonl`);
+  writeFileSync(file, corpus(seed));
+  const db = join(dir, `${name}.db`);
+  assert.equal(cli(["import", file, "--db", db], { env: ENV }).status, 0);
+  assert.equal(cli(["search", "harbor lantern", "--db", db], { env: ENV }).status, 0);
+  assert.ok(existsSync(`${db}.hnsw`), "the graph is built and saved");
+  return db;
+}
+
+const source = store("source", 7);
+const other = store("other", 11);
+
+/** A copy of the source store (and its graph) to damage. */
+function copy(name: string): string {
+  const db = join(dir, `${name}.db`);
+  for (const suffix of ["", "-wal", ".hnsw"]) if (existsSync(source + suffix)) copyFileSync(source + suffix, db + suffix);
+  return db;
+}
+
+function flip(file: string, at: (size: number) => number, count = 16): void {
+  const data = readFileSync(file);
+  const start = at(data.length);
+  for (let i = start; i < Math.min(data.length, start + count); i++) data[i] ^= 0xa5;
+  writeFileSync(file, data);
+}
+
+const search = (db: string, q: string) => cli(["search", q, "--db", db, "--json"], { env: ENV });
+const topText = (r: ReturnType<typeof cli>) => (r.json as { hits: { text: string }[] } | undefined)?.hits[0]?.text;
+
+const QUERY = "harbor lantern meadow";
+/** What exact search answers on the undamaged store (the threshold left at its default: no graph). */
+const exactTop = topText(cli(["search", QUERY, "--db", source, "--json"]));
+
+const damages: [string, (file: string) => void][] = [
+  ["truncated to half", (f) => truncateSync(f, Math.floor(statSync(f).size / 2))],
+  ["bytes flipped in its header", (f) => flip(f, () => 0)],
+  ["bytes flipped in its body", (f) => flip(f, (size) => Math.floor(size / 3), 64)],
+  ["emptied", (f) => truncateSync(f, 0)],
+  ["taken from another store", (f) => copyFileSync(`${other}.hnsw`, f)],
+];
+
+for (const [i, [what, damage]] of damages.entries()) {
+  test(`a graph file ${what}: search answers with exit 0, doctor names it, --repair deletes it`, () => {
+    const db = copy(`damaged${i}`);
+    damage(`${db}.hnsw`);
+    const doctor = cli(["doctor", "--db", db], { env: ENV });
+    assert.equal(doctor.status, 1, `doctor reports rather than crashing: ${doctor.stderr}`);
+    assert.match(doctor.stdout, /FAILED +approximate vector index: the (saved graph file is invalid|graph does not describe the table)/);
+    const repair = cli(["doctor", "--repair", "--db", db], { env: ENV });
+    assert.ok(repair.status === 0 || repair.status === 1, `doctor --repair does not crash: ${repair.stderr}`);
+    assert.match(repair.stdout, /REPAIRED +approximate vector index/);
+
+    assert.ok(!existsSync(`${db}.hnsw`), "deleted by the repair");
+    // damaged again, and searched before any doctor: the search itself must not crash
+    copyFileSync(`${source}.hnsw`, `${db}.hnsw`);
+    damage(`${db}.hnsw`);
+    const r = search(db, QUERY);
+    assert.equal(r.status, 0, `search does not crash: ${r.stderr}`);
+    assert.ok(exactTop);
+    assert.equal(topText(r), exactTop);
+    const after = cli(["doctor", "--db", db], { env: ENV });
+    assert.equal(after.status, 0, after.stdout);
+    assert.match(after.stdout, /ok +approximate vector index: \d+ vectors, in step with the table/, "rebuilt by the search");
+  });
+}
+
+/** Runs the CLI without waiting, for processes that must overlap. */
+function started(args: string[]): Promise<number | null> {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...ENV }, stdio: "ignore" });
+  return new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+}
+
+test("two processes building and saving the graph at once leave one complete, loadable file", async () => {
+  for (let round = 0; round < 3; round++) {
+    const db = copy(`race${round}`);
+    // no graph yet: both searches build it and save it at the same moment
+    truncateSync(`${db}.hnsw`, 0);
+    cli(["doctor", "--repair", "--db", db], { env: ENV });
+    assert.ok(!existsSync(`${db}.hnsw`));
+    const codes = await Promise.all([started(["search", "harbor", "--db", db]), started(["search", "lantern", "--db", db])]);
+    assert.deepEqual(codes, [0, 0]);
+    const doctor = cli(["doctor", "--db", db], { env: ENV });
+    assert.match(doctor.stdout, /ok +approximate vector index: \d+ vectors, in step with the table/, doctor.stdout);
+    assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith(`race${round}.db.hnsw.`)), [], "no temporary file left behind");
+  }
+});
