@@ -95,7 +95,9 @@ test("a first-person question raises what the user said, by speaker or by role, 
 
 test("first person and prose: what the rules read", () => {
   for (const q of ["What did I decide about the database?", "my sprint ends when", "When I'm done, what's next", "I've moved it, right?"]) assert.ok(speaksInFirstPerson(q), q);
-  for (const q of ["What did Priya decide?", "In which city is the offsite", "iterate over items", "Is it mine-craft or Minecraft"]) assert.equal(speaksInFirstPerson(q), q === "Is it mine-craft or Minecraft", q);
+  for (const q of ["What did Priya decide?", "In which city is the offsite", "iterate over items"]) assert.equal(speaksInFirstPerson(q), false, q);
+  // a known limit of a word rule: a hyphenated word that starts with "mine" reads as the pronoun
+  assert.equal(speaksInFirstPerson("Is it mine-craft or Minecraft"), true);
   const text = "We now use `String(80)` here.\n```\nx = f(1)\n```\nnote = db.Column(db.String(120))\nThe limit moved to 20.";
   assert.equal(prose(text).replace(/\s+/g, " ").trim(), "We now use here. The limit moved to 20.");
   const reply = "### Step 2: New deadline\n- **New Deadline**: March 31\n1. **Migrate**: run it\n- We moved the deadline to March 31 instead.";

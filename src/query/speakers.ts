@@ -33,7 +33,7 @@ export interface SpeakerOptions {
 }
 
 /** The speaker (or role) a chat gives the person who talks to an assistant. */
-export const USER_SPEAKER = "user";
+const USER_SPEAKER = "user";
 
 const FIRST_PERSON = /\b(i|me|my|mine|myself)\b|\bi['’](m|ve|d|ll)\b/i;
 
