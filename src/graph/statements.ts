@@ -44,7 +44,21 @@ export function prose(text: string): string {
     .join("\n");
 }
 
-const sentences = (text: string): string[] => sentencesOf(prose(text));
+/**
+ * A new memory is judged against several older ones, and an older one against several new ones of a batch: the
+ * last few hundred texts' sentences are kept rather than split again for every pair (as revision-parse keeps parses).
+ */
+const split = new Map<string, string[]>();
+
+function sentences(text: string): string[] {
+  let found = split.get(text);
+  if (!found) {
+    found = sentencesOf(prose(text));
+    if (split.size >= 512) split.delete(split.keys().next().value!);
+    split.set(text, found);
+  }
+  return found;
+}
 
 /**
  * The judge's verdict on the pair, statement by statement when either memory is longer than a statement.
