@@ -94,7 +94,13 @@ export function openApiDocument() {
         Error: {
           type: "object",
           required: ["error"],
-          properties: { error: { type: "object", required: ["code", "message"], properties: { code: { type: "string" }, message: { type: "string" } } } },
+          properties: {
+            error: {
+              type: "object",
+              required: ["code", "message"],
+              properties: { code: { type: "string" }, message: { type: "string" }, field: { type: "string", description: "the input at fault, when there is one" } },
+            },
+          },
         },
       },
     },
@@ -111,6 +117,7 @@ export function openApiDocument() {
             ...["under", "since", "until", "as_of", "known_at", "cursor"].map((name) => ({ name, in: "query", schema: { type: "string" } })),
             { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 1000, default: 50 } },
             { name: "order", in: "query", schema: { type: "string", enum: ["asc", "desc"], default: "asc" } },
+            { name: "filter", in: "query", schema: { type: "array", items: { type: "string" } }, description: "a condition in the CLI's spelling (user=alice); repeatable" },
           ],
           responses: { "200": ok("{memories, edges, next_cursor}"), ...errors },
         },
