@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { memoryChangesSchema } from "../../index.js";
 import { linkBodySchema } from "./graph-routes.js";
-import { batchDocSchema, memoryBodySchema, messagesDocSchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
+import { batchDocSchema, forgetWhereBodySchema, memoryBodySchema, messagesDocSchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
 
 const json = (schema: z.ZodType) => ({ content: { "application/json": { schema: z.toJSONSchema(schema, { unrepresentable: "any" }) } } });
 const ok = (description: string) => ({ description, content: { "application/json": { schema: { type: "object" } } } });
@@ -35,6 +35,7 @@ const OPERATION_IDS: Record<string, string> = {
   "get /v1/memories/{id}": "getMemory",
   "delete /v1/memories/{id}": "forgetMemory",
   "patch /v1/memories/{id}": "updateMemory",
+  "post /v1/memories:forget": "forgetMemories",
   "get /v1/memories/{id}/history": "memoryHistory",
   "post /v1/search": "search",
   "post /v1/supersede": "supersede",
@@ -155,7 +156,20 @@ export function openApiDocument() {
           responses: { "200": ok("{id, forgotten, summaries_rebuilt, purged?}"), ...errors },
         },
       },
-      "/v1/memories/{id}/history": { get: { summary: "supersession chain", parameters: id, responses: { "200": ok("{id, chain, edges}"), ...errors } } },
+      "/v1/memories:forget": {
+        post: {
+          summary: "forget every memory matching a filter and/or happening before an instant (at least one condition); dry_run counts them only",
+          requestBody: json(forgetWhereBodySchema),
+          responses: { "200": ok("{matched, forgotten, dry_run, ids, summaries_rebuilt, purged?}"), ...errors },
+        },
+      },
+      "/v1/memories/{id}/history": {
+        get: {
+          summary: "supersession chain",
+          parameters: [...id, ...["as_of", "known_at"].map((name) => ({ name, in: "query", schema: { type: "string" } }))],
+          responses: { "200": ok("{id, chain, edges, revisions}"), ...errors },
+        },
+      },
       "/v1/search": {
         post: {
           summary: "fused search",
