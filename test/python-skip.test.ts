@@ -3,17 +3,13 @@
  * passes; with CASCADE_REQUIRE_PYTHON=1 (set by .ci/run) the missing interpreter fails the run instead.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
+import { runTestFile } from "./helpers.js";
 
 const PYTHON_TESTS = new URL("./python-client.test.js", import.meta.url).pathname;
 
-const run = (env: Record<string, string>) => {
-  // a test run of its own (NODE_TEST_CONTEXT would make the child report to this run instead of printing)
-  const { NODE_TEST_CONTEXT: _, ...outer } = process.env;
-  return spawnSync(process.execPath, ["--test", "--test-reporter=tap", PYTHON_TESTS], { encoding: "utf8", env: { ...outer, CASCADE_PYTHON: "/nonexistent/python3", CASCADE_REQUIRE_PYTHON: "", ...env } });
-};
+const run = (env: Record<string, string>) => runTestFile(PYTHON_TESTS, { CASCADE_PYTHON: "/nonexistent/python3", CASCADE_REQUIRE_PYTHON: "", ...env });
 
 test("without python3 the Python client's tests are skipped with the reason, and the run passes", () => {
   const r = run({});
