@@ -35,8 +35,12 @@ class Transport:
             raise CascadeError("BAD_RESPONSE", f"{method} {path}: the answer is not JSON: {raw[:80]!r}", status=response.status) from None
 
     def lines(self, method: str, path: str, query: Optional[Mapping[str, Any]] = None) -> Iterator[Dict[str, Any]]:
-        """Each line of a JSONL answer, parsed, read as the server sends it (the whole answer is never held)."""
-        response = self._open(method, path, query, None)
+        """Each line of a JSONL answer, parsed, read as the server sends it (the whole answer is never held). The
+        request is made here, so a refused one raises before the first line is asked for."""
+        return self._read_lines(self._open(method, path, query, None), method, path)
+
+    @staticmethod
+    def _read_lines(response: Any, method: str, path: str) -> Iterator[Dict[str, Any]]:
         try:
             for number, line in enumerate(response, start=1):
                 if line.strip():

@@ -126,12 +126,19 @@ class MemoryPage:
 
 
 @dataclass
+class Purged:
+    """What erasing a forgotten text from the store's files did."""
+
+    terms_dropped: int
+    checkpointed: bool
+
+
+@dataclass
 class Forgotten:
     id: str
     forgotten: bool
     summaries_rebuilt: int
-    # with purge: what the erasing pass did ({"terms_dropped", "checkpointed"})
-    purged: Optional[Dict[str, Any]] = None
+    purged: Optional[Purged] = None  # with purge only
 
 
 @dataclass
@@ -141,7 +148,7 @@ class ForgottenWhere:
     dry_run: bool
     ids: List[str]
     summaries_rebuilt: int
-    purged: Optional[Dict[str, Any]] = None
+    purged: Optional[Purged] = None
 
 
 @dataclass
@@ -228,12 +235,22 @@ class TimeWindow:
 
 
 @dataclass
+class Budget:
+    """Late interaction's work budget, when it bit: index entries it may read, read, and the words left unread."""
+
+    limit: int
+    used: int
+    skipped: List[str]
+
+
+@dataclass
 class ChannelReport:
     weight: float
     candidates: int
     ms: float
+    # why the channel returned nothing without looking (the store lacks what it needs)
     unsupported: Optional[str] = None
-    budget: Optional[Dict[str, Any]] = None
+    budget: Optional[Budget] = None
 
 
 @dataclass

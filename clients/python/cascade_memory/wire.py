@@ -55,7 +55,8 @@ def _object(cls: type, data: Dict[str, Any], strict: bool, where: str) -> Any:
         unknown = sorted(set(data) - known)
         missing = [wire for _, wire, _, required in fields if required and wire not in data]
         if unknown or missing:
-            raise CascadeError("BAD_RESPONSE", f"{where}: fields the client does not know {unknown}, fields missing {missing}")
+            problems = ([f"fields the client does not know {unknown}"] if unknown else []) + ([f"fields missing {missing}"] if missing else [])
+            raise CascadeError("BAD_RESPONSE", f"{where}: {', '.join(problems)}")
     kwargs = {attr: _convert(tp, data.get(wire), strict, f"{where}.{wire}") for attr, wire, tp, required in fields if required or wire in data}
     return cls(**kwargs)
 

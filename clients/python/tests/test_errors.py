@@ -46,7 +46,7 @@ class ApiErrorsTest(unittest.TestCase):
             (lambda: self.memory.save_topic("a..b"), "topic"),
             (lambda: self.memory.update(a, ttl="forever"), "ttl"),
             (lambda: self.memory.forget_where(), None),
-            (lambda: list(self.memory.export(since="someday")), "since"),
+            (lambda: self.memory.export(since="someday"), "since"),  # refused at the call, before any line
             (lambda: self.memory.decide_suggestion("s_nope", "maybe"), "decision"),
         ]
         for call, field in cases:
