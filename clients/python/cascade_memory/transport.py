@@ -2,6 +2,7 @@
 as a CascadeError. Streaming answers (JSONL) are read a line at a time."""
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import socket
@@ -27,30 +28,32 @@ class Transport:
 
     def json(self, method: str, path: str, query: Optional[Mapping[str, Any]] = None, body: Any = None) -> Any:
         """The parsed JSON answer of one request."""
-        with self._open(method, path, query, body) as response:
-            raw = response.read()
+        with self._failures(method, path):
+            with self._open(method, path, query, body) as response:
+                raw, status = response.read(), response.status
         try:
             return json.loads(raw)
         except ValueError:
-            raise CascadeError("BAD_RESPONSE", f"{method} {path}: the answer is not JSON: {raw[:80]!r}", status=response.status) from None
+            raise CascadeError("BAD_RESPONSE", f"{method} {path}: the answer is not JSON: {raw[:80]!r}", status=status) from None
 
     def lines(self, method: str, path: str, query: Optional[Mapping[str, Any]] = None) -> Iterator[Dict[str, Any]]:
         """Each line of a JSONL answer, parsed, read as the server sends it (the whole answer is never held). The
         request is made here, so a refused one raises before the first line is asked for."""
-        return self._read_lines(self._open(method, path, query, None), method, path)
+        with self._failures(method, path):
+            response = self._open(method, path, query, None)
+        return self._read_lines(response, method, path)
 
-    @staticmethod
-    def _read_lines(response: Any, method: str, path: str) -> Iterator[Dict[str, Any]]:
+    def _read_lines(self, response: Any, method: str, path: str) -> Iterator[Dict[str, Any]]:
         try:
-            for number, line in enumerate(response, start=1):
-                if line.strip():
-                    try:
-                        yield json.loads(line)
-                    except ValueError:
-                        raise CascadeError("BAD_RESPONSE", f"{method} {path}: line {number} is not JSON: {line[:80]!r}", status=response.status) from None
-        except (http.client.IncompleteRead, ConnectionError, socket.timeout, TimeoutError) as err:
             # the server stops a stream it cannot finish (a store error mid-way) by cutting the connection
-            raise CascadeError("BAD_RESPONSE", f"{method} {path}: the answer ended early ({err.__class__.__name__})") from None
+            with self._failures(method, path):
+                for number, line in enumerate(response, start=1):
+                    if line.strip():
+                        try:
+                            record = json.loads(line)
+                        except ValueError:
+                            raise CascadeError("BAD_RESPONSE", f"{method} {path}: line {number} is not JSON: {line[:80]!r}", status=response.status) from None
+                        yield record
         finally:
             response.close()
 
@@ -68,11 +71,16 @@ class Transport:
         if body is not None:
             data = json.dumps(body).encode("utf-8")
             headers["Content-Type"] = "application/json"
-        request = urllib.request.Request(url, data=data, headers=headers, method=method)
         try:
-            return urllib.request.urlopen(request, timeout=self.timeout)
+            return urllib.request.urlopen(urllib.request.Request(url, data=data, headers=headers, method=method), timeout=self.timeout)
         except urllib.error.HTTPError as err:
             raise _api_error(err, method, path) from None
+
+    @contextlib.contextmanager
+    def _failures(self, method: str, path: str) -> Iterator[None]:
+        """Whatever goes wrong below HTTP, as a CascadeError with a code of its own."""
+        try:
+            yield
         except (socket.timeout, TimeoutError):
             raise CascadeError("TIMEOUT", f"{method} {path}: no answer from {self.url} within {self.timeout:g} s") from None
         except urllib.error.URLError as err:
@@ -80,7 +88,7 @@ class Transport:
                 raise CascadeError("TIMEOUT", f"{method} {path}: no answer from {self.url} within {self.timeout:g} s") from None
             raise CascadeError("UNREACHABLE", f"cannot reach {self.url} ({err.reason}): is `cascade serve` running there?") from None
         except (http.client.HTTPException, ConnectionError) as err:
-            raise CascadeError("UNREACHABLE", f"{method} {path}: the connection to {self.url} failed ({err.__class__.__name__})") from None
+            raise CascadeError("BAD_RESPONSE", f"{method} {path}: the connection to {self.url} broke off ({err.__class__.__name__})") from None
 
 
 def _query_pairs(query: Mapping[str, Any]) -> list:
