@@ -120,6 +120,9 @@ class Client:
         self._http = Transport(url, token or None, namespace, timeout)
         self._strict = strict
 
+    def __repr__(self) -> str:  # never the token
+        return f"Client(url={self.url!r}, namespace={self.namespace!r})"
+
     @property
     def url(self) -> str:
         return self._http.url

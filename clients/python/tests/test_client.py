@@ -188,6 +188,7 @@ class MemoriesTest(unittest.TestCase):
 
     def test_service_routes(self) -> None:
         self.assertTrue(self.memory.health().ok)
+        self.assertEqual(repr(self.memory), f"Client(url={self.memory.url!r}, namespace={self.memory.namespace!r})")  # no token in logs
         self.assertEqual(self.memory.openapi()["openapi"], "3.1.0")
         self.memory.remember("Something to count.")
         stats = self.memory.stats()
