@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import keyword
+import pathlib
 import unittest
 
 from cascade_memory import NOT_CLIENT_OPERATIONS, OPERATIONS, Client
@@ -41,6 +42,10 @@ class CoverageTest(unittest.TestCase):
             wire += list(op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {}).get("properties", {}))
             gaps += [f"{route}: {name}" for name in wire if python_name(name) not in accepted]
         self.assertEqual(gaps, [], "wire parameters the client's methods cannot send")
+
+    def test_the_readme_names_every_method(self) -> None:
+        readme = (pathlib.Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+        self.assertEqual([m for m in OPERATIONS.values() if f"`{m}(" not in readme], [], "methods the README's table lacks")
 
     def test_the_document_names_operations_of_each_kind(self) -> None:
         # a guard against reading an empty or foreign document and passing vacuously
