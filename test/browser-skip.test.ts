@@ -3,17 +3,13 @@
  * passes; with CASCADE_REQUIRE_CHROMIUM=1 (set by .ci/run) the missing browser fails the run instead.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
+import { runTestFile } from "./helpers.js";
 
 const INSPECTOR_TESTS = new URL("./inspector.test.js", import.meta.url).pathname;
 
-const run = (env: Record<string, string>) => {
-  // a test run of its own (NODE_TEST_CONTEXT would make the child report to this run instead of printing)
-  const { NODE_TEST_CONTEXT: _, ...outer } = process.env;
-  return spawnSync(process.execPath, ["--test", "--test-reporter=tap", INSPECTOR_TESTS], { encoding: "utf8", env: { ...outer, CASCADE_CHROMIUM: "/nonexistent/chromium", CASCADE_REQUIRE_CHROMIUM: "", ...env } });
-};
+const run = (env: Record<string, string>) => runTestFile(INSPECTOR_TESTS, { CASCADE_CHROMIUM: "/nonexistent/chromium", CASCADE_REQUIRE_CHROMIUM: "", ...env });
 
 test("without Chromium the browser tests are skipped with the reason, and the run passes", () => {
   const r = run({});

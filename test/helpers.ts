@@ -81,3 +81,10 @@ export async function serve(global: string[], flags: string[] = []): Promise<{ c
   });
   return { child, url, log: () => err };
 }
+
+/** `node --test FILE` as a run of its own (TAP on stdout), `env` over this process's environment. */
+export function runTestFile(file: string, env: Record<string, string>) {
+  // NODE_TEST_CONTEXT would make the child report to this run instead of printing
+  const { NODE_TEST_CONTEXT: _, ...outer } = process.env;
+  return spawnSync(process.execPath, ["--test", "--test-reporter=tap", file], { encoding: "utf8", env: { ...outer, ...env } });
+}

@@ -115,6 +115,10 @@ describe("HTTP API on a real loopback server", () => {
       assert.match(r.json.error.message, message);
       assert.ok(r.json.error.code);
     }
+    // the field at fault travels beside the message, spelled as the wire spells it (as_of, not the SDK's asOf)
+    assert.deepEqual((await call("POST", "/v1/search", { query: "x", as_of: "whenever" })).json.error.field, "as_of");
+    assert.deepEqual((await call("POST", "/v1/search", { query: "x", k: 0 })).json.error.field, "k");
+    assert.equal((await call("GET", "/v1/nothing-here")).json.error.field, undefined);
     const ns = await call("POST", "/v1/search", { query: "x" }, { "x-cascade-namespace": "../etc" });
     assert.equal(ns.status, 400);
     assert.match(ns.json.error.message, /^namespace: /);

@@ -9,6 +9,7 @@ import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { MemorySpace } from "../src/index.js";
 import { openApiDocument } from "../src/surfaces/http/openapi.js";
 import { startHttpServer } from "../src/surfaces/http/serve.js";
+import { createHttpApp } from "../src/surfaces/http/app.js";
 import { tempDir } from "./helpers.js";
 
 test("Redocly's recommended rules find no error and no warning", async () => {
@@ -43,4 +44,23 @@ test("the document is served without the token; the API is not", async () => {
   } finally {
     await server.close();
   }
+});
+
+test("every route the server answers is in the document (generated clients, the Python one among them, follow it)", () => {
+  const app = createHttpApp(new MemorySpace(join(tempDir(), "r.db")), { maxBodyBytes: 1024, maxBatch: 10 });
+  // Hono's spelling → OpenAPI's: `:id` → `{id}`, a literal segment held in a pattern (`:op{topics:(move|merge)}`) → each literal
+  const spelled = (path: string) => {
+    const literal = /\/:\w+\{([^}]+)\}$/.exec(path);
+    if (!literal) return [path.replace(/\/:(\w+)/g, "/{$1}")];
+    const [, pattern] = literal;
+    const alternatives = /^(.*)\((.*)\)$/.exec(pattern);
+    const names = alternatives ? alternatives[2].split("|").map((a) => alternatives[1] + a) : [pattern];
+    return names.map((n) => path.slice(0, literal.index) + "/" + n);
+  };
+  const served = app.routes
+    .filter((r) => r.method !== "ALL" && r.path !== "/assets/:name") // the inspector's scripts: part of the page at /
+    .flatMap((r) => spelled(r.path).map((p) => `${r.method.toLowerCase()} ${p}`));
+  const documented = Object.entries<any>(openApiDocument().paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m} ${path}`));
+  assert.deepEqual(served.filter((r) => !documented.includes(r)), [], "routes the document does not describe");
+  assert.deepEqual(documented.filter((d) => !served.includes(d)), [], "documented routes the server does not answer");
 });

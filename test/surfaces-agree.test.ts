@@ -47,7 +47,7 @@ describe("one verdict for one input on every surface", () => {
       assert.equal(r.stderr, `cascade: ${message}\n`);
       const h = await http("POST", "/v1/search", { query });
       assert.equal(h.status, 400);
-      assert.deepEqual(h.json, { error: { code: "INVALID_INPUT", message } });
+      assert.deepEqual(h.json, { error: { code: "INVALID_INPUT", message, field: "query" } });
       const m = (await mcp.callTool({ name: "memory_search", arguments: { query } })) as any;
       assert.equal(m.isError, true);
       assert.equal(m.content[0].text, `error INVALID_INPUT: ${message}`);

@@ -46,8 +46,9 @@ const STATUS: Record<ErrorCode, 400 | 404 | 409 | 500 | 501 | 502> = {
 
 const decisionSchema = z.object({ decision: z.enum(["accepted", "rejected"]) }).strict();
 
-function problem(c: Context, status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500 | 501 | 502, code: string, message: string) {
-  return c.json({ error: { code, message } }, status);
+/** The error body; `field` names the input at fault when there is one (as the wire spells it), for clients to point at. */
+function problem(c: Context, status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500 | 501 | 502, code: string, message: string, field?: string) {
+  return c.json({ error: field === undefined ? { code, message } : { code, message, field } }, status);
 }
 
 export async function body<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
@@ -71,7 +72,7 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
   app.onError((thrown, c) => {
     // the field named as this API spells it (as_of, not the SDK's asOf)
     const err = respelled(thrown, wireName);
-    if (err instanceof CascadeError) return problem(c, STATUS[err.code], err.code, err.message);
+    if (err instanceof CascadeError) return problem(c, STATUS[err.code], err.code, err.message, err.field);
     return problem(c, 500, "INTERNAL", err instanceof Error ? err.message : String(err));
   });
   if (isServerWorker()) {

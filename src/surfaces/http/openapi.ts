@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { memoryChangesSchema } from "../../index.js";
 import { linkBodySchema } from "./graph-routes.js";
-import { batchDocSchema, memoryBodySchema, messagesDocSchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
+import { batchDocSchema, forgetWhereBodySchema, memoryBodySchema, messagesDocSchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
 
 const json = (schema: z.ZodType) => ({ content: { "application/json": { schema: z.toJSONSchema(schema, { unrepresentable: "any" }) } } });
 const ok = (description: string) => ({ description, content: { "application/json": { schema: { type: "object" } } } });
@@ -35,6 +35,7 @@ const OPERATION_IDS: Record<string, string> = {
   "get /v1/memories/{id}": "getMemory",
   "delete /v1/memories/{id}": "forgetMemory",
   "patch /v1/memories/{id}": "updateMemory",
+  "post /v1/memories:forget": "forgetMemories",
   "get /v1/memories/{id}/history": "memoryHistory",
   "post /v1/search": "search",
   "post /v1/supersede": "supersede",
@@ -94,7 +95,13 @@ export function openApiDocument() {
         Error: {
           type: "object",
           required: ["error"],
-          properties: { error: { type: "object", required: ["code", "message"], properties: { code: { type: "string" }, message: { type: "string" } } } },
+          properties: {
+            error: {
+              type: "object",
+              required: ["code", "message"],
+              properties: { code: { type: "string" }, message: { type: "string" }, field: { type: "string", description: "the input at fault, when there is one" } },
+            },
+          },
         },
       },
     },
@@ -111,6 +118,7 @@ export function openApiDocument() {
             ...["under", "since", "until", "as_of", "known_at", "cursor"].map((name) => ({ name, in: "query", schema: { type: "string" } })),
             { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 1000, default: 50 } },
             { name: "order", in: "query", schema: { type: "string", enum: ["asc", "desc"], default: "asc" } },
+            { name: "filter", in: "query", schema: { type: "array", items: { type: "string" } }, description: "a condition in the CLI's spelling (user=alice); repeatable" },
           ],
           responses: { "200": ok("{memories, edges, next_cursor}"), ...errors },
         },
@@ -148,7 +156,20 @@ export function openApiDocument() {
           responses: { "200": ok("{id, forgotten, summaries_rebuilt, purged?}"), ...errors },
         },
       },
-      "/v1/memories/{id}/history": { get: { summary: "supersession chain", parameters: id, responses: { "200": ok("{id, chain, edges}"), ...errors } } },
+      "/v1/memories:forget": {
+        post: {
+          summary: "forget every memory matching a filter and/or happening before an instant (at least one condition); dry_run counts them only",
+          requestBody: json(forgetWhereBodySchema),
+          responses: { "200": ok("{matched, forgotten, dry_run, ids, summaries_rebuilt, purged?}"), ...errors },
+        },
+      },
+      "/v1/memories/{id}/history": {
+        get: {
+          summary: "supersession chain",
+          parameters: [...id, ...["as_of", "known_at"].map((name) => ({ name, in: "query", schema: { type: "string" } }))],
+          responses: { "200": ok("{id, chain, edges, revisions}"), ...errors },
+        },
+      },
       "/v1/search": {
         post: {
           summary: "fused search",
