@@ -15,6 +15,7 @@ import { registerSearchCommand } from "./commands/search-command.js";
 import { registerServerCommands } from "./commands/server-commands.js";
 import { registerStoreCommands } from "./commands/store-commands.js";
 import { registerTopicCommands } from "./commands/topic-commands.js";
+import { addAnswersToHelp } from "./answers.js";
 import { mode, withEngine, type CliContext } from "./context.js";
 import { registerGraphCommands } from "./graph-commands.js";
 import { registerListCommand } from "./list-command.js";
@@ -51,6 +52,7 @@ export function buildProgram(): Command {
   registerListCommand(program, context);
   registerExportCommand(program, context);
   registerEvalCommands(program, context);
+  addAnswersToHelp(program);
   return program;
 }
 

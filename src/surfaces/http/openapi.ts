@@ -158,14 +158,14 @@ export function openApiDocument() {
       },
       "/v1/memories:forget": {
         post: {
-          summary: "forget every memory matching a filter and/or happening before an instant (at least one condition); dry_run counts them only",
+          summary: "forget every memory matching a filter, happening before an instant or expired (at least one condition); dry_run counts them only",
           requestBody: json(forgetWhereBodySchema),
           responses: { "200": ok("{matched, forgotten, dry_run, ids, summaries_rebuilt, purged?}"), ...errors },
         },
       },
       "/v1/memories/{id}/history": {
         get: {
-          summary: "supersession chain",
+          summary: "supersession chain, oldest to newest, every edge touching it and its corrections",
           parameters: [...id, ...["as_of", "known_at"].map((name) => ({ name, in: "query", schema: { type: "string" } }))],
           responses: { "200": ok("{id, chain, edges, revisions}"), ...errors },
         },

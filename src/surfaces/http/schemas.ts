@@ -16,7 +16,13 @@ export const searchBodySchema = z
   .strict();
 
 export const forgetWhereBodySchema = z
-  .object({ filter: whereSchema.optional(), before: z.string().optional(), expired: z.boolean().optional(), dry_run: z.boolean().optional(), purge: z.boolean().optional() })
+  .object({
+    filter: whereSchema.optional().describe('conditions that must all hold, as for search: {"user": "alice"}'),
+    before: z.string().optional().describe("every memory that happened before this time (ISO 8601)"),
+    expired: z.boolean().optional().describe("every memory whose expiry has passed"),
+    dry_run: z.boolean().optional().describe("list what would be forgotten and change nothing"),
+    purge: z.boolean().optional().describe("also erase their text from the store's files"),
+  })
   .strict();
 
 export const supersedeBodySchema = z
