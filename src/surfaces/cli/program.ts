@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
+import { CHANNEL_NAMES } from "../../index.js";
 import { registerEvalCommands } from "./commands/eval-commands.js";
 import { registerExportCommand } from "./commands/export-command.js";
 import { registerMemoryCommands } from "./commands/memory-commands.js";
@@ -25,7 +26,7 @@ const VERSION = (JSON.parse(readFileSync(new URL("../../../../package.json", imp
 
 export function buildProgram(): Command {
   const program = new Command("cascade")
-    .description("Memory for AI agents: seven retrieval channels fused by weighted RRF over an embedded store.")
+    .description(`Memory for AI agents: seven retrieval channels (${CHANNEL_NAMES.join(", ")}) fused by weighted RRF over an embedded store.`)
     .version(VERSION, "-V, --version", "print the version")
     .option("--db <path>", "the store (default $CASCADE_DB, else ./.cascade/memory.db)")
     .option("--json", "print exactly one JSON document on stdout")

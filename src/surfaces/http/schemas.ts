@@ -42,6 +42,11 @@ export const memoryBodySchema = memoryInputSchema.extend({
 export const batchBodySchema = z.object({ memories: z.array(z.unknown()), dedupe: z.boolean().optional() }).strict();
 export const batchDocSchema = z.object({ memories: z.array(memoryBodySchema), dedupe: z.boolean().optional() }).strict();
 
+/** POST /v1/suggestions/{id}: a person's verdict on a detected revision. */
+export const decisionBodySchema = z
+  .object({ decision: z.enum(["accepted", "rejected"]).describe("accepted writes the supersedes edge; rejected writes nothing") })
+  .strict();
+
 export const topicBodySchema = z.object({ path: z.string({ error: "required, a topic path" }), description: z.string().optional() }).strict();
 export const repathBodySchema = z.object({ from: z.string({ error: "required, a topic path" }), to: z.string({ error: "required, a topic path" }) }).strict();
 

@@ -36,7 +36,7 @@ function section(help: Help, path: string, command: Command): string {
   return parts.join("\n\n");
 }
 
-/** The first sentence of a description, for the table of commands (the whole one is in the command's section). */
+/** The first sentence of what `--help` lists for a command, for the table of commands (the whole description is in its section). */
 const firstSentence = (text: string): string => text.split(/(?<=\.)\s+(?=[A-Z])/)[0];
 
 export function cliReference(program: Command = buildProgram()): string {
@@ -51,7 +51,7 @@ export function cliReference(program: Command = buildProgram()): string {
     "## Global options\n\nThey go before or after the command: `cascade --db team.db search …`.",
     optionsTable(help, program),
     "## Commands",
-    table(["command", "does"], commands.map(({ path, command }) => [`[${path}](#${anchor(`cascade ${path}`)})`, firstSentence(help.commandDescription(command))])),
+    table(["command", "does"], commands.map(({ path, command }) => [`[${path}](#${anchor(`cascade ${path}`)})`, firstSentence(help.subcommandDescription(command))])),
     ...commands.map(({ path, command }) => section(help, path, command)),
   ].join("\n\n") + "\n";
 }
