@@ -56,6 +56,12 @@ function section({ method, path, op }: { method: string; path: string; op: Opera
   return parts.join("\n\n");
 }
 
+/** The fields of the error document (components.schemas.Error). */
+function errorFields(doc: ReturnType<typeof openApiDocument>): string[] {
+  const error = doc.components.schemas.Error as { properties: { error: { properties: Record<string, unknown> } } };
+  return Object.keys(error.properties.error.properties);
+}
+
 /** Each error status once, with the document's description of it. */
 function errorsTable(all: { op: Operation }[]): string {
   const seen = new Map<string, string>();
@@ -74,7 +80,7 @@ export function httpReference(doc = openApiDocument()): string {
       "With a token (`--token` or `$CASCADE_TOKEN`) every route but those marked \"No token needed\" needs `Authorization: Bearer TOKEN`.",
     table(["route", "does"], all.map((o) => [`[${o.method} ${o.path}](#${anchor(`${o.method} ${o.path}`)})`, o.op.summary ?? ""])),
     "## Errors",
-    "Every error answer is `{\"error\": {\"code\", \"message\"}}`; the code is one of the SDK's stable codes.",
+    `Every error answer is \`{"error": {${errorFields(doc).map((f) => `"${f}"`).join(", ")}}}\`; the code is one of the SDK's stable codes.`,
     errorsTable(all),
     ...all.map(section),
   ].join("\n\n") + "\n";
