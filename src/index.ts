@@ -28,7 +28,7 @@ export { parseInstant, formatInstant } from "./time/iso.js";
 export { recallOptionsSchema, recallWireShape, recallOptionsFromWire, RECALL_WIRE_NAMES, type RecallOptions, type RecallWire } from "./query/options.js";
 export type { Embedder, TokenVectors } from "./ports/embedder.js";
 export type { Store, StoreMaker } from "./ports/store.js";
-export { CHANNEL_NAMES } from "./model/types.js";
+export { CHANNEL_NAMES, CHANNEL_SUMMARIES } from "./model/types.js";
 export type { ChannelName, Hit, Memory, MemoryInput, SearchResult, Ranked } from "./model/types.js";
 export { readJsonlBatches, parseJsonlLine, requireFile, stoppedImport, type JsonlItem } from "./ingest/jsonl.js";
 export type { ForgetOptions, Forgotten, ForgetWhereOptions, ForgottenWhere } from "./api/forgetting.js";

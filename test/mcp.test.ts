@@ -74,11 +74,11 @@ test("an MCP server in one namespace never sees another's memories", async () =>
   await bob.close();
 });
 
-test("one tool list: the README and `cascade mcp --help` name every tool the server offers", () => {
-  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+test("one tool list: docs/MCP.md and `cascade mcp --help` name every tool the server offers", () => {
+  const reference = readFileSync(new URL("../../docs/MCP.md", import.meta.url), "utf8");
   const help = cli(["mcp", "--help"]).stdout;
   for (const name of Object.keys(MCP_TOOLS)) {
-    assert.ok(readme.includes(`\`${name}\``), `README names ${name}`);
+    assert.ok(reference.includes(`## ${name}\n`), `docs/MCP.md documents ${name}`);
     assert.ok(help.includes(name), `--help names ${name}`);
   }
 });

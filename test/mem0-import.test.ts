@@ -1,6 +1,6 @@
 /**
  * `cascade import --format mem0`: Mem0's get_all JSON (test/fixtures/mem0-get-all.json, in the shape of its
- * API's answer) mapped as the README documents: memory → text, user_id → user, agent_id → agent, created_at → at,
+ * API's answer) mapped as docs/GUIDE.md documents: memory → text, user_id → user, agent_id → agent, created_at → at,
  * metadata kept, id → metadata.ref "mem0:<id>", updated_at → metadata.mem0_updated_at.
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * A question that names a time finds that time's memories (issue 31, item 2): on the demo store (the README's
+ * A question that names a time finds that time's memories (issue 31, item 2): on the demo store (docs/GUIDE.md's
  * own example), and on a second fixture of dated sessions and notes written before the rule (fixtures/dated-days).
  */
 import assert from "node:assert/strict";
@@ -37,7 +37,7 @@ test("demo store: 'what happened last week' ranks that week's two turns first", 
   await engine.close();
 });
 
-test("the README's command on the demo store prints the handbook first and no 'matched no memory'", () => {
+test("the guide's command on the demo store prints the handbook first and no 'matched no memory'", () => {
   const db = join(tempDir(), "demo.db");
   assert.equal(cli(["demo", "--db", db]).status, 0);
   const r = cli(["search", "what happened last Tuesday", "--now", "2026-06-20", "--db", db]);

@@ -1,7 +1,7 @@
 /**
  * @module ingest/mem0
  * Reads Mem0's `get_all` JSON (a list of memories, or `{"results": [...]}` as its v1.1 API answers) into memory
- * inputs, one mapping documented in the README:
+ * inputs, one mapping documented in docs/GUIDE.md:
  *
  *   memory → text · user_id → user · agent_id → agent · created_at → at · metadata → metadata ·
  *   id → metadata.ref "mem0:<id>" (so a second import skips it) · updated_at → metadata.mem0_updated_at

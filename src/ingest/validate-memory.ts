@@ -16,26 +16,27 @@ const shortText = z.string().max(200, "at most 200 characters");
 
 export const memoryInputSchema = z
   .object({
-    text: z.string({ error: "required, a string" }),
+    text: z.string({ error: "required, a string" }).describe("the memory's text"),
     kind: z
       .string()
       .regex(/^[a-z][a-z0-9_-]{0,31}$/, "a lowercase word such as note, turn or document")
       .refine((k) => k !== "summary", "summary is reserved for the summary pyramid (cascade pyramid build writes them)")
-      .optional(),
-    title: z.string().max(defaultLimits.maxTitleChars, `at most ${defaultLimits.maxTitleChars} characters`).optional(),
-    description: z.string().max(defaultLimits.maxDescriptionChars, `at most ${defaultLimits.maxDescriptionChars} characters`).optional(),
-    tags: z.array(z.string().trim().min(1, "a tag cannot be empty").max(100)).max(defaultLimits.maxTags).optional(),
-    topic: z.string().optional(),
-    at: z.string().optional(),
-    role: shortText.optional(),
-    speaker: shortText.optional(),
-    session: shortText.optional(),
-    user: shortText.optional(),
-    agent: shortText.optional(),
-    expires: z.string().optional(),
-    ttl: z.string().optional(),
+      .optional()
+      .describe("note, turn, decision, document... (default: turn when a speaker or role is set, else note)"),
+    title: z.string().max(defaultLimits.maxTitleChars, `at most ${defaultLimits.maxTitleChars} characters`).optional().describe("a short title (searched by the curated channel)"),
+    description: z.string().max(defaultLimits.maxDescriptionChars, `at most ${defaultLimits.maxDescriptionChars} characters`).optional().describe("a longer description (searched by the curated channel)"),
+    tags: z.array(z.string().trim().min(1, "a tag cannot be empty").max(100)).max(defaultLimits.maxTags).optional().describe("tags (searched by the curated channel)"),
+    topic: z.string().optional().describe("topic path, e.g. ops.config (default: placed automatically once the store has topics)"),
+    at: z.string().optional().describe("when it happened, ISO 8601 (default now)"),
+    role: shortText.optional().describe("the chat role, e.g. user or assistant"),
+    speaker: shortText.optional().describe("who said it (a question naming them favours it)"),
+    session: shortText.optional().describe("the conversation it belongs to (its turns are read together)"),
+    user: shortText.optional().describe("the person this memory is about or for (a scope: the filter user=ID)"),
+    agent: shortText.optional().describe("the agent that wrote it (a scope: the filter agent=ID)"),
+    expires: z.string().optional().describe("when it stops being returned by searches and lists, ISO 8601"),
+    ttl: z.string().optional().describe("the same as a duration from its time: 90m, 12h, 30d, 2w"),
     // checked by validateMetadata: a plain object, bounded in depth and size (zod's record would recurse)
-    metadata: z.custom<Record<string, unknown>>(() => true).optional(),
+    metadata: z.custom<Record<string, unknown>>(() => true).optional().describe("a JSON object kept with the memory (filters test its fields)"),
   })
   .strict();
 

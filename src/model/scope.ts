@@ -4,7 +4,7 @@
  * session neighbours, conversational context and the entity hops of a graph read only ever join memories of one
  * scope. Two memories share a scope when their users are equal and their agents are equal, an absent field
  * equalling only an absent one: a note without a user is not about Alice, so it neither revises nor is revised by
- * hers (README "Scopes and filters").
+ * hers (docs/GUIDE.md, "Scopes and filters").
  */
 export interface Scope {
   user: string | null;

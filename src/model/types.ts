@@ -11,6 +11,17 @@ import type { Scope } from "./scope.js";
 export type ChannelName = "bm25" | "dense" | "curated" | "recency" | "colbert" | "time" | "graph";
 export const CHANNEL_NAMES: readonly ChannelName[] = ["bm25", "dense", "curated", "recency", "colbert", "time", "graph"];
 
+/** What each channel ranks, in one line: `cascade search --help`, the README's table and docs say it in these words. */
+export const CHANNEL_SUMMARIES: Readonly<Record<ChannelName, string>> = {
+  bm25: "chunk bodies by BM25 (full-text index)",
+  dense: "chunk vectors by similarity to the question (offline GloVe, or an OpenAI-compatible or ONNX embedder)",
+  curated: "titles, descriptions and tags by BM25",
+  recency: "newest first, among the memories the other channels found",
+  colbert: "late interaction: each question word against the nearest word of a chunk",
+  time: "the summaries and memories of a period the question names (\"last Tuesday\")",
+  graph: "a walk from the best hits through the entities they mention and their typed edges",
+};
+
 /** What a caller supplies to remember something. Everything but `text` is optional. */
 export interface MemoryInput {
   text: string;

@@ -44,11 +44,11 @@ export function formatGraph(g: GraphJson): string {
 export function registerGraphCommands(program: Command, { withEngine, mode }: CliContext): void {
   program
     .command("link")
-    .description(`relate two memories with a typed edge (${EDGE_TYPES.join(", ")}); see README "Relations"`)
+    .description(`relate two memories with a typed edge (${EDGE_TYPES.join(", ")}); see docs/GUIDE.md, "Relations"`)
     .argument("<from>")
     .argument("<to>")
     .requiredOption("--type <type>", `one of ${EDGE_TYPES.join(", ")}`, edgeType)
-    .option("--reason <text>")
+    .option("--reason <text>", "why, kept with the edge")
     .option("--at <iso>", "when the relation starts holding (default: FROM's event time)")
     .action(async (from: string, to: string, o, cmd: Command) => {
       const edge = await withEngine(cmd, (e) => e.link(from, to, { type: o.type, reason: o.reason, at: o.at, provenance: "user" }));

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
+import { CHANNEL_NAMES } from "../../index.js";
 import { registerEvalCommands } from "./commands/eval-commands.js";
 import { registerExportCommand } from "./commands/export-command.js";
 import { registerMemoryCommands } from "./commands/memory-commands.js";
@@ -15,6 +16,7 @@ import { registerSearchCommand } from "./commands/search-command.js";
 import { registerServerCommands } from "./commands/server-commands.js";
 import { registerStoreCommands } from "./commands/store-commands.js";
 import { registerTopicCommands } from "./commands/topic-commands.js";
+import { addAnswersToHelp } from "./answers.js";
 import { mode, withEngine, type CliContext } from "./context.js";
 import { registerGraphCommands } from "./graph-commands.js";
 import { registerListCommand } from "./list-command.js";
@@ -24,7 +26,7 @@ const VERSION = (JSON.parse(readFileSync(new URL("../../../../package.json", imp
 
 export function buildProgram(): Command {
   const program = new Command("cascade")
-    .description("Memory for AI agents: seven retrieval channels fused by weighted RRF over an embedded store.")
+    .description(`Memory for AI agents: seven retrieval channels (${CHANNEL_NAMES.join(", ")}) fused by weighted RRF over an embedded store.`)
     .version(VERSION, "-V, --version", "print the version")
     .option("--db <path>", "the store (default $CASCADE_DB, else ./.cascade/memory.db)")
     .option("--json", "print exactly one JSON document on stdout")
@@ -51,6 +53,7 @@ export function buildProgram(): Command {
   registerListCommand(program, context);
   registerExportCommand(program, context);
   registerEvalCommands(program, context);
+  addAnswersToHelp(program);
   return program;
 }
 

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { CascadeError, DEFAULT_NAMESPACE, respelled, wireName, isPostgresUrl, memoryChangesSchema, parseWith, recallOptionsFromWire, type Engine, type ErrorCode, type MemoryInput, type MemorySpace } from "../../index.js";
 import { openApiDocument } from "./openapi.js";
 import { oneTurnEach, overlapping } from "./search-queue.js";
-import { batchBodySchema, forgetWhereBodySchema, messagesBodySchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
+import { batchBodySchema, decisionBodySchema, forgetWhereBodySchema, messagesBodySchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
 import { registerGraphRoutes } from "./graph-routes.js";
 import { registerBrowseRoutes } from "./browse-routes.js";
 import { registerExportRoute } from "./export-route.js";
@@ -44,7 +44,6 @@ const STATUS: Record<ErrorCode, 400 | 404 | 409 | 500 | 501 | 502> = {
   INTERNAL: 500,
 };
 
-const decisionSchema = z.object({ decision: z.enum(["accepted", "rejected"]) }).strict();
 
 /** The error body; `field` names the input at fault when there is one (as the wire spells it), for clients to point at. */
 function problem(c: Context, status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500 | 501 | 502, code: string, message: string, field?: string) {
@@ -171,7 +170,7 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
   app.post("/v1/edges/:id/retract", async (c) => c.json(await (await engine(c)).retract(c.req.param("id"))));
   app.get("/v1/suggestions", async (c) => c.json({ suggestions: await (await engine(c)).suggestions() }));
   app.post("/v1/suggestions/:id", async (c) => {
-    const { decision } = await body(c, decisionSchema);
+    const { decision } = await body(c, decisionBodySchema);
     return c.json(await (await engine(c)).decideSuggestion(c.req.param("id"), decision));
   });
 

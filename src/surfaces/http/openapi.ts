@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { memoryChangesSchema } from "../../index.js";
 import { linkBodySchema } from "./graph-routes.js";
-import { batchDocSchema, forgetWhereBodySchema, memoryBodySchema, messagesDocSchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
+import { batchDocSchema, decisionBodySchema, forgetWhereBodySchema, memoryBodySchema, messagesDocSchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
 
 const json = (schema: z.ZodType) => ({ content: { "application/json": { schema: z.toJSONSchema(schema, { unrepresentable: "any" }) } } });
 const ok = (description: string) => ({ description, content: { "application/json": { schema: { type: "object" } } } });
@@ -158,14 +158,14 @@ export function openApiDocument() {
       },
       "/v1/memories:forget": {
         post: {
-          summary: "forget every memory matching a filter and/or happening before an instant (at least one condition); dry_run counts them only",
+          summary: "forget every memory matching a filter, happening before an instant or expired (at least one condition); dry_run counts them only",
           requestBody: json(forgetWhereBodySchema),
           responses: { "200": ok("{matched, forgotten, dry_run, ids, summaries_rebuilt, purged?}"), ...errors },
         },
       },
       "/v1/memories/{id}/history": {
         get: {
-          summary: "supersession chain",
+          summary: "supersession chain, oldest to newest, every edge touching it and its corrections",
           parameters: [...id, ...["as_of", "known_at"].map((name) => ({ name, in: "query", schema: { type: "string" } }))],
           responses: { "200": ok("{id, chain, edges, revisions}"), ...errors },
         },
@@ -191,7 +191,7 @@ export function openApiDocument() {
       "/v1/supersede": { post: { summary: "NEW supersedes OLD", requestBody: json(supersedeBodySchema), responses: { "201": ok("the edge"), ...errors } } },
       "/v1/edges/{id}/retract": { post: { summary: "retract an edge", parameters: id, responses: { "200": ok("the edge"), ...errors } } },
       "/v1/suggestions": { get: { summary: "open revision suggestions", responses: { "200": ok("{suggestions}"), ...errors } } },
-      "/v1/suggestions/{id}": { post: { summary: "accept or reject", parameters: id, responses: { "200": ok("the suggestion"), ...errors } } },
+      "/v1/suggestions/{id}": { post: { summary: "accept or reject", parameters: id, requestBody: json(decisionBodySchema), responses: { "200": ok("the suggestion"), ...errors } } },
       "/v1/topics": {
         get: { summary: "topic tree with counts", parameters: [{ name: "under", in: "query", schema: { type: "string" } }], responses: { "200": ok("{topics}"), ...errors } },
         post: { summary: "create or describe a topic", requestBody: json(topicBodySchema), responses: { "201": ok("the topic"), ...errors } },
@@ -202,7 +202,7 @@ export function openApiDocument() {
       "/v1/pyramid": {
         get: {
           summary: "summary pyramid nodes",
-          parameters: [{ name: "level", in: "query", schema: { type: "string", enum: ["day", "week", "month"] } }],
+          parameters: [{ name: "level", in: "query", schema: { type: "string", enum: ["turn", "day", "week", "month"] } }],
           responses: { "200": ok("{zone, dirty, nodes}"), ...errors },
         },
       },

@@ -16,7 +16,13 @@ export const searchBodySchema = z
   .strict();
 
 export const forgetWhereBodySchema = z
-  .object({ filter: whereSchema.optional(), before: z.string().optional(), expired: z.boolean().optional(), dry_run: z.boolean().optional(), purge: z.boolean().optional() })
+  .object({
+    filter: whereSchema.optional().describe('conditions that must all hold, as for search: {"user": "alice"}'),
+    before: z.string().optional().describe("every memory that happened before this time (ISO 8601)"),
+    expired: z.boolean().optional().describe("every memory whose expiry has passed"),
+    dry_run: z.boolean().optional().describe("list what would be forgotten and change nothing"),
+    purge: z.boolean().optional().describe("also erase their text from the store's files"),
+  })
   .strict();
 
 export const supersedeBodySchema = z
@@ -35,6 +41,11 @@ export const memoryBodySchema = memoryInputSchema.extend({
 // route takes any array; the document describes the items with the memory schema
 export const batchBodySchema = z.object({ memories: z.array(z.unknown()), dedupe: z.boolean().optional() }).strict();
 export const batchDocSchema = z.object({ memories: z.array(memoryBodySchema), dedupe: z.boolean().optional() }).strict();
+
+/** POST /v1/suggestions/{id}: a person's verdict on a detected revision. */
+export const decisionBodySchema = z
+  .object({ decision: z.enum(["accepted", "rejected"]).describe("accepted writes the supersedes edge; rejected writes nothing") })
+  .strict();
 
 export const topicBodySchema = z.object({ path: z.string({ error: "required, a topic path" }), description: z.string().optional() }).strict();
 export const repathBodySchema = z.object({ from: z.string({ error: "required, a topic path" }), to: z.string({ error: "required, a topic path" }) }).strict();

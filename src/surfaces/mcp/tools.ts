@@ -1,8 +1,8 @@
 /**
  * @module surfaces/mcp/tools
  * The one list of MCP tools: their names, a line on what each does, and their annotations (read-only,
- * destructive, idempotent), from which the server registers them, `cascade mcp --help` lists them and a test
- * checks the README. A tool registered without an entry here fails at start-up.
+ * destructive, idempotent), from which the server registers them, `cascade mcp --help` lists them and
+ * docs/MCP.md is generated (npm run docs:reference). A tool registered without an entry here fails at start-up.
  */
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 

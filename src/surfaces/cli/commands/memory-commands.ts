@@ -5,7 +5,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { type Command, Option } from "commander";
-import { CascadeError, countOf, isExportedMemory, readJsonlBatches, readMem0Export, requireFile, stoppedImport, readLocomoConversation, type Engine, type MemoryInput } from "../../../index.js";
+import { CascadeError, countOf, memoryInputSchema, isExportedMemory, readJsonlBatches, readMem0Export, requireFile, stoppedImport, readLocomoConversation, type Engine, type MemoryInput } from "../../../index.js";
 import { formatMemory } from "../format.js";
 import { emit } from "../output.js";
 import { progressBar } from "../progress.js";
@@ -23,26 +23,29 @@ function metadataFlag(value: string | undefined): Record<string, unknown> | unde
   }
 }
 
+/** A flag's help is the field's own description in the one memory schema (ingest/validate-memory.ts). */
+const field = (name: keyof typeof memoryInputSchema.shape): string => memoryInputSchema.shape[name].description ?? name;
+
 export function registerMemoryCommands(program: Command, { withEngine, mode }: CliContext): void {
   program
     .command("add")
     .description("remember one thing")
-    .argument("<text>", "the memory's text")
-    .option("--title <title>")
-    .option("--description <text>")
-    .option("--tags <a,b>", "comma-separated tags")
-    .option("--topic <path>", "topic path, e.g. ops.config")
-    .option("--at <iso>", "when it happened (default now)")
-    .option("--role <role>")
-    .option("--speaker <name>")
-    .option("--session <id>")
-    .option("--user <id>", "the person this memory is about or for (a scope: search --filter user=ID)")
-    .option("--agent <id>", "the agent that wrote it (a scope: search --filter agent=ID)")
-    .option("--kind <kind>", "note, turn, decision, document... (default: turn when a speaker or role is set, else note)")
-    .option("--metadata <json>", "a JSON object kept with the memory")
+    .argument("<text>", field("text"))
+    .option("--title <title>", field("title"))
+    .option("--description <text>", field("description"))
+    .option("--tags <a,b>", `${field("tags")}, comma-separated`)
+    .option("--topic <path>", field("topic"))
+    .option("--at <iso>", field("at"))
+    .option("--role <role>", field("role"))
+    .option("--speaker <name>", field("speaker"))
+    .option("--session <id>", field("session"))
+    .option("--user <id>", field("user"))
+    .option("--agent <id>", field("agent"))
+    .option("--kind <kind>", field("kind"))
+    .option("--metadata <json>", field("metadata"))
     .option("--supersedes <id>", "a memory this one replaces (repeatable)", collect)
-    .option("--expires <iso>", "when it stops being returned by searches and lists (forget --expired removes it)")
-    .option("--ttl <duration>", "the same as a duration from --at: 90m, 12h, 30d, 2w")
+    .option("--expires <iso>", `${field("expires")} (forget --expired removes it)`)
+    .option("--ttl <duration>", field("ttl"))
     .action(async (text: string, o, cmd: Command) => {
       const metadata = metadataFlag(o.metadata);
       const input = {

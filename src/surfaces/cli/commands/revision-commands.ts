@@ -14,8 +14,8 @@ export function registerRevisionCommands(program: Command, { withEngine, mode }:
     .description("record that NEW replaces OLD from --at on (default: NEW's event time)")
     .argument("<new>")
     .argument("<old>")
-    .option("--reason <text>")
-    .option("--at <iso>")
+    .option("--reason <text>", "why, kept with the edge")
+    .option("--at <iso>", "when NEW starts replacing OLD (default: NEW's event time)")
     .action(async (newId: string, oldId: string, o, cmd: Command) => {
       const edge = await withEngine(cmd, (e) => e.supersede(newId, oldId, { reason: o.reason, at: o.at, provenance: "user" }));
       emit(mode(cmd), edge, () => `${edge.from} supersedes ${edge.to} from ${edge.valid_from} (edge ${edge.id})`);
@@ -25,8 +25,8 @@ export function registerRevisionCommands(program: Command, { withEngine, mode }:
     .command("history")
     .description("a memory's supersession chain, oldest to newest, and every edge touching it")
     .argument("<id>")
-    .option("--as-of <iso>")
-    .option("--known-at <iso>")
+    .option("--as-of <iso>", "statuses as the world stood then")
+    .option("--known-at <iso>", "only edges recorded (and not retracted) by then")
     .action(async (id: string, o, cmd: Command) => {
       const h = await withEngine(cmd, (e) => e.history(id, { asOf: o.asOf, knownAt: o.knownAt }));
       emit(mode(cmd), h, () => formatHistory(h));
@@ -44,8 +44,8 @@ export function registerRevisionCommands(program: Command, { withEngine, mode }:
   program
     .command("suggestions")
     .description("revisions detected below the confidence threshold; accept or reject them")
-    .option("--accept <id>")
-    .option("--reject <id>")
+    .option("--accept <id>", "accept a suggestion: its supersedes edge is written")
+    .option("--reject <id>", "reject a suggestion: nothing is written")
     .option("--all", "list decided suggestions too")
     .action(async (o, cmd: Command) => {
       if (o.accept && o.reject) throw new CascadeError("INVALID_INPUT", "suggestions: --accept and --reject cannot be used together", { field: "accept" });

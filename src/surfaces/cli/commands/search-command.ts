@@ -3,7 +3,7 @@
  * `cascade search`: flags → recall options → fused hits.
  */
 import { type Command, Option } from "commander";
-import { recallOptionsSchema, type RecallOptions } from "../../../index.js";
+import { CHANNEL_NAMES, CHANNEL_SUMMARIES, recallOptionsSchema, type RecallOptions } from "../../../index.js";
 import { formatSearch } from "../format.js";
 import { emit } from "../output.js";
 import { FILTER_HELP, filterConditions, keepWhole } from "../filter-flag.js";
@@ -16,7 +16,8 @@ const about = (option: keyof typeof recallOptionsSchema.shape): string => recall
 export function registerSearchCommand(program: Command, { withEngine, mode }: CliContext): void {
   program
     .command("search")
-    .description("search memories: every channel, fused by weighted RRF")
+    .summary("search memories: every channel, fused by weighted RRF")
+    .description(`search memories: every channel, fused by weighted RRF. The channels: ${CHANNEL_NAMES.map((c) => `${c}, ${CHANNEL_SUMMARIES[c]}`).join("; ")}`)
     .argument("<query>")
     .option("-k, --k <n>", about("k"), integer("-k", 1))
     .option("--channels <list>", `${about("channels")} (comma-separated)`)

@@ -3,7 +3,6 @@
  * `cascade serve` (HTTP) and `cascade mcp` (Model Context Protocol on stdio).
  */
 import cluster from "node:cluster";
-import { availableParallelism } from "node:os";
 import { type Command } from "commander";
 import { MemorySpace } from "../../../index.js";
 import { serveUntilSignal } from "../../http/serve.js";
@@ -26,7 +25,7 @@ export function registerServerCommands(program: Command, { withEngine, mode }: C
     .option("--max-namespaces <n>", "namespaces the server may create (default 1000)", integer("--max-namespaces", 0))
     .option("--open-namespaces <n>", "stores kept open at once (default 32)", integer("--open-namespaces", 1))
     .option("--heap-growth <percent>", `how far V8 lets the heap grow between full collections, in % of what survived the last (0: V8's own choice, up to 300 on a machine with memory to spare)`, integer("--heap-growth", 0), DEFAULT_HEAP_GROWTH_PERCENT)
-    .option("--workers <n>", `server processes sharing the port and the store, searching in parallel (default 1; this machine has ${availableParallelism()} cores)`, integer("--workers", 1))
+    .option("--workers <n>", "server processes sharing the port and the store, searching in parallel (default 1; more than one a core gains nothing)", integer("--workers", 1))
     .action(async (o, cmd: Command) => {
       const { path, now, engine, file: config } = settings(globalFlags(cmd));
       const workers = o.workers ?? config.serve?.workers ?? 1;

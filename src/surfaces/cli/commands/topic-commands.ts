@@ -12,7 +12,7 @@ export function registerTopicCommands(program: Command, { withEngine, mode }: Cl
   program
     .command("topics")
     .description("the topic tree with direct and total counts")
-    .option("--under <topic>")
+    .option("--under <topic>", "only this topic and the topics below it")
     .action(async (o, cmd: Command) => {
       const t = await withEngine(cmd, (e) => e.topics(o.under));
       emit(mode(cmd), t, () => formatTopicTree(t.topics));
@@ -23,7 +23,7 @@ export function registerTopicCommands(program: Command, { withEngine, mode }: Cl
     .command("create")
     .description("create a topic (its ancestors need not exist); a description helps automatic placement")
     .argument("<path>")
-    .option("--description <text>")
+    .option("--description <text>", "what belongs here (placement compares new memories with it)")
     .action(async (path: string, o, cmd: Command) => {
       const t = await withEngine(cmd, (e) => e.createTopic(path, { description: o.description }));
       emit(mode(cmd), t, () => `topic ${t.path}${t.description ? ` — ${t.description}` : ""} (${countOf(t.total, "memory")})`);
