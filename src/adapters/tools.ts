@@ -10,7 +10,7 @@
  * Expected misses (an unknown id, a bad date) come back as `{ error: { code, message } }` for the model to read.
  */
 import { z } from "zod";
-import { CascadeError, memoryInputSchema, recallOptionsFromWire, recallWireShape, respelled, wireName, type Engine, type Hit, type SearchResult } from "../index.js";
+import { CascadeError, memoryInputSchema, notFound, recallOptionsFromWire, recallWireShape, respelled, wireName, type Engine, type Hit, type SearchResult } from "../index.js";
 
 /** Who the tools act for; every field optional. */
 export interface MemoryScope {
@@ -94,13 +94,11 @@ export function memoryTools(engine: Engine, options: MemoryToolOptions = {}) {
   const scope = defined(options.scope ?? {});
   const scoped = Object.keys(scope).length > 0;
 
-  /** Refuses an id outside the scope as if it did not exist: a tool bound to Alice cannot read or erase Bob's. */
+  /** Refuses an id outside the scope as if it did not exist: a tool bound to Alice can neither read nor erase Bob's. */
   async function inScope(id: string): Promise<void> {
     if (!scoped) return;
     const found = await engine.show(id);
-    for (const [field, value] of Object.entries(scope)) {
-      if (found[field as keyof MemoryScope] !== value) throw new CascadeError("NOT_FOUND", `id: no memory ${id} for this ${field}`, { field: "id" });
-    }
+    if (Object.entries(scope).some(([field, value]) => found[field as keyof MemoryScope] !== value)) throw notFound("memory", id);
   }
 
   const search: MemoryTool<typeof searchInput> = {
