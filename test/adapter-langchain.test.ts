@@ -7,7 +7,7 @@ import { test } from "node:test";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { CascadeChatMessageHistory, CascadeRetriever, cascadeTools } from "../src/adapters/langchain.js";
 import { QUESTION, SCOPE, SEARCH_ARGS, assertRemembered, rememberArgs, seededEngine } from "./agent-scenario.js";
-import { ScriptedChatModel } from "./langchain-model.js";
+import { ScriptedChatModel, runAgent } from "../examples/langchain-agent/tool-loop.js";
 import { emptyEngine } from "./helpers.js";
 
 const toolAnswers = (messages: BaseMessage[]) => messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m)).map((m) => JSON.parse(m.text));
@@ -22,17 +22,7 @@ test("LangChain: a tool-calling loop with cascadeTools searches, then stores the
   });
   const tools = cascadeTools(s.engine, { scope: SCOPE });
   assert.deepEqual(tools.map((t) => t.name), ["memory_search", "memory_add", "memory_forget", "memory_history"]);
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const bound = model.bindTools(tools);
-
-  // the agent loop: call the model, run the tools it asks for, until it answers
-  const messages: BaseMessage[] = [new HumanMessage(QUESTION)];
-  for (let turn = 0; turn < 5; turn++) {
-    const reply = (await bound.invoke(messages)) as AIMessage;
-    messages.push(reply);
-    if (!reply.tool_calls?.length) break;
-    for (const call of reply.tool_calls) messages.push((await byName.get(call.name)!.invoke(call)) as ToolMessage);
-  }
+  const messages = await runAgent(model, tools, [new HumanMessage(QUESTION)]);
   assert.equal(messages.at(-1)!.text, "Noted: KLM from now on.");
   const [searched, added] = toolAnswers(messages);
   await assertRemembered(s, searched, added);
