@@ -33,6 +33,7 @@ test("agent tools: a mistake comes back as a value naming the field as the tool 
   const bad = (await tools.search.run({ query: "airline", as_of: "last spring" })) as { error: { code: string; message: string } };
   assert.equal(bad.error.code, "INVALID_INPUT");
   assert.match(bad.error.message, /^as_of: /);
+  assert.deepEqual(await tools.search.run({ query: "  " }), { error: { code: "INVALID_INPUT", message: "query: must not be empty: say what to search for" } });
   assert.deepEqual(await tools.history.run({ id: "m_nope" }), { error: { code: "NOT_FOUND", message: 'no memory with id "m_nope"' } });
   // without a scope every memory is in reach
   const all = (await tools.search.run({ query: "Lufthansa Berlin" })) as { hits: { id: string }[] };

@@ -25,7 +25,7 @@ export interface MemoryToolOptions {
 }
 
 /** What the search tool returns for a hit: what an agent acts on (text, time, status), and where it came from. */
-export function agentHit(h: Hit) {
+function agentHit(h: Hit) {
   return {
     id: h.id,
     text: h.title ? `${h.title}: ${h.text}` : h.text,
@@ -40,10 +40,11 @@ export function agentHit(h: Hit) {
   };
 }
 
-// Map values, not records, throughout: OpenAI's strict tool schemas refuse open objects (weights, filter, metadata).
+// No open objects (weights, filter, metadata): OpenAI's strict tool schemas refuse them, and the application's
+// scope stands in for a filter. An empty query is refused by the engine, in the words every surface uses.
 const searchInput = z
   .object({
-    query: z.string().min(1, "say what to look for").describe("What you want to know, in plain words, e.g. 'which airline does the user prefer'"),
+    query: z.string().describe("What you want to know, in plain words, e.g. 'which airline does the user prefer'"),
     k: recallWireShape.k,
     since: recallWireShape.since,
     until: recallWireShape.until,
