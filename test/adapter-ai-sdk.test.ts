@@ -7,9 +7,12 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
-import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from "@ai-sdk/provider";
 import { cascadeTools } from "../src/adapters/ai-sdk.js";
 import { QUESTION, SCOPE, SEARCH_ARGS, assertRemembered, rememberArgs, seededEngine } from "./agent-scenario.js";
+
+// the model interface's own types, through the mock (@ai-sdk/provider is ai's dependency, not ours)
+type LanguageModelV3CallOptions = Parameters<MockLanguageModelV3["doGenerate"]>[0];
+type LanguageModelV3GenerateResult = Awaited<ReturnType<MockLanguageModelV3["doGenerate"]>>;
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
 
