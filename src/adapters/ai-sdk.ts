@@ -6,7 +6,7 @@
  */
 import { tool, type Tool } from "ai";
 import type { Engine } from "../index.js";
-import { memoryTools, type MemoryTool, type MemoryToolOptions } from "./tools.js";
+import { memoryToolList, type MemoryTool, type MemoryToolOptions } from "./tools.js";
 
 export type { MemoryScope, MemoryToolOptions } from "./tools.js";
 
@@ -14,5 +14,5 @@ const aiTool = (t: MemoryTool): Tool => tool({ description: t.description, input
 
 /** memory_search, memory_add, memory_forget and memory_history as a ToolSet. */
 export function cascadeTools(engine: Engine, options: MemoryToolOptions = {}): Record<string, Tool> {
-  return Object.fromEntries(Object.values(memoryTools(engine, options)).map((t) => [t.name, aiTool(t as MemoryTool)]));
+  return Object.fromEntries(memoryToolList(engine, options).map((t) => [t.name, aiTool(t)]));
 }

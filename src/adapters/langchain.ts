@@ -14,7 +14,7 @@ import { AIMessage, ChatMessage, HumanMessage, SystemMessage, type BaseMessage }
 import { BaseRetriever, type BaseRetrieverInput } from "@langchain/core/retrievers";
 import { tool } from "@langchain/core/tools";
 import { CascadeError, type Engine, type Hit, type ListOptions, type MemoryInput, type RecallOptions } from "../index.js";
-import { memoryTools, type MemoryScope, type MemoryTool, type MemoryToolOptions } from "./tools.js";
+import { memoryToolList, type MemoryScope, type MemoryTool, type MemoryToolOptions } from "./tools.js";
 
 export type { MemoryScope, MemoryToolOptions } from "./tools.js";
 
@@ -136,5 +136,5 @@ const langchainTool = (t: MemoryTool) => tool(async (input) => JSON.stringify(aw
 
 /** memory_search, memory_add, memory_forget and memory_history as LangChain tools (their answers as JSON text). */
 export function cascadeTools(engine: Engine, options: MemoryToolOptions = {}) {
-  return Object.values(memoryTools(engine, options)).map((t) => langchainTool(t as MemoryTool));
+  return memoryToolList(engine, options).map(langchainTool);
 }

@@ -6,7 +6,7 @@
  */
 import { tool } from "@openai/agents";
 import type { Engine } from "../index.js";
-import { memoryTools, type MemoryTool, type MemoryToolOptions } from "./tools.js";
+import { memoryToolList, type MemoryTool, type MemoryToolOptions } from "./tools.js";
 
 export type { MemoryScope, MemoryToolOptions } from "./tools.js";
 
@@ -14,5 +14,5 @@ const agentTool = (t: MemoryTool) => tool({ name: t.name, description: t.descrip
 
 /** memory_search, memory_add, memory_forget and memory_history, in that order. */
 export function cascadeTools(engine: Engine, options: MemoryToolOptions = {}): ReturnType<typeof agentTool>[] {
-  return Object.values(memoryTools(engine, options)).map((t) => agentTool(t as MemoryTool));
+  return memoryToolList(engine, options).map(agentTool);
 }

@@ -160,3 +160,8 @@ export function memoryTools(engine: Engine, options: MemoryToolOptions = {}) {
 
   return { search, remember, forget, history };
 }
+
+/** The four tools in a list (search, remember, forget, history), for an adapter to wrap each alike. */
+export function memoryToolList(engine: Engine, options: MemoryToolOptions = {}): MemoryTool[] {
+  return Object.values(memoryTools(engine, options)) as MemoryTool[];
+}
