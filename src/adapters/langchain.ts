@@ -13,7 +13,7 @@ import { Document } from "@langchain/core/documents";
 import { AIMessage, ChatMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { BaseRetriever, type BaseRetrieverInput } from "@langchain/core/retrievers";
 import { tool } from "@langchain/core/tools";
-import { CascadeError, type Engine, type Hit, type ListOptions, type MemoryInput, type RecallOptions } from "../index.js";
+import { CascadeError, defaultListLimits, type Engine, type Hit, type ListOptions, type MemoryInput, type RecallOptions } from "../index.js";
 import { memoryToolList, type MemoryScope, type MemoryTool, type MemoryToolOptions } from "./tools.js";
 
 export type { MemoryScope, MemoryToolOptions } from "./tools.js";
@@ -100,7 +100,7 @@ export class CascadeChatMessageHistory extends BaseListChatMessageHistory {
 
   async getMessages(): Promise<BaseMessage[]> {
     const messages: BaseMessage[] = [];
-    const page: ListOptions = { filter: this.scope, kinds: ["turn"], order: "asc", limit: 1000 };
+    const page: ListOptions = { filter: this.scope, kinds: ["turn"], order: "asc", limit: defaultListLimits.maxLimit };
     for (let cursor: string | undefined; ; ) {
       const r = await this.engine.list({ ...page, cursor });
       for (const m of r.memories) messages.push(MESSAGE_OF[m.role ?? ""]?.(m.text) ?? new ChatMessage({ content: m.text, role: m.role ?? "unknown" }));
