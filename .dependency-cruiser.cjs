@@ -11,7 +11,7 @@ module.exports = {
       severity: "error",
       comment: "The engine core picks no backend and knows no shell: it imports ports, never backends, api, eval, bench or surfaces.",
       from: { path: CORE },
-      to: { path: "^src/(backends|api|surfaces|eval|bench|demo)/|^src/index\\.ts$" },
+      to: { path: "^src/(backends|api|surfaces|eval|bench|demo|adapters)/|^src/index\\.ts$" },
     },
     {
       name: "model-and-ports-are-the-bottom",
@@ -30,9 +30,23 @@ module.exports = {
     {
       name: "api-knows-no-shell",
       severity: "error",
-      comment: "The SDK does not depend on the CLI, HTTP, MCP or the web page.",
-      from: { path: "^src/(api|eval|bench)/" },
-      to: { path: "^src/surfaces/" },
+      comment: "The SDK does not depend on the CLI, HTTP, MCP, the web page or a framework adapter.",
+      from: { path: "^src/(api|eval|bench)/|^src/index\\.ts$" },
+      to: { path: "^src/(surfaces|adapters)/" },
+    },
+    {
+      name: "adapters-use-the-sdk",
+      severity: "error",
+      comment: "A framework adapter (cascade-memory/langchain, /ai-sdk, /openai-agents) wraps the public SDK in a framework's types; the SDK never imports one, so the core needs no framework.",
+      from: { path: "^src/adapters/" },
+      to: { path: "^src/", pathNot: "^src/adapters/|^src/index\\.ts$" },
+    },
+    {
+      name: "frameworks-only-in-adapters",
+      severity: "error",
+      comment: "Agent frameworks are optional peer dependencies: only their adapter may import one, or installing Cascade would need them all.",
+      from: { path: "^src/", pathNot: "^src/adapters/" },
+      to: { path: "(^|/)node_modules/(ai|@ai-sdk|@langchain|@openai/agents[^/]*)/" },
     },
     {
       name: "surfaces-use-the-sdk",

@@ -55,6 +55,27 @@ test("npm pack produces a package that installs and runs in an empty folder", ()
   );
   assert.deepEqual(JSON.parse(execFileSync(process.execPath, ["agent.mjs"], { cwd: app, encoding: "utf8" })), { same: true, error: "function" });
 
+  // the framework adapters are subpath exports: a user who installed a framework (an optional peer) imports its
+  // adapter by name; the core above ran with none of them installed
+  const manifest = JSON.parse(readFileSync(join(app, "node_modules", "cascade-memory", "package.json"), "utf8")) as { peerDependencies: Record<string, string> };
+  assert.deepEqual(Object.keys(manifest.peerDependencies).sort(), ["@langchain/core", "@openai/agents", "ai"]);
+  for (const name of Object.keys(manifest.peerDependencies)) {
+    mkdirSync(join(app, "node_modules", name, ".."), { recursive: true });
+    symlinkSync(join(root, "node_modules", name), join(app, "node_modules", name), "dir");
+  }
+  writeFileSync(
+    join(app, "adapters.mjs"),
+    `import { CascadeRetriever, CascadeChatMessageHistory } from "cascade-memory/langchain";
+     import { cascadeTools as aiTools } from "cascade-memory/ai-sdk";
+     import { cascadeTools as agentTools } from "cascade-memory/openai-agents";
+     import { openMemory } from "cascade-memory";
+     const m = await openMemory({ path: ":memory:" });
+     console.log(JSON.stringify({ ai: Object.keys(aiTools(m)), agents: agentTools(m).map((t) => t.name), langchain: [typeof CascadeRetriever, typeof CascadeChatMessageHistory] }));
+     await m.close();`,
+  );
+  const tools = ["memory_search", "memory_add", "memory_forget", "memory_history"];
+  assert.deepEqual(JSON.parse(execFileSync(process.execPath, ["adapters.mjs"], { cwd: app, encoding: "utf8" })), { ai: tools, agents: tools, langchain: ["function", "function"] });
+
   // the web inspector's scripts travel in the package (dist/src), so `cascade serve` can serve them offline
   const packed = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" });
   for (const file of ["main.js", "api.js", "search.js", "timeline.js"]) assert.match(packed, new RegExp(`package/dist/src/surfaces/web/client/${file}`));

@@ -1,0 +1,42 @@
+/**
+ * The memory tools every adapter wraps (src/adapters/tools.ts), called as a framework would call them: history
+ * and forget, the scope that binds them, and expected misses returned as values the model can read.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { memoryTools } from "../src/adapters/tools.js";
+import { SCOPE, seededEngine } from "./agent-scenario.js";
+
+test("agent tools: history shows the chain; forget erases within the scope and refuses another user's memory", async () => {
+  const s = await seededEngine();
+  const tools = memoryTools(s.engine, { scope: SCOPE });
+  const added = (await tools.remember.run({ text: "Alex now prefers KLM for flights to Berlin", supersedes: [s.alexOld] })) as { id: string };
+
+  const history = (await tools.history.run({ id: s.alexOld })) as { chain: { id: string; status: string }[] };
+  assert.deepEqual(history.chain.map((c) => [c.id, c.status]), [[s.alexOld, "superseded"], [added.id, "current"]]);
+
+  // another user's memory is, to Alex's tools, a memory that does not exist
+  const unknown = { error: { code: "NOT_FOUND", message: `no memory with id "${s.bobs}"` } };
+  assert.deepEqual(await tools.forget.run({ id: s.bobs }), unknown);
+  assert.deepEqual(await tools.history.run({ id: s.bobs }), unknown);
+  assert.equal((await s.engine.show(s.bobs)).text, "Bob prefers Lufthansa for flights to Berlin too", "Bob's memory is still there");
+
+  assert.deepEqual(await tools.forget.run({ id: added.id }), { id: added.id, forgotten: true, summaries_rebuilt: 3 }, "its day, week and month summaries are rebuilt");
+  const found = (await tools.search.run({ query: "KLM Berlin" })) as { hits: { id: string }[] };
+  assert.ok(!found.hits.some((h) => h.id === added.id), "a forgotten memory is not found again");
+  await s.engine.close();
+});
+
+test("agent tools: a mistake comes back as a value naming the field as the tool spells it", async () => {
+  const s = await seededEngine();
+  const tools = memoryTools(s.engine);
+  const bad = (await tools.search.run({ query: "airline", as_of: "last spring" })) as { error: { code: string; message: string } };
+  assert.equal(bad.error.code, "INVALID_INPUT");
+  assert.match(bad.error.message, /^as_of: /);
+  assert.deepEqual(await tools.search.run({ query: "  " }), { error: { code: "INVALID_INPUT", message: "query: must not be empty: say what to search for" } });
+  assert.deepEqual(await tools.history.run({ id: "m_nope" }), { error: { code: "NOT_FOUND", message: 'no memory with id "m_nope"' } });
+  // without a scope every memory is in reach
+  const all = (await tools.search.run({ query: "Lufthansa Berlin" })) as { hits: { id: string }[] };
+  assert.deepEqual(new Set(all.hits.map((h) => h.id)), new Set([s.alexOld, s.bobs]));
+  await s.engine.close();
+});
