@@ -142,3 +142,17 @@ test("a JSONL question may mark a knowledge update; update_first skips a message
   assert.throws(() => DATASET_READERS.jsonl(file), /mine\.jsonl:3\.update: "m3" is not in the question's evidence/);
   assert.equal(updateFirst(["m1"], { original: ["m1"], updated: ["m1"] }), null);
 });
+
+test("eval --budget-words prints its evidence@N columns (they were measured but left out of the table)", () => {
+  const file = join(tempDir(), "budget.jsonl");
+  const lines = [
+    { id: "m1", text: "The quota is 1,000 calls a day.", time: "2026-01-01T10:00:00Z" },
+    { id: "m2", text: "The deploy runs on Fridays.", time: "2026-01-02T10:00:00Z" },
+    { question: "What is the quota?", evidence: ["m1"] },
+  ];
+  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n"));
+  const r = cli(["eval", "jsonl", file, "--no-ablation", "--budget-words", "250"]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /\| configuration \| recall@5 \| recall@10 \| hit@10 \| ndcg@10 \| mrr \| evidence@250 \|/);
+  assert.match(r.stdout, /\| all channels \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| 1\.000 \|/);
+});

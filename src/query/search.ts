@@ -19,6 +19,7 @@ import { distinctContentWords } from "../text/tokenize.js";
 import type { ResolvedRecall } from "./options.js";
 import { adjustForTime, type Scored } from "./time.js";
 import { raiseSessionNeighbours, type NeighbourOptions } from "./neighbours.js";
+import { cueSpeakers, cueWeights } from "./cue.js";
 import { orderLaterValues, type LaterValueOptions } from "./later-values.js";
 import { raiseNamedSpeakers, type SpeakerOptions } from "./speakers.js";
 import { extractEntities } from "../entities/extract.js";
@@ -71,6 +72,8 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   const left = !pyramid || !summariesRankFor(time, deps.context) ? leaveOutSummaries(opts.filter, opts.depth) : null;
   const depth = opts.depth;
   if (left) opts = { ...opts, filter: left.filter, depth: left.depth };
+  // a conversation passed as the question: its vector channels blur (query/cue.ts)
+  if (cueSpeakers(text).length) opts = { ...opts, weights: cueWeights(opts.weights) };
   // the lexical and vector channels search the question without its date words, and nothing when what is left
   // only asks what took place ("what happened last Tuesday"): the time channel's window answers that
   const lexical = !time ? text : time.span && namesOnlyTime(time.text) ? "" : time.text;
