@@ -104,7 +104,8 @@ export async function peerQuality(conversations: EvalConversation[], log: (s: st
       for (const config of PEER_CONFIGS) {
         const ranked = await peers.query(config, q.question, vector);
         totals.get(config)!.add(scoreQuestion(ranked, new Set(q.evidence)));
-        if (q.update) updates.get(config)!.push(updateFirst(ranked, q.update));
+        const first = q.update ? updateFirst(ranked, q.update) : null;
+        if (first !== null) updates.get(config)!.push(first);
       }
     }
     peers.close();

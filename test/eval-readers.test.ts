@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { DATASET_READERS, defaultGloveEmbedder, evaluate, scratchStores } from "../src/index.js";
+import { DATASET_READERS, defaultGloveEmbedder, evaluate, scratchStores, updateFirst } from "../src/index.js";
 import { cli, tempDir } from "./helpers.js";
 import { tinyLongMemEval } from "./fixtures/tiny-longmemeval.js";
 import { tinyMadialDialogues, tinyMadialMemories } from "./fixtures/tiny-madial.js";
@@ -125,4 +125,34 @@ test("eval mixed --cv leaves one dataset out: each set's in-sample figure beside
   refused(["eval", "mixed", "--jsonl", mine], /eval mixed: give at least two datasets/);
   refused(["eval", "beam"], /eval beam: the dataset's path is missing/);
   refused(["eval", "squad", "x"], /unknown dataset "squad"; known: locomo, beam, longmemeval, madial, jsonl, mixed/);
+});
+
+test("a JSONL question may mark a knowledge update; update_first skips a message that is both original and update", () => {
+  const dir = tempDir();
+  const file = join(dir, "mine.jsonl");
+  const lines = [
+    { id: "m1", text: "My quota is 1,000 calls a day.", time: "2026-01-01T10:00:00Z" },
+    { id: "m2", text: "My quota is now 1,200 calls a day.", time: "2026-01-05T10:00:00Z" },
+    { question: "What is my daily quota?", evidence: ["m1", "m2"], update: { original: ["m1"], updated: ["m2"] } },
+  ];
+  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n"));
+  const [conv] = DATASET_READERS.jsonl(file);
+  assert.deepEqual(conv.questions[0].update, { original: ["m1"], updated: ["m2"] });
+  writeFileSync(file, [...lines.slice(0, 2), { ...lines[2], update: { original: ["m1"], updated: ["m3"] } }].map((l) => JSON.stringify(l)).join("\n"));
+  assert.throws(() => DATASET_READERS.jsonl(file), /mine\.jsonl:3\.update: "m3" is not in the question's evidence/);
+  assert.equal(updateFirst(["m1"], { original: ["m1"], updated: ["m1"] }), null);
+});
+
+test("eval --budget-words prints its evidence@N columns (they were measured but left out of the table)", () => {
+  const file = join(tempDir(), "budget.jsonl");
+  const lines = [
+    { id: "m1", text: "The quota is 1,000 calls a day.", time: "2026-01-01T10:00:00Z" },
+    { id: "m2", text: "The deploy runs on Fridays.", time: "2026-01-02T10:00:00Z" },
+    { question: "What is the quota?", evidence: ["m1"] },
+  ];
+  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n"));
+  const r = cli(["eval", "jsonl", file, "--no-ablation", "--budget-words", "250"]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /\| configuration \| recall@5 \| recall@10 \| hit@10 \| ndcg@10 \| mrr \| evidence@250 \|/);
+  assert.match(r.stdout, /\| all channels \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| 1\.000 \|/);
 });

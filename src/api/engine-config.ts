@@ -19,6 +19,7 @@ import type { ChatOptions } from "../providers/chat.js";
 import { defaultPyramid, type PyramidOptions } from "../pyramid/build.js";
 import { defaultContext, type ContextOptions } from "../query/context.js";
 import { defaultNeighbours, type NeighbourOptions } from "../query/neighbours.js";
+import { defaultLaterValues, type LaterValueOptions } from "../query/later-values.js";
 import { defaultSpeakers, type SpeakerOptions } from "../query/speakers.js";
 import type { TermPruning } from "../text/terms.js";
 import { validateTimeZone } from "../time/windows.js";
@@ -61,6 +62,8 @@ export interface EngineConfig {
   neighbours?: Partial<NeighbourOptions>;
   /** Candidates said by a person the query names gain a share of their scores (query/speakers.ts). */
   speakers?: Partial<SpeakerOptions>;
+  /** A hit of the same speaker stating a later value of what the question asks ranks above the earlier (query/later-values.ts). */
+  laterValues?: Partial<LaterValueOptions>;
   /** Fact extraction from chat messages (rememberMessages): off unless an extractor or a chat model is given. */
   facts?: { extractor?: FactExtractor; /** An OpenAI-compatible chat model as the extractor (see api/open.ts). */ chat?: ChatOptions };
 }
@@ -86,6 +89,7 @@ export interface ResolvedEngineConfig {
   graph: GraphChannelOptions;
   neighbours: NeighbourOptions;
   speakers: SpeakerOptions;
+  laterValues: LaterValueOptions;
   /** Null: rememberMessages stores the messages only. */
   facts: FactExtractor | null;
 }
@@ -124,6 +128,7 @@ export function resolveEngineConfig(config: EngineConfig = {}): ResolvedEngineCo
     graph: { ...defaultGraphChannel, ...config.graph },
     neighbours: { ...defaultNeighbours, ...config.neighbours },
     speakers: { ...defaultSpeakers, ...config.speakers },
+    laterValues: { ...defaultLaterValues, ...config.laterValues },
     facts: factExtractor ?? null,
   };
 }

@@ -184,6 +184,7 @@ export class Engine {
       context: this.config.context,
       neighbours: this.config.neighbours,
       speakers: this.config.speakers,
+      laterValues: this.config.laterValues,
     };
     return search(deps, query, { ...resolved, pyramid: resolved.pyramid && this.config.pyramid.enabled });
   }

@@ -40,7 +40,9 @@ export const engineConfigSchema = z
     /** Conversational locality after fusion (query/neighbours.ts); 0 for either switches it off. */
     neighbours: z.object({ window: z.number().int().min(0).max(50), share: z.number().min(0).max(1) }).partial().strict().optional(),
     /** Who said it, after fusion (query/speakers.ts); 0 switches it off. */
-    speakers: z.object({ share: z.number().min(0).max(1), userShare: z.number().min(0).max(4) }).partial().strict().optional(),
+    speakers: z.object({ share: z.number().min(0).max(1), userShare: z.number().min(0).max(4), aboutShare: z.number().min(0).max(4) }).partial().strict().optional(),
+    /** The later state wins at read time (query/later-values.ts); depth 0 switches it off. */
+    laterValues: z.object({ depth: z.number().int().min(0).max(10) }).partial().strict().optional(),
     /** The BM25 channel's work budget (config/defaults.ts defaultBm25). */
     bm25: z.object({ maxPostings: z.number().int().min(1) }).partial().strict().optional(),
     termPruning: z.object({ fraction: unit, minChunks: z.number().int().min(0), maxChunks: z.number().int().min(0) }).partial().strict().optional(),

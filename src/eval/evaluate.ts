@@ -64,9 +64,11 @@ export function ablationConfigs(channels: ChannelName[], ablation: boolean): [st
 
 /**
  * 1 when an item of the updated evidence ranks above every item of the original in the first 10 results
- * (and is there at all), else 0: what an agent reads first should be what is true now.
+ * (and is there at all), else 0: what an agent reads first should be what is true now. Null when one message is
+ * both the original and the update (two of BEAM chats 1–10's twenty): no order can put it above itself.
  */
-export function updateFirst(ranked: RankedItem[], update: NonNullable<EvalQuestion["update"]>): number {
+export function updateFirst(ranked: RankedItem[], update: NonNullable<EvalQuestion["update"]>): number | null {
+  if (update.updated.some((id) => update.original.includes(id))) return null;
   const rankOf = (ids: string[]) => {
     const gold = new Set(ids);
     const i = ranked.slice(0, 10).findIndex((r) => (typeof r === "string" ? [r] : r).some((x) => gold.has(x)));
@@ -141,8 +143,10 @@ export async function evaluate(
         byCategory.get(cat)!.add(metrics);
         if (q.update) {
           const first = updateFirst(ranked, q.update);
-          updates.add("overall", first);
-          updates.add(cat, first);
+          if (first !== null) {
+            updates.add("overall", first);
+            updates.add(cat, first);
+          }
         }
         if (q.sessions?.length) {
           const sessions = ranked.map((r) => (typeof r === "string" ? [r] : r).map((x) => sessionOfItem.get(x) ?? `other:${x}`));

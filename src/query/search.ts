@@ -19,6 +19,8 @@ import { distinctContentWords } from "../text/tokenize.js";
 import type { ResolvedRecall } from "./options.js";
 import { adjustForTime, type Scored } from "./time.js";
 import { raiseSessionNeighbours, type NeighbourOptions } from "./neighbours.js";
+import { cueSpeakers, cueWeights } from "./cue.js";
+import { orderLaterValues, type LaterValueOptions } from "./later-values.js";
 import { raiseNamedSpeakers, type SpeakerOptions } from "./speakers.js";
 import { extractEntities } from "../entities/extract.js";
 import { parseTimeExpressions } from "../time/expressions.js";
@@ -46,6 +48,8 @@ export interface SearchDeps {
   neighbours: NeighbourOptions;
   /** Candidates said by a person the query names gain a share of their scores (query/speakers.ts). */
   speakers: SpeakerOptions;
+  /** A later value of what the question asks ranks above the earlier one (query/later-values.ts). */
+  laterValues: LaterValueOptions;
 }
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
@@ -68,6 +72,8 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   const left = !pyramid || !summariesRankFor(time, deps.context) ? leaveOutSummaries(opts.filter, opts.depth) : null;
   const depth = opts.depth;
   if (left) opts = { ...opts, filter: left.filter, depth: left.depth };
+  // a conversation passed as the question: its vector channels blur (query/cue.ts)
+  if (cueSpeakers(text).length) opts = { ...opts, weights: cueWeights(opts.weights) };
   // the lexical and vector channels search the question without its date words, and nothing when what is left
   // only asks what took place ("what happened last Tuesday"): the time channel's window answers that
   const lexical = !time ? text : time.span && namesOnlyTime(time.text) ? "" : time.text;
@@ -147,7 +153,8 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   const annotateStart = performance.now();
   if (time && opts.time === "boost") scored = await adjustForTime(deps.store, scored, time, defaultTimeAdjustments);
   // a fused answer only: one channel asked alone (`--channels bm25`) answers with its own ranking
-  if ([...selected].filter((c) => c !== "recency").length > 1) {
+  const fusedAnswer = [...selected].filter((c) => c !== "recency").length > 1;
+  if (fusedAnswer) {
     scored = await raiseSessionNeighbours(deps.store, scored, deps.neighbours);
     scored = await raiseNamedSpeakers(deps.store, scored, query.entities, deps.speakers, lexical);
   }
@@ -158,7 +165,8 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     { demotion: deps.demotion, currentOnly: opts.currentOnly },
     (ids) => memoriesPassing(deps.store, ids, opts.filter),
   );
-  const related = await annotateRelations(deps.store, annotated, opts.k, { asOf: opts.asOf, knownAt: opts.knownAt }, (ids) => memoriesPassing(deps.store, ids, opts.filter));
+  const ordered = fusedAnswer ? await orderLaterValues(deps.store, lexical, annotated, opts.k, deps.laterValues) : annotated;
+  const related = await annotateRelations(deps.store, ordered, opts.k, { asOf: opts.asOf, knownAt: opts.knownAt }, (ids) => memoriesPassing(deps.store, ids, opts.filter));
   const annotateMs = round(performance.now() - annotateStart);
   const chunks = await deps.store.hydrate(related.slice(0, opts.k).map((f) => f.chunkId));
   // a hit whose memory another process forgot (or whose summary it rewrote) since the channels ran is left out

@@ -23,6 +23,7 @@
 import { normalizeEntity } from "../entities/extract.js";
 import type { EntityInfo } from "../model/entity.js";
 import type { Store } from "../ports/store.js";
+import { cueSpeakers } from "./cue.js";
 import { compareScored, type Scored } from "./time.js";
 
 export interface SpeakerOptions {
@@ -30,6 +31,8 @@ export interface SpeakerOptions {
   share: number;
   /** The share a candidate said by the user gains when the question speaks in the first person (0: off). */
   userShare: number;
+  /** The share a note (a memory no one said) gains when it names a person who speaks in a conversational cue (0: off). */
+  aboutShare: number;
 }
 
 /** The speaker (or role) a chat gives the person who talks to an assistant. */
@@ -49,16 +52,22 @@ export function speaksInFirstPerson(question: string): boolean {
  * that answers it lower (see the notes).
  * userShare 300% (the user's messages count four times for a first-person question): chosen by leave-one-conversation-out
  * on BEAM chats 1–10 over {0, 0.5, 1, 2, 3, 4} (every fold chose 3; docs/BENCHMARKS.md); LoCoMo has no speaker "user" and is unchanged.
+ * aboutShare 50%: chosen by leave-one-language-out on MADial over {0, 0.5, 1, 2} with the cue's weights (query/cue.ts):
+ * the Chinese fold chose 0.5 (English then 0.545), the English fold 2 (Chinese then 0.331); in-sample 0.5 gives 0.458
+ * against 0.420 off. A question of one line is not a cue and is untouched.
  */
-export const defaultSpeakers: Readonly<SpeakerOptions> = Object.freeze({ share: 0.2, userShare: 3 });
+export const defaultSpeakers: Readonly<SpeakerOptions> = Object.freeze({ share: 0.2, userShare: 3, aboutShare: 0.5 });
 
-export async function raiseNamedSpeakers(store: Pick<Store, "speakersOf">, scored: Scored[], named: EntityInfo[], o: SpeakerOptions, question = ""): Promise<Scored[]> {
+
+export async function raiseNamedSpeakers(store: Pick<Store, "speakersOf" | "entities">, scored: Scored[], named: EntityInfo[], o: SpeakerOptions, question = ""): Promise<Scored[]> {
   if (scored.length < 2) return scored;
   // a person is an entity seen as a speaker (entities/extract.ts); the store resolved short forms to them
   const people = o.share > 0 ? new Set(named.filter((e) => e.kind === "person").map((e) => e.key)) : new Set<string>();
   const user = o.userShare > 0 && speaksInFirstPerson(question);
-  if (people.size === 0 && !user) return scored;
+  const labels = o.aboutShare > 0 ? cueSpeakers(question) : [];
+  if (people.size === 0 && !user && labels.length === 0) return scored;
   const speakers = await store.speakersOf(scored.map((s) => s.memoryId));
+  if (labels.length) await raiseNotesAbout(store, scored, speakers, labels, 1 + o.aboutShare);
   const raise = (who: (speaker: string) => boolean, factor: number, why: (speaker: string) => string) => {
     const said = scored.filter((s) => {
       const speaker = speakers.get(s.memoryId);
@@ -74,4 +83,25 @@ export async function raiseNamedSpeakers(store: Pick<Store, "speakersOf">, score
   if (people.size) raise((key) => people.has(key), 1 + o.share, (speaker) => `said by ${speaker}, whom the query names`);
   if (user) raise((key) => key === USER_SPEAKER, 1 + o.userShare, (speaker) => `said by ${speaker}, whom the question's "I" or "my" names`);
   return scored.sort(compareScored);
+}
+
+/**
+ * A note no one said ("Bart danced at the Christmas party") is about the people it names: for a conversational cue,
+ * a note naming a person who talks in it gains `factor`. In MADial's memory archive every memory a dialogue recalls
+ * names its speaker, and about half of what the channels rank first names someone else.
+ */
+async function raiseNotesAbout(store: Pick<Store, "entities">, scored: Scored[], speakers: Map<string, string>, labels: string[], factor: number): Promise<void> {
+  const talking = await store.entities.byKeys(labels.map(normalizeEntity));
+  if (talking.length === 0) return;
+  const ids = new Set(talking.map((e) => e.id));
+  const notes = scored.filter((s) => !speakers.has(s.memoryId));
+  const mentions = await store.entities.mentionsOf(notes.map((s) => s.memoryId));
+  const about = notes.filter((s) => (mentions.get(s.memoryId) ?? []).some((e) => ids.has(e.id)));
+  // nothing to tell apart: no note names them, or every note does
+  if (about.length === 0 || about.length === notes.length) return;
+  for (const s of about) {
+    const who = (mentions.get(s.memoryId) ?? []).find((e) => ids.has(e.id))!.name;
+    s.score *= factor;
+    s.adjustments.push({ reason: `about ${who}, who speaks in the question's conversation`, factor });
+  }
 }

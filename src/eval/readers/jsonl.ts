@@ -2,7 +2,8 @@
  * @module eval/readers/jsonl
  * `eval jsonl FILE`: a user's own data, one JSON object a line, in any order:
  *   a memory   `{"id": "m1", "text": "...", "time"?: ISO 8601, "speaker"?: "...", "session"?: "..."}`
- *   a question `{"question": "...", "evidence": ["m1", ...], "type"?: "...", "now"?: ISO 8601}`
+ *   a question `{"question": "...", "evidence": ["m1", ...], "type"?: "...", "now"?: ISO 8601,
+ *               "update"?: {"original": ["m1"], "updated": ["m9"]}}` (a knowledge update: update_first is measured)
  * (a line with `question` is a question). The file is one conversation: every memory in one fresh store, every
  * question asked of it; a question with empty evidence is counted, not scored.
  */
@@ -14,7 +15,10 @@ import type { EvalConversation, EvalItem, EvalQuestion } from "../dataset.js";
 import { readJsonLines } from "./files.js";
 
 const memorySchema = z.object({ id: z.union([z.string().min(1), z.number()]), text: z.string().min(1), time: z.string().optional(), speaker: z.string().optional(), session: z.string().optional() }).strict();
-const questionSchema = z.object({ question: z.string().min(1), evidence: z.array(z.union([z.string(), z.number()])), type: z.string().optional(), now: z.string().optional() }).strict();
+const ids = z.array(z.union([z.string(), z.number()]));
+const questionSchema = z
+  .object({ question: z.string().min(1), evidence: ids, type: z.string().optional(), now: z.string().optional(), update: z.object({ original: ids.min(1), updated: ids.min(1) }).strict().optional() })
+  .strict();
 
 export function loadJsonl(path: string): EvalConversation {
   const turns: EvalItem[] = [];
@@ -39,7 +43,10 @@ export function loadJsonl(path: string): EvalConversation {
     const evidence = q.evidence.map(String);
     const unknown = evidence.find((id) => !known.has(id));
     if (unknown !== undefined) throw invalidInput(`${at}.evidence`, `${JSON.stringify(unknown)} is not the id of a memory in the file`);
-    return { question: q.question, evidence, category: q.type ?? "all", ...(q.now ? { now: formatInstant(parseInstant(`${at}.now`, q.now)) } : {}) };
+    const update = q.update && { original: q.update.original.map(String), updated: q.update.updated.map(String) };
+    const outside = update && [...update.original, ...update.updated].find((id) => !evidence.includes(id));
+    if (outside !== undefined) throw invalidInput(`${at}.update`, `${JSON.stringify(outside)} is not in the question's evidence`);
+    return { question: q.question, evidence, category: q.type ?? "all", ...(q.now ? { now: formatInstant(parseInstant(`${at}.now`, q.now)) } : {}), ...(update ? { update } : {}) };
   });
   if (questions.length === 0) throw invalidInput(path, "no questions (lines like {\"question\": \"...\", \"evidence\": [\"m1\"]})");
   return { name: path.split("/").pop()!.replace(/\.jsonl$/, ""), turns, questions };

@@ -125,10 +125,13 @@ export function formatMemory(m: ListedMemory & { children?: string[]; sentences?
 
 const METRICS: (keyof Metrics)[] = ["recall@5", "recall@10", "hit@10", "ndcg@10", "mrr"];
 
-/** A Markdown table of metrics, one row per configuration. */
+/** A Markdown table of metrics, one row per configuration; evidence@N columns when any row was measured with them. */
 export function metricsTable(rows: [string, Metrics][]): string {
-  const head = `| configuration | ${METRICS.join(" | ")} |\n|---|${METRICS.map(() => "---:").join("|")}|`;
-  return [head, ...rows.map(([name, m]) => `| ${name} | ${METRICS.map((k) => m[k].toFixed(3)).join(" | ")} |`)].join("\n");
+  const budgets = [...new Set(rows.flatMap(([, m]) => Object.keys(m).filter((k) => k.startsWith("evidence@"))))];
+  const columns = [...METRICS, ...budgets] as (keyof Metrics)[];
+  const cell = (v: number | undefined) => (v === undefined ? "" : v.toFixed(3));
+  const head = `| configuration | ${columns.join(" | ")} |\n|---|${columns.map(() => "---:").join("|")}|`;
+  return [head, ...rows.map(([name, m]) => `| ${name} | ${columns.map((k) => cell(m[k])).join(" | ")} |`)].join("\n");
 }
 
 export function formatEval(r: EvalReport): string {

@@ -1,0 +1,102 @@
+/**
+ * The later state wins at read time (query/later-values.ts): a later message of the same speaker that gives another
+ * value of what the question asks ranks above the earlier one, with the reason on the hit; a later value of
+ * another thing, another speaker's value, another scope's, or a value restated does not move anything.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { test } from "node:test";
+import { defaultGloveEmbedder, evaluate, openMemory, parseInstant, scratchStores, type MemoryInput } from "../src/index.js";
+import { loadJsonl } from "../src/eval/readers/jsonl.js";
+import { valuesIn } from "../src/query/later-values.js";
+import { tempDir } from "./helpers.js";
+
+const NOW = parseInstant("now", "2026-05-30T12:00:00Z");
+const day = (d: number) => `2026-05-${String(d).padStart(2, "0")}T10:00:00Z`;
+const FILLER = "Sounds good. Let's keep going with the plan we discussed and check in next week.";
+
+async function ask(chat: MemoryInput[], question: string, filter?: Record<string, string>) {
+  const memory = await openMemory({ path: join(tempDir(), "later.db"), now: NOW });
+  await memory.rememberMany(chat);
+  const r = await memory.recall(question, { k: 5, ...(filter ? { filter } : {}) });
+  await memory.close();
+  return r.hits;
+}
+
+const said = (speaker: string, d: number, text: string, extra: Partial<MemoryInput> = {}): MemoryInput => ({ speaker, session: `s${d}`, at: day(d), text, ...extra });
+
+test("values of each kind are read off a sentence", () => {
+  const v = valuesIn("I secured 5 interviews, coverage is at 78%, the call moved to April 22 at 4:30 PM on Tuesdays, budget $1,950.");
+  assert.deepEqual(Object.fromEntries([...v].map(([k, s]) => [k, [...s]])), {
+    percent: ["78"],
+    money: ["1950"],
+    clock: ["4:30pm"],
+    date: ["april22"],
+    weekday: ["tuesday"],
+    "count:interview": ["5"],
+  });
+});
+
+test("a later value of what the question asks ranks above the earlier one, with its reason", async () => {
+  const chat = [
+    said("User", 2, "Test coverage of my API integration module: I've reached 65% test coverage on the API integration module. How do I test the retries?"),
+    said("Assistant", 2, FILLER),
+    said("User", 9, "Quick one: coverage on the API module has improved to 78%. What should I cover next?"),
+    said("Assistant", 9, FILLER),
+  ];
+  const hits = await ask(chat, "What is the test coverage percentage of my API integration module?");
+  const [first, second] = hits.filter((h) => /coverage/.test(h.text));
+  assert.match(first.text, /78%/, "the later value comes first");
+  assert.match(second.text, /65%/);
+  const reason = first.adjustments.find((a) => a.reason.startsWith("a later value than"));
+  assert.ok(reason, "the move is listed on the hit");
+  assert.match(reason.reason, /percent 65 → 78/);
+  assert.equal(first.status, "current");
+  assert.equal(second.status, "current", "nothing is marked superseded: only the order changes");
+});
+
+test("a later value of another thing, another speaker's or another scope's value, or a value restated moves nothing", async () => {
+  const moved = (hits: { adjustments: { reason: string }[] }[]) => hits.some((h) => h.adjustments.some((a) => a.reason.startsWith("a later value")));
+  // another thing: the kitchen's budget is asked, the bathroom's comes later
+  const things = [
+    said("User", 2, "The renovation budget for the kitchen floor tiles is $3,800, please keep it in mind."),
+    said("User", 9, "The bathroom renovation budget came in at $5,200 for the tiles."),
+  ];
+  assert.ok(!moved(await ask(things, "What is my renovation budget for the kitchen floor tiles?")));
+  // another speaker: the assistant's example figure is not the user's revision
+  const example = [
+    said("User", 2, "My daily call quota for the weather API is 1,000 calls."),
+    said("Assistant", 9, "For example, a daily call quota of 5,000 calls would let you poll every minute."),
+  ];
+  const hits = await ask(example, "What is my daily call quota for the weather API?");
+  assert.ok(!moved(hits));
+  // another scope: Bob's later quota is not Alice's revision, even searched together
+  const scoped = [
+    said("User", 2, "My daily call quota for the weather API is 1,000 calls.", { user: "alice" }),
+    said("User", 9, "My daily call quota for the weather API is 1,500 calls.", { user: "bob" }),
+  ];
+  const both = await ask(scoped, "What is my daily call quota for the weather API?");
+  assert.ok(!moved(both), "nothing crosses a scope");
+  // restated: the same value again is no change
+  const restated = [
+    said("User", 2, "My daily call quota for the weather API is 1,000 calls."),
+    said("User", 9, "Still on the daily call quota of 1,000 calls for the weather API, how do I cache results?"),
+  ];
+  const again = await ask(restated, "What is my daily call quota for the weather API?");
+  assert.ok(!moved(again));
+  // a question about the past wants the earlier value as much as the later
+  const revised = [restated[0], said("User", 9, "Update: my daily call quota for the weather API is now 1,500 calls.")];
+  assert.ok(!moved(await ask(revised, "What was my daily call quota for the weather API when I started?")));
+});
+
+test("on two fixtures written without seeing the rule, later values rank first more often and control questions keep their recall", async () => {
+  const dir = join(import.meta.dirname, "../../test/fixtures/later-values");
+  const conversations = [1, 2, 3, 4, 5, 6].map((n) => loadJsonl(join(dir, `conv-${n}.jsonl`)));
+  const e = defaultGloveEmbedder();
+  const run = (depth: number) => evaluate("jsonl", conversations, { embedder: e, tokens: e, stores: scratchStores() }, { ablation: false, engine: { laterValues: { depth } } });
+  const [off, on] = [await run(0), await run(2)];
+  // 19/48 → 22/48 when measured (docs/BENCHMARKS.md)
+  assert.ok(on.overall.update_first! > off.overall.update_first!, `update_first ${off.overall.update_first} → ${on.overall.update_first}`);
+  assert.equal(on.by_category.control["recall@10"], off.by_category.control["recall@10"]);
+  assert.ok(on.overall["recall@10"] >= off.overall["recall@10"]);
+});
