@@ -112,7 +112,8 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
   app.post("/v1/memories", async (c) => {
     const input = await body(c, z.record(z.string(), z.unknown()));
     // parsed JSON: the engine checks every field at its boundary, whatever the static type says
-    return c.json(await (await engine(c)).remember(input as unknown as MemoryInput), 201);
+    const stored = await (await engine(c)).remember(input as unknown as MemoryInput);
+    return c.json(stored, stored.existing ? 200 : 201); // 200: its ref was already stored, nothing new
   });
 
   app.post("/v1/messages", async (c) => {
