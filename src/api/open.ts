@@ -104,8 +104,12 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Engin
     const engine = await Engine.create({ store, embedder, tokens, clock }, { ...config, summarizer, entities, facts });
     // the store keeps the spec it was opened with (after Engine.create refused a store of another vector space)
     if (spec && (await store.getMeta(EMBEDDER_SPEC_META)) !== JSON.stringify(spec)) await store.setMeta(EMBEDDER_SPEC_META, JSON.stringify(spec));
-    // a store written before the pyramid was kept current (or with it off) is brought up to date once
-    await engine.catchUpPyramid({ onProgress: options.onPyramidCatchUp });
+    // a store written before the pyramid was kept current (or with it off) is brought up to date once; a store
+    // that cannot take a write now (a full disk, a lock held too long) still opens for reads, and a later open
+    // or write catches up
+    await engine.catchUpPyramid({ onProgress: options.onPyramidCatchUp }).catch((err) => {
+      if (!(err instanceof CascadeError && err.code === "STORE_ERROR")) throw err;
+    });
     return engine;
   } catch (err) {
     await store.close();

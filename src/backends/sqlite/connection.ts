@@ -16,6 +16,9 @@ export type Connection = Database.Database;
  */
 export const BUSY_TIMEOUT_MS = Number(process.env.CASCADE_BUSY_TIMEOUT_MS) > 0 ? Number(process.env.CASCADE_BUSY_TIMEOUT_MS) : 5000;
 
+/** CASCADE_SQLITE_MAX_PAGES: the most pages the store file may hold (never below its current size). */
+const MAX_PAGES = Math.floor(Number(process.env.CASCADE_SQLITE_MAX_PAGES)) || 0;
+
 export function openConnection(path: string, options: { readonly?: boolean } = {}): Connection {
   checkStorePath(path);
   if (path !== ":memory:" && !options.readonly) mkdirSync(dirname(path), { recursive: true });
@@ -41,6 +44,8 @@ export function openConnection(path: string, options: { readonly?: boolean } = {
   db.pragma("temp_store = MEMORY");
   // 64 MB page cache: the FTS5 and posting indexes of 100,000 chunks fit.
   db.pragma("cache_size = -65536");
+  // A cap on the file's pages: a quota, and the way to see what a full disk does (a real SQLITE_FULL).
+  if (MAX_PAGES > 0) db.pragma(`max_page_count = ${MAX_PAGES}`);
   immediateTransactions(db, path);
   return db;
 }
@@ -68,9 +73,12 @@ function immediateTransactions(db: Connection, path: string): void {
   db.transaction = wrapped as unknown as Connection["transaction"];
 }
 
-/** SQLite's lock errors, in words; anything else passes through unchanged. */
+/** SQLite's lock and full-disk errors, in words; anything else passes through unchanged. */
 export function asStoreError(err: unknown, path: string): unknown {
   const code = (err as { code?: unknown })?.code;
+  if (code === "SQLITE_FULL") {
+    return new CascadeError("STORE_ERROR", `the disk holding the store ${path} is full (SQLITE_FULL); nothing was written: free some space and try again`, { cause: err });
+  }
   if (typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))) {
     return new CascadeError(
       "STORE_ERROR",
