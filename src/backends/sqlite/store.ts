@@ -15,11 +15,12 @@ import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "
 import type { Scope } from "../../model/scope.js";
 import type { DoctorCheck, EmbedderStamp, HydratedChunk, LexicalQuery, ListQuery, NodeQuery, SessionNeighbours, Store, StoreStats } from "../../ports/store.js";
 import { listMemoryIds } from "./list-sql.js";
-import { runDoctor } from "./doctor.js";
+import { guarded, runDoctor } from "./doctor.js";
 import type { PyramidNode } from "../../model/pyramid.js";
 import type { Window, WindowLevel } from "../../time/windows.js";
 import { fromBlob } from "../../vectors/math.js";
-import { openConnection, type Connection } from "./connection.js";
+import { openConnection, unguarded, type Connection } from "./connection.js";
+import { recordIntegrity, refuseWritesWhileDamaged } from "./damage.js";
 import { filterCondition, isEmptyFilter } from "./filter-sql.js";
 import * as graph from "./graph-sql.js";
 import { sqliteEntityReads } from "./entities-sql.js";
@@ -71,6 +72,7 @@ export class SqliteStore implements Store {
     try {
       this.db = openConnection(path);
       migrate(this.db);
+      refuseWritesWhileDamaged(this.db, path);
     } catch (err) {
       if (err instanceof CascadeError) throw err;
       throw new CascadeError("STORE_ERROR", `cannot open the store at ${path}: ${(err as Error).message}`, { cause: err });
@@ -431,10 +433,11 @@ export class SqliteStore implements Store {
   }
 
   async doctor(repair: boolean): Promise<DoctorCheck[]> {
-    const dimensions = (await this.embedderStamp())?.dimensions ?? null;
-    const checks = runDoctor(this.db, this.prepare, dimensions, repair);
+    const dimensions = (await this.embedderStamp().catch(() => null))?.dimensions ?? null; // a damaged page: checked below
+    const checks = unguarded(this.db, () => runDoctor(this.db, this.prepare, dimensions, repair));
+    recordIntegrity(this.db, checks[0]);
     if (checks.some((c) => c.repaired)) this.vectors.invalidate(); // reloaded from the table on next use
-    const graph = this.vectors.check(dimensions, repair);
+    const graph = guarded("approximate vector index", () => this.vectors.check(dimensions, repair));
     return graph ? [...checks, graph] : checks;
   }
 

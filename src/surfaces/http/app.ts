@@ -7,7 +7,7 @@ import { isServerWorker } from "./workers.js";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import { CascadeError, DEFAULT_NAMESPACE, respelled, wireName, isPostgresUrl, memoryChangesSchema, parseWith, recallOptionsFromWire, type Engine, type ErrorCode, type MemoryInput, type MemorySpace } from "../../index.js";
+import { CascadeError, DEFAULT_NAMESPACE, respelled, storeFailure, wireName, isPostgresUrl, memoryChangesSchema, parseWith, recallOptionsFromWire, type Engine, type ErrorCode, type MemoryInput, type MemorySpace } from "../../index.js";
 import { openApiDocument } from "./openapi.js";
 import { oneTurnEach, overlapping } from "./search-queue.js";
 import { batchBodySchema, decisionBodySchema, forgetWhereBodySchema, messagesBodySchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
@@ -70,7 +70,7 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
 
   app.onError((thrown, c) => {
     // the field named as this API spells it (as_of, not the SDK's asOf)
-    const err = respelled(thrown, wireName);
+    const err = respelled(storeFailure(thrown) ?? thrown, wireName);
     if (err instanceof CascadeError) return problem(c, STATUS[err.code], err.code, err.message, err.field);
     return problem(c, 500, "INTERNAL", err instanceof Error ? err.message : String(err));
   });

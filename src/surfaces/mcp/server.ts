@@ -10,7 +10,7 @@ import { z } from "zod";
 import { registerGraphTools } from "./graph-tools.js";
 import { MCP_TOOLS } from "./tools.js";
 import { registerStrictTool } from "./strict-tool.js";
-import { CascadeError, CHILD_NOUN, countOf, respelled, sentenceLine, wireName, recallOptionsFromWire, recallWireShape, whereSchema, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
+import { CascadeError, CHILD_NOUN, countOf, respelled, storeFailure, sentenceLine, wireName, recallOptionsFromWire, recallWireShape, whereSchema, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
 
@@ -21,7 +21,7 @@ async function guarded(fn: () => Promise<string>): Promise<ToolResult> {
     return text(await fn());
   } catch (thrown) {
     // the field named as the tools spell it (as_of, not the SDK's asOf)
-    const err = respelled(thrown, wireName);
+    const err = respelled(storeFailure(thrown) ?? thrown, wireName);
     const code = err instanceof CascadeError ? err.code : "INTERNAL";
     return { ...text(`error ${code}: ${err instanceof Error ? err.message : String(err)}`), isError: true };
   }
