@@ -349,9 +349,9 @@ export class Engine {
   // ---- the store ----
 
   /** Whether the store's indexes agree with its tables; `repair` rebuilds the ones that do not. */
-  async doctor(options: { repair?: boolean } = {}): Promise<{ ok: boolean; checks: DoctorCheck[] }> {
+  async doctor(options: { repair?: boolean; signal?: AbortSignal } = {}): Promise<{ ok: boolean; checks: DoctorCheck[] }> {
     await this.keeper.settle();
-    const checks = await this.ports.store.doctor(Boolean(options.repair));
+    const checks = await this.ports.store.doctor(Boolean(options.repair), { signal: options.signal });
     return { ok: checks.every((c) => c.ok || c.repaired), checks };
   }
 

@@ -16,6 +16,7 @@ import type { Scope } from "../../model/scope.js";
 import type { DoctorCheck, EmbedderStamp, HydratedChunk, LexicalQuery, ListQuery, NodeQuery, SessionNeighbours, Store, StoreStats } from "../../ports/store.js";
 import { listMemoryIds } from "./list-sql.js";
 import { guarded, runDoctor } from "./doctor.js";
+import { doctorInThread } from "./doctor-thread.js";
 import type { PyramidNode } from "../../model/pyramid.js";
 import type { Window, WindowLevel } from "../../time/windows.js";
 import { fromBlob } from "../../vectors/math.js";
@@ -432,9 +433,13 @@ export class SqliteStore implements Store {
     ) as { path: string; count: number }[];
   }
 
-  async doctor(repair: boolean): Promise<DoctorCheck[]> {
+  async doctor(repair: boolean, options: { signal?: AbortSignal } = {}): Promise<DoctorCheck[]> {
     const dimensions = (await this.embedderStamp().catch(() => null))?.dimensions ?? null; // a damaged page: checked below
-    const checks = unguarded(this.db, () => runDoctor(this.db, this.prepare, dimensions, repair));
+    // checks alone read in a thread of their own (a file's store: a thread cannot open an in-memory one)
+    const checks =
+      repair || this.path === ":memory:"
+        ? unguarded(this.db, () => runDoctor(this.db, this.prepare, dimensions, repair))
+        : await doctorInThread(this.path, dimensions, options.signal);
     recordIntegrity(this.db, checks[0]);
     if (checks.some((c) => c.repaired)) this.vectors.invalidate(); // reloaded from the table on next use
     const graph = guarded("approximate vector index", () => this.vectors.check(dimensions, repair));

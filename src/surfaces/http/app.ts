@@ -16,6 +16,7 @@ import { registerBrowseRoutes } from "./browse-routes.js";
 import { registerExportRoute } from "./export-route.js";
 import { registerInspector } from "../web/inspector.js";
 import { requestGuards, type GuardOptions } from "./guard.js";
+import { checkJsonShape } from "./json-bounds.js";
 
 export interface HttpOptions extends GuardOptions {
   /** Bearer token every route but /health requires; none means open (only allowed on loopback). */
@@ -51,9 +52,11 @@ function problem(c: Context, status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 5
 }
 
 export async function body<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+  const text = await c.req.text();
+  checkJsonShape(text); // before JSON.parse builds a document of any depth or size
   let json: unknown;
   try {
-    json = await c.req.json();
+    json = JSON.parse(text);
   } catch {
     throw new CascadeError("INVALID_INPUT", "body: not valid JSON", { field: "body" });
   }
