@@ -6,6 +6,7 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { boundedLines } from "./bounded-lines.js";
 import { z } from "zod";
 import { registerGraphTools } from "./graph-tools.js";
 import { MCP_TOOLS } from "./tools.js";
@@ -335,10 +336,18 @@ function answerUnreadableLines(transport: StdioServerTransport): void {
   };
 }
 
+/** One MCP message's bytes at most: under the SDK's 10 MB buffer, above the 1,000,000 characters a memory may hold. */
+const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+
 /** Serves MCP on stdin/stdout until the client goes away. Logs go to stderr only: stdout is the protocol. */
 export async function serveMcpOverStdio(engine: Engine): Promise<void> {
   const server = createMcpServer(engine);
-  const transport = new StdioServerTransport();
+  // a line longer than the SDK's buffer is answered and skipped (the SDK would close the transport on it)
+  const tooLong = (bytes: number) => {
+    process.stderr.write(`cascade mcp: skipped a message of ${bytes} bytes (at most ${MAX_MESSAGE_BYTES})\n`);
+    void transport.send({ jsonrpc: "2.0", id: null, error: { code: -32600, message: `Invalid Request: a message of ${bytes} bytes, more than the ${MAX_MESSAGE_BYTES} allowed` } } as never);
+  };
+  const transport = new StdioServerTransport(process.stdin.pipe(boundedLines(MAX_MESSAGE_BYTES, tooLong)) as unknown as typeof process.stdin);
   await server.connect(transport);
   answerUnreadableLines(transport);
   await new Promise<void>((resolve) => {
