@@ -6,7 +6,6 @@
  * tells nothing without a token.
  */
 import assert from "node:assert/strict";
-import { request } from "node:http";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import Database from "better-sqlite3";
@@ -14,26 +13,8 @@ import { MemorySpace, openMemory, parseInstant } from "../src/index.js";
 import { doctorInThread } from "../src/backends/sqlite/doctor-thread.js";
 import { sharedJobs } from "../src/surfaces/http/shared-jobs.js";
 import { startHttpServer, type RunningServer } from "../src/surfaces/http/serve.js";
-import { tempDir } from "./helpers.js";
+import { sendHttp as send, tempDir } from "./helpers.js";
 
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-  json: any;
-}
-
-function send(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request(url + path, { method, headers }, (res) => {
-      let text = "";
-      res.on("data", (d) => (text += d));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text, json: text ? JSON.parse(text) : null }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
 
 const JSON_TYPE = { "content-type": "application/json" };
 
