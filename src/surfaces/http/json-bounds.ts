@@ -5,7 +5,7 @@
  * them: the document was built first. This pass reads the text once, keeps two numbers per open container, and
  * stops at the first bracket too deep or the first entry too many.
  */
-import { CascadeError } from "../../errors.js";
+import { CascadeError } from "../../index.js";
 
 /** Deeper than any body the API takes: metadata may nest 16 levels inside a batch's memory, so 64 is ample. */
 export const MAX_DEPTH = 64;
