@@ -43,13 +43,13 @@ function integrityProblems(db: Connection): string[] {
  */
 const REBUILDABLE = /missing from index|wrong # of entries in index|non-unique entry in index|fts5|malformed inverted index/i;
 
+const INTEGRITY = "sqlite integrity";
+const UNREPAIRABLE = "not repairable here: the tables themselves are damaged (restore a backup, or try sqlite3's .recover)";
+
 function integrityCheck(problems: string[]): DoctorCheck {
   const detail = problems.length === 0 ? "ok" : problems.length === 1 ? problems[0] : `${problems[0]} (and ${problems.length - 1} more)`;
   return { name: INTEGRITY, ok: problems.length === 0, detail };
 }
-
-export const INTEGRITY = "sqlite integrity";
-const UNREPAIRABLE = "not repairable here: the tables themselves are damaged (restore a backup, or try sqlite3's .recover)";
 
 /** A check that cannot even run (a damaged page on its way) fails, naming why, instead of stopping the report. */
 export function guarded<T extends DoctorCheck | null>(name: string, run: () => T): T | DoctorCheck {
@@ -74,8 +74,8 @@ export function runDoctor(db: Connection, stmt: Prepare, dimensions: number | nu
       rebuildDerived(db, stmt);
     } catch (err) {
       const why = ((err as Error).cause ?? err) as Error; // the driver's words, not the store error made of them
-      checks[0] = integrityCheck(problems.length ? problems : [why.message]);
-      checks[0].detail += `; the rebuild failed (${why.message}): ${UNREPAIRABLE}`;
+      for (const c of checks) if (!c.ok) c.detail += `; the rebuild failed (${why.message})`;
+      if (problems.length > 0) checks[0].detail += `: ${UNREPAIRABLE}`;
       return checks;
     }
     for (const c of checks) if (!c.ok && REPAIRABLE.has(c.name)) c.repaired = true;
