@@ -71,3 +71,20 @@ export function respelled(err: unknown, spell: (field: string) => string | undef
 
 /** An SDK field's name on the wire (HTTP, MCP, JSON documents): snake_case. */
 export const wireName = (field: string): string => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * A database driver's error for a store that cannot take a write (its disk is full) or is damaged, as the
+ * STORE_ERROR that says what to do; null for any other error. SQLite's codes and PostgreSQL's SQLSTATEs, so that
+ * every surface reports them alike, whichever statement met them.
+ */
+export function storeFailure(err: unknown, where = "the store"): CascadeError | null {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code !== "string") return null;
+  if (code === "SQLITE_FULL" || code === "53100") {
+    return new CascadeError("STORE_ERROR", `the disk holding ${where} is full (${code}); nothing was written: free some space and try again`, { cause: err });
+  }
+  if (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB" || code === "XX001" || code === "XX002") {
+    return new CascadeError("STORE_ERROR", `${where} is damaged (${code}: ${(err as Error).message}): run cascade doctor to see what is damaged and what --repair can rebuild`, { cause: err });
+  }
+  return null;
+}

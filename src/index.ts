@@ -16,7 +16,7 @@ export { CHILD_NOUN } from "./model/pyramid.js";
 export { defaultPlacement, UNSORTED, type Placement, type PlacementOptions } from "./topics/placement.js";
 export { isAncestor, isDescendant } from "./topics/path.js";
 export { parseTimeExpressions, type ParsedTime, type TimeSpan } from "./time/expressions.js";
-export { CascadeError, ERROR_CODES, unsupported, isUnsupported, notFound, respelled, wireName, type ErrorCode } from "./errors.js";
+export { CascadeError, ERROR_CODES, unsupported, isUnsupported, notFound, respelled, storeFailure, wireName, type ErrorCode } from "./errors.js";
 export { OpenAIEmbedder, type OpenAIEmbedderOptions } from "./embed/openai.js";
 export { OnnxEmbedder, type OnnxEmbedderOptions, type OnnxPooling } from "./embed/onnx.js";
 export { SifEmbedder } from "./embed/sif.js";

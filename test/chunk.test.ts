@@ -52,3 +52,12 @@ test("property: every chunk is a bounded slice of the text and the chunks cover 
     { numRuns: 300, seed: 7 },
   );
 });
+
+test("a sentence longer than a chunk is cut at its last space inside the window, else at the window's end", () => {
+  // one space, in the first window only: every later window of the long word is cut at its end
+  const text = `Hi ${"a".repeat(2500)}`;
+  const cuts = chunkText(text, { maxChars: 1000, overlapSentences: 0 }).map((c) => [c.start, c.end]);
+  assert.deepEqual(cuts, [[0, 2], [3, 1003], [1003, 2003], [2003, 2503]]);
+  const spaced = `${"b".repeat(900)} ${"c".repeat(900)}`;
+  assert.deepEqual(chunkText(spaced, { maxChars: 1000, overlapSentences: 0 }).map((c) => c.text.length), [900, 900]);
+});

@@ -2,6 +2,7 @@
  * Shared test fixtures: stores in temporary folders, the demo corpus, and a CLI runner.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { request } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -87,4 +88,24 @@ export function runTestFile(file: string, env: Record<string, string>) {
   // NODE_TEST_CONTEXT would make the child report to this run instead of printing
   const { NODE_TEST_CONTEXT: _, ...outer } = process.env;
   return spawnSync(process.execPath, ["--test", "--test-reporter=tap", file], { encoding: "utf8", env: { ...outer, ...env } });
+}
+
+export interface HttpReply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: any;
+}
+
+/** One request with node:http, which, unlike fetch, lets a test set any header (Host, Sec-Fetch-Site). */
+export function sendHttp(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<HttpReply> {
+  return new Promise((resolve, reject) => {
+    const req = request(url + path, { method, headers }, (res) => {
+      let text = "";
+      res.on("data", (d) => (text += d));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text, json: text ? JSON.parse(text) : null }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
 }

@@ -4,31 +4,13 @@
  * rebinding (a foreign Host). Requests are sent with node:http, which, unlike fetch, lets a test set Host.
  */
 import assert from "node:assert/strict";
-import { request } from "node:http";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { MemorySpace } from "../src/index.js";
 import { startHttpServer, type RunningServer } from "../src/surfaces/http/serve.js";
 import { bearerMatches } from "../src/surfaces/http/guard.js";
-import { tempDir } from "./helpers.js";
+import { sendHttp as send, tempDir } from "./helpers.js";
 
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  json: any;
-}
-
-function send(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request(url + path, { method, headers }, (res) => {
-      let text = "";
-      res.on("data", (d) => (text += d));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, json: text ? JSON.parse(text) : null }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
 
 const planted = JSON.stringify({ text: "planted by a web page" });
 

@@ -16,6 +16,7 @@ import { graphChannel, type GraphChannel } from "../channels/graph.js";
 import { timeChannel } from "../channels/time.js";
 import { defaultLimits } from "../config/defaults.js";
 import { CascadeError, notFound } from "../errors.js";
+import { refOf } from "../ingest/dedupe.js";
 import type { Suggestion } from "../model/graph.js";
 import type { ShownSentence } from "../model/pyramid.js";
 import type { Memory, MemoryInput, SearchResult } from "../model/types.js";
@@ -105,12 +106,15 @@ export class Engine {
   /**
    * Validates, chunks, embeds and stores one memory in one transaction, with the `supersedes` edges it names
    * (memory ids). Afterwards, unless it named its predecessors itself, looks for earlier memories it revises.
+   * A memory whose `ref` the store already holds is not stored again (so a retry after an unknown outcome is
+   * safe): the answer names the memory that holds it, with `existing: true`.
    */
   async remember(input: MemoryInput, options: { provenance?: "user" | "api" } = {}): Promise<Remembered> {
     let memory: { id: string; kind: string; topic: string | null; at: string } | undefined;
     const changed: Pick<Remembered, "edges" | "suggestions"> = { edges: [], suggestions: [] };
-    await this.writes.write([input], {
+    const { ids } = await this.writes.write([input], {
       ...options,
+      dedupe: refOf(input) !== undefined,
       failFast: true,
       onWritten: (_, m) => (memory = m),
       onRevisions: (found) => {
@@ -118,7 +122,9 @@ export class Engine {
         changed.suggestions.push(...found.suggestions.map(suggestionJson));
       },
     });
-    return { id: memory!.id, kind: memory!.kind, topic: memory!.topic, at: memory!.at, ...changed };
+    if (memory) return { id: memory.id, kind: memory.kind, topic: memory.topic, at: memory.at, ...changed };
+    const held = (await this.ports.store.getMemory(ids[0]!))!;
+    return { id: held.id, kind: held.kind, topic: held.topic, at: held.at, ...changed, existing: true };
   }
 
   /**
@@ -343,9 +349,9 @@ export class Engine {
   // ---- the store ----
 
   /** Whether the store's indexes agree with its tables; `repair` rebuilds the ones that do not. */
-  async doctor(options: { repair?: boolean } = {}): Promise<{ ok: boolean; checks: DoctorCheck[] }> {
+  async doctor(options: { repair?: boolean; signal?: AbortSignal } = {}): Promise<{ ok: boolean; checks: DoctorCheck[] }> {
     await this.keeper.settle();
-    const checks = await this.ports.store.doctor(Boolean(options.repair));
+    const checks = await this.ports.store.doctor(Boolean(options.repair), { signal: options.signal });
     return { ok: checks.every((c) => c.ok || c.repaired), checks };
   }
 

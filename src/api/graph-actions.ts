@@ -72,7 +72,7 @@ export async function link(store: Store, input: unknown, now: number): Promise<E
 
 const graphSchema = z
   .object({
-    depth: z.number().int().min(1, "depth: at least 1").max(MAX_GRAPH_DEPTH, `depth: at most ${MAX_GRAPH_DEPTH}`).optional(),
+    depth: z.number().int().min(1, "at least 1").max(MAX_GRAPH_DEPTH, `at most ${MAX_GRAPH_DEPTH}`).optional(),
     types: z.array(z.union([edgeType, z.literal("mentions")], { error: `type: one of ${[...EDGE_TYPES, "mentions"].join(", ")}` })).optional(),
     asOf: z.string().optional(),
     knownAt: z.string().optional(),
@@ -223,8 +223,8 @@ export async function graphAround(store: Store, id: string, options: unknown, no
 
 const entitiesSchema = z
   .object({
-    query: z.string().max(200, "query: at most 200 characters").optional(),
-    top: z.number().int().min(1, "top: at least 1").max(10_000, "top: at most 10000").optional(),
+    query: z.string().max(200, "at most 200 characters").optional(),
+    top: z.number().int().min(1, "at least 1").max(10_000, "at most 10000").optional(),
     /** Scope and metadata conditions (query/where.ts), as JSON or as parsed `--filter` arguments. */
     filter: whereSchema.optional(),
     where: z.array(z.custom<FieldCondition>()).optional(),

@@ -6,14 +6,14 @@
  * whether they agree. Refused before anything is written: a source that holds nothing, a target that already
  * holds something, the same location twice.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { CascadeError, invalidInput } from "../errors.js";
 import { countOf } from "../text/plural.js";
 import { COPY_ORDER, type CopyCounts, type CopySection, type CopySections } from "../ports/copy.js";
 import type { Store } from "../ports/store.js";
 import { DEFAULT_NAMESPACE, isFileLocation, namespaceDir, namespacePath } from "./namespaces.js";
-import { openStoreAt } from "./stores.js";
+import { openStoreAt, snapshotSqliteStore } from "./stores.js";
 
 export interface MigrateOptions {
   from: string;
@@ -111,6 +111,24 @@ async function eachNamespace<T>(location: string, namespaces: string[], fn: (nam
   return out;
 }
 
+/** The files and folders a copy into `to` may create: a SQLite file's (and its namespaces'), a PGlite folder. */
+function targetFiles(to: string, namespaces: string[]): string[] {
+  if (/^pglite:/i.test(to)) return [to.slice("pglite:".length)];
+  if (!isFileLocation(to)) return [];
+  const files = namespaces.flatMap((ns) => ["", "-wal", "-shm", ".hnsw"].map((suffix) => namespacePath(to, ns) + suffix));
+  return [...files, namespaceDir(to)];
+}
+
+/**
+ * A failed copy removes what it created (the target was empty), so that trying again is possible; a server's
+ * target cannot be removed here, so the error says what it holds.
+ */
+function leaveNoHalfCopy(err: unknown, to: string, created: string[]): unknown {
+  for (const path of created) rmSync(path, { recursive: true, force: true });
+  if (!(err instanceof CascadeError) || created.length > 0 || err.isUsageError) return err;
+  return new CascadeError(err.code, `${err.message}; ${to} holds part of the copy: clear those namespaces (or pick another target) before trying again`, { cause: err });
+}
+
 /** Copies every namespace at `from` into the empty location `to` and compares the counts of both (see the module note). */
 export async function migrateStore(options: MigrateOptions): Promise<MigrateReport> {
   const started = Date.now();
@@ -129,6 +147,7 @@ export async function migrateStore(options: MigrateOptions): Promise<MigrateRepo
   } finally {
     await source.close();
   }
+  const createdFiles = targetFiles(to, namespaces).filter((f) => !existsSync(f)); // before opening the target creates it
   const target = await openStoreAt(to);
   try {
     const busy = (await contentsAt(to, target)).find((c) => c.occupied);
@@ -139,21 +158,30 @@ export async function migrateStore(options: MigrateOptions): Promise<MigrateRepo
     await target.close();
   }
 
+  // A SQLite source another process writes (a server) is read from a snapshot: read page by page, a later page
+  // held an edge naming a memory written after the memories' pages were read, and the copy failed half-way.
+  const snapshot = isFileLocation(from) ? snapshotSqliteStore(from, namespaces) : null;
   const results: MigratedNamespace[] = [];
-  for (const ns of namespaces) {
-    const [s, t] = [await openStoreAt(namespacePath(from, ns)), await openStoreAt(namespacePath(to, ns))];
-    try {
-      await copyStore(s, t, { batch, onProgress: (done, total) => options.onProgress?.({ namespace: ns, done, total }) });
-      await t.settle();
-      const [sc, tc] = [await s.copy.counts(), await t.copy.counts()];
-      results.push({ namespace: ns, source: sc, target: tc, ok: (Object.keys(sc) as (keyof CopyCounts)[]).every((k) => sc[k] === tc[k]) });
-    } catch (err) {
-      if (err instanceof CascadeError) throw err;
-      throw new CascadeError("STORE_ERROR", `migrate: copying namespace ${ns} failed: ${(err as Error).message}`, { cause: err });
-    } finally {
-      await s.close();
-      await t.close();
+  try {
+    for (const ns of namespaces) {
+      const [s, t] = [await openStoreAt(namespacePath(snapshot?.location ?? from, ns)), await openStoreAt(namespacePath(to, ns))];
+      try {
+        await copyStore(s, t, { batch, onProgress: (done, total) => options.onProgress?.({ namespace: ns, done, total }) });
+        await t.settle();
+        const [sc, tc] = [await s.copy.counts(), await t.copy.counts()];
+        results.push({ namespace: ns, source: sc, target: tc, ok: (Object.keys(sc) as (keyof CopyCounts)[]).every((k) => sc[k] === tc[k]) });
+      } catch (err) {
+        if (err instanceof CascadeError) throw err;
+        throw new CascadeError("STORE_ERROR", `migrate: copying namespace ${ns} failed: ${(err as Error).message}`, { cause: err });
+      } finally {
+        await s.close();
+        await t.close();
+      }
     }
+  } catch (err) {
+    throw leaveNoHalfCopy(err, to, createdFiles);
+  } finally {
+    snapshot?.remove();
   }
   return { from, to, namespaces: results, ok: results.every((r) => r.ok), took_ms: Date.now() - started };
 }

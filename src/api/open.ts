@@ -6,7 +6,7 @@
 import { ChatFactExtractor } from "../ingest/fact-extractor.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { CascadeError } from "../errors.js";
+import { CascadeError, storeFailure } from "../errors.js";
 import { openStoreAt } from "./stores.js";
 import { loadGloveTable } from "../embed/glove-cache.js";
 import { SifEmbedder } from "../embed/sif.js";
@@ -104,8 +104,12 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Engin
     const engine = await Engine.create({ store, embedder, tokens, clock }, { ...config, summarizer, entities, facts });
     // the store keeps the spec it was opened with (after Engine.create refused a store of another vector space)
     if (spec && (await store.getMeta(EMBEDDER_SPEC_META)) !== JSON.stringify(spec)) await store.setMeta(EMBEDDER_SPEC_META, JSON.stringify(spec));
-    // a store written before the pyramid was kept current (or with it off) is brought up to date once
-    await engine.catchUpPyramid({ onProgress: options.onPyramidCatchUp });
+    // a store written before the pyramid was kept current (or with it off) is brought up to date once; a store
+    // that cannot take a write now (a full disk, a lock held too long) still opens for reads, and a later open
+    // or write catches up (and a damaged store opens for doctor to report on)
+    await engine.catchUpPyramid({ onProgress: options.onPyramidCatchUp }).catch((err) => {
+      if ((err instanceof CascadeError ? err : storeFailure(err))?.code !== "STORE_ERROR") throw err;
+    });
     return engine;
   } catch (err) {
     await store.close();

@@ -37,6 +37,8 @@ export interface Remembered {
   edges: EdgeJson[];
   /** Possible revisions detection was not sure of, waiting for a person (accept with decideSuggestion). */
   suggestions: SuggestionJson[];
+  /** True when the memory's `ref` was already stored: nothing was written and `id` names the memory holding it. */
+  existing?: true;
 }
 
 export interface BatchResult {

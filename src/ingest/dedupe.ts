@@ -25,11 +25,17 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-/** The import key of one input (as the caller gave it, before validation fills in defaults). */
-export function importKey(input: unknown): string {
+/** The caller's own id of an input (`metadata.ref`), when it carries one. */
+export function refOf(input: unknown): string | undefined {
   const metadata = isPlainObject(input) ? input.metadata : undefined;
   const ref = isPlainObject(metadata) ? metadata.ref : undefined;
-  if (typeof ref === "string" && ref.length > 0) return `ref:${ref}`;
+  return typeof ref === "string" && ref.length > 0 ? ref : undefined;
+}
+
+/** The import key of one input (as the caller gave it, before validation fills in defaults). */
+export function importKey(input: unknown): string {
+  const ref = refOf(input);
+  if (ref !== undefined) return `ref:${ref}`;
   return `sha256:${createHash("sha256").update(canonical(input)).digest("base64url")}`;
 }
 

@@ -5,7 +5,6 @@
  * the lines around it.
  */
 import { createReadStream, statSync } from "node:fs";
-import { createInterface } from "node:readline";
 import { CascadeError, invalidInput } from "../errors.js";
 import { isPlainObject } from "./metadata.js";
 
@@ -38,12 +37,13 @@ export async function* readJsonlBatches(
   batchSize: number,
 ): AsyncGenerator<{ items: JsonlItem[]; bytesRead: number }> {
   requireFile(path);
-  const stream = createReadStream(path, { encoding: "utf8" });
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  const stream = createReadStream(path);
   let items: JsonlItem[] = [];
   let lineNo = 0;
-  for await (const text of lines) {
-    const item = parseJsonlLine(text, ++lineNo);
+  for await (const bytes of byteLines(stream)) {
+    lineNo++;
+    const text = decodeLine(bytes);
+    const item = text === null ? { line: lineNo, error: NOT_UTF8 } : parseJsonlLine(text, lineNo);
     if (item) items.push(item);
     if (items.length >= batchSize) {
       yield { items, bytesRead: stream.bytesRead };
@@ -52,6 +52,35 @@ export async function* readJsonlBatches(
   }
   yield { items, bytesRead: stream.bytesRead };
 }
+
+const NOT_UTF8 = "not valid UTF-8 (bytes no text encodes: save the file as UTF-8)";
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** A line's text, or null when its bytes are not UTF-8 (a lenient decoder would store U+FFFD in their place). */
+function decodeLine(bytes: Buffer): string | null {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** The lines of a byte stream, without their `\n` (or `\r\n`), as bytes: decoded one by one, each checked. */
+async function* byteLines(stream: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let rest = Buffer.alloc(0);
+  for await (const chunk of stream) {
+    const data = rest.length ? Buffer.concat([rest, chunk]) : chunk;
+    let start = 0;
+    for (let nl = data.indexOf(0x0a); nl >= 0; nl = data.indexOf(0x0a, start)) {
+      yield trimCr(data.subarray(start, nl));
+      start = nl + 1;
+    }
+    rest = Buffer.from(data.subarray(start)); // a copy: the chunk is not kept for one partial line
+  }
+  if (rest.length) yield trimCr(rest);
+}
+
+const trimCr = (line: Buffer) => (line.length && line[line.length - 1] === 0x0d ? line.subarray(0, -1) : line);
 
 /** An import names a readable file: a directory or a missing path is the caller's mistake (exit 2). */
 export function requireFile(path: string): void {

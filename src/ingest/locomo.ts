@@ -59,22 +59,36 @@ export function parseLocomoDate(value: string): number {
   return ms;
 }
 
+/** The `session_N` keys in session order; two spellings of one number (`session_1`, `session_01`) are refused. */
+function sessionKeys(conv: Record<string, unknown>, name: string): { key: string; k: number }[] {
+  const byNumber = new Map<number, string>();
+  for (const key of Object.keys(conv)) {
+    const m = /^session_(\d+)$/.exec(key);
+    if (!m) continue;
+    const other = byNumber.get(Number(m[1]));
+    if (other !== undefined) throw invalidInput(`${name}.${key}`, `names the same session as ${other}: keep one of them`);
+    byNumber.set(Number(m[1]), key);
+  }
+  return [...byNumber].sort(([a], [b]) => a - b).map(([k, key]) => ({ key, k }));
+}
+
 export function readLocomoConversation(json: unknown, name: string): LocomoConversation {
   const root = parseWith(z.object({ conversation: z.record(z.string(), z.unknown()).optional(), qa: z.array(z.unknown()).optional() }).passthrough(), json, name);
   // Files hold either the conversation at top level or under "conversation" (the upstream layout).
   const conv = (root.conversation ?? root) as Record<string, unknown>;
-  const sessions = Object.keys(conv)
-    .map((key) => /^session_(\d+)$/.exec(key))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => Number(m[1]))
-    .sort((a, b) => a - b);
+  const sessions = sessionKeys(conv, name);
   const turns: LocomoTurn[] = [];
-  for (const k of sessions) {
-    const date = conv[`session_${k}_date_time`];
-    if (typeof date !== "string") throw invalidInput(`${name}.session_${k}_date_time`, "missing");
+  // where each dia_id was first seen: a repeated one would be one memory (its ref), the other turn lost
+  const seen = new Map<string, string>();
+  for (const { key, k } of sessions) {
+    const date = conv[`${key}_date_time`];
+    if (typeof date !== "string") throw invalidInput(`${name}.${key}_date_time`, "missing");
     const start = parseLocomoDate(date);
-    const list = parseWith(z.array(turnSchema), conv[`session_${k}`], `${name}.session_${k}`);
+    const list = parseWith(z.array(turnSchema), conv[key], `${name}.${key}`);
     list.forEach((t, i) => {
+      const where = `${name}.${key}.${i}.dia_id`;
+      if (seen.has(t.dia_id)) throw invalidInput(where, `${JSON.stringify(t.dia_id)} is also the dia_id of ${seen.get(t.dia_id)}: each turn needs its own`);
+      seen.set(t.dia_id, `${key}.${i}`);
       const text = t.blip_caption ? `${t.text} [shares ${t.blip_caption}]` : t.text;
       turns.push({
         id: t.dia_id,

@@ -239,7 +239,10 @@ export interface Store {
   memoryIdsInOrder(): Promise<string[]>;
   /** Every chunk vector, straight from the tables, one at a time (checks of the derived vector index). */
   allVectors(): AsyncIterable<[number, Float32Array]>;
-  /** Checks that every derived index agrees with the tables; with `repair`, rebuilds them from the tables. */
-  doctor(repair: boolean): Promise<DoctorCheck[]>;
+  /**
+   * Checks that every derived index agrees with the tables; with `repair`, rebuilds them from the tables. A check
+   * that would hold the caller's thread runs elsewhere, and ends early when `signal` aborts.
+   */
+  doctor(repair: boolean, options?: { signal?: AbortSignal }): Promise<DoctorCheck[]>;
   close(): Promise<void>;
 }

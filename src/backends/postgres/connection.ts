@@ -120,14 +120,15 @@ export function poolDatabase(url: string, options: { max?: number } = {}): Datab
       return withRetries(label, () =>
         withClient(async (client, broken) => {
           await client.query("BEGIN");
+          let result: T;
           try {
-            const result = await fn({ query: async <R>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as R[] });
-            await client.query("COMMIT");
-            return result;
+            result = await fn({ query: async <R>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as R[] });
           } catch (err) {
             await client.query("ROLLBACK").catch(broken); // a connection that cannot roll back is not handed back
             throw err;
           }
+          await commit(client, label, broken);
+          return result;
         }),
       );
     },
@@ -146,6 +147,27 @@ export function poolDatabase(url: string, options: { max?: number } = {}): Datab
       await pool.end();
     },
   };
+}
+
+/**
+ * COMMIT, told apart from the statements before it: when the connection goes while COMMIT is on its way, the
+ * server may have committed or not, and no one can say which. Running the transaction again would store it twice
+ * when it did; reporting "nothing was written" would be false. So the error says the outcome is unknown and how
+ * to make the retry safe: a memory with a `ref` is stored once however often it is sent.
+ */
+async function commit(client: pg.PoolClient, label: string, broken: () => void): Promise<void> {
+  try {
+    await client.query("COMMIT");
+  } catch (err) {
+    if (!isConnectionLoss(err)) throw err;
+    broken();
+    throw new CascadeError(
+      "STORE_ERROR",
+      `the connection to ${label} was lost while committing (${(err as Error).message}): the write may or may not be stored; ` +
+        "a retry is safe when each memory carries its ref (metadata.ref), which is stored once",
+      { cause: err }, // a CascadeError: never run again (withRetries)
+    );
+  }
 }
 
 /** Failures worth running the whole transaction again for: they come from timing, not from what it does. */

@@ -5,7 +5,7 @@
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { CascadeError } from "../../errors.js";
+import { CascadeError, storeFailure } from "../../errors.js";
 import { checkCascadeSchema, checkStorePath } from "./identify.js";
 
 export type Connection = Database.Database;
@@ -15,6 +15,9 @@ export type Connection = Database.Database;
  * any one batch's commit (tens of milliseconds). CASCADE_BUSY_TIMEOUT_MS overrides it (tests use a short one).
  */
 export const BUSY_TIMEOUT_MS = Number(process.env.CASCADE_BUSY_TIMEOUT_MS) > 0 ? Number(process.env.CASCADE_BUSY_TIMEOUT_MS) : 5000;
+
+/** CASCADE_SQLITE_MAX_PAGES: the most pages the store file may hold (never below its current size). */
+const MAX_PAGES = Math.floor(Number(process.env.CASCADE_SQLITE_MAX_PAGES)) || 0;
 
 export function openConnection(path: string, options: { readonly?: boolean } = {}): Connection {
   checkStorePath(path);
@@ -41,6 +44,8 @@ export function openConnection(path: string, options: { readonly?: boolean } = {
   db.pragma("temp_store = MEMORY");
   // 64 MB page cache: the FTS5 and posting indexes of 100,000 chunks fit.
   db.pragma("cache_size = -65536");
+  // A cap on the file's pages: a quota, and the way to see what a full disk does (a real SQLITE_FULL).
+  if (MAX_PAGES > 0) db.pragma(`max_page_count = ${MAX_PAGES}`);
   immediateTransactions(db, path);
   return db;
 }
@@ -55,7 +60,10 @@ export function openConnection(path: string, options: { readonly?: boolean } = {
 function immediateTransactions(db: Connection, path: string): void {
   const make = db.transaction.bind(db);
   const wrapped = (fn: (...args: unknown[]) => unknown) => {
-    const tx = make(fn);
+    const tx = make(function (this: unknown, ...args: unknown[]) {
+      writeGuards.get(db)?.();
+      return fn.apply(this, args);
+    });
     const run = function (this: unknown, ...args: unknown[]) {
       try {
         return tx.immediate.apply(this, args);
@@ -68,9 +76,32 @@ function immediateTransactions(db: Connection, path: string): void {
   db.transaction = wrapped as unknown as Connection["transaction"];
 }
 
-/** SQLite's lock errors, in words; anything else passes through unchanged. */
+const writeGuards = new WeakMap<Connection, () => void>();
+
+/**
+ * Runs `check` first in every later write transaction on `db` (inside it, so it reads what is committed): a
+ * check that throws refuses the write. Used to refuse writes to a store doctor found damaged.
+ */
+export function guardWrites(db: Connection, check: () => void): void {
+  writeGuards.set(db, check);
+}
+
+/** Runs `fn` (a repair, or doctor recording what it found) without the guard. */
+export function unguarded<T>(db: Connection, fn: () => T): T {
+  const guard = writeGuards.get(db);
+  writeGuards.delete(db);
+  try {
+    return fn();
+  } finally {
+    if (guard) writeGuards.set(db, guard);
+  }
+}
+
+/** SQLite's lock, full-disk and damage errors, in words; anything else passes through unchanged. */
 export function asStoreError(err: unknown, path: string): unknown {
   const code = (err as { code?: unknown })?.code;
+  const failure = storeFailure(err, `the store ${path}`);
+  if (failure) return failure;
   if (typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))) {
     return new CascadeError(
       "STORE_ERROR",

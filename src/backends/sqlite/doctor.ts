@@ -27,81 +27,167 @@ function difference(a: Set<number>, b: Set<number>): number {
   return n;
 }
 
-/** Runs every check; with `repair`, rebuilds what failed in one transaction. */
-export function runDoctor(db: Connection, stmt: Prepare, dimensions: number | null, repair: boolean): DoctorCheck[] {
-  const checks: DoctorCheck[] = [];
-  const integrity = db.pragma("integrity_check", { simple: true }) as string;
-  checks.push({ name: "sqlite integrity", ok: integrity === "ok", detail: integrity });
-  const fk = db.pragma("foreign_key_check") as unknown[];
-  checks.push({ name: "foreign keys", ok: fk.length === 0, detail: `${fk.length} rows point at nothing` });
-
-  const chunkIds = ids(stmt, "SELECT id FROM chunks");
-  const ftsIds = ids(stmt, "SELECT rowid FROM chunks_fts");
-  const missing = difference(chunkIds, ftsIds);
-  const extra = difference(ftsIds, chunkIds);
-  checks.push({ name: "body index (bm25, late interaction)", ok: missing + extra === 0, detail: `${chunkIds.size} chunks; ${missing} missing from the index, ${extra} indexed but gone` });
-
-  const curatedIds = ids(stmt, "SELECT rowid FROM memories WHERE title IS NOT NULL OR description IS NOT NULL OR tags <> '[]'");
-  const curatedFts = ids(stmt, "SELECT rowid FROM curated_fts");
-  const cMissing = difference(curatedIds, curatedFts);
-  const cExtra = difference(curatedFts, curatedIds);
-  checks.push({ name: "curated index (titles, descriptions, tags)", ok: cMissing + cExtra === 0, detail: `${curatedIds.size} memories; ${cMissing} missing, ${cExtra} extra` });
-
-  const df = new Map<string, number>();
-  for (const terms of stmt("SELECT terms FROM chunks").pluck().iterate() as Iterable<string>) countTerms(df, terms);
-  let wrongDf = 0;
-  const known = new Set<string>();
-  for (const [term, n] of stmt("SELECT term, df FROM terms").raw().iterate() as Iterable<[string, number]>) {
-    known.add(term);
-    if ((df.get(term) ?? 0) !== n) wrongDf++;
+/** SQLite's integrity check: its problems, none when the file is sound (a file too damaged to check is one). */
+function integrityProblems(db: Connection): string[] {
+  try {
+    const rows = (db.pragma("integrity_check") as { integrity_check: string }[]).flatMap((r) => r.integrity_check.split("\n"));
+    return rows.length === 1 && rows[0] === "ok" ? [] : rows.filter((r) => r.trim() !== "" && !r.startsWith("*** in database"));
+  } catch (err) {
+    return [(err as Error).message];
   }
-  const unknown = [...df.keys()].filter((t) => !known.has(t)).length;
-  checks.push({ name: "vocabulary counts", ok: wrongDf + unknown === 0, detail: `${df.size} words in use; ${wrongDf} with a wrong count, ${unknown} missing` });
+}
 
-  const counted = Number((stmt("SELECT value FROM meta WHERE key = 'chunk_count'").pluck().get() as string | undefined) ?? 0);
-  checks.push({ name: "chunk count", ok: counted === chunkIds.size, detail: `stored ${counted}, actual ${chunkIds.size}` });
+/**
+ * Problems a rebuild from the tables removes: an index that disagrees with its table (REINDEX), an FTS5 index
+ * whose blobs are damaged (rebuilt from the chunks and memories). Anything else is in the tables themselves.
+ */
+const REBUILDABLE = /missing from index|wrong # of entries in index|non-unique entry in index|fts5|malformed inverted index/i;
 
-  const badVectors = dimensions === null ? 0 : (stmt("SELECT count(*) FROM chunks WHERE length(vector) <> ?").pluck().get(dimensions * 4) as number);
-  checks.push({ name: "vector sizes", ok: badVectors === 0, detail: dimensions === null ? "no embedder recorded yet" : `${badVectors} vectors are not ${dimensions}-d (not repairable here: re-add those memories)` });
+const INTEGRITY = "sqlite integrity";
+const UNREPAIRABLE = "not repairable here: the tables themselves are damaged (restore a backup, or try sqlite3's .recover)";
 
-  const orphanSummaries = stmt("SELECT count(*) FROM memories m WHERE m.kind = 'summary' AND NOT EXISTS (SELECT 1 FROM summary_nodes n WHERE n.memory_rowid = m.rowid)").pluck().get() as number;
-  checks.push({ name: "summary nodes", ok: orphanSummaries === 0, detail: `${orphanSummaries} summaries without a node (repair marks their windows dirty for the next pyramid build)` });
+function integrityCheck(problems: string[]): DoctorCheck {
+  const detail = problems.length === 0 ? "ok" : problems.length === 1 ? problems[0] : `${problems[0]} (and ${problems.length - 1} more)`;
+  return { name: INTEGRITY, ok: problems.length === 0, detail };
+}
 
-  checks.push(checkEntityCounts(stmt, repair));
+/** A check that cannot even run (a damaged page on its way) fails, naming why, instead of stopping the report. */
+export function guarded<T extends DoctorCheck | null>(name: string, run: () => T): T | DoctorCheck {
+  try {
+    return run();
+  } catch (err) {
+    return { name, ok: false, detail: `could not be checked: ${(err as Error).message}` };
+  }
+}
 
-  // Repair rebuilds every derived structure from the tables, whichever check failed: simple, and a rebuild
-  // cannot leave one index agreeing with a table another repair has just changed.
-  const repairable = new Set(["body index (bm25, late interaction)", "curated index (titles, descriptions, tags)", "vocabulary counts", "chunk count", "summary nodes"]);
-  if (repair && checks.some((c) => !c.ok && repairable.has(c.name))) {
-    db.transaction(() => {
-      stmt(
-        `INSERT OR IGNORE INTO dirty_windows (level, start_ms)
-         SELECT json_extract(metadata, '$.level'), at_ms FROM memories
-         WHERE kind = 'summary' AND rowid NOT IN (SELECT memory_rowid FROM summary_nodes)`,
-      ).run();
-      stmt("DELETE FROM memories WHERE kind = 'summary' AND rowid NOT IN (SELECT memory_rowid FROM summary_nodes)").run();
-      stmt("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all')").run();
-      const body = stmt("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)");
-      const df = new Map<string, number>();
-      let chunks = 0;
-      // read in full first: better-sqlite3 cannot write while a read on the same connection is open
-      for (const [id, text, terms] of stmt("SELECT id, indexed_text, terms FROM chunks").raw().all() as [number, string, string][]) {
-        body.run(id, text);
-        chunks++;
-        countTerms(df, terms);
-      }
-      stmt("INSERT INTO curated_fts (curated_fts) VALUES ('delete-all')").run();
-      const curated = stmt("INSERT INTO curated_fts (rowid, title, description, tags) VALUES (?, ?, ?, ?)");
-      const rows = stmt(
-        "SELECT rowid, coalesce(title, ''), coalesce(description, ''), tags FROM memories WHERE title IS NOT NULL OR description IS NOT NULL OR tags <> '[]'",
-      ).raw().all() as [number, string, string, string][];
-      for (const [rowid, title, description, tags] of rows) curated.run(rowid, ...curatedColumns(title, description, JSON.parse(tags) as string[]));
-      stmt("UPDATE terms SET df = 0").run();
-      const upsert = stmt("INSERT INTO terms (term, df) VALUES (?, ?) ON CONFLICT (term) DO UPDATE SET df = excluded.df");
-      for (const [term, n] of df) upsert.run(term, n);
-      stmt("INSERT INTO meta (key, value) VALUES ('chunk_count', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(String(chunks));
-    })();
-    for (const c of checks) if (!c.ok && repairable.has(c.name)) c.repaired = true;
+/**
+ * Runs every check; with `repair`, rebuilds what failed in one transaction (and reindexes), then checks SQLite's
+ * integrity again: what a rebuild cannot fix is reported as not repairable.
+ */
+export function runDoctor(db: Connection, stmt: Prepare, dimensions: number | null, repair: boolean): DoctorCheck[] {
+  const problems = integrityProblems(db);
+  const checks: DoctorCheck[] = [integrityCheck(problems)];
+  checks.push(...derivedChecks(stmt, dimensions, repair));
+  const rebuildable = problems.length > 0 && problems.every((p) => REBUILDABLE.test(p));
+  if (repair && (rebuildable || checks.some((c) => !c.ok && REPAIRABLE.has(c.name)))) {
+    try {
+      rebuildDerived(db, stmt);
+    } catch (err) {
+      const why = ((err as Error).cause ?? err) as Error; // the driver's words, not the store error made of them
+      for (const c of checks) if (!c.ok) c.detail += `; the rebuild failed (${why.message})`;
+      if (problems.length > 0) checks[0].detail += `: ${UNREPAIRABLE}`;
+      return checks;
+    }
+    for (const c of checks) if (!c.ok && REPAIRABLE.has(c.name)) c.repaired = true;
+    if (problems.length > 0) {
+      const after = integrityProblems(db);
+      if (after.length === 0) checks[0].repaired = true;
+      else checks[0].detail = `${integrityCheck(after).detail}; ${UNREPAIRABLE}`;
+    }
+  } else if (problems.length > 0 && !rebuildable) {
+    checks[0].detail += `; ${UNREPAIRABLE}`;
   }
   return checks;
+}
+
+/** The checks of what is derived from the tables, each run on its own so that one failing to read stops none. */
+function derivedChecks(stmt: Prepare, dimensions: number | null, repair: boolean): DoctorCheck[] {
+  const checks: DoctorCheck[] = [];
+  checks.push(guarded("foreign keys", () => {
+    const fk = stmt("PRAGMA foreign_key_check").all();
+    return { name: "foreign keys", ok: fk.length === 0, detail: `${fk.length} rows point at nothing` };
+  }));
+
+  let chunkIds: Set<number> | undefined;
+  const chunks = () => (chunkIds ??= ids(stmt, "SELECT id FROM chunks"));
+  checks.push(guarded(BODY, () => {
+    const ftsIds = ids(stmt, "SELECT rowid FROM chunks_fts");
+    const missing = difference(chunks(), ftsIds);
+    const extra = difference(ftsIds, chunks());
+    return { name: BODY, ok: missing + extra === 0, detail: `${chunks().size} chunks; ${missing} missing from the index, ${extra} indexed but gone` };
+  }));
+
+  checks.push(guarded(CURATED, () => {
+    const curatedIds = ids(stmt, "SELECT rowid FROM memories WHERE title IS NOT NULL OR description IS NOT NULL OR tags <> '[]'");
+    const curatedFts = ids(stmt, "SELECT rowid FROM curated_fts");
+    const cMissing = difference(curatedIds, curatedFts);
+    const cExtra = difference(curatedFts, curatedIds);
+    return { name: CURATED, ok: cMissing + cExtra === 0, detail: `${curatedIds.size} memories; ${cMissing} missing, ${cExtra} extra` };
+  }));
+
+  checks.push(guarded(VOCABULARY, () => {
+    const df = new Map<string, number>();
+    for (const terms of stmt("SELECT terms FROM chunks").pluck().iterate() as Iterable<string>) countTerms(df, terms);
+    let wrongDf = 0;
+    const known = new Set<string>();
+    for (const [term, n] of stmt("SELECT term, df FROM terms").raw().iterate() as Iterable<[string, number]>) {
+      known.add(term);
+      if ((df.get(term) ?? 0) !== n) wrongDf++;
+    }
+    const unknown = [...df.keys()].filter((t) => !known.has(t)).length;
+    return { name: VOCABULARY, ok: wrongDf + unknown === 0, detail: `${df.size} words in use; ${wrongDf} with a wrong count, ${unknown} missing` };
+  }));
+
+  checks.push(guarded(CHUNK_COUNT, () => {
+    const counted = Number((stmt("SELECT value FROM meta WHERE key = 'chunk_count'").pluck().get() as string | undefined) ?? 0);
+    return { name: CHUNK_COUNT, ok: counted === chunks().size, detail: `stored ${counted}, actual ${chunks().size}` };
+  }));
+
+  checks.push(guarded("vector sizes", () => {
+    const badVectors = dimensions === null ? 0 : (stmt("SELECT count(*) FROM chunks WHERE length(vector) <> ?").pluck().get(dimensions * 4) as number);
+    return { name: "vector sizes", ok: badVectors === 0, detail: dimensions === null ? "no embedder recorded yet" : `${badVectors} vectors are not ${dimensions}-d (not repairable here: re-add those memories)` };
+  }));
+
+  checks.push(guarded(SUMMARIES, () => {
+    const orphanSummaries = stmt("SELECT count(*) FROM memories m WHERE m.kind = 'summary' AND NOT EXISTS (SELECT 1 FROM summary_nodes n WHERE n.memory_rowid = m.rowid)").pluck().get() as number;
+    return { name: SUMMARIES, ok: orphanSummaries === 0, detail: `${orphanSummaries} summaries without a node (repair marks their windows dirty for the next pyramid build)` };
+  }));
+
+  checks.push(guarded("entity mention counts", () => checkEntityCounts(stmt, repair)));
+  return checks;
+}
+
+const BODY = "body index (bm25, late interaction)";
+const CURATED = "curated index (titles, descriptions, tags)";
+const VOCABULARY = "vocabulary counts";
+const CHUNK_COUNT = "chunk count";
+const SUMMARIES = "summary nodes";
+/** What a repair rebuilds from the tables. */
+const REPAIRABLE = new Set([BODY, CURATED, VOCABULARY, CHUNK_COUNT, SUMMARIES]);
+
+/**
+ * Rebuilds every derived structure from the tables, whichever check failed: simple, and a rebuild cannot leave
+ * one index agreeing with a table another repair has just changed. Then REINDEX: SQLite's own indexes, rebuilt
+ * from their tables, in the same transaction.
+ */
+function rebuildDerived(db: Connection, stmt: Prepare): void {
+  db.transaction(() => {
+    stmt(
+      `INSERT OR IGNORE INTO dirty_windows (level, start_ms)
+       SELECT json_extract(metadata, '$.level'), at_ms FROM memories
+       WHERE kind = 'summary' AND rowid NOT IN (SELECT memory_rowid FROM summary_nodes)`,
+    ).run();
+    stmt("DELETE FROM memories WHERE kind = 'summary' AND rowid NOT IN (SELECT memory_rowid FROM summary_nodes)").run();
+    stmt("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all')").run();
+    const body = stmt("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)");
+    const df = new Map<string, number>();
+    let chunks = 0;
+    // read in full first: better-sqlite3 cannot write while a read on the same connection is open
+    for (const [id, text, terms] of stmt("SELECT id, indexed_text, terms FROM chunks").raw().all() as [number, string, string][]) {
+      body.run(id, text);
+      chunks++;
+      countTerms(df, terms);
+    }
+    stmt("INSERT INTO curated_fts (curated_fts) VALUES ('delete-all')").run();
+    const curated = stmt("INSERT INTO curated_fts (rowid, title, description, tags) VALUES (?, ?, ?, ?)");
+    const rows = stmt(
+      "SELECT rowid, coalesce(title, ''), coalesce(description, ''), tags FROM memories WHERE title IS NOT NULL OR description IS NOT NULL OR tags <> '[]'",
+    ).raw().all() as [number, string, string, string][];
+    for (const [rowid, title, description, tags] of rows) curated.run(rowid, ...curatedColumns(title, description, JSON.parse(tags) as string[]));
+    stmt("UPDATE terms SET df = 0").run();
+    const upsert = stmt("INSERT INTO terms (term, df) VALUES (?, ?) ON CONFLICT (term) DO UPDATE SET df = excluded.df");
+    for (const [term, n] of df) upsert.run(term, n);
+    stmt("INSERT INTO meta (key, value) VALUES ('chunk_count', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(String(chunks));
+    db.exec("REINDEX");
+  })();
 }

@@ -15,11 +15,13 @@ import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "
 import type { Scope } from "../../model/scope.js";
 import type { DoctorCheck, EmbedderStamp, HydratedChunk, LexicalQuery, ListQuery, NodeQuery, SessionNeighbours, Store, StoreStats } from "../../ports/store.js";
 import { listMemoryIds } from "./list-sql.js";
-import { runDoctor } from "./doctor.js";
+import { guarded, runDoctor } from "./doctor.js";
+import { doctorInThread } from "./doctor-thread.js";
 import type { PyramidNode } from "../../model/pyramid.js";
 import type { Window, WindowLevel } from "../../time/windows.js";
 import { fromBlob } from "../../vectors/math.js";
-import { openConnection, type Connection } from "./connection.js";
+import { openConnection, unguarded, type Connection } from "./connection.js";
+import { recordIntegrity, refuseWritesWhileDamaged } from "./damage.js";
 import { filterCondition, isEmptyFilter } from "./filter-sql.js";
 import * as graph from "./graph-sql.js";
 import { sqliteEntityReads } from "./entities-sql.js";
@@ -71,6 +73,7 @@ export class SqliteStore implements Store {
     try {
       this.db = openConnection(path);
       migrate(this.db);
+      refuseWritesWhileDamaged(this.db, path);
     } catch (err) {
       if (err instanceof CascadeError) throw err;
       throw new CascadeError("STORE_ERROR", `cannot open the store at ${path}: ${(err as Error).message}`, { cause: err });
@@ -430,11 +433,16 @@ export class SqliteStore implements Store {
     ) as { path: string; count: number }[];
   }
 
-  async doctor(repair: boolean): Promise<DoctorCheck[]> {
-    const dimensions = (await this.embedderStamp())?.dimensions ?? null;
-    const checks = runDoctor(this.db, this.prepare, dimensions, repair);
+  async doctor(repair: boolean, options: { signal?: AbortSignal } = {}): Promise<DoctorCheck[]> {
+    const dimensions = (await this.embedderStamp().catch(() => null))?.dimensions ?? null; // a damaged page: checked below
+    // checks alone read in a thread of their own (a file's store: a thread cannot open an in-memory one)
+    const checks =
+      repair || this.path === ":memory:"
+        ? unguarded(this.db, () => runDoctor(this.db, this.prepare, dimensions, repair))
+        : await doctorInThread(this.path, dimensions, options.signal);
+    recordIntegrity(this.db, checks[0]);
     if (checks.some((c) => c.repaired)) this.vectors.invalidate(); // reloaded from the table on next use
-    const graph = this.vectors.check(dimensions, repair);
+    const graph = guarded("approximate vector index", () => this.vectors.check(dimensions, repair));
     return graph ? [...checks, graph] : checks;
   }
 

@@ -4,7 +4,7 @@
  * as one line on stderr with exit code 2 (the caller's mistake) or 1 (ours).
  */
 import { CommanderError, type Command } from "commander";
-import { CascadeError, respelled } from "../../index.js";
+import { CascadeError, respelled, storeFailure } from "../../index.js";
 
 export interface OutputMode {
   json: boolean;
@@ -37,7 +37,7 @@ export function flagSpelling(program: Command): (field: string) => string | unde
 
 /** Reports an error (its field named as `spell` says) and returns the exit code it deserves. */
 export function reportError(thrown: unknown, mode: OutputMode, spell: (field: string) => string | undefined = () => undefined): number {
-  const err = respelled(thrown, spell);
+  const err = respelled(storeFailure(thrown) ?? thrown, spell);
   let code: string;
   let message: string;
   let exit: number;

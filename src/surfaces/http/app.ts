@@ -7,7 +7,7 @@ import { isServerWorker } from "./workers.js";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import { CascadeError, DEFAULT_NAMESPACE, respelled, wireName, isPostgresUrl, memoryChangesSchema, parseWith, recallOptionsFromWire, type Engine, type ErrorCode, type MemoryInput, type MemorySpace } from "../../index.js";
+import { CascadeError, DEFAULT_NAMESPACE, respelled, storeFailure, wireName, isPostgresUrl, memoryChangesSchema, parseWith, recallOptionsFromWire, type Engine, type ErrorCode, type MemoryInput, type MemorySpace } from "../../index.js";
 import { openApiDocument } from "./openapi.js";
 import { oneTurnEach, overlapping } from "./search-queue.js";
 import { batchBodySchema, decisionBodySchema, forgetWhereBodySchema, messagesBodySchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
@@ -16,6 +16,7 @@ import { registerBrowseRoutes } from "./browse-routes.js";
 import { registerExportRoute } from "./export-route.js";
 import { registerInspector } from "../web/inspector.js";
 import { requestGuards, type GuardOptions } from "./guard.js";
+import { checkJsonShape } from "./json-bounds.js";
 
 export interface HttpOptions extends GuardOptions {
   /** Bearer token every route but /health requires; none means open (only allowed on loopback). */
@@ -51,9 +52,11 @@ function problem(c: Context, status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 5
 }
 
 export async function body<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+  const text = await c.req.text();
+  checkJsonShape(text); // before JSON.parse builds a document of any depth or size
   let json: unknown;
   try {
-    json = await c.req.json();
+    json = JSON.parse(text);
   } catch {
     throw new CascadeError("INVALID_INPUT", "body: not valid JSON", { field: "body" });
   }
@@ -70,7 +73,7 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
 
   app.onError((thrown, c) => {
     // the field named as this API spells it (as_of, not the SDK's asOf)
-    const err = respelled(thrown, wireName);
+    const err = respelled(storeFailure(thrown) ?? thrown, wireName);
     if (err instanceof CascadeError) return problem(c, STATUS[err.code], err.code, err.message, err.field);
     return problem(c, 500, "INTERNAL", err instanceof Error ? err.message : String(err));
   });
@@ -112,7 +115,8 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
   app.post("/v1/memories", async (c) => {
     const input = await body(c, z.record(z.string(), z.unknown()));
     // parsed JSON: the engine checks every field at its boundary, whatever the static type says
-    return c.json(await (await engine(c)).remember(input as unknown as MemoryInput), 201);
+    const stored = await (await engine(c)).remember(input as unknown as MemoryInput);
+    return c.json(stored, stored.existing ? 200 : 201); // 200: its ref was already stored, nothing new
   });
 
   app.post("/v1/messages", async (c) => {

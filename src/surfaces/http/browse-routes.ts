@@ -5,6 +5,7 @@
  * repair stays a deliberate `cascade doctor --repair` at the command line). Query strings are strings: numbers
  * are checked here, everything else by the engine.
  */
+import { sharedJobs } from "./shared-jobs.js";
 import type { Context, Hono } from "hono";
 import { CascadeError, defaultListLimits, parseFilterArgs, type Engine, type ListOptions } from "../../index.js";
 
@@ -47,5 +48,7 @@ export function listOptionsFromQuery(c: Context): ListOptions {
 export function registerBrowseRoutes(app: Hono, engine: (c: Context) => Promise<Engine>): void {
   app.get("/v1/memories", async (c) => c.json(await (await engine(c)).list(listOptionsFromQuery(c))));
   app.get("/v1/stats", async (c) => c.json(await (await engine(c)).stats()));
-  app.get("/v1/doctor", async (c) => c.json(await (await engine(c)).doctor()));
+  // one run a namespace at a time, in a thread of its own, shared by the requests that ask while it runs
+  const doctor = sharedJobs((e: Engine, signal) => e.doctor({ signal }));
+  app.get("/v1/doctor", async (c) => c.json(await doctor(await engine(c), c.req.raw.signal)));
 }

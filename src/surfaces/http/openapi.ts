@@ -122,7 +122,7 @@ export function openApiDocument() {
           ],
           responses: { "200": ok("{memories, edges, next_cursor}"), ...errors },
         },
-        post: { summary: "remember one memory (fields of `cascade add`, text required)", requestBody: json(memoryBodySchema), responses: { "201": ok("{id, kind, topic, at, edges, suggestions}"), ...errors } },
+        post: { summary: "remember one memory (fields of `cascade add`, text required)", requestBody: json(memoryBodySchema), responses: { "201": ok("{id, kind, topic, at, edges, suggestions}"), "200": ok("its metadata.ref was already stored: {id, kind, topic, at, edges: [], suggestions: [], existing: true}"), ...errors } },
       },
       "/v1/export": {
         get: {

@@ -6,11 +6,12 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { boundedLines } from "./bounded-lines.js";
 import { z } from "zod";
 import { registerGraphTools } from "./graph-tools.js";
 import { MCP_TOOLS } from "./tools.js";
 import { registerStrictTool } from "./strict-tool.js";
-import { CascadeError, CHILD_NOUN, countOf, respelled, sentenceLine, wireName, recallOptionsFromWire, recallWireShape, whereSchema, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
+import { CascadeError, CHILD_NOUN, countOf, respelled, storeFailure, sentenceLine, wireName, recallOptionsFromWire, recallWireShape, whereSchema, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
 
@@ -21,7 +22,7 @@ async function guarded(fn: () => Promise<string>): Promise<ToolResult> {
     return text(await fn());
   } catch (thrown) {
     // the field named as the tools spell it (as_of, not the SDK's asOf)
-    const err = respelled(thrown, wireName);
+    const err = respelled(storeFailure(thrown) ?? thrown, wireName);
     const code = err instanceof CascadeError ? err.code : "INTERNAL";
     return { ...text(`error ${code}: ${err instanceof Error ? err.message : String(err)}`), isError: true };
   }
@@ -114,7 +115,7 @@ export function createMcpServer(engine: Engine): McpServer {
     (a) =>
       guarded(async () => {
         const r = await engine.remember(a, { provenance: "api" });
-        const lines = [`Remembered [${r.id}] (${r.kind}, ${r.at}${r.topic ? `, topic ${r.topic}` : ""}).`];
+        const lines = [`${r.existing ? "Already stored, nothing new written:" : "Remembered"} [${r.id}] (${r.kind}, ${r.at}${r.topic ? `, topic ${r.topic}` : ""}).`];
         for (const e of r.edges) lines.push(`It supersedes [${e.to}]${e.provenance === "heuristic" || e.provenance === "llm" ? ` (detected, confidence ${e.confidence.toFixed(2)})` : ""}: that memory is now marked superseded.`);
         for (const s of r.suggestions) lines.push(`It may revise [${s.to}] (confidence ${s.confidence.toFixed(2)}: ${s.reason}); if so, call memory_supersede with new=${r.id} old=${s.to}.`);
         return lines.join("\n");
@@ -335,10 +336,18 @@ function answerUnreadableLines(transport: StdioServerTransport): void {
   };
 }
 
+/** One MCP message's bytes at most: under the SDK's 10 MB buffer, above the 1,000,000 characters a memory may hold. */
+const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+
 /** Serves MCP on stdin/stdout until the client goes away. Logs go to stderr only: stdout is the protocol. */
 export async function serveMcpOverStdio(engine: Engine): Promise<void> {
   const server = createMcpServer(engine);
-  const transport = new StdioServerTransport();
+  // a line longer than the SDK's buffer is answered and skipped (the SDK would close the transport on it)
+  const tooLong = (bytes: number) => {
+    process.stderr.write(`cascade mcp: skipped a message of ${bytes} bytes (at most ${MAX_MESSAGE_BYTES})\n`);
+    void transport.send({ jsonrpc: "2.0", id: null, error: { code: -32600, message: `Invalid Request: a message of ${bytes} bytes, more than the ${MAX_MESSAGE_BYTES} allowed` } } as never);
+  };
+  const transport = new StdioServerTransport(process.stdin.pipe(boundedLines(MAX_MESSAGE_BYTES, tooLong)) as unknown as typeof process.stdin);
   await server.connect(transport);
   answerUnreadableLines(transport);
   await new Promise<void>((resolve) => {

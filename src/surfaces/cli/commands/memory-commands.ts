@@ -70,7 +70,7 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
       const result = await withEngine(cmd, (e) => e.remember(input as MemoryInput, { provenance: "user" }));
       emit(mode(cmd), result, () =>
         [
-          `remembered ${result.id} (${result.kind}, ${result.at}${result.topic ? `, ${result.topic}` : ""})`,
+          `${result.existing ? "already stored (its ref), nothing new written:" : "remembered"} ${result.id} (${result.kind}, ${result.at}${result.topic ? `, ${result.topic}` : ""})`,
           ...result.edges.map((e) => `  supersedes ${e.to} (${e.provenance === "heuristic" || e.provenance === "llm" ? `detected, confidence ${e.confidence.toFixed(2)}` : "as you said"})`),
           ...result.suggestions.map((s) => `  may revise ${s.to} (confidence ${s.confidence.toFixed(2)}): cascade suggestions --accept ${s.id}`),
         ].join("\n"),

@@ -19,7 +19,7 @@ export function registerStoreCommands(program: Command, { withEngine, mode }: Cl
     .action(async (o, cmd: Command) => {
       const r = await withEngine(cmd, (e) => e.doctor({ repair: o.repair }));
       emit(mode(cmd), r, () =>
-        [...r.checks.map((c) => `${c.ok ? "ok      " : c.repaired ? "REPAIRED" : "FAILED  "}  ${c.name}: ${c.detail}`), r.ok ? "the store is healthy" : "problems found: run cascade doctor --repair"].join("\n"),
+        [...r.checks.map((c) => `${c.ok ? "ok      " : c.repaired ? "REPAIRED" : "FAILED  "}  ${c.name}: ${c.detail}`), r.ok ? "the store is healthy" : o.repair ? "problems remain that a repair cannot fix (FAILED above)" : "problems found: run cascade doctor --repair"].join("\n"),
       );
       if (!r.ok) process.exitCode = 1;
     });

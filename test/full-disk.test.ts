@@ -1,0 +1,63 @@
+/**
+ * A full disk (issue 36, item 7). SQLite's `max_page_count` (CASCADE_SQLITE_MAX_PAGES) stops the store file from
+ * growing: a real SQLITE_FULL from a real file. The store holds windows the pyramid has not summarised yet, so
+ * opening it wants to write. Reads and doctor must still answer; every write fails with STORE_ERROR naming the
+ * full disk, and an import says how far it got.
+ */
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { before, test } from "node:test";
+import { openMemory, parseInstant } from "../src/index.js";
+import { cli, tempDir } from "./helpers.js";
+
+const NOW = "2026-06-03T10:00:00Z";
+let db: string;
+let firstId: string;
+const FULL = { CASCADE_SQLITE_MAX_PAGES: "1" }; // below the file's size: it may not grow at all
+
+before(async () => {
+  db = join(tempDir(), "memory.db");
+  // the pyramid off while writing: every day written stays a dirty window for the next open to summarise
+  const engine = await openMemory({ path: db, now: parseInstant("now", NOW), pyramid: { enabled: false } });
+  const days = ["2026-05-01", "2026-05-02", "2026-05-09", "2026-05-20"];
+  const r = await engine.rememberMany(
+    Array.from({ length: 40 }, (_, i) => ({ text: `Standup note ${i}: the ${["parser", "indexer", "cache", "planner"][i % 4]} work moved on by step ${i}`, at: `${days[i % 4]}T09:${String(i).padStart(2, "0")}:00Z` })),
+  );
+  firstId = r.ids[0]!;
+  await engine.close();
+});
+
+const run = (args: string[], env = FULL) => cli(["--db", db, "--now", NOW, ...args, "--json"], { env });
+
+test("on a full disk, stats, search, show, list and doctor answer", () => {
+  const answers = new Map<string, any>();
+  for (const args of [["stats"], ["search", "indexer work"], ["show", firstId], ["list", "--limit", "5"], ["doctor"]]) {
+    const r = run(args);
+    assert.equal(r.status, 0, `${args[0]}: ${r.stderr}`);
+    answers.set(args[0], r.json);
+  }
+  assert.equal(answers.get("stats").memories, 40);
+  assert.ok(answers.get("search").hits.length > 0);
+  assert.equal(answers.get("show").id, firstId);
+  assert.equal(answers.get("list").memories.length, 5);
+  assert.equal(answers.get("doctor").ok, true);
+});
+
+test("on a full disk, a write is STORE_ERROR saying the disk is full, and nothing is written", () => {
+  const r = run(["add", "The cache work is done"]);
+  assert.equal(r.status, 1, r.stderr);
+  assert.equal(r.json.error.code, "STORE_ERROR");
+  assert.match(r.json.error.message, /full/);
+  assert.match(r.stderr.trim(), /^[^\n]*full[^\n]*$/, "one line on stderr");
+  assert.equal(run(["stats"]).json.memories, 40);
+});
+
+test("an import stopped by a full disk says how far it got", () => {
+  const file = join(tempDir(), "notes.jsonl");
+  writeFileSync(file, Array.from({ length: 600 }, (_, i) => JSON.stringify({ text: `Imported note ${i} about the ${i % 7} rollout`, ref: `n${i}` })).join("\n"));
+  const r = run(["import", file]);
+  assert.equal(r.status, 1, r.stderr);
+  assert.equal(r.json.error.code, "STORE_ERROR");
+  assert.match(r.json.error.message, /import stopped near line \d+ after storing at least \d+ memories: .*full.*run the same import again to resume/);
+});
