@@ -203,9 +203,11 @@ export interface Store {
   windowInputs(window: Window): Promise<Memory[]>;
   /**
    * Replaces the window's node (if any; a turn node: the node with the same id) with this summary memory and its
-   * children, in one transaction.
+   * children, in one transaction. Writes nothing and answers false when one of the children, or of `sources` (the
+   * memories its sentences were read from), no longer exists: a summary is never written from a memory forgotten
+   * after it was read (a slow summariser racing a forget would otherwise bring the forgotten text back).
    */
-  writeSummary(node: PreparedMemory, window: Window | { level: "turn"; start: number; end: number }, childIds: string[], stamp: EmbedderStamp): Promise<void>;
+  writeSummary(node: PreparedMemory, window: Window | { level: "turn"; start: number; end: number }, childIds: string[], stamp: EmbedderStamp, sources?: string[]): Promise<boolean>;
   /** A small value the engine keeps with the store (e.g. which catch-ups an older store has had); null when unset. */
   getMeta(key: string): Promise<string | null>;
   setMeta(key: string, value: string): Promise<void>;

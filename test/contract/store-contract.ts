@@ -27,6 +27,7 @@ export const CONTRACT_CASES = [
   "edges: cycles and unknown memories refused, retraction kept",
   "suggestions are recorded once and decided once",
   "writes mark their calendar windows dirty",
+  "a summary is not written from a memory that no longer exists",
   "topics re-path all or nothing",
   "small values and housekeeping",
   "a correction replaces the content and keeps the revision",
@@ -296,6 +297,23 @@ const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>>
     assert.ok((await store.dirtyWindows()).some((w) => w.level === "day" && w.start === windowAt("day", Date.parse(at(4))).start), "an edge dirties the windows of what it touches");
     const inputs = await store.windowInputs(windowAt("day", Date.parse(at(2))));
     assert.deepEqual(inputs.map((m) => m.id), [ids[1]]);
+    await store.close();
+  },
+
+  async "a summary is not written from a memory that no longer exists"(open) {
+    const { store, ids } = await seeded(open);
+    const day = windowAt("day", Date.parse(at(1)));
+    const [node] = await prepared([{ text: "The billing service was deployed.", at: at(1) }]);
+    const summary = { ...node, memory: { ...node.memory, id: "p_day_contract", kind: "summary" as const } };
+    assert.equal(await store.writeSummary(summary, day, [ids[0]], stamp, [ids[0], ids[1]]), true);
+    assert.equal((await store.pyramidNodes({ level: "day" })).length, 1);
+    assert.equal(await store.deleteMemory(ids[1]), true);
+    // read from ids[1] before it was forgotten: refused, and the node written before stays as it was
+    const later = { ...summary, memory: { ...summary.memory, text: "Written from a forgotten memory." } };
+    assert.equal(await store.writeSummary(later, day, [ids[0]], stamp, [ids[0], ids[1]]), false);
+    assert.equal(await store.writeSummary(later, day, [ids[1]], stamp), false, "a forgotten child refuses it too");
+    assert.equal((await store.getMemory("p_day_contract"))?.text, "The billing service was deployed.");
+    assert.deepEqual(memoryIds(await store.searchBody({ words: ["forgotten"], depth: 10, filter: {} })), []);
     await store.close();
   },
 
