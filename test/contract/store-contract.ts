@@ -11,6 +11,7 @@ import type { Store } from "../../src/ports/store.js";
 import { parseFilterArg } from "../../src/query/where.js";
 import { windowAt } from "../../src/time/windows.js";
 import { copyCase } from "./copy-case.js";
+import { entityFormsCase } from "./entity-forms-case.js";
 import { scopeCase } from "./scope-case.js";
 import { at, DAY, edge, memoryIds, prepared, queryVector, RECORDED, seeded, stamp } from "./fixture.js";
 
@@ -28,6 +29,7 @@ export const CONTRACT_CASES = [
   "suggestions are recorded once and decided once",
   "writes mark their calendar windows dirty",
   "a summary is not written from a memory that no longer exists",
+  "an entity keeps only the forms some memory names it by",
   "topics re-path all or nothing",
   "small values and housekeeping",
   "a correction replaces the content and keeps the revision",
@@ -43,6 +45,7 @@ export type ContractCase = (typeof CONTRACT_CASES)[number];
 const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>> = {
   "expired memories leave every channel and the list": expiryCase,
   "a whole store copies into another, ids and times kept": copyCase,
+  "an entity keeps only the forms some memory names it by": entityFormsCase,
   "scope: exact-scope filter, neighbours, previous turn and entity counts within one scope": scopeCase,
   async "memories know their neighbours in their session"(open) {
     const store = await open();
