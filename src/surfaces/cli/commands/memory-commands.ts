@@ -138,7 +138,7 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
     .command("forget")
     .description("remove a memory (or every memory matching --filter/--before) from the store and every index, and rebuild the summaries that quoted it")
     .argument("[id]", "the memory to forget (or give --filter/--before instead)")
-    .option("--purge", "also erase every byte of its text from the database file, its log and its indexes (rewrites the store)")
+    .option("--purge", "also erase every byte of its text from the database file, its log and its indexes (rewrites the store); on an id forgotten already, finish that forget as `cascade purge` does")
     .option("--filter <cond>", FILTER_HELP, keepWhole)
     .option("--before <iso>", "with no id: every memory that happened before this time (with --filter: and matching it)")
     .option("--expired", "with no id: every memory whose expiry (add --expires/--ttl) has passed")
