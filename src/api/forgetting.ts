@@ -79,9 +79,11 @@ export async function forgetMemory(deps: ForgetDeps, id: string, options: Forget
     const p = await purgeForgotten(deps);
     return { id, forgotten: false, summaries_rebuilt: p.summaries_rebuilt, purged: { terms_dropped: p.terms_dropped, checkpointed: p.checkpointed } };
   }
-  const summarised = await summarisedWindows(store, memory);
   if (!(await store.deleteMemory(id))) throw notFound("memory", id);
   await store.deleteMemory(turnNodeId(id)); // its turn-level summary, when it was longer than a chunk
+  // looked up after the delete: a summary written before it is found here, one written after it is refused (it
+  // would be written from a memory that no longer exists: Store.writeSummary)
+  const summarised = await summarisedWindows(store, memory);
   const rebuilt = summarised.length ? await deps.rebuild(summarised) : null;
   const result: Forgotten = { id, forgotten: true, summaries_rebuilt: rebuilt ? rebuilt.written + rebuilt.removed : 0 };
   if (options.purge) {
@@ -156,9 +158,9 @@ export async function forgetWhere(deps: ForgetDeps, options: ForgetWhereOptions)
   if (o.dryRun || matched.length === 0) return result;
   const windows = new Map<string, WindowKey>();
   for (const m of matched) {
-    for (const w of await summarisedWindows(store, m)) windows.set(`${w.level}:${w.start}`, w);
     if (await store.deleteMemory(m.id)) result.forgotten++;
     await store.deleteMemory(turnNodeId(m.id));
+    for (const w of await summarisedWindows(store, m)) windows.set(`${w.level}:${w.start}`, w); // after it, as above
   }
   if (windows.size > 0) {
     const rebuilt = await deps.rebuild([...windows.values()]);
