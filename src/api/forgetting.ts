@@ -21,7 +21,6 @@ import { parseInstant } from "../time/iso.js";
 import { parseWith } from "../validate.js";
 import { nodeId, type BuildReport } from "../pyramid/build.js";
 import { SUMMARY_KIND } from "../model/pyramid.js";
-import { turnNodeId } from "../pyramid/turns.js";
 import { windowsOf, type WindowLevel } from "../time/windows.js";
 
 export interface ForgetOptions {
@@ -79,8 +78,7 @@ export async function forgetMemory(deps: ForgetDeps, id: string, options: Forget
     const p = await purgeForgotten(deps);
     return { id, forgotten: false, summaries_rebuilt: p.summaries_rebuilt, purged: { terms_dropped: p.terms_dropped, checkpointed: p.checkpointed } };
   }
-  if (!(await store.deleteMemory(id))) throw notFound("memory", id);
-  await store.deleteMemory(turnNodeId(id)); // its turn-level summary, when it was longer than a chunk
+  if (!(await store.deleteMemory(id))) throw notFound("memory", id); // with its turn-level summary
   // looked up after the delete: a summary written before it is found here, one written after it is refused (it
   // would be written from a memory that no longer exists: Store.writeSummary)
   const summarised = await summarisedWindows(store, memory);
@@ -97,6 +95,7 @@ export async function forgetMemory(deps: ForgetDeps, id: string, options: Forget
 /** Erases every remnant of what was forgotten: orphan turn summaries, summaries still quoting it, then the bytes. */
 export async function purgeForgotten(deps: ForgetDeps): Promise<Purged> {
   const { store } = deps;
+  // a store from before deleteMemory took the turn summary with it may hold one whose memory went
   const orphans = (await store.pyramidNodes({ level: "turn" })).filter((n) => n.children === 0);
   for (const node of orphans) await store.deleteMemory(node.id);
   const zone = await store.pyramidZone();
@@ -159,7 +158,6 @@ export async function forgetWhere(deps: ForgetDeps, options: ForgetWhereOptions)
   const windows = new Map<string, WindowKey>();
   for (const m of matched) {
     if (await store.deleteMemory(m.id)) result.forgotten++;
-    await store.deleteMemory(turnNodeId(m.id));
     for (const w of await summarisedWindows(store, m)) windows.set(`${w.level}:${w.start}`, w); // after it, as above
   }
   if (windows.size > 0) {

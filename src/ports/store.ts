@@ -128,7 +128,10 @@ export interface Store {
    * with only `role: "user"` was said by "user"); memories with neither are left out.
    */
   speakersOf(memoryIds: string[]): Promise<Map<string, string>>;
-  /** Removes a memory from the tables and every index; false when there was no such memory. */
+  /**
+   * Removes a memory, with its turn-level summary, from the tables and every index in one transaction (a forget
+   * killed half-way never leaves a summary of it behind); false when there was no such memory.
+   */
   deleteMemory(id: string): Promise<boolean>;
   /** Erases what deleted memories left behind (free pages, index segments, unused words, the log). */
   purgeDeleted(): Promise<{ terms_dropped: number; checkpointed: boolean }>;

@@ -241,7 +241,11 @@ const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>>
   async "deleting a memory removes it from every index"(open) {
     const { store, ids } = await seeded(open);
     await store.addEdges([edge(ids[4], ids[3])]);
+    const [turn] = await prepared([{ text: "Summary: Postgres serves billing.", at: at(4) }]);
+    const instant = { level: "turn" as const, start: Date.parse(at(4)), end: Date.parse(at(4)) + 1 };
+    assert.equal(await store.writeSummary({ ...turn, memory: { ...turn.memory, id: "p_turn_contract", kind: "summary" } }, instant, [ids[3]], stamp), true);
     assert.equal(await store.deleteMemory(ids[3]), true);
+    assert.equal(await store.getMemory("p_turn_contract"), null, "its turn-level summary goes in the same transaction");
     assert.equal(await store.deleteMemory(ids[3]), false, "a second delete finds nothing");
     assert.equal(await store.getMemory(ids[3]), null);
     assert.ok(!memoryIds(await store.searchBody({ words: ["postgres", "primary"], depth: 10, filter: {} })).includes(ids[3]));

@@ -208,6 +208,7 @@ export class PostgresStore implements Store {
       if (rowid === undefined) return false;
       await pyramid.markDirty(tx, this.ns, [rowid]);
       await rows.stripContextOf(tx, this.ns, rowid);
+      for (const turn of await pyramid.turnNodesOf(tx, this.ns, rowid)) await rows.removeMemoryRow(tx, this.ns, turn, `the turn summary of ${id}`);
       await rows.removeMemoryRow(tx, this.ns, rowid, id);
       return true;
     });

@@ -176,7 +176,8 @@ export class SqliteStore implements Store {
       if (rowid === undefined) return false;
       pyramid.markDirty(this.prepare, [rowid]);
       rows.stripContextOf(this.prepare, rowid);
-      chunkIds = rows.removeMemoryRow(this.prepare, rowid, id);
+      for (const turn of pyramid.turnNodesOf(this.prepare, rowid)) chunkIds.push(...rows.removeMemoryRow(this.prepare, turn, `the turn summary of ${id}`));
+      chunkIds.push(...rows.removeMemoryRow(this.prepare, rowid, id));
       return true;
     })();
     this.vectors.forget(chunkIds);
