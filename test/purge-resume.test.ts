@@ -163,3 +163,25 @@ test("the SDK, HTTP and MCP finish an interrupted forget too: purge, and forget 
     assert.equal(copies(m.db), 0, tool);
   }
 });
+
+test("purge removes a turn summary left without its memory (a forget of a version that deleted them apart)", async () => {
+  const db = join(dir, "orphan.db");
+  const engine = await openMemory({ path: db, now });
+  const text = Array.from({ length: 60 }, (_, i) => `Step ${i} of the ${MARKER} rollout moves one more service.`).join(" ");
+  const long = await engine.remember({ text, at: "2026-06-12T09:00:00Z" });
+  await engine.close();
+  // what a kill between the two deletes of an older version left: the memory gone, its turn summary not
+  const raw = new Database(db);
+  raw.prepare("DELETE FROM summary_children WHERE parent_rowid = (SELECT rowid FROM memories WHERE id = ?)").run(`p_turn_${long.id}`);
+  raw.close();
+  const store = new SqliteStore(db);
+  assert.equal(await store.deleteMemory(long.id), true);
+  assert.notEqual(await store.getMemory(`p_turn_${long.id}`), null, "precondition: the orphan");
+  await store.close();
+
+  const again = await openMemory({ path: db, now });
+  const r = await again.purge();
+  assert.equal(r.turn_summaries_removed, 1);
+  await again.close();
+  assert.equal(copies(db), 0);
+});
