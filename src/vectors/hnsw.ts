@@ -265,6 +265,8 @@ export class HnswGraph {
       this.add(key, vector);
     }
     for (const key of added) this.add(key, matrix.vectorOf(key)!);
+    // it now holds exactly the matrix's keys: an older file that did not say its largest key knows it from here on
+    for (const key of keys) if (this.maxKey === null || key > this.maxKey) this.maxKey = key;
     return added.length + goneCount + replaced;
   }
 
