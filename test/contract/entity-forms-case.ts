@@ -33,8 +33,14 @@ export async function entityFormsCase(open: () => Promise<Store>): Promise<void>
 
   const camping = await write("Hey Mel, how was the camping?", mel, 4);
   assert.deepEqual(await keyOf("mel"), ["Melanie"], "merged again");
-  await store.deleteMemory(painted);
   await store.deleteMemory(lake);
+  // a correction of the one memory left saying 'Melanie', still saying it: the name stays, and so does the entity
+  const id = (await store.entities.byKeys(["melanie"]))[0].id;
+  const [fixed] = await prepared([{ text: "I painted a sunrise yesterday.", at: "2026-01-05T12:01:00.000Z" }]);
+  await store.reviseMemory({ ...fixed, memory: { ...fixed.memory, id: painted }, entities: [melanie] }, stamp, Date.parse("2026-01-06T00:00:00Z"));
+  assert.deepEqual(await listed(), ["Melanie/melanie:2"]);
+  assert.equal((await store.entities.byKeys(["melanie"]))[0].id, id);
+  await store.deleteMemory(painted);
   assert.deepEqual(await listed(), ["Mel/mel:1"], "no memory says Melanie any more: the entity is named as the one that is left says");
   assert.deepEqual(await keyOf("melanie"), []);
 

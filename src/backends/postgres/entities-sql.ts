@@ -94,19 +94,24 @@ async function absorbShortForms(q: Queryable, ns: string, personRowid: number, k
   }
 }
 
-/** Before a memory row goes: uncounts its mentions, drops entities only it mentioned (aliases cascade) and forms only it used. */
-export async function removeMentions(q: Queryable, ns: string, memoryRowid: number): Promise<void> {
+/**
+ * Before a memory row goes (or takes new content): uncounts its mentions, drops entities only it mentioned (aliases
+ * cascade) and its forms. Returns the entities it mentioned that others still mention (see dropUnusedForms).
+ */
+export async function removeMentions(q: Queryable, ns: string, memoryRowid: number): Promise<number[]> {
   await q.query("DELETE FROM mention_forms WHERE namespace = $1 AND memory_rowid = $2", [ns, memoryRowid]);
   const gone = await q.query<{ entity_rowid: number }>("DELETE FROM mentions WHERE namespace = $1 AND memory_rowid = $2 RETURNING entity_rowid", [ns, memoryRowid]);
-  if (gone.length === 0) return;
+  if (gone.length === 0) return [];
   const ids = gone.map((r) => r.entity_rowid);
   await q.query("UPDATE entities SET mentioned_by = mentioned_by - 1 WHERE namespace = $1 AND rowid = ANY($2::bigint[])", [ns, ids]);
   await q.query("DELETE FROM entities WHERE namespace = $1 AND rowid = ANY($2::bigint[]) AND mentioned_by <= 0", [ns, ids]);
-  await dropUnusedForms(q, ns, ids);
+  const kept = await q.query<{ rowid: number }>("SELECT rowid FROM entities WHERE namespace = $1 AND rowid = ANY($2::bigint[])", [ns, ids]);
+  return kept.map((r) => r.rowid);
 }
 
 /** Unused aliases of these (still mentioned) entities go; one whose own name no memory uses takes the most used form (see the SQLite store). */
-async function dropUnusedForms(q: Queryable, ns: string, entityRowids: number[]): Promise<void> {
+export async function dropUnusedForms(q: Queryable, ns: string, entityRowids: number[]): Promise<void> {
+  if (entityRowids.length === 0) return;
   await q.query(
     `DELETE FROM entity_aliases a WHERE a.namespace = $1 AND a.entity_rowid = ANY($2::bigint[])
        AND NOT EXISTS (SELECT 1 FROM mention_forms f WHERE f.namespace = $1 AND f.key = a.key)`,

@@ -96,34 +96,42 @@ function absorbShortForms(stmt: Prepare, personRowid: number, key: string): void
   }
 }
 
-/** Before a memory row goes: uncounts its mentions, drops entities only it mentioned (aliases cascade) and forms only it used. */
-export function removeMentions(stmt: Prepare, memoryRowid: number): void {
+/**
+ * Before a memory row goes (or takes new content): uncounts its mentions, drops entities only it mentioned (aliases
+ * cascade) and its forms. Returns the entities it mentioned that others still mention (see dropUnusedForms).
+ */
+export function removeMentions(stmt: Prepare, memoryRowid: number): number[] {
   const entities = stmt("SELECT entity_rowid FROM mentions WHERE memory_rowid = ?").pluck().all(memoryRowid) as number[];
   stmt("DELETE FROM mentions WHERE memory_rowid = ?").run(memoryRowid);
   stmt("DELETE FROM mention_forms WHERE memory_rowid = ?").run(memoryRowid);
   const uncount = stmt("UPDATE entities SET mentioned_by = mentioned_by - 1 WHERE rowid = ?");
   const dropOrphan = stmt("DELETE FROM entities WHERE rowid = ? AND mentioned_by <= 0");
+  const kept: number[] = [];
   for (const e of entities) {
     uncount.run(e);
-    if (dropOrphan.run(e).changes === 0) dropUnusedForms(stmt, e);
+    if (dropOrphan.run(e).changes === 0) kept.push(e);
   }
+  return kept;
 }
 
 /**
- * An entity still mentioned keeps only the forms some memory uses: unused aliases go, and when no memory uses its
- * own name any more it takes the form most memories use (that form's alias row goes, its key becoming the entity's).
+ * These entities keep only the forms some memory uses: unused aliases go, and one whose own name no memory uses any
+ * more takes the form most memories use (that form's alias row goes, its key becoming the entity's).
  */
-function dropUnusedForms(stmt: Prepare, entityRowid: number): void {
-  stmt("DELETE FROM entity_aliases WHERE entity_rowid = ? AND NOT EXISTS (SELECT 1 FROM mention_forms f WHERE f.key = entity_aliases.key)").run(entityRowid);
-  const own = stmt("SELECT key FROM entities WHERE rowid = ?").pluck().get(entityRowid) as string;
-  if (stmt("SELECT 1 FROM mention_forms WHERE key = ? LIMIT 1").pluck().get(own) !== undefined) return;
-  const next = stmt(
-    `SELECT a.key, (SELECT f.name FROM mention_forms f WHERE f.key = a.key ORDER BY f.memory_rowid LIMIT 1) AS name
-     FROM entity_aliases a WHERE a.entity_rowid = ? ORDER BY (SELECT count(*) FROM mention_forms f WHERE f.key = a.key) DESC, a.key LIMIT 1`,
-  ).get(entityRowid) as { key: string; name: string } | undefined;
-  if (!next) return; // a store from before mention_forms whose forms are unknown: nothing is renamed
-  stmt("DELETE FROM entity_aliases WHERE key = ?").run(next.key);
-  stmt("UPDATE entities SET key = ?, name = ? WHERE rowid = ?").run(next.key, next.name, entityRowid);
+export function dropUnusedForms(stmt: Prepare, entityRowids: number[]): void {
+  for (const entityRowid of entityRowids) {
+    const own = stmt("SELECT key FROM entities WHERE rowid = ?").pluck().get(entityRowid) as string | undefined;
+    if (own === undefined) continue;
+    stmt("DELETE FROM entity_aliases WHERE entity_rowid = ? AND NOT EXISTS (SELECT 1 FROM mention_forms f WHERE f.key = entity_aliases.key)").run(entityRowid);
+    if (stmt("SELECT 1 FROM mention_forms WHERE key = ? LIMIT 1").pluck().get(own) !== undefined) continue;
+    const next = stmt(
+      `SELECT a.key, (SELECT f.name FROM mention_forms f WHERE f.key = a.key ORDER BY f.memory_rowid LIMIT 1) AS name
+       FROM entity_aliases a WHERE a.entity_rowid = ? ORDER BY (SELECT count(*) FROM mention_forms f WHERE f.key = a.key) DESC, a.key LIMIT 1`,
+    ).get(entityRowid) as { key: string; name: string } | undefined;
+    if (!next) continue; // a store from before mention_forms whose forms are unknown: nothing is renamed
+    stmt("DELETE FROM entity_aliases WHERE key = ?").run(next.key);
+    stmt("UPDATE entities SET key = ?, name = ? WHERE rowid = ?").run(next.key, next.name, entityRowid);
+  }
 }
 
 /** A copied mention (`cascade migrate`) credited with every form of its entity, as stores from before forms are. */
