@@ -31,7 +31,7 @@ export type { Store, StoreMaker } from "./ports/store.js";
 export { CHANNEL_NAMES, CHANNEL_SUMMARIES } from "./model/types.js";
 export type { ChannelName, Hit, Memory, MemoryInput, SearchResult, Ranked } from "./model/types.js";
 export { readJsonlBatches, parseJsonlLine, requireFile, stoppedImport, type JsonlItem } from "./ingest/jsonl.js";
-export type { ForgetOptions, Forgotten, ForgetWhereOptions, ForgottenWhere } from "./api/forgetting.js";
+export type { ForgetOptions, Forgotten, ForgetWhereOptions, ForgottenWhere, Purged } from "./api/forgetting.js";
 export { parseFilterArg, parseFilterArgs, parseWhere, whereSchema, SCOPE_FIELDS, type FieldCondition, type WhereInput } from "./query/where.js";
 export { importKey } from "./ingest/dedupe.js";
 export { readMem0Export, type Mem0Items } from "./ingest/mem0.js";

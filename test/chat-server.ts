@@ -1,6 +1,6 @@
 /**
  * A loopback stand-in for an OpenAI-compatible chat server: records every request and answers with whatever
- * the test sets in `reply`.
+ * the test sets in `reply` (which may take its time: a slow model, for races).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -9,7 +9,7 @@ import { after, before } from "node:test";
 export interface ChatServer {
   baseURL: string;
   seen: any[];
-  reply: (body: any) => { status: number; body: string };
+  reply: (body: any) => { status: number; body: string } | Promise<{ status: number; body: string }>;
 }
 
 /** Starts before the file's tests and stops after them. */
@@ -18,10 +18,10 @@ export function chatServer(): ChatServer {
   const server = createServer((req, res) => {
     let raw = "";
     req.on("data", (c) => (raw += c));
-    req.on("end", () => {
+    req.on("end", async () => {
       const body = JSON.parse(raw);
       state.seen.push({ url: req.url, body, auth: req.headers.authorization });
-      const r = state.reply(body);
+      const r = await state.reply(body);
       res.writeHead(r.status, { "content-type": "application/json" });
       res.end(r.body);
     });

@@ -19,12 +19,12 @@ const NOW = "2026-06-20T09:00:00Z";
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
 
 /** Copies of the marker in the store's files: whole, lowercased (FTS5 terms) or as the tail a prefix-compressed FTS5 term keeps. */
-function copies(db: string): number {
+function copies(db: string, word = MARKER): number {
   let n = 0;
   for (const file of [db, `${db}-wal`]) {
     if (!existsSync(file)) continue;
     const bytes = readFileSync(file).toString("latin1").toLowerCase();
-    n += bytes.split(MARKER.toLowerCase().slice(3)).length - 1; // the tail is inside every whole copy too
+    n += bytes.split(word.toLowerCase().slice(3)).length - 1; // the tail is inside every whole copy too
   }
   return n;
 }
@@ -108,4 +108,19 @@ test("DELETE ?purge=true on a running server and MCP memory_forget purge: 0 copi
   assert.notEqual(r.isError, true, JSON.stringify(r));
   await client.close();
   assert.equal(copies(db2), 0);
+});
+
+test("an alias keeps no forgotten name: every memory naming Melanie purged, the one saying Mel names the entity", async () => {
+  const db = join(tempDir(), "purge-alias.db");
+  const engine = await openMemory({ path: db, now: parseInstant("now", NOW) });
+  const said = [
+    await engine.remember({ text: "I went camping with the kids at the lake.", speaker: "Melanie", at: "2026-06-10T09:05:00Z" }),
+    await engine.remember({ text: "Melanie loves pottery.", speaker: "Caroline", at: "2026-06-10T09:06:00Z" }),
+  ];
+  await engine.remember({ text: "Hey Mel, how was the camping?", speaker: "Caroline", at: "2026-06-10T09:07:00Z" });
+  assert.deepEqual((await engine.entities()).entities.map((e) => `${e.name}:${e.memories}`), ["Melanie:3", "Caroline:2"], "Mel merged into Melanie");
+  for (const m of said) await engine.forget(m.id, { purge: true });
+  assert.deepEqual((await engine.entities()).entities.map((e) => `${e.name}:${e.memories}`), ["Caroline:1", "Mel:1"]);
+  assert.equal(copies(db, "Melanie"), 0, "before: 4 copies (the entity's name, its key and the key in two indexes)");
+  await engine.close();
 });

@@ -115,3 +115,30 @@ test("two processes building and saving the graph at once leave one complete, lo
     assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith(`race${round}.db.hnsw.`)), [], "no temporary file left behind");
   }
 });
+
+/** The record a graph file ends with (vectors/hnsw.ts): its vector count and the centre it was built on. */
+function record(file: string): { count: number; center: number[] } {
+  const data = readFileSync(file);
+  const length = data.readUInt32LE(data.length - 12);
+  return JSON.parse(data.subarray(data.length - 12 - length, data.length - 12).toString("utf8"));
+}
+
+test("a graph file another process fell behind on is caught up by the next search, not rebuilt", () => {
+  const db = copy("behind");
+  const saved = record(`${db}.hnsw`);
+  // a scoped memory: revision detection searches its scope exactly, so that process never loads (or saves) the graph;
+  // the day summary it rewrites also deletes chunks and, SQLite reusing the largest ids, re-adds others under them
+  assert.equal(cli(["add", "a lantern by the quarry at dusk", "--user", "bob", "--db", db], { env: ENV }).status, 0);
+  assert.equal(record(`${db}.hnsw`).count, saved.count, "precondition: the saved graph is behind the table");
+  const doctor = cli(["doctor", "--db", db], { env: ENV });
+  assert.equal(doctor.status, 0, doctor.stdout);
+  assert.match(doctor.stdout, /ok +approximate vector index: \d+ vectors saved, \d+ chunks? behind the table: caught up by the next search/);
+
+  const r = search(db, "lantern quarry dusk");
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(topText(r), "a lantern by the quarry at dusk");
+  const now = record(`${db}.hnsw`);
+  assert.ok(now.count > saved.count, "saved again with the new chunks");
+  assert.deepEqual(now.center, saved.center, "caught up: a rebuild would have centred the vectors anew");
+  assert.match(cli(["doctor", "--db", db], { env: ENV }).stdout, /ok +approximate vector index: \d+ vectors, in step with the table/);
+});

@@ -32,7 +32,7 @@ import { resolveRecallOptions, type RecallOptions } from "../query/options.js";
 import { search } from "../query/search.js";
 import type { WindowLevel } from "../time/windows.js";
 import { resolveEngineConfig, type EngineConfig, type ResolvedEngineConfig } from "./engine-config.js";
-import { forgetMemory, forgetWhere, type ForgetOptions, type Forgotten, type ForgetWhereOptions, type ForgottenWhere } from "./forgetting.js";
+import { forgetMemory, forgetWhere, purgeForgotten, type ForgetDeps, type ForgetOptions, type Forgotten, type ForgetWhereOptions, type ForgottenWhere, type Purged } from "./forgetting.js";
 import { graphAround, link, listEntities, type EntitiesOptions, type GraphJson, type GraphOptions, type LinkInput } from "./graph-actions.js";
 import { listMemories, withStatus, type ListJson, type ListedMemory, type ListOptions } from "./list.js";
 import { pyramidView, shownSentences, type PyramidNodeJson } from "./pyramid-read.js";
@@ -159,15 +159,25 @@ export class Engine {
   /** Removes a memory (and its turn node), rebuilds the summaries that quoted it, and with `purge` erases every byte of it. */
   async forget(id: string, options: ForgetOptions = {}): Promise<Forgotten> {
     await this.keeper.settle();
-    const forgotten = await forgetMemory({ store: this.ports.store, rebuild: this.rebuildWindows, now: this.clock.now() }, id, options);
+    const forgotten = await forgetMemory(this.forgetDeps, id, options);
     await this.afterWrite();
     return forgotten;
+  }
+
+  /**
+   * Erases every remnant of what was forgotten, needing no memory id: summaries still quoting a forgotten memory
+   * (a forget interrupted before it rebuilt them), turn summaries left without their memory, then every byte of
+   * deleted text in the store's files (as `forget --purge`).
+   */
+  async purge(): Promise<Purged> {
+    await this.keeper.settle();
+    return purgeForgotten(this.forgetDeps);
   }
 
   /** Forgets every memory matching scope/metadata conditions and/or before a date (`dryRun`: only say which). */
   async forgetWhere(options: ForgetWhereOptions): Promise<ForgottenWhere> {
     await this.keeper.settle();
-    const result = await forgetWhere({ store: this.ports.store, rebuild: this.rebuildWindows, now: this.clock.now() }, options);
+    const result = await forgetWhere(this.forgetDeps, options);
     if (result.forgotten > 0) await this.afterWrite();
     return result;
   }
@@ -385,6 +395,10 @@ export class Engine {
 
   private pyramidDeps(): BuildDeps {
     return { store: this.ports.store, embedder: this.ports.embedder, summarizer: this.summarizer, stamp: this.stamp, now: this.clock.now() };
+  }
+
+  private get forgetDeps(): ForgetDeps {
+    return { store: this.ports.store, rebuild: this.rebuildWindows, now: this.clock.now() };
   }
 
   /** Rebuilds exactly these windows of the pyramid (after a forget: the summaries that quoted what went). */

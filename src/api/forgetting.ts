@@ -5,6 +5,11 @@
  * verbatim and would keep answering searches with the forgotten text. Only windows that already have a summary
  * are rebuilt (a forget never builds a pyramid nobody asked for). With `purge`, the store then erases every
  * remaining byte of the text (see backends/sqlite/purge.ts).
+ *
+ * A purge needs no memory: it finishes what any earlier forget left, one interrupted after its delete committed
+ * (killed, or its process lost) included. The delete marked the memory's windows dirty in its own transaction, so
+ * a dirty window that has a summary may still quote it; a turn summary left without its memory is an orphan. So
+ * `forget ID --purge` on an id already forgotten purges instead of answering NOT_FOUND, and `purge` does it alone.
  */
 import { z } from "zod";
 import { invalidInput, notFound } from "../errors.js";
@@ -16,7 +21,6 @@ import { parseInstant } from "../time/iso.js";
 import { parseWith } from "../validate.js";
 import { nodeId, type BuildReport } from "../pyramid/build.js";
 import { SUMMARY_KIND } from "../model/pyramid.js";
-import { turnNodeId } from "../pyramid/turns.js";
 import { windowsOf, type WindowLevel } from "../time/windows.js";
 
 export interface ForgetOptions {
@@ -26,11 +30,24 @@ export interface ForgetOptions {
 
 export interface Forgotten {
   id: string;
-  forgotten: true;
+  /** False when the id was not in the store (forgotten already) and `purge` finished its erasure. */
+  forgotten: boolean;
   /** Summary windows rebuilt without the memory. */
   summaries_rebuilt: number;
   /** Present with `purge`: what the erasing pass did. */
   purged?: { terms_dropped: number; checkpointed: boolean };
+}
+
+/** What `purge` found and did. */
+export interface Purged {
+  /** Summaries rebuilt because a forget marked their window and did not get to rebuild it. */
+  summaries_rebuilt: number;
+  /** Turn summaries whose memory was forgotten without them. */
+  turn_summaries_removed: number;
+  /** Vocabulary words dropped because nothing uses them any more. */
+  terms_dropped: number;
+  /** Whether the write-ahead log was folded in and truncated (false: another process holds it open; purge again later). */
+  checkpointed: boolean;
 }
 
 export interface ForgetDeps {
@@ -55,14 +72,39 @@ async function summarisedWindows(store: Store, memory: Memory): Promise<WindowKe
 export async function forgetMemory(deps: ForgetDeps, id: string, options: ForgetOptions = {}): Promise<Forgotten> {
   const { store } = deps;
   const memory = await store.getMemory(id);
-  if (!memory) throw notFound("memory", id);
+  if (!memory) {
+    if (!options.purge) throw notFound("memory", id);
+    // forgotten already, perhaps by a forget that never got to its purge: finish that one
+    const p = await purgeForgotten(deps);
+    return { id, forgotten: false, summaries_rebuilt: p.summaries_rebuilt, purged: { terms_dropped: p.terms_dropped, checkpointed: p.checkpointed } };
+  }
+  if (!(await store.deleteMemory(id))) throw notFound("memory", id); // with its turn-level summary
+  // looked up after the delete: a summary written before it is found here, one written after it is refused (it
+  // would be written from a memory that no longer exists: Store.writeSummary)
   const summarised = await summarisedWindows(store, memory);
-  if (!(await store.deleteMemory(id))) throw notFound("memory", id);
-  await store.deleteMemory(turnNodeId(id)); // its turn-level summary, when it was longer than a chunk
   const rebuilt = summarised.length ? await deps.rebuild(summarised) : null;
   const result: Forgotten = { id, forgotten: true, summaries_rebuilt: rebuilt ? rebuilt.written + rebuilt.removed : 0 };
-  if (options.purge) result.purged = await store.purgeDeleted();
+  if (options.purge) {
+    const p = await purgeForgotten(deps);
+    result.summaries_rebuilt += p.summaries_rebuilt;
+    result.purged = { terms_dropped: p.terms_dropped, checkpointed: p.checkpointed };
+  }
   return result;
+}
+
+/** Erases every remnant of what was forgotten: orphan turn summaries, summaries still quoting it, then the bytes. */
+export async function purgeForgotten(deps: ForgetDeps): Promise<Purged> {
+  const { store } = deps;
+  // a store from before deleteMemory took the turn summary with it may hold one whose memory went
+  const orphans = (await store.pyramidNodes({ level: "turn" })).filter((n) => n.children === 0);
+  for (const node of orphans) await store.deleteMemory(node.id);
+  const zone = await store.pyramidZone();
+  const dirty = await store.dirtyWindows();
+  const nodes = await Promise.all(dirty.map((w) => store.getMemory(nodeId(w, zone))));
+  const stale = dirty.filter((_, i) => nodes[i] !== null);
+  const rebuilt = stale.length ? await deps.rebuild(stale) : null;
+  const erased = await store.purgeDeleted();
+  return { summaries_rebuilt: rebuilt ? rebuilt.written + rebuilt.removed : 0, turn_summaries_removed: orphans.length, ...erased };
 }
 
 export const forgetWhereSchema = z
@@ -115,14 +157,17 @@ export async function forgetWhere(deps: ForgetDeps, options: ForgetWhereOptions)
   if (o.dryRun || matched.length === 0) return result;
   const windows = new Map<string, WindowKey>();
   for (const m of matched) {
-    for (const w of await summarisedWindows(store, m)) windows.set(`${w.level}:${w.start}`, w);
     if (await store.deleteMemory(m.id)) result.forgotten++;
-    await store.deleteMemory(turnNodeId(m.id));
+    for (const w of await summarisedWindows(store, m)) windows.set(`${w.level}:${w.start}`, w); // after it, as above
   }
   if (windows.size > 0) {
     const rebuilt = await deps.rebuild([...windows.values()]);
     result.summaries_rebuilt = rebuilt.written + rebuilt.removed;
   }
-  if (o.purge) result.purged = await store.purgeDeleted();
+  if (o.purge) {
+    const p = await purgeForgotten(deps);
+    result.summaries_rebuilt += p.summaries_rebuilt;
+    result.purged = { terms_dropped: p.terms_dropped, checkpointed: p.checkpointed };
+  }
   return result;
 }

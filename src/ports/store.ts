@@ -128,7 +128,10 @@ export interface Store {
    * with only `role: "user"` was said by "user"); memories with neither are left out.
    */
   speakersOf(memoryIds: string[]): Promise<Map<string, string>>;
-  /** Removes a memory from the tables and every index; false when there was no such memory. */
+  /**
+   * Removes a memory, with its turn-level summary, from the tables and every index in one transaction (a forget
+   * killed half-way never leaves a summary of it behind); false when there was no such memory.
+   */
   deleteMemory(id: string): Promise<boolean>;
   /** Erases what deleted memories left behind (free pages, index segments, unused words, the log). */
   purgeDeleted(): Promise<{ terms_dropped: number; checkpointed: boolean }>;
@@ -203,9 +206,11 @@ export interface Store {
   windowInputs(window: Window): Promise<Memory[]>;
   /**
    * Replaces the window's node (if any; a turn node: the node with the same id) with this summary memory and its
-   * children, in one transaction.
+   * children, in one transaction. Writes nothing and answers false when one of the children, or of `sources` (the
+   * memories its sentences were read from), no longer exists: a summary is never written from a memory forgotten
+   * after it was read (a slow summariser racing a forget would otherwise bring the forgotten text back).
    */
-  writeSummary(node: PreparedMemory, window: Window | { level: "turn"; start: number; end: number }, childIds: string[], stamp: EmbedderStamp): Promise<void>;
+  writeSummary(node: PreparedMemory, window: Window | { level: "turn"; start: number; end: number }, childIds: string[], stamp: EmbedderStamp, sources?: string[]): Promise<boolean>;
   /** A small value the engine keeps with the store (e.g. which catch-ups an older store has had); null when unset. */
   getMeta(key: string): Promise<string | null>;
   setMeta(key: string, value: string): Promise<void>;

@@ -3,7 +3,9 @@
  * Incremental rollups. Writes mark the day, week and month of every memory they touch dirty; a build
  * recomputes exactly those windows, days first (they read turns), then weeks (they read day nodes), then months
  * (they read the week nodes overlapping them, keeping only the sentences from their own days). A window left
- * with nothing to summarise loses its node. An unchanged pyramid is a build that does nothing.
+ * with nothing to summarise loses its node. An unchanged pyramid is a build that does nothing. A summary is
+ * written only if every memory it was read from still exists at that moment (the store checks, under its write
+ * lock): a memory forgotten while a slow summariser was at work never comes back in a summary.
  */
 import { sentencesOf } from "../text/sentences.js";
 import { withSpeaker } from "../text/speaker.js";
@@ -55,6 +57,8 @@ export interface BuildReport {
   recomputed: Record<WindowLevel, number>;
   written: number;
   removed: number;
+  /** Summaries not written because a memory they were read from was forgotten meanwhile (their windows stay dirty). */
+  refused: number;
   took_ms: number;
 }
 
@@ -63,6 +67,11 @@ export function nodeId(window: Pick<Window, "level" | "start">, zone: string): s
   return `p_${window.level}_${windowName(window, zone)}`;
 }
 
+/**
+ * Recomputes the dirty windows (or `only` these). A window whose summary was refused (a memory it read was forgotten
+ * meanwhile) stays dirty, and so do the windows above it, which would have been summarised without it: one more
+ * pass then reads them again, from what exists now.
+ */
 export async function buildPyramid(
   deps: BuildDeps,
   opts: PyramidOptions,
@@ -73,27 +82,41 @@ export async function buildPyramid(
   const started = performance.now();
   const { store } = deps;
   if ((await store.pyramidZone()) !== opts.zone) await store.setPyramidZone(opts.zone);
+  const report: BuildReport = { recomputed: { day: 0, week: 0, month: 0 }, written: 0, removed: 0, refused: 0, took_ms: 0 };
+  await buildPass(deps, opts, report, onProgress, only);
+  if (report.refused > 0) await buildPass(deps, opts, report, onProgress, only); // once more, from what exists now
+  report.took_ms = Math.round(performance.now() - started);
+  return report;
+}
+
+async function buildPass(deps: BuildDeps, opts: PyramidOptions, report: BuildReport, onProgress?: (done: number, total: number) => void, only?: { level: WindowLevel; start: number }[]) {
+  const { store } = deps;
   const dirty = (await store.dirtyWindows()).filter((d) => !only || only.some((o) => o.level === d.level && o.start === d.start)); // days, weeks, months
-  const report: BuildReport = { recomputed: { day: 0, week: 0, month: 0 }, written: 0, removed: 0, took_ms: 0 };
+  const refused: Window[] = [];
   for (const [i, d] of dirty.entries()) {
     const window = windowAt(d.level, d.start, opts.zone);
+    if (refused.some((r) => r.start >= window.start && r.start < window.end)) continue; // it would miss a refused child
     const inputs = await store.windowInputs(window);
     const sentences = await candidateSentences(store, window, inputs);
     const summary = sentences.length
       ? await deps.summarizer.summarize({ window, title: windowTitle(window, opts.zone), sentences, limits: opts.limits[window.level] })
       : [];
     if (summary.length > 0) {
-      await store.writeSummary(await prepareNode(deps, window, opts.zone, summary), window, inputs.map((m) => m.id), deps.stamp);
-      report.written++;
-    } else if (await store.deleteSummary(window.level, window.start)) {
-      report.removed++;
+      const read = [...new Set(sentences.flatMap((s) => s.sources))];
+      if (await store.writeSummary(await prepareNode(deps, window, opts.zone, summary), window, inputs.map((m) => m.id), deps.stamp, read)) {
+        report.written++;
+        await store.clearDirtyWindows([d]);
+      } else {
+        refused.push(window);
+        report.refused++;
+      }
+    } else {
+      if (await store.deleteSummary(window.level, window.start)) report.removed++;
+      await store.clearDirtyWindows([d]);
     }
-    await store.clearDirtyWindows([d]);
     report.recomputed[window.level]++;
     onProgress?.(i + 1, dirty.length);
   }
-  report.took_ms = Math.round(performance.now() - started);
-  return report;
 }
 
 /**

@@ -32,8 +32,8 @@ export async function buildTurnNodes(deps: BuildDeps, opts: PyramidOptions, memo
         const window = { level: "turn" as const, start: Date.parse(memory.at), end: Date.parse(memory.at) + 1 };
         const node = await prepareNode(deps, window, opts.zone, summary, { id: turnNodeId(id), title: memory.title ? `Summary: ${memory.title}` : `Summary of ${id}` });
         node.memory.metadata = { ...node.memory.metadata, start: formatInstant(window.start), end: formatInstant(window.end) };
-        await deps.store.writeSummary(node, window, [id], deps.stamp);
-        written++;
+        // refused when the memory was forgotten while it was being summarised
+        if (await deps.store.writeSummary(node, window, [id], deps.stamp)) written++;
       }
     }
     onProgress?.(i + 1, memoryIds.length);

@@ -80,6 +80,8 @@ interface SavedRecord extends SavedGraph {
   bytes: number;
   sha256: string;
   count: number;
+  /** The largest key it ever held: where to look for keys the table has lost since (absent in older files). */
+  maxKey?: number;
 }
 
 const MAGIC = Buffer.from("CSCDHNSW");
@@ -100,6 +102,12 @@ function sha256Of(fd: number, bytes: number): string {
   }
   return hash.digest("hex");
 }
+
+/**
+ * The most keys a catch-up changes before a rebuild is the better deal (a bulk build runs on every thread; a
+ * catch-up adds one vector at a time).
+ */
+const CATCH_UP_SHARE = 0.25;
 
 /** The record at the end of a graph file, or why the file cannot be trusted. */
 function readRecord(path: string): SavedRecord | string {
@@ -137,6 +145,8 @@ export class HnswGraph {
     private readonly center: Float32Array,
     /** The settings it was built with (saved with it) and is searched with. */
     private readonly options: HnswOptions,
+    /** The largest key ever added (removals leave it): keys the graph may hold are at most this. */
+    private maxKey: number | null,
   ) {
     this.scratch = new Float32Array(dimensions);
   }
@@ -167,7 +177,9 @@ export class HnswGraph {
       for (let j = 0; j < batch.length; j++) batch[j] -= center[j % d];
       index.add(BigUint64Array.from(keys.subarray(start, end), (k) => BigInt(k)), batch, o.threads);
     }
-    return new HnswGraph(index, d, center, o);
+    let maxKey = 0;
+    for (const k of keys) if (k > maxKey) maxKey = k;
+    return new HnswGraph(index, d, center, o, maxKey);
   }
 
   /** `v` minus `share` of the centre, in a buffer reused by every call (usearch copies what it is given). */
@@ -193,7 +205,7 @@ export class HnswGraph {
       return { graph: null, why: `unreadable (${(err as Error).message})` };
     }
     if (typeof record === "string") return { graph: null, why: record };
-    const { center, bytes: _b, sha256: _s, count, ...settings } = record;
+    const { center, bytes: _b, sha256: _s, count, maxKey, ...settings } = record;
     const { center: _, ...wanted } = HnswGraph.saved(o, dimensions, new Float32Array(0));
     if (JSON.stringify(settings) !== JSON.stringify(wanted) || !Array.isArray(center) || center.length !== dimensions) return { graph: null, why: "other settings" };
     const index = HnswGraph.empty(dimensions, o);
@@ -203,16 +215,59 @@ export class HnswGraph {
       return { graph: null, why: `usearch refused it (${(err as Error).message})` };
     }
     if (index.size() !== count) return { graph: null, why: `${index.size()} vectors where ${count} were saved` };
-    return { graph: new HnswGraph(index, dimensions, Float32Array.from(center), o) };
+    return { graph: new HnswGraph(index, dimensions, Float32Array.from(center), o, typeof maxKey === "number" ? maxKey : null) };
   }
 
   /**
-   * The graph saved at `path`, if it still describes the matrix; null when there is no file or it is stale (a
-   * crash between a write and the next save, a store deleted and rebuilt at the same path): the caller rebuilds.
+   * The graph saved at `path`, brought up to date with the matrix when only a few chunks changed since it was saved
+   * (another process wrote without saving it: `changed`, then, so the caller saves it again); null when there is no
+   * file or it cannot be caught up (a store deleted and rebuilt at the same path, another store's file): the caller
+   * rebuilds.
    */
-  static load(path: string, matrix: VectorMatrix, o: HnswOptions): HnswGraph | null {
+  static load(path: string, matrix: VectorMatrix, o: HnswOptions): { graph: HnswGraph; changed: number } | null {
     const { graph } = HnswGraph.open(path, matrix.dimensions, o);
-    return graph?.describes(matrix) ? graph : null;
+    if (!graph) return null;
+    const changed = graph.catchUp(matrix);
+    return changed >= 0 && graph.describes(matrix) ? { graph, changed } : null;
+  }
+
+  /**
+   * Brings the graph to the matrix's keys, as the writes it missed would have: keys the table lost are removed,
+   * keys it gained are added, and ids the table reused are re-added with their new vector. Returns how many keys
+   * changed, or -1 when that would be more than a quarter of them (a rebuild is quicker) or cannot be known (an
+   * older file that does not say its largest key).
+   *
+   * Reuse: SQLite gives a new row the largest id + 1, so an id comes back only when every id above it was deleted;
+   * the reused ids are therefore the top of the ids both hold. Walking them from the top, a key whose vector finds
+   * itself was never replaced, and neither was any key below it.
+   */
+  catchUp(matrix: VectorMatrix): number {
+    const limit = Math.max(1, Math.floor(matrix.count * CATCH_UP_SHARE));
+    const keys = matrix.keyList();
+    const held = keys.length ? (this.index.contains(BigUint64Array.from(keys, (k) => BigInt(k))) as boolean[]) : [];
+    const added = keys.filter((_, i) => !held[i]);
+    const kept = keys.filter((_, i) => held[i]);
+    const goneCount = this.index.size() - kept.length;
+    if (added.length + goneCount > limit || (goneCount > 0 && this.maxKey === null)) return -1;
+    if (goneCount > 0) {
+      const holes: bigint[] = [];
+      for (let k = 0; k <= this.maxKey!; k++) if (!matrix.has(k)) holes.push(BigInt(k));
+      const present = this.index.contains(BigUint64Array.from(holes)) as boolean[];
+      const gone = holes.filter((_, i) => present[i]);
+      if (gone.length > 0) this.index.remove(BigUint64Array.from(gone));
+    }
+    let replaced = 0;
+    for (const key of kept.sort((a, b) => b - a)) {
+      const vector = matrix.vectorOf(key)!;
+      if (this.search(vector, 10, 1).includes(key)) break;
+      if (++replaced + added.length + goneCount > limit) return -1;
+      this.remove(key);
+      this.add(key, vector);
+    }
+    for (const key of added) this.add(key, matrix.vectorOf(key)!);
+    // it now holds exactly the matrix's keys: an older file that did not say its largest key knows it from here on
+    for (const key of keys) if (this.maxKey === null || key > this.maxKey) this.maxKey = key;
+    return added.length + goneCount + replaced;
   }
 
   get size(): number {
@@ -244,6 +299,7 @@ export class HnswGraph {
 
   add(key: number, vector: Float32Array): void {
     this.index.add(BigInt(key), this.centred(vector));
+    if (this.maxKey !== null && key > this.maxKey) this.maxKey = key;
   }
 
   remove(key: number): void {
@@ -288,7 +344,7 @@ export class HnswGraph {
       const fd = openSync(temporary, "r+");
       try {
         const bytes = fstatSync(fd).size;
-        const record: SavedRecord = { ...HnswGraph.saved(this.options, this.dimensions, this.center), bytes, sha256: sha256Of(fd, bytes), count: this.index.size() };
+        const record: SavedRecord = { ...HnswGraph.saved(this.options, this.dimensions, this.center), bytes, sha256: sha256Of(fd, bytes), count: this.index.size(), ...(this.maxKey !== null ? { maxKey: this.maxKey } : {}) };
         const json = Buffer.from(JSON.stringify(record));
         const length = Buffer.alloc(4);
         length.writeUInt32LE(json.length);

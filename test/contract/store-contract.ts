@@ -11,6 +11,7 @@ import type { Store } from "../../src/ports/store.js";
 import { parseFilterArg } from "../../src/query/where.js";
 import { windowAt } from "../../src/time/windows.js";
 import { copyCase } from "./copy-case.js";
+import { entityFormsCase } from "./entity-forms-case.js";
 import { scopeCase } from "./scope-case.js";
 import { at, DAY, edge, memoryIds, prepared, queryVector, RECORDED, seeded, stamp } from "./fixture.js";
 
@@ -27,6 +28,8 @@ export const CONTRACT_CASES = [
   "edges: cycles and unknown memories refused, retraction kept",
   "suggestions are recorded once and decided once",
   "writes mark their calendar windows dirty",
+  "a summary is not written from a memory that no longer exists",
+  "an entity keeps only the forms some memory names it by",
   "topics re-path all or nothing",
   "small values and housekeeping",
   "a correction replaces the content and keeps the revision",
@@ -42,6 +45,7 @@ export type ContractCase = (typeof CONTRACT_CASES)[number];
 const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>> = {
   "expired memories leave every channel and the list": expiryCase,
   "a whole store copies into another, ids and times kept": copyCase,
+  "an entity keeps only the forms some memory names it by": entityFormsCase,
   "scope: exact-scope filter, neighbours, previous turn and entity counts within one scope": scopeCase,
   async "memories know their neighbours in their session"(open) {
     const store = await open();
@@ -237,7 +241,11 @@ const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>>
   async "deleting a memory removes it from every index"(open) {
     const { store, ids } = await seeded(open);
     await store.addEdges([edge(ids[4], ids[3])]);
+    const [turn] = await prepared([{ text: "Summary: Postgres serves billing.", at: at(4) }]);
+    const instant = { level: "turn" as const, start: Date.parse(at(4)), end: Date.parse(at(4)) + 1 };
+    assert.equal(await store.writeSummary({ ...turn, memory: { ...turn.memory, id: "p_turn_contract", kind: "summary" } }, instant, [ids[3]], stamp), true);
     assert.equal(await store.deleteMemory(ids[3]), true);
+    assert.equal(await store.getMemory("p_turn_contract"), null, "its turn-level summary goes in the same transaction");
     assert.equal(await store.deleteMemory(ids[3]), false, "a second delete finds nothing");
     assert.equal(await store.getMemory(ids[3]), null);
     assert.ok(!memoryIds(await store.searchBody({ words: ["postgres", "primary"], depth: 10, filter: {} })).includes(ids[3]));
@@ -296,6 +304,23 @@ const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>>
     assert.ok((await store.dirtyWindows()).some((w) => w.level === "day" && w.start === windowAt("day", Date.parse(at(4))).start), "an edge dirties the windows of what it touches");
     const inputs = await store.windowInputs(windowAt("day", Date.parse(at(2))));
     assert.deepEqual(inputs.map((m) => m.id), [ids[1]]);
+    await store.close();
+  },
+
+  async "a summary is not written from a memory that no longer exists"(open) {
+    const { store, ids } = await seeded(open);
+    const day = windowAt("day", Date.parse(at(1)));
+    const [node] = await prepared([{ text: "The billing service was deployed.", at: at(1) }]);
+    const summary = { ...node, memory: { ...node.memory, id: "p_day_contract", kind: "summary" as const } };
+    assert.equal(await store.writeSummary(summary, day, [ids[0]], stamp, [ids[0], ids[1]]), true);
+    assert.equal((await store.pyramidNodes({ level: "day" })).length, 1);
+    assert.equal(await store.deleteMemory(ids[1]), true);
+    // read from ids[1] before it was forgotten: refused, and the node written before stays as it was
+    const later = { ...summary, memory: { ...summary.memory, text: "Written from a forgotten memory." } };
+    assert.equal(await store.writeSummary(later, day, [ids[0]], stamp, [ids[0], ids[1]]), false);
+    assert.equal(await store.writeSummary(later, day, [ids[1]], stamp), false, "a forgotten child refuses it too");
+    assert.equal((await store.getMemory("p_day_contract"))?.text, "The billing service was deployed.");
+    assert.deepEqual(memoryIds(await store.searchBody({ words: ["forgotten"], depth: 10, filter: {} })), []);
     await store.close();
   },
 

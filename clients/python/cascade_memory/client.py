@@ -24,6 +24,7 @@ from .types import (
     MemoryPage,
     MessagesResult,
     Pyramid,
+    PurgeReport,
     PyramidBuild,
     Remembered,
     SearchResult,
@@ -53,6 +54,7 @@ OPERATIONS: Dict[str, str] = {
     "updateMemory": "update",
     "forgetMemory": "forget",
     "forgetMemories": "forget_where",
+    "purgeForgotten": "purge",
     "exportMemories": "export",
     "memoryHistory": "history",
     "search": "search",
@@ -210,8 +212,13 @@ class Client:
         return self._call(Memory, "PATCH", f"/v1/memories/{_segment(id)}", body=body)
 
     def forget(self, id: str, *, purge: Optional[bool] = None) -> Forgotten:
-        """Forgets one memory; ``purge`` also erases its text from the store's files."""
+        """Forgets one memory; ``purge`` also erases its text from the store's files (on an id forgotten already:
+        ``forgotten`` is False and the purge finishes that forget)."""
         return self._call(Forgotten, "DELETE", f"/v1/memories/{_segment(id)}", {"purge": purge})
+
+    def purge(self) -> PurgeReport:
+        """Erases every remnant of what was forgotten (a forget interrupted half-way included); needs no id."""
+        return self._call(PurgeReport, "POST", "/v1/memories:purge")
 
     def forget_where(
         self,

@@ -142,6 +142,16 @@ class Forgotten:
 
 
 @dataclass
+class PurgeReport:
+    """What erasing every remnant of what was forgotten did (``purge()``)."""
+
+    summaries_rebuilt: int
+    turn_summaries_removed: int
+    terms_dropped: int
+    checkpointed: bool
+
+
+@dataclass
 class ForgottenWhere:
     matched: int
     forgotten: int
@@ -388,6 +398,7 @@ class PyramidBuild:
     removed: int
     took_ms: float
     turns: Optional[int] = None
+    refused: int = 0  # summaries not written: a memory they were read from was forgotten meanwhile
 
 
 @dataclass

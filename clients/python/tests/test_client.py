@@ -176,6 +176,9 @@ class MemoriesTest(unittest.TestCase):
             self.memory.get(one.id)
         self.assertEqual(caught.exception.code, "NOT_FOUND")
         self.assertIsNone(self.memory.forget(keep.id).purged)
+        again = self.memory.forget(one.id, purge=True)  # forgotten already: the purge runs instead of NOT_FOUND
+        self.assertEqual((again.forgotten, again.purged.checkpointed), (False, True))
+        self.assertTrue(self.memory.purge().checkpointed)
 
         for who in ("carol", "carol", "dave"):
             self.memory.remember(f"A note by {who}.", user=who, at="2026-05-01")

@@ -17,6 +17,7 @@ import type { Queryable } from "./connection.js";
 import { EDGE_SELECT, SUGGESTION_SELECT } from "./graph-sql.js";
 import { addCounts } from "./index-sql.js";
 import { checkStamp, embedderStamp, MEMORY_COLUMNS } from "./memory-sql.js";
+import { creditAllForms } from "./entities-sql.js";
 import { insertNode, pyramidZone } from "./pyramid-sql.js";
 import { parseVector } from "./vector-sql.js";
 import { insertMemories } from "./write-sql.js";
@@ -182,6 +183,7 @@ const WRITERS: { [S in CopySection]: Writer<S> } = {
     await q.query("INSERT INTO mentions (namespace, memory_rowid, entity_rowid) SELECT $1, m, e FROM unnest($2::bigint[], $3::bigint[]) AS t (m, e)", [
       ns, mentions.map((x) => x[0]), mentions.map((x) => x[1]),
     ]);
+    await creditAllForms(q, ns, mentions.map(([memory, entity]) => ({ memory, entity })));
     return chunks;
   },
   contexts: async (q, ns, links) => {

@@ -63,6 +63,7 @@ export async function insertMentions(q: Queryable, ns: string, memoryRowid: numb
       rowid,
     ]);
     if (linked.length === 1) await q.query("UPDATE entities SET mentioned_by = mentioned_by + 1 WHERE namespace = $1 AND rowid = $2", [ns, rowid]);
+    await q.query("INSERT INTO mention_forms (namespace, memory_rowid, key, name) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING", [ns, memoryRowid, e.key, e.name]);
   }
 }
 
@@ -93,13 +94,60 @@ async function absorbShortForms(q: Queryable, ns: string, personRowid: number, k
   }
 }
 
-/** Before a memory row goes: uncounts its mentions and drops entities only it mentioned (aliases cascade). */
-export async function removeMentions(q: Queryable, ns: string, memoryRowid: number): Promise<void> {
+/**
+ * Before a memory row goes (or takes new content): uncounts its mentions, drops entities only it mentioned (aliases
+ * cascade) and its forms. Returns the entities it mentioned that others still mention (see dropUnusedForms).
+ */
+export async function removeMentions(q: Queryable, ns: string, memoryRowid: number): Promise<number[]> {
+  await q.query("DELETE FROM mention_forms WHERE namespace = $1 AND memory_rowid = $2", [ns, memoryRowid]);
   const gone = await q.query<{ entity_rowid: number }>("DELETE FROM mentions WHERE namespace = $1 AND memory_rowid = $2 RETURNING entity_rowid", [ns, memoryRowid]);
-  if (gone.length === 0) return;
+  if (gone.length === 0) return [];
   const ids = gone.map((r) => r.entity_rowid);
   await q.query("UPDATE entities SET mentioned_by = mentioned_by - 1 WHERE namespace = $1 AND rowid = ANY($2::bigint[])", [ns, ids]);
   await q.query("DELETE FROM entities WHERE namespace = $1 AND rowid = ANY($2::bigint[]) AND mentioned_by <= 0", [ns, ids]);
+  const kept = await q.query<{ rowid: number }>("SELECT rowid FROM entities WHERE namespace = $1 AND rowid = ANY($2::bigint[])", [ns, ids]);
+  return kept.map((r) => r.rowid);
+}
+
+/** Unused aliases of these (still mentioned) entities go; one whose own name no memory uses takes the most used form (see the SQLite store). */
+export async function dropUnusedForms(q: Queryable, ns: string, entityRowids: number[]): Promise<void> {
+  if (entityRowids.length === 0) return;
+  await q.query(
+    `DELETE FROM entity_aliases a WHERE a.namespace = $1 AND a.entity_rowid = ANY($2::bigint[])
+       AND NOT EXISTS (SELECT 1 FROM mention_forms f WHERE f.namespace = $1 AND f.key = a.key)`,
+    [ns, entityRowids],
+  );
+  const renames = await q.query<{ rowid: number; key: string; name: string }>(
+    `SELECT e.rowid, n.key, n.name FROM entities e
+     CROSS JOIN LATERAL (
+       SELECT a.key, (SELECT f.name FROM mention_forms f WHERE f.namespace = $1 AND f.key = a.key ORDER BY f.memory_rowid LIMIT 1) AS name
+       FROM entity_aliases a WHERE a.namespace = $1 AND a.entity_rowid = e.rowid
+       ORDER BY (SELECT count(*) FROM mention_forms f WHERE f.namespace = $1 AND f.key = a.key) DESC, a.key LIMIT 1
+     ) n
+     WHERE e.namespace = $1 AND e.rowid = ANY($2::bigint[]) AND NOT EXISTS (SELECT 1 FROM mention_forms f WHERE f.namespace = $1 AND f.key = e.key)`,
+    [ns, entityRowids],
+  );
+  for (const r of renames) {
+    await q.query("DELETE FROM entity_aliases WHERE namespace = $1 AND key = $2", [ns, r.key]);
+    await q.query("UPDATE entities SET key = $3, name = $4 WHERE namespace = $1 AND rowid = $2", [ns, r.rowid, r.key, r.name]);
+  }
+}
+
+/** Copied mentions (`cascade migrate`) credited with every form of their entity, as stores from before forms are. */
+export async function creditAllForms(q: Queryable, ns: string, mentions: { memory: number; entity: number }[]): Promise<void> {
+  const params = [ns, mentions.map((m) => m.memory), mentions.map((m) => m.entity)];
+  await q.query(
+    `INSERT INTO mention_forms (namespace, memory_rowid, key, name)
+     SELECT $1, x.m, e.key, e.name FROM unnest($2::bigint[], $3::bigint[]) AS x (m, e) JOIN entities e ON e.namespace = $1 AND e.rowid = x.e
+     ON CONFLICT DO NOTHING`,
+    params,
+  );
+  await q.query(
+    `INSERT INTO mention_forms (namespace, memory_rowid, key, name)
+     SELECT $1, x.m, a.key, a.key FROM unnest($2::bigint[], $3::bigint[]) AS x (m, e) JOIN entity_aliases a ON a.namespace = $1 AND a.entity_rowid = x.e
+     ON CONFLICT DO NOTHING`,
+    params,
+  );
 }
 
 /**

@@ -13,7 +13,7 @@ import { toMemory, type MemoryRow } from "../rows.js";
 import { distinctContentWords } from "../../text/tokenize.js";
 import { analyze } from "./analyze.js";
 import type { Queryable } from "./connection.js";
-import { removeMentions } from "./entities-sql.js";
+import { dropUnusedForms, removeMentions } from "./entities-sql.js";
 import { addCounts, countTerms, insertPostings } from "./index-sql.js";
 import { markDirty } from "./pyramid-sql.js";
 import { insertContent } from "./write-sql.js";
@@ -44,8 +44,11 @@ export async function checkStamp(q: Queryable, ns: string, stamp: EmbedderStamp)
   }
 }
 
-/** Takes a memory's content out of every index (postings, words, curated text, mentions, counts); the rows stay. */
-async function removeContent(q: Queryable, ns: string, rowid: number): Promise<number[]> {
+/**
+ * Takes a memory's content out of every index (postings, words, curated text, mentions, counts); the rows stay.
+ * Returns its chunk ids, and the entities it mentioned that others still mention (as the SQLite store).
+ */
+async function removeContent(q: Queryable, ns: string, rowid: number): Promise<{ chunkIds: number[]; entities: number[] }> {
   const chunks = await q.query<{ id: number; terms: string; length: number }>(
     "SELECT id, terms, length FROM chunks WHERE namespace = $1 AND memory_rowid = $2 ORDER BY ord",
     [ns, rowid],
@@ -60,8 +63,8 @@ async function removeContent(q: Queryable, ns: string, rowid: number): Promise<n
     curated_rows: cur?.curated ? -1 : 0,
     curated_tokens: cur?.curated ? -cur.curated_len : 0,
   });
-  await removeMentions(q, ns, rowid);
-  return chunks.map((c) => c.id);
+  const entities = await removeMentions(q, ns, rowid);
+  return { chunkIds: chunks.map((c) => c.id), entities };
 }
 
 /**
@@ -75,7 +78,7 @@ export async function reviseMemoryRow(q: Queryable, ns: string, next: PreparedMe
   const before = (await getMemory(q, ns, m.id))!;
   await q.query("INSERT INTO memory_revisions (namespace, memory_rowid, recorded_at_ms, previous) VALUES ($1, $2, $3, $4)", [ns, rowid, recordedAt, JSON.stringify(before)]);
   await markDirty(q, ns, [rowid]);
-  const removed = await removeContent(q, ns, rowid);
+  const { chunkIds: removed, entities } = await removeContent(q, ns, rowid);
   await q.query("DELETE FROM chunks WHERE namespace = $1 AND memory_rowid = $2", [ns, rowid]);
   await q.query("DELETE FROM memory_fields WHERE namespace = $1 AND memory_rowid = $2", [ns, rowid]);
   await q.query(
@@ -84,6 +87,7 @@ export async function reviseMemoryRow(q: Queryable, ns: string, next: PreparedMe
     [ns, rowid, m.text, m.title, m.description, JSON.stringify(m.tags), m.topic, m.expires === null ? null : Date.parse(m.expires), JSON.stringify(m.metadata)],
   );
   const added = await insertContent(q, ns, [{ rowid, prepared: next }]);
+  await dropUnusedForms(q, ns, entities); // after the new content: a name it still uses is not dropped in between
   await addCounts(q, ns, { chunk_count: added.length - removed.length });
 }
 
@@ -151,9 +155,10 @@ export async function previousInSession(q: Queryable, ns: string, session: strin
 
 /** Removes one memory from the tables and every index (inside a transaction); returns its chunk ids. */
 export async function removeMemoryRow(q: Queryable, ns: string, rowid: number, id: string): Promise<number[]> {
-  const chunkIds = await removeContent(q, ns, rowid);
+  const { chunkIds, entities } = await removeContent(q, ns, rowid);
   const deleted = await q.query("DELETE FROM memories WHERE namespace = $1 AND rowid = $2 RETURNING rowid", [ns, rowid]); // chunks, nodes and links cascade
   if (deleted.length !== 1) throw new CascadeError("STORE_ERROR", `forget ${id}: the memory row was not deleted`);
+  await dropUnusedForms(q, ns, entities);
   await addCounts(q, ns, { chunk_count: -chunkIds.length });
   return chunkIds;
 }

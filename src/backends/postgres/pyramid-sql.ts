@@ -79,6 +79,27 @@ export async function windowInputRowids(q: Queryable, ns: string, level: WindowL
   return rows.map((r) => r.rowid);
 }
 
+/** The turn-level summaries of a memory (a turn node's one child is its memory): they go with it. */
+export async function turnNodesOf(q: Queryable, ns: string, memoryRowid: number): Promise<number[]> {
+  const rows = await q.query<{ rowid: number }>(
+    `SELECT c.parent_rowid AS rowid FROM summary_children c JOIN summary_nodes n ON n.namespace = c.namespace AND n.memory_rowid = c.parent_rowid
+     WHERE c.namespace = $1 AND c.child_rowid = $2 AND n.level = 'turn'`,
+    [ns, memoryRowid],
+  );
+  return rows.map((r) => r.rowid);
+}
+
+/**
+ * Whether every one of these memories still exists, locking them (FOR SHARE) until the transaction ends: a
+ * concurrent forget of one of them waits for the summary's commit, then marks its windows dirty again.
+ */
+export async function allExist(q: Queryable, ns: string, ids: string[]): Promise<boolean> {
+  const wanted = [...new Set(ids)];
+  if (wanted.length === 0) return true;
+  const found = await q.query<{ id: string }>("SELECT id FROM memories WHERE namespace = $1 AND id = ANY($2::text[]) FOR SHARE", [ns, wanted]);
+  return found.length === wanted.length;
+}
+
 export async function nodeRowid(q: Queryable, ns: string, level: WindowLevel, start: number): Promise<number | undefined> {
   const [row] = await q.query<{ rowid: number }>("SELECT memory_rowid AS rowid FROM summary_nodes WHERE namespace = $1 AND level = $2 AND start_ms = $3", [ns, level, start]);
   return row?.rowid;

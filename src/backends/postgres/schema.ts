@@ -261,6 +261,25 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX memory_revisions_memory ON memory_revisions (namespace, memory_rowid, recorded_at_ms);
   `,
+  // 2: the forms a memory names an entity by, as SQLite's migration 14 (see there); earlier mentions are credited
+  // with every form of their entity.
+  `
+  CREATE TABLE mention_forms (
+    namespace    text NOT NULL DEFAULT 'default',
+    memory_rowid bigint NOT NULL,
+    key          text COLLATE "C" NOT NULL,
+    name         text NOT NULL,
+    PRIMARY KEY (namespace, memory_rowid, key),
+    FOREIGN KEY (namespace, memory_rowid) REFERENCES memories (namespace, rowid) ON DELETE CASCADE
+  );
+  CREATE INDEX mention_forms_key ON mention_forms (namespace, key);
+  INSERT INTO mention_forms (namespace, memory_rowid, key, name)
+    SELECT x.namespace, x.memory_rowid, e.key, e.name FROM mentions x JOIN entities e ON e.namespace = x.namespace AND e.rowid = x.entity_rowid
+    ON CONFLICT DO NOTHING;
+  INSERT INTO mention_forms (namespace, memory_rowid, key, name)
+    SELECT x.namespace, x.memory_rowid, a.key, a.key FROM mentions x JOIN entity_aliases a ON a.namespace = x.namespace AND a.entity_rowid = x.entity_rowid
+    ON CONFLICT DO NOTHING;
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;
@@ -268,7 +287,7 @@ export const PG_SCHEMA_VERSION = MIGRATIONS.length;
 /** The tables a store's rows live in (stats and doctor read their sizes). */
 export const TABLES = [
   "meta", "memories", "chunks", "postings", "curated_postings", "terms", "edges", "suggestions", "dirty_windows", "summary_nodes",
-  "summary_children", "topics", "entities", "entity_aliases", "mentions", "memory_fields", "memory_revisions",
+  "summary_children", "topics", "entities", "entity_aliases", "mentions", "mention_forms", "memory_fields", "memory_revisions",
 ] as const;
 
 /** A fixed advisory-lock key for migrations ("cascad" in ASCII): one migrating process at a time. */

@@ -208,6 +208,7 @@ export class PostgresStore implements Store {
       if (rowid === undefined) return false;
       await pyramid.markDirty(tx, this.ns, [rowid]);
       await rows.stripContextOf(tx, this.ns, rowid);
+      for (const turn of await pyramid.turnNodesOf(tx, this.ns, rowid)) await rows.removeMemoryRow(tx, this.ns, turn, `the turn summary of ${id}`);
       await rows.removeMemoryRow(tx, this.ns, rowid, id);
       return true;
     });
@@ -387,8 +388,10 @@ export class PostgresStore implements Store {
     return found.map(toMemory);
   }
 
-  async writeSummary(node: PreparedMemory, window: Window | { level: "turn"; start: number; end: number }, childIds: string[], stamp: EmbedderStamp): Promise<void> {
-    await this.write(async (tx) => {
+  async writeSummary(node: PreparedMemory, window: Window | { level: "turn"; start: number; end: number }, childIds: string[], stamp: EmbedderStamp, sources: string[] = []): Promise<boolean> {
+    const written = await this.write(async (tx) => {
+      // the rows read are locked (FOR SHARE) until commit: a concurrent forget waits, then marks and rebuilds the window
+      if (!(await pyramid.allExist(tx, this.ns, [...childIds, ...sources]))) return false;
       await rows.checkStamp(tx, this.ns, stamp);
       const old = window.level === "turn" ? await pyramid.nodeRowidById(tx, this.ns, node.memory.id) : await pyramid.nodeRowid(tx, this.ns, window.level, window.start);
       if (old !== undefined) await rows.removeMemoryRow(tx, this.ns, old, node.memory.id);
@@ -396,9 +399,12 @@ export class PostgresStore implements Store {
       await addCounts(tx, this.ns, { chunk_count: chunks });
       const children = await tx.query<{ rowid: number }>("SELECT rowid FROM memories WHERE namespace = $1 AND id = ANY($2::text[])", [this.ns, childIds]);
       await pyramid.insertNode(tx, this.ns, rowid, window.level, window.start, window.end, children.map((c) => c.rowid));
+      return true;
     });
-    await this.wrote(node.chunks.length);
+    if (written) await this.wrote(node.chunks.length);
+    return written;
   }
+
 
   async getMeta(key: string): Promise<string | null> {
     const [row] = await this.db.query<{ value: string }>("SELECT value FROM meta WHERE namespace = $1 AND key = $2", [this.ns, `engine.${key}`]);

@@ -18,6 +18,7 @@ import { fromBlob } from "../../vectors/math.js";
 import { EDGE_SELECT, SUGGESTION_SELECT } from "./graph-sql.js";
 import { addToChunkCount, embedderStamp, checkStamp, insertMemory, MEMORY_COLUMNS } from "./memory-sql.js";
 import { insertNode, pyramidZone } from "./pyramid-sql.js";
+import { creditAllForms } from "./entities-sql.js";
 
 type Prepare = (sql: string) => Database.Statement;
 type Reader<S extends CopySection> = (stmt: Prepare, after: number, limit: number) => Page<CopySections[S]>;
@@ -155,7 +156,11 @@ const WRITERS: { [S in CopySection]: Writer<S> } = {
       added.push(...chunks);
       for (const r of m.revisions) revision.run(rowid, r.recordedAt, JSON.stringify(r.memory));
       if (m.node) insertNode(stmt, rowid, m.node.level, m.node.start, m.node.end, m.node.children.map((c) => rowidOrFail(stmt, "memories", c, `summary ${m.memory.id}`)));
-      for (const e of m.mentions) mention.run(rowid, rowidOrFail(stmt, "entities", e, `memory ${m.memory.id}`));
+      for (const e of m.mentions) {
+        const entity = rowidOrFail(stmt, "entities", e, `memory ${m.memory.id}`);
+        mention.run(rowid, entity);
+        creditAllForms(stmt, rowid, entity);
+      }
     }
     addToChunkCount(stmt, added.length);
     return added;

@@ -5,7 +5,10 @@
  * already an entity ("teslas" → "tesla"); and a one-word name that is the start of exactly one person's name
  * ("mel" → "melanie", only while no other person's name starts with it). Each entity keeps the number of
  * memories mentioning it (`mentioned_by`), so the graph channel can weigh and skip hubs without counting.
- * Forgetting a memory removes its mentions, and every entity nothing mentions any more, with its aliases.
+ * Forgetting a memory removes its mentions, and every entity nothing mentions any more, with its aliases. Each
+ * memory's forms (the keys it named an entity by, and the names as written) are kept in `mention_forms`, so that
+ * a form no memory uses any more goes too: an alias, or the entity's own name, which then becomes a form still in
+ * use (otherwise 'Mel' merged into 'Melanie' kept the name 'Melanie' alive after every 'Melanie' was forgotten).
  */
 import type Database from "better-sqlite3";
 import { ulid } from "ulid";
@@ -44,6 +47,7 @@ export function resolveKey(stmt: Prepare, key: string, kind: string): number | u
 export function insertMentions(stmt: Prepare, memoryRowid: number, entities: ExtractedEntity[], now: number): void {
   const link = stmt("INSERT OR IGNORE INTO mentions (memory_rowid, entity_rowid) VALUES (?, ?)");
   const bump = stmt("UPDATE entities SET mentioned_by = mentioned_by + 1 WHERE rowid = ?");
+  const form = stmt("INSERT OR IGNORE INTO mention_forms (memory_rowid, key, name) VALUES (?, ?, ?)");
   for (const e of entities) {
     let rowid = resolveKey(stmt, e.key, e.kind);
     let becamePerson = false;
@@ -64,6 +68,7 @@ export function insertMentions(stmt: Prepare, memoryRowid: number, entities: Ext
     }
     if (becamePerson) absorbShortForms(stmt, rowid, e.key);
     if (link.run(memoryRowid, rowid).changes === 1) bump.run(rowid);
+    form.run(memoryRowid, e.key, e.name);
   }
 }
 
@@ -91,16 +96,48 @@ function absorbShortForms(stmt: Prepare, personRowid: number, key: string): void
   }
 }
 
-/** Before a memory row goes: uncounts its mentions and drops entities only it mentioned (aliases cascade). */
-export function removeMentions(stmt: Prepare, memoryRowid: number): void {
+/**
+ * Before a memory row goes (or takes new content): uncounts its mentions, drops entities only it mentioned (aliases
+ * cascade) and its forms. Returns the entities it mentioned that others still mention (see dropUnusedForms).
+ */
+export function removeMentions(stmt: Prepare, memoryRowid: number): number[] {
   const entities = stmt("SELECT entity_rowid FROM mentions WHERE memory_rowid = ?").pluck().all(memoryRowid) as number[];
   stmt("DELETE FROM mentions WHERE memory_rowid = ?").run(memoryRowid);
+  stmt("DELETE FROM mention_forms WHERE memory_rowid = ?").run(memoryRowid);
   const uncount = stmt("UPDATE entities SET mentioned_by = mentioned_by - 1 WHERE rowid = ?");
   const dropOrphan = stmt("DELETE FROM entities WHERE rowid = ? AND mentioned_by <= 0");
+  const kept: number[] = [];
   for (const e of entities) {
     uncount.run(e);
-    dropOrphan.run(e);
+    if (dropOrphan.run(e).changes === 0) kept.push(e);
   }
+  return kept;
+}
+
+/**
+ * These entities keep only the forms some memory uses: unused aliases go, and one whose own name no memory uses any
+ * more takes the form most memories use (that form's alias row goes, its key becoming the entity's).
+ */
+export function dropUnusedForms(stmt: Prepare, entityRowids: number[]): void {
+  for (const entityRowid of entityRowids) {
+    const own = stmt("SELECT key FROM entities WHERE rowid = ?").pluck().get(entityRowid) as string | undefined;
+    if (own === undefined) continue;
+    stmt("DELETE FROM entity_aliases WHERE entity_rowid = ? AND NOT EXISTS (SELECT 1 FROM mention_forms f WHERE f.key = entity_aliases.key)").run(entityRowid);
+    if (stmt("SELECT 1 FROM mention_forms WHERE key = ? LIMIT 1").pluck().get(own) !== undefined) continue;
+    const next = stmt(
+      `SELECT a.key, (SELECT f.name FROM mention_forms f WHERE f.key = a.key ORDER BY f.memory_rowid LIMIT 1) AS name
+       FROM entity_aliases a WHERE a.entity_rowid = ? ORDER BY (SELECT count(*) FROM mention_forms f WHERE f.key = a.key) DESC, a.key LIMIT 1`,
+    ).get(entityRowid) as { key: string; name: string } | undefined;
+    if (!next) continue; // a store from before mention_forms whose forms are unknown: nothing is renamed
+    stmt("DELETE FROM entity_aliases WHERE key = ?").run(next.key);
+    stmt("UPDATE entities SET key = ?, name = ? WHERE rowid = ?").run(next.key, next.name, entityRowid);
+  }
+}
+
+/** A copied mention (`cascade migrate`) credited with every form of its entity, as stores from before forms are. */
+export function creditAllForms(stmt: Prepare, memoryRowid: number, entityRowid: number): void {
+  stmt("INSERT OR IGNORE INTO mention_forms (memory_rowid, key, name) SELECT ?, key, name FROM entities WHERE rowid = ?").run(memoryRowid, entityRowid);
+  stmt("INSERT OR IGNORE INTO mention_forms (memory_rowid, key, name) SELECT ?, key, key FROM entity_aliases WHERE entity_rowid = ?").run(memoryRowid, entityRowid);
 }
 
 const ENTITY_COLUMNS = "e.rowid, e.id, e.key, e.name, e.kind, e.mentioned_by";

@@ -14,7 +14,7 @@ import { toMemory, type MemoryRow } from "../rows.js";
 import { distinctContentWords } from "../../text/tokenize.js";
 import { toBlob } from "../../vectors/math.js";
 import * as pyramid from "./pyramid-sql.js";
-import { insertMentions, removeMentions } from "./entities-sql.js";
+import { dropUnusedForms, insertMentions, removeMentions } from "./entities-sql.js";
 import { setImportKey } from "./import-keys-sql.js";
 import { insertFields } from "./fields-sql.js";
 
@@ -110,8 +110,12 @@ function insertContent(prepare: Prepare, memoryRowid: number, { memory: m, chunk
   });
 }
 
-/** Takes a memory's content out of every index (chunks, words, curated text, mentions, fields); the row stays. */
-function removeContent(prepare: Prepare, rowid: number): number[] {
+/**
+ * Takes a memory's content out of every index (chunks, words, curated text, mentions, fields); the row stays.
+ * Returns its chunk ids, and the entities it mentioned that others still mention: the caller drops their forms
+ * nothing uses once the memory's new content (a correction) is in, or at once (a forget).
+ */
+function removeContent(prepare: Prepare, rowid: number): { chunkIds: number[]; entities: number[] } {
   const chunks = prepare("SELECT id, terms FROM chunks WHERE memory_rowid = ?").all(rowid) as { id: number; terms: string }[];
   const deleteFts = prepare("DELETE FROM chunks_fts WHERE rowid = ?");
   const uncountTerm = prepare("UPDATE terms SET df = max(df - 1, 0) WHERE term = ?");
@@ -120,8 +124,8 @@ function removeContent(prepare: Prepare, rowid: number): number[] {
     for (const term of c.terms.split(" ")) if (term) uncountTerm.run(term);
   }
   prepare("DELETE FROM curated_fts WHERE rowid = ?").run(rowid);
-  removeMentions(prepare, rowid);
-  return chunks.map((c) => c.id);
+  const entities = removeMentions(prepare, rowid);
+  return { chunkIds: chunks.map((c) => c.id), entities };
 }
 
 /**
@@ -135,7 +139,7 @@ export function reviseMemoryRow(prepare: Prepare, next: PreparedMemory, recorded
   const before = getMemory(prepare, m.id)!;
   prepare("INSERT INTO memory_revisions (memory_rowid, recorded_at_ms, previous) VALUES (?, ?, ?)").run(rowid, recordedAt, JSON.stringify(before));
   pyramid.markDirty(prepare, [rowid]);
-  const removed = removeContent(prepare, rowid);
+  const { chunkIds: removed, entities } = removeContent(prepare, rowid);
   prepare("DELETE FROM chunks WHERE memory_rowid = ?").run(rowid);
   prepare("DELETE FROM memory_fields WHERE memory_rowid = ?").run(rowid);
   prepare(
@@ -144,6 +148,7 @@ export function reviseMemoryRow(prepare: Prepare, next: PreparedMemory, recorded
   ).run({ ...m, tags: JSON.stringify(m.tags), expiresMs: m.expires === null ? null : Date.parse(m.expires), metadata: JSON.stringify(m.metadata), rowid });
   const tally: TermTally = new Map();
   const added = insertContent(prepare, rowid, next, tally);
+  dropUnusedForms(prepare, entities); // after the new content: a name it still uses is not dropped in between
   countTerms(prepare, tally);
   addToChunkCount(prepare, added.length - removed.length);
   return { removed, added };
@@ -199,9 +204,10 @@ export function previousInSession(prepare: Prepare, session: string, at: string,
 
 /** Removes one memory from the tables and every index (inside a transaction); returns its chunk ids. */
 export function removeMemoryRow(prepare: Prepare, rowid: number, id: string): number[] {
-  const chunkIds = removeContent(prepare, rowid);
+  const { chunkIds, entities } = removeContent(prepare, rowid);
   const info = prepare("DELETE FROM memories WHERE rowid = ?").run(rowid); // chunks, nodes and links cascade
   if (info.changes !== 1) throw new CascadeError("STORE_ERROR", `forget ${id}: the memory row was not deleted`);
+  dropUnusedForms(prepare, entities);
   addToChunkCount(prepare, -chunkIds.length);
   return chunkIds;
 }

@@ -46,6 +46,20 @@ export function windowInputRowids(stmt: Prepare, level: WindowLevel, start: numb
   return stmt("SELECT memory_rowid FROM summary_nodes WHERE level = ? AND start_ms < ? AND end_ms > ? ORDER BY start_ms").pluck().all(below, end, start) as number[];
 }
 
+/** The turn-level summaries of a memory (a turn node's one child is its memory): they go with it. */
+export function turnNodesOf(stmt: Prepare, memoryRowid: number): number[] {
+  return stmt(
+    "SELECT c.parent_rowid FROM summary_children c JOIN summary_nodes n ON n.memory_rowid = c.parent_rowid WHERE c.child_rowid = ? AND n.level = 'turn'",
+  ).pluck().all(memoryRowid) as number[];
+}
+
+/** Whether every one of these memories still exists (a summary may be written only from memories that do). */
+export function allExist(stmt: Prepare, ids: string[]): boolean {
+  const wanted = [...new Set(ids)];
+  if (wanted.length === 0) return true;
+  return (stmt("SELECT count(*) FROM memories WHERE id IN (SELECT value FROM json_each(?))").pluck().get(JSON.stringify(wanted)) as number) === wanted.length;
+}
+
 export function nodeRowid(stmt: Prepare, level: WindowLevel, start: number): number | undefined {
   return stmt("SELECT memory_rowid FROM summary_nodes WHERE level = ? AND start_ms = ?").pluck().get(level, start) as number | undefined;
 }

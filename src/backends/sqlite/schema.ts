@@ -224,6 +224,23 @@ const MIGRATIONS: Migration[] = [
   CREATE INDEX chunks_owner ON chunks (id, memory_rowid);
   CREATE INDEX memories_id_by_rowid ON memories (rowid, id);
   `,
+  // 14: the forms a memory names an entity by (its key or an alias, with the name as written), so that forgetting
+  // the last memory that used a form forgets the form: an alias goes, and an entity whose own name no memory uses
+  // any more takes the name of a form still in use ('Mel' merged into 'Melanie', every 'Melanie' forgotten). A
+  // store from before credits each mention with every form of its entity: nothing a memory may have used is lost.
+  `
+  CREATE TABLE mention_forms (
+    memory_rowid INTEGER NOT NULL REFERENCES memories (rowid) ON DELETE CASCADE,
+    key          TEXT NOT NULL,
+    name         TEXT NOT NULL,
+    PRIMARY KEY (memory_rowid, key)
+  ) WITHOUT ROWID;
+  CREATE INDEX mention_forms_key ON mention_forms (key);
+  INSERT OR IGNORE INTO mention_forms (memory_rowid, key, name)
+    SELECT x.memory_rowid, e.key, e.name FROM mentions x JOIN entities e ON e.rowid = x.entity_rowid;
+  INSERT OR IGNORE INTO mention_forms (memory_rowid, key, name)
+    SELECT x.memory_rowid, a.key, a.key FROM mentions x JOIN entity_aliases a ON a.entity_rowid = x.entity_rowid;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

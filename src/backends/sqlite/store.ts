@@ -179,7 +179,8 @@ export class SqliteStore implements Store {
       if (rowid === undefined) return false;
       pyramid.markDirty(this.prepare, [rowid]);
       rows.stripContextOf(this.prepare, rowid);
-      chunkIds = rows.removeMemoryRow(this.prepare, rowid, id);
+      for (const turn of pyramid.turnNodesOf(this.prepare, rowid)) chunkIds.push(...rows.removeMemoryRow(this.prepare, turn, `the turn summary of ${id}`));
+      chunkIds.push(...rows.removeMemoryRow(this.prepare, rowid, id));
       return true;
     })();
     this.vectors.forget(chunkIds);
@@ -346,10 +347,12 @@ export class SqliteStore implements Store {
     return rows.map(toMemory);
   }
 
-  async writeSummary(node: PreparedMemory, window: Window | { level: "turn"; start: number; end: number }, childIds: string[], stamp: EmbedderStamp): Promise<void> {
+  async writeSummary(node: PreparedMemory, window: Window | { level: "turn"; start: number; end: number }, childIds: string[], stamp: EmbedderStamp, sources: string[] = []): Promise<boolean> {
     const added: { chunkId: number; vector: Float32Array }[] = [];
     const removed: number[] = [];
-    this.db.transaction(() => {
+    const written = this.db.transaction(() => {
+      // under the write lock: a forget committed before this point is seen, one after it waits and rebuilds the window
+      if (!pyramid.allExist(this.prepare, [...childIds, ...sources])) return false;
       rows.checkStamp(this.prepare, stamp);
       const old = window.level === "turn" ? pyramid.nodeRowidById(this.prepare, node.memory.id) : pyramid.nodeRowid(this.prepare, window.level, window.start);
       if (old !== undefined) removed.push(...rows.removeMemoryRow(this.prepare, old, node.memory.id));
@@ -358,10 +361,13 @@ export class SqliteStore implements Store {
       rows.addToChunkCount(this.prepare, chunks.length);
       const children = this.stmt("SELECT rowid FROM memories WHERE id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(childIds)) as number[];
       pyramid.insertNode(this.prepare, rowid, window.level, window.start, window.end, children);
+      return true;
     })();
     this.vectors.forget(removed);
     this.vectors.add(added);
+    return written;
   }
+
 
   async deleteSummary(level: WindowLevel, start: number): Promise<boolean> {
     const removed = this.db.transaction(() => this.removeNode(level, start))();

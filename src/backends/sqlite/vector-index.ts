@@ -9,7 +9,8 @@
  * cheaper than walking a graph that mostly leads to excluded chunks. The graph is built on the first search that
  * needs it (one multi-threaded build after a bulk load, not an insert per write during it), then kept in step
  * with every write, and saved beside the store file on settle and close so that the next open loads it instead of
- * building it again. A saved graph that no longer describes the table is rebuilt; `doctor` checks it.
+ * building it again. A saved graph a few writes behind the table (another process wrote without using the graph)
+ * is caught up; one that cannot be (another store's, or too far behind) is rebuilt; `doctor` checks it.
  */
 import type { DoctorCheck } from "../../ports/store.js";
 import type { Ranked } from "../../model/types.js";
@@ -69,20 +70,18 @@ export class VectorIndex {
     // sized once (no doubling while loading); blobs are copied straight into the matrix, never one array each
     const matrix = new VectorMatrix(dimensions, this.capacity() + 1024);
     for (const row of this.rows()) matrix.add(row[0], row[1]);
-    if (this.graph && this.matrix) this.followTable(this.matrix, matrix, this.graph);
+    if (this.graph) this.followTable(this.graph, matrix);
     this.matrix = matrix;
     this.matrixVersion = version;
     return matrix;
   }
 
-  /** Brings the graph from what the old matrix held to what the table holds now (another process wrote). */
-  private followTable(before: VectorMatrix, now: VectorMatrix, graph: HnswGraph): void {
-    const gone = before.keyList().filter((key) => !now.has(key));
-    const added = now.keyList().filter((key) => !before.has(key));
-    for (const key of gone) graph.remove(key);
-    for (const key of added) graph.add(key, now.vectorOf(key)!);
+  /** Brings the graph to what the table holds now (another process wrote); one too far behind is rebuilt on next use. */
+  private followTable(graph: HnswGraph, matrix: VectorMatrix): void {
+    const changed = graph.catchUp(matrix);
+    if (changed < 0) this.graph = null;
     // a reload that changed nothing the graph holds (another process only wrote edges) leaves nothing to save
-    if (gone.length || added.length) this.unsaved = true;
+    else if (changed > 0) this.unsaved = true;
   }
 
   /** Adds committed chunks to a loaded matrix (an unloaded one reads them from the table later). */
@@ -139,9 +138,15 @@ export class VectorIndex {
       if (repair) this.invalidate();
       return { name, ok: false, detail: `the saved graph file is invalid: ${why}; ${repair ? "deleted, " : ""}rebuilt on the next search that needs it`, repaired: repair || undefined };
     }
-    if (graph.describes(matrix)) return { name, ok: true, detail: `${graph.size} vectors, in step with the table` };
+    const size = graph.size;
+    // a saved graph a few writes behind (another process did not search the graph) is caught up by the next search
+    const behind = graph === this.graph ? 0 : graph.catchUp(matrix);
+    if (behind >= 0 && graph.describes(matrix)) {
+      const detail = behind === 0 ? `${size} vectors, in step with the table` : `${size} vectors saved, ${behind} ${behind === 1 ? "chunk" : "chunks"} behind the table: caught up by the next search`;
+      return { name, ok: true, detail };
+    }
     if (repair) this.invalidate();
-    return { name, ok: false, detail: `the graph does not describe the table (${graph.size} vectors for ${matrix.count} chunks)${repair ? ": deleted, rebuilt on the next search" : ""}`, repaired: repair || undefined };
+    return { name, ok: false, detail: `the graph does not describe the table (${size} vectors for ${matrix.count} chunks)${repair ? ": deleted, rebuilt on the next search" : ""}`, repaired: repair || undefined };
   }
 
   /** The graph for unfiltered searches of a store this large: loaded from its file, or built now. */
@@ -149,9 +154,10 @@ export class VectorIndex {
     const a = this.approximate;
     if (!a || matrix.count < a.above) return null;
     if (this.graph) return this.graph;
+    // a saved graph another process fell behind on (it wrote without searching the graph) is caught up, not rebuilt
     const loaded = a.path ? HnswGraph.load(a.path, matrix, a) : null;
-    this.graph = loaded ?? HnswGraph.build(matrix, a);
-    this.unsaved = loaded === null;
+    this.graph = loaded?.graph ?? HnswGraph.build(matrix, a);
+    this.unsaved = loaded === null || loaded.changed > 0;
     // saved at once: the build is the slow part, and the next process to open the store should not repeat it
     this.persist();
     return this.graph;

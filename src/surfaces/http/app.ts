@@ -144,6 +144,7 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
     if (purge !== undefined && purge !== "true" && purge !== "false") throw new CascadeError("INVALID_INPUT", "purge: true or false", { field: "purge" });
     return c.json(await (await engine(c)).forget(c.req.param("id"), { purge: purge === "true" }));
   });
+  app.post("/v1/:op{memories:purge}", async (c) => c.json(await (await engine(c)).purge()));
   app.post("/v1/:op{memories:forget}", async (c) => {
     const b = await body(c, forgetWhereBodySchema);
     return c.json(await (await engine(c)).forgetWhere({ filter: b.filter, before: b.before, expired: b.expired, dryRun: b.dry_run, purge: b.purge }));

@@ -34,6 +34,7 @@ const OPERATION_IDS: Record<string, string> = {
   "post /v1/messages": "addMessages",
   "get /v1/memories/{id}": "getMemory",
   "delete /v1/memories/{id}": "forgetMemory",
+  "post /v1/memories:purge": "purgeForgotten",
   "patch /v1/memories/{id}": "updateMemory",
   "post /v1/memories:forget": "forgetMemories",
   "get /v1/memories/{id}/history": "memoryHistory",
@@ -153,7 +154,13 @@ export function openApiDocument() {
         delete: {
           summary: "forget (rebuilds the summaries that quoted it); ?purge=true also erases its text from the store's files",
           parameters: [...id, { name: "purge", in: "query", schema: { type: "string", enum: ["true", "false"] } }],
-          responses: { "200": ok("{id, forgotten, summaries_rebuilt, purged?}"), ...errors },
+          responses: { "200": ok("{id, forgotten, summaries_rebuilt, purged?}; with purge=true an id not in the store (forgotten already) answers forgotten: false and purges"), ...errors },
+        },
+      },
+      "/v1/memories:purge": {
+        post: {
+          summary: "erase every remnant of what was forgotten (summaries a forget did not get to rebuild, the text in the store's files); needs no id",
+          responses: { "200": ok("{summaries_rebuilt, turn_summaries_removed, terms_dropped, checkpointed}"), ...errors },
         },
       },
       "/v1/memories:forget": {

@@ -177,7 +177,26 @@ export function createMcpServer(engine: Engine): McpServer {
             : `Forgot ${countOf(r.forgotten, "memory")}${r.summaries_rebuilt ? `; ${countOf(r.summaries_rebuilt, "summary")} rebuilt` : ""}.`;
         }
         const r = await engine.forget(a.id, { purge: a.purge });
-        return `Forgot [${r.id}]${r.summaries_rebuilt ? `; ${countOf(r.summaries_rebuilt, "summary")} rebuilt` : ""}${r.purged ? "; its text was erased from the store's files" : ""}.`;
+        const rebuilt = r.summaries_rebuilt ? `; ${countOf(r.summaries_rebuilt, "summary")} rebuilt` : "";
+        if (!r.forgotten) return `[${r.id}] was not in the store (forgotten already); every remnant of what was forgotten was erased${rebuilt}.`;
+        return `Forgot [${r.id}]${rebuilt}${r.purged ? "; its text was erased from the store's files" : ""}.`;
+      }),
+  );
+
+  registerStrictTool(server,
+    "memory_purge",
+    {
+      annotations: MCP_TOOLS.memory_purge.annotations,
+      description:
+        "Erase every remnant of what was forgotten, without naming a memory: summaries that still quote a forgotten memory are " +
+        "rebuilt and the deleted text is erased from the store's files (as memory_forget with purge). Use after a forget that was " +
+        "interrupted, or when the user asks that nothing forgotten stays on disk.",
+      inputSchema: {},
+    },
+    () =>
+      guarded(async () => {
+        const r = await engine.purge();
+        return `Purged${r.summaries_rebuilt ? `; ${countOf(r.summaries_rebuilt, "summary")} rebuilt` : ""}${r.turn_summaries_removed ? `; ${countOf(r.turn_summaries_removed, "orphan turn summary")} removed` : ""}${r.checkpointed ? "" : "; another process holds the log open: purge again later"}.`;
       }),
   );
 

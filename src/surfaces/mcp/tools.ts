@@ -20,6 +20,7 @@ export const MCP_TOOLS = {
   memory_supersede: { summary: "record that one memory replaces another", annotations: relate },
   memory_history: { summary: "how a memory changed over time", annotations: read },
   memory_forget: { summary: "forget a memory, or every memory matching a filter", annotations: erase },
+  memory_purge: { summary: "erase every remnant of what was forgotten from the store's files", annotations: erase },
   memory_topics: { summary: "the topic tree with counts", annotations: read },
   memory_pyramid: { summary: "day, week and month summaries", annotations: read },
   memory_pyramid_build: { summary: "bring the summaries up to date now", annotations: relate },

@@ -138,7 +138,7 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
     .command("forget")
     .description("remove a memory (or every memory matching --filter/--before) from the store and every index, and rebuild the summaries that quoted it")
     .argument("[id]", "the memory to forget (or give --filter/--before instead)")
-    .option("--purge", "also erase every byte of its text from the database file, its log and its indexes (rewrites the store)")
+    .option("--purge", "also erase every byte of its text from the database file, its log and its indexes (rewrites the store); on an id forgotten already, finish that forget as `cascade purge` does")
     .option("--filter <cond>", FILTER_HELP, keepWhole)
     .option("--before <iso>", "with no id: every memory that happened before this time (with --filter: and matching it)")
     .option("--expired", "with no id: every memory whose expiry (add --expires/--ttl) has passed")
@@ -158,9 +158,31 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
       }
       if (o.dryRun) throw new CascadeError("INVALID_INPUT", "forget: --dry-run goes with --filter/--before", { field: "dry-run" });
       const r = await withEngine(cmd, (e) => e.forget(id, { purge: Boolean(o.purge) }));
-      emit(mode(cmd), r, () => `forgot ${r.id}${r.summaries_rebuilt ? ` (${countOf(r.summaries_rebuilt, "summary")} rebuilt)` : ""}${r.purged ? (r.purged.checkpointed ? "; purged from the store's files" : "; purged, but another process holds the log open: purge again later") : ""}`);
+      const rebuilt = r.summaries_rebuilt ? ` (${countOf(r.summaries_rebuilt, "summary")} rebuilt)` : "";
+      const purged = r.purged ? (r.purged.checkpointed ? "; purged from the store's files" : `; purged, but ${LOG_HELD}`) : "";
+      emit(mode(cmd), r, () => (r.forgotten ? `forgot ${r.id}${rebuilt}${purged}` : `${r.id} was not in the store (forgotten already)${rebuilt}${purged}`));
+    });
+
+  program
+    .command("purge")
+    .description("erase every remnant of what was forgotten: rebuild the summaries a forget did not get to, then erase the text from the store's files")
+    .addHelpText(
+      "after",
+      "\nNeeds no id: it finishes any forget, one killed after its delete committed included (forget ID --purge on a\n" +
+        "forgotten id does the same). Rewrites the whole store (VACUUM), so it takes time in proportion to its size.",
+    )
+    .action(async (_o, cmd: Command) => {
+      const r = await withEngine(cmd, (e) => e.purge());
+      const parts = [
+        r.summaries_rebuilt ? `${countOf(r.summaries_rebuilt, "summary")} rebuilt` : "",
+        r.turn_summaries_removed ? `${countOf(r.turn_summaries_removed, "orphan turn summary")} removed` : "",
+        `${countOf(r.terms_dropped, "unused word")} dropped`,
+      ].filter(Boolean);
+      emit(mode(cmd), r, () => `purged: ${parts.join(", ")}${r.checkpointed ? "; nothing forgotten is left in the store's files" : `; but ${LOG_HELD}`}`);
     });
 }
+
+const LOG_HELD = "another process holds the log open: purge again later";
 
 /**
  * What a script reads from an import: 0 when every line was stored (or already was), 1 when some lines failed,

@@ -22,7 +22,7 @@ export function registerPyramidCommands(program: Command, { withEngine, mode }: 
         const n = r.recomputed.day + r.recomputed.week + r.recomputed.month + r.turns;
         return n === 0
           ? "pyramid up to date: nothing to recompute"
-          : `recomputed ${countOf(n, "node")} (${countOf(r.turns, "turn")}, ${countOf(r.recomputed.day, "day")}, ${countOf(r.recomputed.week, "week")}, ${countOf(r.recomputed.month, "month")}): ${r.written} written, ${r.removed} removed, in ${(r.took_ms / 1000).toFixed(1)} s`;
+          : `recomputed ${countOf(n, "node")} (${countOf(r.turns, "turn")}, ${countOf(r.recomputed.day, "day")}, ${countOf(r.recomputed.week, "week")}, ${countOf(r.recomputed.month, "month")}): ${r.written} written, ${r.removed} removed${r.refused ? `, ${r.refused} not written (a memory they read was forgotten meanwhile; read again)` : ""}, in ${(r.took_ms / 1000).toFixed(1)} s`;
       });
     });
   pyramid
