@@ -1,6 +1,8 @@
 /**
  * The store contract against the PostgreSQL store:
  *   - on PGlite in this process, a fresh in-memory database per store;
+ *   - on PGlite without pgvector, as on a server that lacks it (Debian's PostgreSQL): vectors in a `real[]`
+ *     column, dense search in process (backends/postgres/vector-matrix.ts);
  *   - through the `pg` driver and its pool, on PGlite served over a socket (pglite-socket, 127.0.0.1, a free
  *     port): the wire protocol, type parsing and transactions of a real server connection. One database for the
  *     whole suite, each store in a namespace of its own, so every case also runs beside the rows of the others.
@@ -9,11 +11,16 @@
  *   - on the server named by CASCADE_PG_URL, when set (each store in a namespace of its own).
  */
 import { after } from "node:test";
+import { PGlite } from "@electric-sql/pglite";
+import { ltree } from "@electric-sql/pglite/contrib/ltree";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { pgliteDatabase } from "../../src/backends/postgres/connection.js";
 import { newPglite, openPglite, openPostgresUrl } from "../../src/backends/postgres/open.js";
+import { PostgresStore } from "../../src/backends/postgres/store.js";
 import { storeContract } from "./store-contract.js";
 
 storeContract("postgres on pglite", async () => openPglite());
+storeContract("postgres on pglite without pgvector", async () => PostgresStore.open(pgliteDatabase(new PGlite({ extensions: { ltree } }), { owned: true })));
 
 let served: Promise<{ server: PGLiteSocketServer; url: string }> | undefined;
 function socketServer() {

@@ -58,7 +58,7 @@ export async function runDoctor(db: Database, ns: string, dimensions: number | n
   const off = (Object.keys(kept) as (keyof typeof kept)[]).filter((k) => kept[k] !== actual[k]);
   checks.push({ name: COUNTS, ok: off.length === 0, detail: off.length ? off.map((k) => `${k}: stored ${kept[k]}, actual ${actual[k]}`).join("; ") : `${actual.chunk_count} chunks` });
 
-  const vectors = dimensions === null ? { bad: 0 } : await one("SELECT count(*)::int AS bad FROM chunks WHERE namespace = $1 AND vector_dims(vector) <> $2", [ns, dimensions]);
+  const vectors = dimensions === null ? { bad: 0 } : await one("SELECT count(*)::int AS bad FROM chunks WHERE namespace = $1 AND cardinality(vector::real[]) <> $2", [ns, dimensions]);
   checks.push({ name: "vector sizes", ok: vectors.bad === 0, detail: dimensions === null ? "no embedder recorded yet" : `${vectors.bad} vectors are not ${dimensions}-d (not repairable here: re-add those memories)` });
 
   const orphans = await one(

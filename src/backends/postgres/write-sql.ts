@@ -15,7 +15,7 @@ import type { Queryable } from "./connection.js";
 import { insertMentions } from "./entities-sql.js";
 import { addCounts, countTerms, curatedText, insertPostings } from "./index-sql.js";
 import { markDirty } from "./pyramid-sql.js";
-import { toVectorText } from "./vector-sql.js";
+import { toVectorText, VECTOR_FROM_TEXT } from "./vector-sql.js";
 
 /** Inserts the memories (inside the caller's transaction); returns their row ids, in order, and how many chunks they brought. */
 export async function insertMemories(q: Queryable, ns: string, batch: PreparedMemory[]): Promise<{ rowids: number[]; chunks: number }> {
@@ -69,7 +69,7 @@ export async function insertContent(q: Queryable, ns: string, items: { rowid: nu
   if (chunks.length === 0) return [];
   const inserted = await q.query<{ id: number; memory_rowid: number; ord: number }>(
     `INSERT INTO chunks (namespace, memory_rowid, ord, start, "end", indexed_text, terms, context_chars, length, vector)
-     SELECT $1, t.m, t.ord, t.s, t.e, t.body, t.terms, t.ctx, t.len, t.vec::vector
+     SELECT $1, t.m, t.ord, t.s, t.e, t.body, t.terms, t.ctx, t.len, ${VECTOR_FROM_TEXT("t.vec")}
      FROM unnest($2::bigint[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::int[], $9::int[], $10::text[])
        WITH ORDINALITY AS t (m, ord, s, e, body, terms, ctx, len, vec, i)
      ORDER BY t.i
