@@ -10,9 +10,10 @@ import { poolDatabase } from "../src/backends/postgres/connection.js";
 import { openPostgresUrl } from "../src/backends/postgres/open.js";
 import type { EdgeDraft } from "../src/model/graph.js";
 import { prepared, stamp } from "./contract/fixture.js";
+import { PG_SKIP, PG_URL } from "./pg-server.js";
 
-const url = process.env.CASCADE_PG_URL;
-const skip = url ? false : "needs a PostgreSQL server with pgvector and ltree: set CASCADE_PG_URL";
+const url = PG_URL;
+const skip = PG_SKIP;
 const at = (day: number) => new Date(Date.UTC(2026, 0, day, 12)).toISOString();
 
 test("concurrent writers on one namespace: every write lands and the kept counts stay exact", { skip }, async () => {

@@ -15,7 +15,7 @@ import type { Ranked, SearchFilter } from "../../model/types.js";
 import type { LexicalQuery } from "../../ports/store.js";
 import { indexKey } from "./analyze.js";
 import type { Queryable } from "./connection.js";
-import { filterCondition, isEmptyFilter } from "./filter-sql.js";
+import { expiredChunkIds, filterCondition, isEmptyFilter, isLiveOnly } from "./filter-sql.js";
 import { counts } from "./index-sql.js";
 import { Params } from "./params.js";
 
@@ -54,6 +54,7 @@ export async function searchBody(q: Queryable, ns: string, { words, depth, filte
   if (words.length === 0) return [];
   const { chunk_count: n, body_tokens: tokens } = await counts(q, ns);
   if (n === 0) return [];
+  if (isLiveOnly(filter)) return searchBodyLive(q, ns, words, n, tokens, filter.liveAt!, depth);
   const { p, keys, N, avgdl, cond, limit } = bm25Params(ns, words, n, tokens, filter, depth);
   const rows = await q.query<{ chunk: number; memory: string; score: number }>(
     `${hitsCte("postings", "chunk_id", keys, N)}
@@ -63,6 +64,26 @@ export async function searchBody(q: Queryable, ns: string, { words, depth, filte
        JOIN memories m ON m.namespace = $1 AND m.rowid = c.memory_rowid
      WHERE ${cond}
      GROUP BY c.id, m.id ORDER BY score DESC, c.id LIMIT ${limit}`,
+    p.values,
+  );
+  return rows.map((r) => ({ chunkId: r.chunk, memoryId: r.memory, score: r.score }));
+}
+
+/**
+ * The same with expired memories left out by chunk id (filter-sql.ts, isLiveOnly): candidates are scored from
+ * their postings and chunk lengths alone, and only the top `depth` are joined to their memories for their ids.
+ */
+async function searchBodyLive(q: Queryable, ns: string, words: string[], n: number, tokens: number, liveAt: number, depth: number): Promise<Ranked[]> {
+  const { p, keys, N, avgdl, limit } = bm25Params(ns, words, n, tokens, {}, depth);
+  const rows = await q.query<{ chunk: number; memory: string; score: number }>(
+    `${hitsCte("postings", "chunk_id", keys, N)},
+     expired AS MATERIALIZED (${expiredChunkIds(liveAt, p)}),
+     top AS (SELECT c.id, c.memory_rowid, ${bm25Sum("c.length", avgdl)} AS score
+             FROM hits p JOIN i ON i.term = p.term JOIN chunks c ON c.namespace = $1 AND c.id = p.doc
+             WHERE NOT EXISTS (SELECT 1 FROM expired e WHERE e.id = p.doc)
+             GROUP BY c.id, c.memory_rowid ORDER BY score DESC, c.id LIMIT ${limit})
+     SELECT t.id AS chunk, m.id AS memory, t.score FROM top t JOIN memories m ON m.namespace = $1 AND m.rowid = t.memory_rowid
+     ORDER BY t.score DESC, t.id`,
     p.values,
   );
   return rows.map((r) => ({ chunkId: r.chunk, memoryId: r.memory, score: r.score }));
@@ -98,11 +119,15 @@ export async function chunksWithTerms(q: Queryable, ns: string, terms: string[],
   const keyOf = indexKeys(terms);
   const p = new Params(ns);
   const keys = p.add([...new Set(keyOf.values())]);
+  const postings = `FROM postings p WHERE p.namespace = $1 AND p.term = ANY(${keys}::text[])`;
   const sql = isEmptyFilter(filter)
-    ? `SELECT p.term, p.chunk_id AS chunk FROM postings p WHERE p.namespace = $1 AND p.term = ANY(${keys}::text[]) ORDER BY p.chunk_id`
-    : `SELECT p.term, p.chunk_id AS chunk FROM postings p
-         JOIN chunks c ON c.namespace = $1 AND c.id = p.chunk_id JOIN memories m ON m.namespace = $1 AND m.rowid = c.memory_rowid
-       WHERE p.namespace = $1 AND p.term = ANY(${keys}::text[]) AND ${filterCondition(filter, p)} ORDER BY p.chunk_id`;
+    ? `SELECT p.term, p.chunk_id AS chunk ${postings} ORDER BY p.chunk_id`
+    : isLiveOnly(filter)
+      ? `WITH expired AS MATERIALIZED (${expiredChunkIds(filter.liveAt!, p)})
+         SELECT p.term, p.chunk_id AS chunk ${postings} AND NOT EXISTS (SELECT 1 FROM expired e WHERE e.id = p.chunk_id) ORDER BY p.chunk_id`
+      : `SELECT p.term, p.chunk_id AS chunk FROM postings p
+           JOIN chunks c ON c.namespace = $1 AND c.id = p.chunk_id JOIN memories m ON m.namespace = $1 AND m.rowid = c.memory_rowid
+         WHERE p.namespace = $1 AND p.term = ANY(${keys}::text[]) AND ${filterCondition(filter, p)} ORDER BY p.chunk_id`;
   const byKey = new Map<string, number[]>();
   for (const r of await q.query<{ term: string; chunk: number }>(sql, p.values)) {
     let list = byKey.get(r.term);

@@ -122,7 +122,7 @@ export class PostgresStore implements Store {
   private async refreshStatistics(force: boolean): Promise<void> {
     const read = async () => (await this.db.query<{ rows: number }>("SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'chunks'::regclass"))[0]?.rows ?? -1;
     let rows = await read();
-    const never = rows < 0 && (await this.db.query("SELECT 1 FROM chunks LIMIT 1")).length > 0;
+    const never = rows < 0 && (await this.db.query("SELECT 1 FROM chunks WHERE namespace = $1 LIMIT 1", [this.ns])).length > 0;
     if (force || never) {
       for (const table of ANALYZED_TABLES) await this.db.maintenance(`ANALYZE ${table}`);
       rows = await read();

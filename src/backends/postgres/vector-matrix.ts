@@ -13,7 +13,7 @@
 import type { Ranked, SearchFilter } from "../../model/types.js";
 import { VectorMatrix } from "../../vectors/matrix.js";
 import type { Database, Queryable } from "./connection.js";
-import { filterCondition, isEmptyFilter } from "./filter-sql.js";
+import { expiredChunkIds, filterCondition, isEmptyFilter } from "./filter-sql.js";
 import { ownersOf } from "./memory-sql.js";
 import { Params } from "./params.js";
 import { vectorsAfter } from "./vector-sql.js";
@@ -48,9 +48,10 @@ export class MatrixVectors {
   async nearest(vector: Float32Array, depth: number, filter: SearchFilter): Promise<Ranked[]> {
     const { liveAt, ...rest } = filter;
     const p = new Params(this.ns);
-    const at = liveAt === undefined ? null : p.add(liveAt);
+    // the expired chunks (at most one more than MAX_EXPIRED) come with the state, in the same statement
+    const expiredIds = liveAt === undefined ? "NULL" : `(SELECT array_agg(id) FROM (${expiredChunkIds(liveAt, p)} LIMIT ${MAX_EXPIRED + 1}) AS e)`;
     const tick = ++this.clock;
-    const [state] = await this.db.query<State & { expired: number[] | null }>(`SELECT ${STATE}, ${at === null ? "NULL" : expiredChunks(at)} AS expired`, p.values);
+    const [state] = await this.db.query<State & { expired: number[] | null }>(`SELECT ${STATE}, ${expiredIds} AS expired`, p.values);
     const matrix = await this.current(vector.length, state, tick);
     const expired = new Set((state.expired ?? []).map(Number));
     const found =
@@ -105,13 +106,6 @@ interface State {
 }
 
 const keyOf = (s: State) => `${Number(s.count ?? 0)}:${Number(s.last ?? 0)}`;
-
-/** The ids of the namespace's chunks whose memories have expired at `at` (at most one more than MAX_EXPIRED). */
-function expiredChunks(at: string): string {
-  return `(SELECT array_agg(id) FROM (
-     SELECT c.id FROM memories m JOIN chunks c ON c.namespace = m.namespace AND c.memory_rowid = m.rowid
-     WHERE m.namespace = $1 AND m.expires_at_ms IS NOT NULL AND m.expires_at_ms <= ${at} LIMIT ${MAX_EXPIRED + 1}) e)`;
-}
 
 /** The chunks a filtered search may return. */
 async function allowedChunks(q: Queryable, ns: string, filter: SearchFilter): Promise<number[]> {
