@@ -128,7 +128,7 @@ export async function stripContextOf(q: Queryable, ns: string, rowid: number): P
       const kept = new Set(terms);
       const analyzed = analyze(text);
       await q.query("DELETE FROM postings WHERE namespace = $1 AND chunk_id = $2", [ns, c.id]);
-      await insertPostings(q, ns, [[c.id, analyzed.tf]]);
+      await insertPostings(q, ns, [[c.id, analyzed.tf, analyzed.length]]);
       await countTerms(q, ns, c.terms.split(" ").filter((t) => t && !kept.has(t)), -1);
       await q.query("UPDATE chunks SET indexed_text = $3, terms = $4, context_chars = 0, length = $5 WHERE namespace = $1 AND id = $2", [
         ns, c.id, text, terms.join(" "), analyzed.length,

@@ -124,7 +124,8 @@ export class PostgresStore implements Store {
     let rows = await read();
     const never = rows < 0 && (await this.db.query("SELECT 1 FROM chunks WHERE namespace = $1 LIMIT 1", [this.ns])).length > 0;
     if (force || never) {
-      for (const table of ANALYZED_TABLES) await this.db.maintenance(`ANALYZE ${table}`);
+      // postings are vacuumed too: BM25 reads them by index only where the visibility map says the pages are settled
+      for (const table of ANALYZED_TABLES) await this.db.maintenance(table === "postings" ? "VACUUM (ANALYZE) postings" : `ANALYZE ${table}`);
       rows = await read();
     }
     this.statsRows = Math.max(0, rows);

@@ -82,7 +82,7 @@ export async function insertContent(q: Queryable, ns: string, items: { rowid: nu
   );
   const idOf = new Map(inserted.map((r) => [`${r.memory_rowid}:${r.ord}`, r.id]));
   const ids = chunks.map((x) => idOf.get(`${x.rowid}:${x.c.ord}`)!);
-  await insertPostings(q, ns, ids.map((id, i) => [id, chunks[i].a.tf]));
+  await insertPostings(q, ns, ids.map((id, i) => [id, chunks[i].a.tf, chunks[i].a.length]));
   await countTerms(q, ns, chunks.flatMap((x) => x.c.terms), +1);
   await addCounts(q, ns, { body_tokens: chunks.reduce((n, x) => n + x.a.length, 0) });
   return ids;
