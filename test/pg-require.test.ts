@@ -3,17 +3,13 @@
  * passes; with CASCADE_REQUIRE_PG=1 (set by .ci/run, which starts a server) a missing server fails the run.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
+import { runTestFile } from "./helpers.js";
 
 const SERVER_TESTS = new URL("./postgres-server.test.js", import.meta.url).pathname;
 
-const run = (env: Record<string, string>) => {
-  // a test run of its own (NODE_TEST_CONTEXT would make the child report to this run instead of printing)
-  const { NODE_TEST_CONTEXT: _, ...outer } = process.env;
-  return spawnSync(process.execPath, ["--test", "--test-reporter=tap", SERVER_TESTS], { encoding: "utf8", env: { ...outer, CASCADE_PG_URL: "", CASCADE_REQUIRE_PG: "", ...env } });
-};
+const run = (env: Record<string, string>) => runTestFile(SERVER_TESTS, { CASCADE_PG_URL: "", CASCADE_REQUIRE_PG: "", ...env });
 
 test("without CASCADE_PG_URL the server tests are skipped with the reason, and the run passes", () => {
   const r = run({});
