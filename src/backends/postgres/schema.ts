@@ -302,6 +302,8 @@ export async function migrate(db: Database): Promise<void> {
         throw new Error(`this database has Cascade schema version ${row.v}; this Cascade knows only up to ${PG_SCHEMA_VERSION}: upgrade Cascade`);
       }
       if (row.v === PG_SCHEMA_VERSION) return true;
+      // a migration rewrites whole tables (migration 2: every posting), far longer than a query may run
+      await tx.query("SET LOCAL statement_timeout = 0");
       let sql = MIGRATIONS[row.v];
       if (sql.includes(VECTOR_TYPE)) sql = sql.replaceAll(VECTOR_TYPE, (await installPgvector(tx)) ? "vector" : "real[]");
       for (const statement of splitStatements(sql)) await tx.query(statement);

@@ -38,6 +38,8 @@ export class MatrixVectors {
   private clock = 0;
   /** One catch-up at a time: concurrent searches of this store wait for the same one. */
   private loading: Promise<void> | null = null;
+  /** The last search's query vector and the matrix it searched: its similarity distribution needs no second state read. */
+  private searched: { vector: Float32Array; matrix: VectorMatrix } | null = null;
 
   constructor(
     private readonly db: Database,
@@ -53,6 +55,7 @@ export class MatrixVectors {
     const tick = ++this.clock;
     const [state] = await this.db.query<State & { expired: number[] | null }>(`SELECT ${STATE}, ${expiredIds} AS expired`, p.values);
     const matrix = await this.current(vector.length, state, tick);
+    this.searched = { vector, matrix };
     const expired = new Set((state.expired ?? []).map(Number));
     const found =
       isEmptyFilter(rest) && expired.size <= MAX_EXPIRED
@@ -65,6 +68,8 @@ export class MatrixVectors {
 
   /** The query's similarity distribution over the namespace's chunks (the dense channel's relevance floor). */
   async similarityNull(vector: Float32Array): Promise<{ mean: number; sd: number; rows: number }> {
+    // the dense channel asks right after its search, with the same vector: over the matrix that search read
+    if (this.searched?.vector === vector) return this.searched.matrix.similarityMoments(vector, NULL_SAMPLE_ROWS);
     const tick = ++this.clock;
     const [state] = await this.db.query<State>(`SELECT ${STATE}`, [this.ns]);
     return (await this.current(vector.length, state, tick)).similarityMoments(vector, NULL_SAMPLE_ROWS);
