@@ -32,9 +32,10 @@ const arg = (name: string, fallback: string) => {
   return i >= 0 ? process.argv[i + 1] : fallback;
 };
 
-/** The client loops, timed, until `until` (ms since the epoch). `op` is one operation on namespace `ns`. */
-async function loops(namespaces: string[], until: number, op: (ns: string, i: number, write: boolean) => Promise<void>): Promise<Samples> {
+/** The client loops, timed, from `start` until `until` (ms since the epoch). `op` is one operation on namespace `ns`. */
+async function loops(namespaces: string[], start: number, until: number, op: (ns: string, i: number, write: boolean) => Promise<void>): Promise<Samples> {
   const out: Samples = { search: [], write: [], errors: [], written: {} };
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, start - Date.now())));
   await Promise.all(
     namespaces.map(async (ns, client) => {
       for (let i = client; Date.now() < until; i++) {
@@ -57,10 +58,10 @@ const queries = syntheticCorpus({ memories: 10, queries: 200, seed: 7, vocabular
 const note = (ns: string, i: number) => ({ text: `Agent note ${i} in ${ns}: ${queries[i % queries.length]}`, at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString() });
 
 /** A child: SDK clients on the given namespaces (engines opened once per namespace). */
-async function asClient(url: string, namespaces: string[], until: number): Promise<void> {
+async function asClient(url: string, namespaces: string[], start: number, until: number): Promise<void> {
   const engines = new Map<string, Engine>();
   for (const ns of new Set(namespaces)) engines.set(ns, await openMemory({ path: `${url}#namespace=${ns}` }));
-  const samples = await loops(namespaces, until, async (ns, i, write) => {
+  const samples = await loops(namespaces, start, until, async (ns, i, write) => {
     const engine = engines.get(ns)!;
     if (write) await engine.remember(note(ns, i));
     else await engine.recall(queries[i % queries.length], { k: 10 });
@@ -70,8 +71,8 @@ async function asClient(url: string, namespaces: string[], until: number): Promi
 }
 
 /** HTTP clients on `cascade serve` processes, each client on one server, in turn. */
-function httpLoops(servers: string[], namespaces: string[], until: number): Promise<Samples> {
-  return loops(namespaces, until, async (ns, i, write) => {
+function httpLoops(servers: string[], namespaces: string[], start: number, until: number): Promise<Samples> {
+  return loops(namespaces, start, until, async (ns, i, write) => {
     const base = servers[i % servers.length];
     const headers = { "content-type": "application/json", "x-cascade-namespace": ns };
     const res = write
@@ -100,7 +101,7 @@ const pct = (xs: number[], q: number) => {
 async function main(): Promise<void> {
   const url = arg("url", process.env.CASCADE_PG_URL ?? "");
   if (!url.startsWith("postgres")) throw new Error("--url: a postgres:// URL (or CASCADE_PG_URL)");
-  if (process.argv.includes("--as-client")) return asClient(url, arg("namespaces", "").split(","), Number(arg("until", "0")));
+  if (process.argv.includes("--as-client")) return asClient(url, arg("namespaces", "").split(","), Number(arg("start", "0")), Number(arg("until", "0")));
   const seconds = Number(arg("seconds", "15"));
   const run = `load_${process.pid}`;
   const shared = `${run}_shared`;
@@ -126,13 +127,15 @@ async function main(): Promise<void> {
       const sharedBefore = await stored(shared);
       const http = namespaces.filter((_, i) => i % 4 === 3);
       const sdk = namespaces.filter((_, i) => i % 4 !== 3);
-      const until = Date.now() + seconds * 1000 + 2000; // children need a moment to start
+      // every client starts at once, after the child processes had time to open their engines
+      const start = Date.now() + 8000;
+      const until = start + seconds * 1000;
       const children = Array.from({ length: SDK_PROCESSES }, (_, p) => sdk.filter((_, i) => i % SDK_PROCESSES === p)).filter((part) => part.length > 0);
       const parts = await Promise.all([
         ...children.map((part) =>
-          childSamples(spawn(process.execPath, [process.argv[1], "--as-client", "--url", url, "--namespaces", part.join(","), "--until", String(until)], { stdio: ["ignore", "pipe", "pipe"] })),
+          childSamples(spawn(process.execPath, [process.argv[1], "--as-client", "--url", url, "--namespaces", part.join(","), "--start", String(start), "--until", String(until)], { stdio: ["ignore", "pipe", "pipe"] })),
         ),
-        httpLoops(servers.map((s) => s.url), http, until),
+        httpLoops(servers.map((s) => s.url), http, start, until),
       ]);
       const all: Samples = { search: parts.flatMap((p) => p.search), write: parts.flatMap((p) => p.write), errors: parts.flatMap((p) => p.errors), written: {} };
       for (const p of parts) for (const [ns, k] of Object.entries(p.written)) all.written[ns] = (all.written[ns] ?? 0) + k;
