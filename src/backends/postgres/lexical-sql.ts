@@ -16,13 +16,14 @@ import type { LexicalQuery } from "../../ports/store.js";
 import { indexKey } from "./analyze.js";
 import type { Queryable } from "./connection.js";
 import { expiredChunkIds, filterCondition, isEmptyFilter, isLiveOnly } from "./filter-sql.js";
-import { counts } from "./index-sql.js";
+import { counts, type Counter } from "./index-sql.js";
 import { Params } from "./params.js";
 
 const K1 = 1.2;
 const B = 0.75;
 /** Longest OR-query the SQLite store sends; more words add almost nothing to a top-50 list. */
 const MAX_TERMS = 32;
+const BODY = { docs: "chunk_count", tokens: "body_tokens" } as const;
 
 /** The BM25 sum over the rows of `p` (postings) joined to `i` (the query's idf), for document length `len`. */
 const bm25Sum = (len: string, avgdl: string) => `sum(i.k * i.w * (p.tf * ${K1 + 1}) / (p.tf + ${K1} * (${1 - B} + ${B} * ${len} / ${avgdl}::float8)))`;
@@ -39,12 +40,20 @@ const hitsCte = (table: string, doc: string, keys: string, n: string, columns = 
   i AS (SELECT h.term, q.k, greatest(ln((${n}::float8 - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS w
         FROM hits h JOIN q ON q.term = h.term GROUP BY h.term, q.k)`;
 
-/** The parameters a BM25 search binds, in order: the query's keys, the corpus size, the mean length, the filter, the depth. */
-function bm25Params(ns: string, words: string[], n: number, tokens: number, filter: SearchFilter, depth: number) {
+/** A corpus count kept in meta (index-sql.ts), read by the search's own statement. */
+const kept = (key: Counter) => `(SELECT value::float8 FROM meta WHERE namespace = $1 AND key = '${key}')`;
+
+/**
+ * A BM25 search's parameters (the query's keys, the filter, the depth) and its corpus size and mean length as
+ * SQL: read in the statement that reads the postings, so both come from one snapshot. Read beforehand, a
+ * writer's commit in between gave words more documents than the corpus held (ln of a negative number, an
+ * error, with agents writing while others search).
+ */
+function bm25Params(ns: string, words: string[], corpus: { docs: Counter; tokens: Counter }, filter: SearchFilter, depth: number) {
   const p = new Params(ns);
   const keys = p.add(words.slice(0, MAX_TERMS).map(indexKey));
-  const N = p.add(n);
-  const avgdl = p.add(Math.max(tokens / n, 1e-9));
+  const N = kept(corpus.docs);
+  const avgdl = `greatest(${kept(corpus.tokens)} / ${N}, 1e-9)`;
   const cond = filterCondition(filter, p);
   const limit = p.add(depth);
   return { p, keys, N, avgdl, cond, limit };
@@ -52,10 +61,8 @@ function bm25Params(ns: string, words: string[], n: number, tokens: number, filt
 
 export async function searchBody(q: Queryable, ns: string, { words, depth, filter }: LexicalQuery): Promise<Ranked[]> {
   if (words.length === 0) return [];
-  const { chunk_count: n, body_tokens: tokens } = await counts(q, ns);
-  if (n === 0) return [];
-  if (isEmptyFilter(filter) || isLiveOnly(filter)) return searchBodyLive(q, ns, words, n, tokens, filter.liveAt ?? null, depth);
-  const { p, keys, N, avgdl, cond, limit } = bm25Params(ns, words, n, tokens, filter, depth);
+  if (isEmptyFilter(filter) || isLiveOnly(filter)) return searchBodyLive(q, ns, words, filter.liveAt ?? null, depth);
+  const { p, keys, N, avgdl, cond, limit } = bm25Params(ns, words, BODY, filter, depth);
   const rows = await q.query<{ chunk: number; memory: string; score: number }>(
     `${hitsCte("postings", "chunk_id", keys, N)}
      SELECT c.id AS chunk, m.id AS memory, ${bm25Sum("c.length", avgdl)} AS score
@@ -74,8 +81,8 @@ export async function searchBody(q: Queryable, ns: string, { words, depth, filte
  * their postings alone (each carries its chunk's length, schema migration 2), and only the top `depth` are joined
  * to their chunks and memories for the memories' ids.
  */
-async function searchBodyLive(q: Queryable, ns: string, words: string[], n: number, tokens: number, liveAt: number | null, depth: number): Promise<Ranked[]> {
-  const { p, keys, N, avgdl, limit } = bm25Params(ns, words, n, tokens, {}, depth);
+async function searchBodyLive(q: Queryable, ns: string, words: string[], liveAt: number | null, depth: number): Promise<Ranked[]> {
+  const { p, keys, N, avgdl, limit } = bm25Params(ns, words, BODY, {}, depth);
   const rows = await q.query<{ chunk: number; memory: string; score: number }>(
     `${hitsCte("postings", "chunk_id", keys, N, "tf, len")},
      expired AS MATERIALIZED (${liveAt === null ? "SELECT NULL::bigint AS id WHERE FALSE" : expiredChunkIds(liveAt, p)}),
@@ -94,9 +101,7 @@ async function searchBodyLive(q: Queryable, ns: string, words: string[], n: numb
 /** The same over titles, descriptions and tags: one document per memory, reported through its first chunk. */
 export async function searchCurated(q: Queryable, ns: string, { words, depth, filter }: LexicalQuery): Promise<Ranked[]> {
   if (words.length === 0) return [];
-  const { curated_rows: n, curated_tokens: tokens } = await counts(q, ns);
-  if (n === 0) return [];
-  const { p, keys, N, avgdl, cond, limit } = bm25Params(ns, words, n, tokens, filter, depth);
+  const { p, keys, N, avgdl, cond, limit } = bm25Params(ns, words, { docs: "curated_rows", tokens: "curated_tokens" }, filter, depth);
   const rows = await q.query<{ chunk: number | null; memory: string; score: number }>(
     `${hitsCte("curated_postings", "memory_rowid", keys, N)}
      SELECT (SELECT k.id FROM chunks k WHERE k.namespace = $1 AND k.memory_rowid = s.rowid ORDER BY k.ord LIMIT 1) AS chunk, s.id AS memory, s.score
