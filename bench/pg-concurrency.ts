@@ -80,7 +80,7 @@ async function asClient(url: string, namespaces: string[], start: number, until:
 /** HTTP clients on `cascade serve` processes, each client on one server, in turn. */
 function httpLoops(servers: string[], namespaces: string[], start: number, until: number): Promise<Samples> {
   return loops(namespaces, start, until, async (ns, i, write) => {
-    const base = servers[i % servers.length];
+    const base = servers[Math.abs(i) % servers.length];
     const headers = { "content-type": "application/json", "x-cascade-namespace": ns };
     const res = write
       ? await fetch(`${base}/v1/memories`, { method: "POST", headers, body: JSON.stringify(note(ns, i)) })
