@@ -10,10 +10,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { CascadeError, DEMO_NOW, demoCorpus, demoQueries, openMemory, parseInstant, type Engine } from "../src/index.js";
+import { PG_URL } from "./pg-server.js";
 
 const now = parseInstant("now", DEMO_NOW);
 
-const server = process.env.CASCADE_PG_URL;
+const server = PG_URL;
 const locations: [string, string][] = [["PGlite", "pglite:memory"]];
 if (server) locations.push(["the CASCADE_PG_URL server", `${server}#namespace=engine_${process.pid}_${Date.now()}`]);
 

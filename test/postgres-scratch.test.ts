@@ -16,9 +16,10 @@ import { prepared, queryVector, stamp } from "./contract/fixture.js";
 import { cli, tempDir } from "./helpers.js";
 import { withSharedPglite } from "./shared-pglite.js";
 import { tinyLocomo as conversation } from "./fixtures/tiny-locomo.js";
+import { PG_SKIP, PG_URL } from "./pg-server.js";
 
-const url = process.env.CASCADE_PG_URL;
-const skip = url ? false : "needs a PostgreSQL server with pgvector and ltree: set CASCADE_PG_URL";
+const url = PG_URL;
+const skip = PG_SKIP;
 
 /** Rows of namespaces matching `pattern` (LIKE) in every table, and the HNSW indexes named for `namespaces`. */
 async function leftovers(db: Database, pattern: string): Promise<Record<string, number>> {

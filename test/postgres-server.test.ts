@@ -10,9 +10,10 @@ import { poolDatabase } from "../src/backends/postgres/connection.js";
 import { openPostgresUrl } from "../src/backends/postgres/open.js";
 import type { EdgeDraft } from "../src/model/graph.js";
 import { prepared, stamp } from "./contract/fixture.js";
+import { PG_SKIP, PG_URL } from "./pg-server.js";
 
-const url = process.env.CASCADE_PG_URL;
-const skip = url ? false : "needs a PostgreSQL server with pgvector and ltree: set CASCADE_PG_URL";
+const url = PG_URL;
+const skip = PG_SKIP;
 const at = (day: number) => new Date(Date.UTC(2026, 0, day, 12)).toISOString();
 
 test("concurrent writers on one namespace: every write lands and the kept counts stay exact", { skip }, async () => {
@@ -29,6 +30,39 @@ test("concurrent writers on one namespace: every write lands and the kept counts
     assert.equal((await stores[1].termStats(["billing"])).df.get("billing"), 120);
     const checks = await stores[2].doctor(false);
     assert.ok(checks.every((c) => c.ok), JSON.stringify(checks.filter((c) => !c.ok)));
+  } finally {
+    await Promise.all(stores.map((s) => s.close()));
+  }
+});
+
+test("four agents on one namespace, two writing and two searching at once: no errors, no lost writes, every search answered", { skip }, async () => {
+  const namespace = `agents_${process.pid}_${Date.now()}`;
+  const stores = await Promise.all([0, 1, 2, 3].map(() => openPostgresUrl(url!, { namespace, poolSize: 2 })));
+  try {
+    await stores[0].writeMemories(await prepared([{ text: "The billing cluster runs in Frankfurt", at: at(1) }]), stamp);
+    const batches = await Promise.all(Array.from({ length: 12 }, (_, b) => prepared([{ text: `Agent note ${b} about billing and the cluster`, at: at(2 + b) }])));
+    const vector = (await prepared([{ text: "billing cluster", at: at(1) }]))[0].chunks[0].vector;
+    // the writers take turns on the namespace's lock; the readers never wait for it
+    const writers = [0, 1].map(async (w) => {
+      for (let b = w; b < batches.length; b += 2) await stores[w].writeMemories(batches[b], stamp);
+    });
+    const found: number[] = [];
+    const readers = [2, 3].map(async (r) => {
+      for (let i = 0; i < 12; i++) {
+        const [body, dense] = await Promise.all([
+          stores[r].searchBody({ words: ["billing", "cluster"], depth: 50, filter: { liveAt: Date.UTC(2026, 1, 1) } }),
+          stores[r].nearestChunks({ vector, depth: 50, filter: { liveAt: Date.UTC(2026, 1, 1) } }),
+        ]);
+        assert.ok(body.length >= 1 && dense.length >= 1);
+        found.push(body.length);
+      }
+    });
+    await Promise.all([...writers, ...readers]);
+    assert.equal(found.length, 24);
+    assert.equal((await stores[3].stats()).memories, 13);
+    // what the readers end with is every write: the last search on each store sees all 13 memories
+    for (const r of [2, 3]) assert.equal((await stores[r].searchBody({ words: ["billing"], depth: 50, filter: {} })).length, 13);
+    assert.equal((await stores[2].nearestChunks({ vector, depth: 50, filter: {} })).length, 13);
   } finally {
     await Promise.all(stores.map((s) => s.close()));
   }

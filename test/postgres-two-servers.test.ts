@@ -11,6 +11,7 @@ import { after, test } from "node:test";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { newPglite } from "../src/backends/postgres/open.js";
 import { serve } from "./helpers.js";
+import { PG_SKIP, PG_URL } from "./pg-server.js";
 
 /** Two servers with the default pool of 4 connections each, and room for a reconnect. */
 const SOCKET_CONNECTIONS = 10;
@@ -73,7 +74,6 @@ test("two cascade serve processes on one PGlite (served over a socket): each fin
   await twoServers(await pgliteUrl());
 });
 
-const server = process.env.CASCADE_PG_URL;
-test("two cascade serve processes on the CASCADE_PG_URL server: each finds what the other wrote, and its supersessions", { skip: server ? false : "needs a PostgreSQL server: set CASCADE_PG_URL" }, async () => {
-  await twoServers(server!);
+test("two cascade serve processes on the CASCADE_PG_URL server: each finds what the other wrote, and its supersessions", { skip: PG_SKIP }, async () => {
+  await twoServers(PG_URL!);
 });

@@ -80,7 +80,7 @@ const READERS: { [S in CopySection]: Reader<S> } = {
     paged(
       await q.query<CopiedEntityRow>(
         `SELECT e.rowid, e.id, e.key, e.name, e.kind, e.created_at_ms, e.mentioned_by,
-           ARRAY(SELECT a.key FROM entity_aliases a WHERE a.namespace = e.namespace AND a.entity_rowid = e.rowid ORDER BY a.key) AS aliases
+           ARRAY(SELECT a.key FROM entity_aliases a WHERE a.namespace = $1 AND a.entity_rowid = e.rowid ORDER BY a.key) AS aliases
          FROM entities e WHERE e.namespace = $1 AND e.rowid > $2 ORDER BY e.rowid LIMIT $3`,
         [ns, after, limit],
       ),

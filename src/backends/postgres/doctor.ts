@@ -58,7 +58,7 @@ export async function runDoctor(db: Database, ns: string, dimensions: number | n
   const off = (Object.keys(kept) as (keyof typeof kept)[]).filter((k) => kept[k] !== actual[k]);
   checks.push({ name: COUNTS, ok: off.length === 0, detail: off.length ? off.map((k) => `${k}: stored ${kept[k]}, actual ${actual[k]}`).join("; ") : `${actual.chunk_count} chunks` });
 
-  const vectors = dimensions === null ? { bad: 0 } : await one("SELECT count(*)::int AS bad FROM chunks WHERE namespace = $1 AND vector_dims(vector) <> $2", [ns, dimensions]);
+  const vectors = dimensions === null ? { bad: 0 } : await one("SELECT count(*)::int AS bad FROM chunks WHERE namespace = $1 AND cardinality(vector::real[]) <> $2", [ns, dimensions]);
   checks.push({ name: "vector sizes", ok: vectors.bad === 0, detail: dimensions === null ? "no embedder recorded yet" : `${vectors.bad} vectors are not ${dimensions}-d (not repairable here: re-add those memories)` });
 
   const orphans = await one(
@@ -93,7 +93,7 @@ async function rebuild(q: Queryable, ns: string): Promise<void> {
   await q.query("DELETE FROM postings WHERE namespace = $1", [ns]);
   const chunks = await q.query<{ id: number; indexed_text: string }>("SELECT id, indexed_text FROM chunks WHERE namespace = $1 ORDER BY id", [ns]);
   const analyzed = chunks.map((c) => ({ id: c.id, ...analyze(c.indexed_text) }));
-  for (let i = 0; i < analyzed.length; i += 500) await insertPostings(q, ns, analyzed.slice(i, i + 500).map((a) => [a.id, a.tf]));
+  for (let i = 0; i < analyzed.length; i += 500) await insertPostings(q, ns, analyzed.slice(i, i + 500).map((a) => [a.id, a.tf, a.length]));
   await q.query("UPDATE chunks c SET length = x.len FROM unnest($2::bigint[], $3::int[]) AS x (id, len) WHERE c.namespace = $1 AND c.id = x.id", [
     ns,
     analyzed.map((a) => a.id),

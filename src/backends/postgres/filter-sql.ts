@@ -56,6 +56,22 @@ function conditionSql(c: FieldCondition, p: Params): string {
   return `m.rowid IN (${fields} AND f.text_value ${RANGE_SQL[c.op]} ${p.add(c.value)}::text AND f.type = 'string')`;
 }
 
+/**
+ * Every search leaves out expired memories (`liveAt`), and most search nothing else. Such a search need not join
+ * each candidate to its memory: the chunks of expired memories (few; the partial index on expires_at_ms finds
+ * them) are read once as `expired` and left out by an anti-join on the chunk id. Joining memories to check expiry
+ * cost ~33 µs a candidate, 140 ms for late interaction's 4,400 postings at 100,000 chunks on a loaded server.
+ */
+export function isLiveOnly(filter: SearchFilter): boolean {
+  return filter.liveAt !== undefined && (Object.keys(filter) as (keyof SearchFilter)[]).every((k) => k === "liveAt" || filter[k] === undefined);
+}
+
+/** The ids of the namespace's chunks whose memories have expired at `liveAt` (a SELECT of `id`). */
+export function expiredChunkIds(liveAt: number, p: Params): string {
+  return `SELECT c.id FROM memories m JOIN chunks c ON c.namespace = $1 AND c.memory_rowid = m.rowid
+          WHERE m.namespace = $1 AND m.expires_at_ms IS NOT NULL AND m.expires_at_ms <= ${p.add(liveAt)}`;
+}
+
 export function isEmptyFilter(filter: SearchFilter): boolean {
   return filterCondition(filter, new Params("")) === "TRUE";
 }

@@ -30,16 +30,17 @@ export async function counts(q: Queryable, ns: string): Promise<Record<Counter, 
   return out;
 }
 
-/** Postings of several chunks in one statement. */
-export async function insertPostings(q: Queryable, ns: string, docs: [number, Map<string, number>][]): Promise<void> {
+/** Postings of several chunks in one statement: each chunk's id, term counts and length (its tokens). */
+export async function insertPostings(q: Queryable, ns: string, docs: [number, Map<string, number>, number][]): Promise<void> {
   const chunkIds: number[] = [];
   const terms: string[] = [];
   const tfs: number[] = [];
-  for (const [id, tf] of docs) for (const [term, n] of tf) chunkIds.push(id), terms.push(term), tfs.push(n);
+  const lens: number[] = [];
+  for (const [id, tf, len] of docs) for (const [term, n] of tf) chunkIds.push(id), terms.push(term), tfs.push(n), lens.push(len);
   if (terms.length === 0) return;
   await q.query(
-    "INSERT INTO postings (namespace, chunk_id, term, tf) SELECT $1, c, t, n FROM unnest($2::bigint[], $3::text[], $4::int[]) AS x (c, t, n)",
-    [ns, chunkIds, terms, tfs],
+    "INSERT INTO postings (namespace, chunk_id, term, tf, len) SELECT $1, c, t, n, l FROM unnest($2::bigint[], $3::text[], $4::int[], $5::int[]) AS x (c, t, n, l)",
+    [ns, chunkIds, terms, tfs, lens],
   );
 }
 

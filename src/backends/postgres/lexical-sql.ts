@@ -15,14 +15,15 @@ import type { Ranked, SearchFilter } from "../../model/types.js";
 import type { LexicalQuery } from "../../ports/store.js";
 import { indexKey } from "./analyze.js";
 import type { Queryable } from "./connection.js";
-import { filterCondition, isEmptyFilter } from "./filter-sql.js";
-import { counts } from "./index-sql.js";
+import { expiredChunkIds, filterCondition, isEmptyFilter, isLiveOnly } from "./filter-sql.js";
+import { counts, type Counter } from "./index-sql.js";
 import { Params } from "./params.js";
 
 const K1 = 1.2;
 const B = 0.75;
 /** Longest OR-query the SQLite store sends; more words add almost nothing to a top-50 list. */
 const MAX_TERMS = 32;
+const BODY = { docs: "chunk_count", tokens: "body_tokens" } as const;
 
 /** The BM25 sum over the rows of `p` (postings) joined to `i` (the query's idf), for document length `len`. */
 const bm25Sum = (len: string, avgdl: string) => `sum(i.k * i.w * (p.tf * ${K1 + 1}) / (p.tf + ${K1} * (${1 - B} + ${B} * ${len} / ${avgdl}::float8)))`;
@@ -33,18 +34,26 @@ const bm25Sum = (len: string, avgdl: string) => `sum(i.k * i.w * (p.tf * ${K1 + 
  * every posting of the namespace on freshly loaded tables: 110 ms instead of 6 at 200 chunks);
  * `i`: each key with how often it was asked (k) and its idf (w).
  */
-const hitsCte = (table: string, doc: string, keys: string, n: string) => `
-  WITH hits AS MATERIALIZED (SELECT term, ${doc} AS doc, tf FROM ${table} WHERE namespace = $1 AND term = ANY(${keys}::text[])),
+const hitsCte = (table: string, doc: string, keys: string, n: string, columns = "tf") => `
+  WITH hits AS MATERIALIZED (SELECT term, ${doc} AS doc, ${columns} FROM ${table} WHERE namespace = $1 AND term = ANY(${keys}::text[])),
   q AS (SELECT term, count(*)::int AS k FROM unnest(${keys}::text[]) AS term GROUP BY term),
   i AS (SELECT h.term, q.k, greatest(ln((${n}::float8 - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS w
         FROM hits h JOIN q ON q.term = h.term GROUP BY h.term, q.k)`;
 
-/** The parameters a BM25 search binds, in order: the query's keys, the corpus size, the mean length, the filter, the depth. */
-function bm25Params(ns: string, words: string[], n: number, tokens: number, filter: SearchFilter, depth: number) {
+/** A corpus count kept in meta (index-sql.ts), read by the search's own statement. */
+const kept = (key: Counter) => `(SELECT value::float8 FROM meta WHERE namespace = $1 AND key = '${key}')`;
+
+/**
+ * A BM25 search's parameters (the query's keys, the filter, the depth) and its corpus size and mean length as
+ * SQL: read in the statement that reads the postings, so both come from one snapshot. Read beforehand, a
+ * writer's commit in between gave words more documents than the corpus held (ln of a negative number, an
+ * error, with agents writing while others search).
+ */
+function bm25Params(ns: string, words: string[], corpus: { docs: Counter; tokens: Counter }, filter: SearchFilter, depth: number) {
   const p = new Params(ns);
   const keys = p.add(words.slice(0, MAX_TERMS).map(indexKey));
-  const N = p.add(n);
-  const avgdl = p.add(Math.max(tokens / n, 1e-9));
+  const N = kept(corpus.docs);
+  const avgdl = `greatest(${kept(corpus.tokens)} / ${N}, 1e-9)`;
   const cond = filterCondition(filter, p);
   const limit = p.add(depth);
   return { p, keys, N, avgdl, cond, limit };
@@ -52,9 +61,8 @@ function bm25Params(ns: string, words: string[], n: number, tokens: number, filt
 
 export async function searchBody(q: Queryable, ns: string, { words, depth, filter }: LexicalQuery): Promise<Ranked[]> {
   if (words.length === 0) return [];
-  const { chunk_count: n, body_tokens: tokens } = await counts(q, ns);
-  if (n === 0) return [];
-  const { p, keys, N, avgdl, cond, limit } = bm25Params(ns, words, n, tokens, filter, depth);
+  if (isEmptyFilter(filter) || isLiveOnly(filter)) return searchBodyLive(q, ns, words, filter.liveAt ?? null, depth);
+  const { p, keys, N, avgdl, cond, limit } = bm25Params(ns, words, BODY, filter, depth);
   const rows = await q.query<{ chunk: number; memory: string; score: number }>(
     `${hitsCte("postings", "chunk_id", keys, N)}
      SELECT c.id AS chunk, m.id AS memory, ${bm25Sum("c.length", avgdl)} AS score
@@ -68,12 +76,32 @@ export async function searchBody(q: Queryable, ns: string, { words, depth, filte
   return rows.map((r) => ({ chunkId: r.chunk, memoryId: r.memory, score: r.score }));
 }
 
+/**
+ * BM25 without a filter, or with expired memories left out by chunk id (filter-sql.ts, isLiveOnly): candidates are scored from
+ * their postings alone (each carries its chunk's length, schema migration 3), and only the top `depth` are joined
+ * to their chunks and memories for the memories' ids.
+ */
+async function searchBodyLive(q: Queryable, ns: string, words: string[], liveAt: number | null, depth: number): Promise<Ranked[]> {
+  const { p, keys, N, avgdl, limit } = bm25Params(ns, words, BODY, {}, depth);
+  const rows = await q.query<{ chunk: number; memory: string; score: number }>(
+    `${hitsCte("postings", "chunk_id", keys, N, "tf, len")},
+     expired AS MATERIALIZED (${liveAt === null ? "SELECT NULL::bigint AS id WHERE FALSE" : expiredChunkIds(liveAt, p)}),
+     top AS (SELECT p.doc, ${bm25Sum("p.len", avgdl)} AS score
+             FROM hits p JOIN i ON i.term = p.term
+             WHERE NOT EXISTS (SELECT 1 FROM expired e WHERE e.id = p.doc)
+             GROUP BY p.doc ORDER BY score DESC, p.doc LIMIT ${limit})
+     SELECT t.doc AS chunk, m.id AS memory, t.score
+     FROM top t JOIN chunks c ON c.namespace = $1 AND c.id = t.doc JOIN memories m ON m.namespace = $1 AND m.rowid = c.memory_rowid
+     ORDER BY t.score DESC, t.doc`,
+    p.values,
+  );
+  return rows.map((r) => ({ chunkId: r.chunk, memoryId: r.memory, score: r.score }));
+}
+
 /** The same over titles, descriptions and tags: one document per memory, reported through its first chunk. */
 export async function searchCurated(q: Queryable, ns: string, { words, depth, filter }: LexicalQuery): Promise<Ranked[]> {
   if (words.length === 0) return [];
-  const { curated_rows: n, curated_tokens: tokens } = await counts(q, ns);
-  if (n === 0) return [];
-  const { p, keys, N, avgdl, cond, limit } = bm25Params(ns, words, n, tokens, filter, depth);
+  const { p, keys, N, avgdl, cond, limit } = bm25Params(ns, words, { docs: "curated_rows", tokens: "curated_tokens" }, filter, depth);
   const rows = await q.query<{ chunk: number | null; memory: string; score: number }>(
     `${hitsCte("curated_postings", "memory_rowid", keys, N)}
      SELECT (SELECT k.id FROM chunks k WHERE k.namespace = $1 AND k.memory_rowid = s.rowid ORDER BY k.ord LIMIT 1) AS chunk, s.id AS memory, s.score
@@ -98,11 +126,15 @@ export async function chunksWithTerms(q: Queryable, ns: string, terms: string[],
   const keyOf = indexKeys(terms);
   const p = new Params(ns);
   const keys = p.add([...new Set(keyOf.values())]);
+  const postings = `FROM postings p WHERE p.namespace = $1 AND p.term = ANY(${keys}::text[])`;
   const sql = isEmptyFilter(filter)
-    ? `SELECT p.term, p.chunk_id AS chunk FROM postings p WHERE p.namespace = $1 AND p.term = ANY(${keys}::text[]) ORDER BY p.chunk_id`
-    : `SELECT p.term, p.chunk_id AS chunk FROM postings p
-         JOIN chunks c ON c.namespace = $1 AND c.id = p.chunk_id JOIN memories m ON m.namespace = $1 AND m.rowid = c.memory_rowid
-       WHERE p.namespace = $1 AND p.term = ANY(${keys}::text[]) AND ${filterCondition(filter, p)} ORDER BY p.chunk_id`;
+    ? `SELECT p.term, p.chunk_id AS chunk ${postings} ORDER BY p.chunk_id`
+    : isLiveOnly(filter)
+      ? `WITH expired AS MATERIALIZED (${expiredChunkIds(filter.liveAt!, p)})
+         SELECT p.term, p.chunk_id AS chunk ${postings} AND NOT EXISTS (SELECT 1 FROM expired e WHERE e.id = p.chunk_id) ORDER BY p.chunk_id`
+      : `SELECT p.term, p.chunk_id AS chunk FROM postings p
+           JOIN chunks c ON c.namespace = $1 AND c.id = p.chunk_id JOIN memories m ON m.namespace = $1 AND m.rowid = c.memory_rowid
+         WHERE p.namespace = $1 AND p.term = ANY(${keys}::text[]) AND ${filterCondition(filter, p)} ORDER BY p.chunk_id`;
   const byKey = new Map<string, number[]>();
   for (const r of await q.query<{ term: string; chunk: number }>(sql, p.values)) {
     let list = byKey.get(r.term);

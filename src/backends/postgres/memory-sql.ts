@@ -22,7 +22,7 @@ export { toMemory, type MemoryRow };
 
 export const MEMORY_COLUMNS = `m.rowid, m.id, m.kind, m.text, m.title, m.description, m.tags, m.topic::text AS topic, m.role, m.speaker,
   m.session, m.user_id, m.agent_id, m.at, m.recorded_at, m.expires_at_ms, m.metadata,
-  (SELECT count(*) FROM chunks k WHERE k.namespace = m.namespace AND k.memory_rowid = m.rowid)::int AS chunks`;
+  (SELECT count(*) FROM chunks k WHERE k.namespace = $1 AND k.memory_rowid = m.rowid)::int AS chunks`;
 
 export async function embedderStamp(q: Queryable, ns: string): Promise<EmbedderStamp | null> {
   const [row] = await q.query<{ value: string }>("SELECT value FROM meta WHERE namespace = $1 AND key = 'embedder'", [ns]);
@@ -132,7 +132,7 @@ export async function stripContextOf(q: Queryable, ns: string, rowid: number): P
       const kept = new Set(terms);
       const analyzed = analyze(text);
       await q.query("DELETE FROM postings WHERE namespace = $1 AND chunk_id = $2", [ns, c.id]);
-      await insertPostings(q, ns, [[c.id, analyzed.tf]]);
+      await insertPostings(q, ns, [[c.id, analyzed.tf, analyzed.length]]);
       await countTerms(q, ns, c.terms.split(" ").filter((t) => t && !kept.has(t)), -1);
       await q.query("UPDATE chunks SET indexed_text = $3, terms = $4, context_chars = 0, length = $5 WHERE namespace = $1 AND id = $2", [
         ns, c.id, text, terms.join(" "), analyzed.length,
@@ -192,7 +192,7 @@ export async function ownersOf(q: Queryable, ns: string, chunkIds: number[]): Pr
 export async function sessionNeighbours(q: Queryable, ns: string, memoryIds: string[], window: number): Promise<Map<string, SessionNeighbours>> {
   // each side is a short walk along memories_session (namespace, session, at_ms), over the same scope's memories
   const side = (cmp: "<" | ">", order: "DESC" | "ASC") =>
-    `ARRAY(SELECT p.id FROM memories p WHERE p.namespace = m.namespace AND p.session = m.session AND p.kind <> 'summary'
+    `ARRAY(SELECT p.id FROM memories p WHERE p.namespace = $1 AND p.session = m.session AND p.kind <> 'summary'
         AND p.user_id IS NOT DISTINCT FROM m.user_id AND p.agent_id IS NOT DISTINCT FROM m.agent_id AND (p.at_ms, p.rowid) ${cmp} (m.at_ms, m.rowid) ORDER BY p.at_ms ${order}, p.rowid ${order} LIMIT $3)`;
   const rows = await q.query<{ id: string; session: string; before: string[]; after: string[] }>(
     `SELECT m.id, m.session, ${side("<", "DESC")} AS before, ${side(">", "ASC")} AS after
@@ -217,7 +217,7 @@ export async function eventTimes(q: Queryable, ns: string, memoryIds: string[]):
 
 export async function firstChunkIds(q: Queryable, ns: string, memoryIds: string[]): Promise<Map<string, number>> {
   const rows = await q.query<{ id: string; chunk: number | null }>(
-    `SELECT m.id, (SELECT c.id FROM chunks c WHERE c.namespace = m.namespace AND c.memory_rowid = m.rowid ORDER BY c.ord LIMIT 1) AS chunk
+    `SELECT m.id, (SELECT c.id FROM chunks c WHERE c.namespace = $1 AND c.memory_rowid = m.rowid ORDER BY c.ord LIMIT 1) AS chunk
      FROM memories m WHERE m.namespace = $1 AND m.id = ANY($2::text[])`,
     [ns, memoryIds],
   );

@@ -16,19 +16,22 @@
  *     (lexical-sql.ts), and `curated_postings` does the same for titles, descriptions and tags;
  *   - `chunks.vector` is pgvector's `vector` without a fixed dimension: namespaces sharing the table may use
  *     embedders of different sizes, and each store's embedder stamp (checked on every write) keeps its own
- *     vectors one size. Exact search needs no more; an HNSW index would be a per-namespace partial expression
- *     index on `vector::vector(d)` (not built yet);
+ *     vectors one size (HNSW indexes are per namespace: hnsw-sql.ts). On a server without pgvector (Debian's
+ *     PostgreSQL does not package it) the column is `real[]` instead, and each store searches its namespace's
+ *     vectors exactly in process (vector-matrix.ts); which one a database has is fixed when it is created;
  *   - topics are `ltree` (the engine's topic paths already follow ltree's rules) with GiST indexes, so a
  *     subtree is `topic <@ path`;
  *   - ids and keys that the SQLite store sorts byte-wise are `COLLATE "C"`, so orders agree across backends.
  */
-import type { Database } from "./connection.js";
+import type { Database, Queryable } from "./connection.js";
+
+/** Stands for the vector column's type in migration 1: `vector` where pgvector can be installed, else `real[]`. */
+const VECTOR_TYPE = "@vector_type@";
 
 const MIGRATIONS: string[] = [
   // 1: the whole store as of SQLite schema 12 (memories, chunks, lexical postings, graph, pyramid, topics,
   // entities, metadata fields, expiry, revisions, import keys).
   `
-  CREATE EXTENSION IF NOT EXISTS vector;
   CREATE EXTENSION IF NOT EXISTS ltree;
 
   CREATE TABLE meta (
@@ -88,7 +91,7 @@ const MIGRATIONS: string[] = [
     terms         text NOT NULL, -- the distinct words counted in terms.df, space-separated, to uncount on delete
     context_chars integer NOT NULL DEFAULT 0,
     length        integer NOT NULL, -- tokens of indexed_text: the document length of BM25
-    vector        vector NOT NULL,
+    vector        @vector_type@ NOT NULL,
     PRIMARY KEY (namespace, id),
     FOREIGN KEY (namespace, memory_rowid) REFERENCES memories (namespace, rowid) ON DELETE CASCADE
   );
@@ -280,6 +283,16 @@ const MIGRATIONS: string[] = [
     SELECT x.namespace, x.memory_rowid, a.key, a.key FROM mentions x JOIN entity_aliases a ON a.namespace = x.namespace AND a.entity_rowid = x.entity_rowid
     ON CONFLICT DO NOTHING;
   `,
+  // 3: each posting carries its chunk's length, and the postings key includes tf and length, so BM25 scores a
+  // query's postings from the index alone (an index-only scan once vacuumed) instead of visiting each posting's
+  // row and joining its chunk for the length: the bulk of BM25's time at 100,000 chunks on a server.
+  `
+  ALTER TABLE postings ADD COLUMN len integer;
+  UPDATE postings p SET len = c.length FROM chunks c WHERE c.namespace = p.namespace AND c.id = p.chunk_id;
+  ALTER TABLE postings ALTER COLUMN len SET NOT NULL;
+  ALTER TABLE postings DROP CONSTRAINT postings_pkey;
+  ALTER TABLE postings ADD PRIMARY KEY (namespace, term, chunk_id) INCLUDE (tf, len);
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;
@@ -308,12 +321,23 @@ export async function migrate(db: Database): Promise<void> {
         throw new Error(`this database has Cascade schema version ${row.v}; this Cascade knows only up to ${PG_SCHEMA_VERSION}: upgrade Cascade`);
       }
       if (row.v === PG_SCHEMA_VERSION) return true;
-      for (const statement of splitStatements(MIGRATIONS[row.v])) await tx.query(statement);
+      // a migration rewrites whole tables (migration 3: every posting), far longer than a query may run
+      await tx.query("SET LOCAL statement_timeout = 0");
+      let sql = MIGRATIONS[row.v];
+      if (sql.includes(VECTOR_TYPE)) sql = sql.replaceAll(VECTOR_TYPE, (await installPgvector(tx)) ? "vector" : "real[]");
+      for (const statement of splitStatements(sql)) await tx.query(statement);
       await tx.query("INSERT INTO cascade_schema_version (version) VALUES ($1)", [row.v + 1]);
       return false;
     });
     if (done) return;
   }
+}
+
+/** Installs pgvector when the server has it; false when it does not (the store then keeps vectors as `real[]`). */
+async function installPgvector(tx: Queryable): Promise<boolean> {
+  if ((await tx.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")).length === 0) return false;
+  await tx.query("CREATE EXTENSION IF NOT EXISTS vector");
+  return true;
 }
 
 /** A migration's statements one by one (the extended protocol inside a transaction takes one at a time). */

@@ -36,6 +36,7 @@ import * as copy from "./copy-sql.js";
 import type { StoreCopy } from "../../ports/copy.js";
 import * as topics from "./topics-sql.js";
 import * as vectors from "./vector-sql.js";
+import { MatrixVectors } from "./vector-matrix.js";
 import { defaultApproximateSearch, ensureHnswIndex, isLightFilter, nearestByGraph, type ApproximateSearch } from "./hnsw-sql.js";
 
 export interface PostgresStoreOptions {
@@ -78,10 +79,19 @@ export class PostgresStore implements Store {
   private graphReady: Promise<boolean> | undefined;
   /** The chunks the dense channel's similarity distribution is sampled from, while the namespace is unchanged (vector-sql.ts). */
   private readonly nullSample: { sample: vectors.NullSample | null } = { sample: null };
+  /** Dense search in this process, on a server without pgvector (vector-matrix.ts); null where pgvector searches. */
+  private readonly matrix: MatrixVectors | null;
 
-  private constructor(private readonly db: Database, readonly namespace: string, approximate: PostgresStoreOptions["approximate"], private readonly dropOnClose: boolean) {
+  private constructor(
+    private readonly db: Database,
+    readonly namespace: string,
+    approximate: PostgresStoreOptions["approximate"],
+    private readonly dropOnClose: boolean,
+    private readonly pgvector: boolean,
+  ) {
     this.entities = postgresEntityReads(db, namespace);
-    this.approximate = approximate === false ? null : { ...defaultApproximateSearch, ...approximate };
+    this.approximate = approximate === false || !pgvector ? null : { ...defaultApproximateSearch, ...approximate };
+    this.matrix = pgvector ? null : new MatrixVectors(db, namespace);
   }
 
   /** Opens a store on a database: applies the migrations it lacks, then serves one namespace. */
@@ -97,7 +107,7 @@ export class PostgresStore implements Store {
       await db.close().catch(() => {});
       throw new CascadeError("INVALID_INPUT", "a store dropped on close needs a namespace of its own, never the default one");
     }
-    const store = new PostgresStore(db, options.namespace ?? DEFAULT_PG_NAMESPACE, options.approximate, Boolean(options.dropOnClose));
+    const store = new PostgresStore(db, options.namespace ?? DEFAULT_PG_NAMESPACE, options.approximate, Boolean(options.dropOnClose), await hasPgvectorColumn(db));
     await store.refreshStatistics(false);
     return store;
   }
@@ -112,9 +122,10 @@ export class PostgresStore implements Store {
   private async refreshStatistics(force: boolean): Promise<void> {
     const read = async () => (await this.db.query<{ rows: number }>("SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'chunks'::regclass"))[0]?.rows ?? -1;
     let rows = await read();
-    const never = rows < 0 && (await this.db.query("SELECT 1 FROM chunks LIMIT 1")).length > 0;
+    const never = rows < 0 && (await this.db.query("SELECT 1 FROM chunks WHERE namespace = $1 LIMIT 1", [this.ns])).length > 0;
     if (force || never) {
-      for (const table of ANALYZED_TABLES) await this.db.maintenance(`ANALYZE ${table}`);
+      // postings are vacuumed too: BM25 reads them by index only where the visibility map says the pages are settled
+      for (const table of ANALYZED_TABLES) await this.db.maintenance(table === "postings" ? "VACUUM (ANALYZE) postings" : `ANALYZE ${table}`);
       rows = await read();
     }
     this.statsRows = Math.max(0, rows);
@@ -251,6 +262,7 @@ export class PostgresStore implements Store {
   }
 
   async nearestChunks({ vector, depth, filter }: { vector: Float32Array; depth: number; filter: SearchFilter }): Promise<Ranked[]> {
+    if (this.matrix) return this.matrix.nearest(vector, depth, filter);
     const graph = await this.graphDimensions(filter);
     if (graph !== null) return nearestByGraph(this.db, this.ns, graph, vector, depth, filter, this.approximate!.efSearch);
     return vectors.nearestChunks(this.db, this.ns, vector, depth, filter);
@@ -280,6 +292,7 @@ export class PostgresStore implements Store {
   }
 
   async similarityNull(vector: Float32Array): Promise<{ mean: number; sd: number; rows: number }> {
+    if (this.matrix) return this.matrix.similarityNull(vector);
     return vectors.similarityNull(this.db, this.ns, vector, this.nullSample);
   }
 
@@ -460,7 +473,7 @@ export class PostgresStore implements Store {
   }
 
   async topicVectorSums(): Promise<Map<string, { count: number; sum: Float32Array }>> {
-    return vectors.topicVectorSums(this.db, this.ns);
+    return vectors.topicVectorSums(this.db, this.ns, this.pgvector);
   }
 
   async topicCounts(under?: string): Promise<{ path: string; count: number }[]> {
@@ -488,6 +501,8 @@ export class PostgresStore implements Store {
   async settle(): Promise<void> {
     await this.refreshStatistics(true);
     await this.graphDimensions({});
+    const stamp = this.matrix && (await this.embedderStamp());
+    if (stamp) await this.matrix!.similarityNull(new Float32Array(stamp.dimensions)); // reads the vectors in
   }
 
   async memoryIdsInOrder(): Promise<string[]> {
@@ -495,7 +510,7 @@ export class PostgresStore implements Store {
   }
 
   allVectors(): AsyncIterable<[number, Float32Array]> {
-    return vectors.allVectors(this.db, this.ns);
+    return vectors.vectorsAfter(this.db, this.ns);
   }
 
   async doctor(repair: boolean): Promise<DoctorCheck[]> {
@@ -513,4 +528,10 @@ export class PostgresStore implements Store {
       await this.db.close();
     }
   }
+}
+
+/** Whether `chunks.vector` is pgvector's type (else `real[]`: a server without pgvector, schema.ts). */
+async function hasPgvectorColumn(db: Database): Promise<boolean> {
+  const [row] = await db.query<{ type: string }>("SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = 'chunks'::regclass AND attname = 'vector'");
+  return row?.type === "vector";
 }

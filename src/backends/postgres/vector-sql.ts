@@ -23,8 +23,15 @@ export function toVectorText(v: Float32Array): string {
   return out + "]";
 }
 
+/**
+ * A vector's text (toVectorText) as a value for `chunks.vector` of either type: read as `real[]`, which a
+ * `real[]` column takes as it is and a pgvector column through pgvector's assignment cast (the same float4s).
+ */
+export const VECTOR_FROM_TEXT = (text: string) => `translate(${text}, '[]', '{}')::real[]`;
+
+/** A vector's text: pgvector's `[1,2]`, or `{1,2}` from a `real[]` column (a server without pgvector). */
 export function parseVector(text: string): Float32Array {
-  const body = text.trim().replace(/^\[/, "").replace(/\]$/, "");
+  const body = text.trim().replace(/^[[{]/, "").replace(/[\]}]$/, "");
   return body === "" ? new Float32Array(0) : Float32Array.from(body.split(","), Number);
 }
 
@@ -105,17 +112,16 @@ async function chooseSample(q: Queryable, ns: string): Promise<NullSample> {
   return { key: rows[0].key, ids: (rows[0].ids ?? []).map(Number) };
 }
 
-/** Every chunk vector in id order, a page at a time (keyset), so a large store is never read into memory at once. */
-export async function* allVectors(q: Queryable, ns: string, page = 1000): AsyncGenerator<[number, Float32Array]> {
-  let after = 0;
+/** The chunk vectors with ids after `after`, in id order, a page at a time (keyset), so a large store is never read into memory at once. */
+export async function* vectorsAfter(q: Queryable, ns: string, after = 0, page = 1000): AsyncGenerator<[number, Float32Array]> {
   for (;;) {
     const rows = await q.query<{ id: number; vector: string }>(
       "SELECT id, vector::text AS vector FROM chunks WHERE namespace = $1 AND id > $2 ORDER BY id LIMIT $3",
       [ns, after, page],
     );
-    for (const r of rows) yield [r.id, parseVector(r.vector)];
+    for (const r of rows) yield [Number(r.id), parseVector(r.vector)];
     if (rows.length < page) return;
-    after = rows[rows.length - 1].id;
+    after = Number(rows[rows.length - 1].id);
   }
 }
 
@@ -123,13 +129,21 @@ export async function* allVectors(q: Queryable, ns: string, page = 1000): AsyncG
  * First-chunk vectors of the memories people put in a topic (automatic placements left out, as in the SQLite
  * store: counted, they pulled a topic's centroid towards what was placed there), summed per topic in SQL.
  */
-export async function topicVectorSums(q: Queryable, ns: string): Promise<Map<string, { count: number; sum: Float32Array }>> {
-  const rows = await q.query<{ topic: string; n: number; sum: string }>(
-    `SELECT m.topic::text AS topic, count(*)::int AS n, sum(c.vector)::text AS sum
-     FROM memories m JOIN chunks c ON c.namespace = m.namespace AND c.memory_rowid = m.rowid AND c.ord = 0
-     WHERE m.namespace = $1 AND m.topic IS NOT NULL AND m.kind <> 'summary' AND coalesce(jsonb_typeof(m.metadata::jsonb -> 'placement'), 'null') = 'null'
-     GROUP BY m.topic`,
-    [ns],
-  );
-  return new Map(rows.map((r) => [r.topic, { count: r.n, sum: parseVector(r.sum) }]));
+export async function topicVectorSums(q: Queryable, ns: string, pgvector: boolean): Promise<Map<string, { count: number; sum: Float32Array }>> {
+  const members = `FROM memories m JOIN chunks c ON c.namespace = m.namespace AND c.memory_rowid = m.rowid AND c.ord = 0
+     WHERE m.namespace = $1 AND m.topic IS NOT NULL AND m.kind <> 'summary' AND coalesce(jsonb_typeof(m.metadata::jsonb -> 'placement'), 'null') = 'null'`;
+  if (pgvector) {
+    const rows = await q.query<{ topic: string; n: number; sum: string }>(`SELECT m.topic::text AS topic, count(*)::int AS n, sum(c.vector)::text AS sum ${members} GROUP BY m.topic`, [ns]);
+    return new Map(rows.map((r) => [r.topic, { count: r.n, sum: parseVector(r.sum) }]));
+  }
+  // a real[] column has no vector sum: the members' vectors are summed here, in id order
+  const sums = new Map<string, { count: number; sum: Float32Array }>();
+  for (const r of await q.query<{ topic: string; vector: string }>(`SELECT m.topic::text AS topic, c.vector::text AS vector ${members} ORDER BY c.id`, [ns])) {
+    const v = parseVector(r.vector);
+    let entry = sums.get(r.topic);
+    if (!entry) sums.set(r.topic, (entry = { count: 0, sum: new Float32Array(v.length) }));
+    entry.count++;
+    for (let i = 0; i < v.length; i++) entry.sum[i] += v[i];
+  }
+  return sums;
 }

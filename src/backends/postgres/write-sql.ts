@@ -4,7 +4,8 @@
  * windows, mentions, curated postings, chunks with vectors, postings, vocabulary and corpus counts), with the
  * semantics of the SQLite store's insertMemory. Set-based: a batch of memories takes about ten statements in
  * all, not ten per memory, because on a server every statement is a round trip. Only entity mentions go one
- * memory at a time: resolving an alias depends on the entities the memories before it created.
+ * memory at a time when they need the alias rules (entities-sql.ts): resolving an alias depends on the entities the
+ * memories before it created.
  * Rows keep the batch's order (identity values are drawn in ordinality order), so chunk ids follow memory then
  * chunk order, as in SQLite, and BM25 ties break alike.
  */
@@ -12,10 +13,10 @@ import type { PreparedMemory } from "../../model/types.js";
 import { matchText, metadataFields } from "../../query/where.js";
 import { analyze } from "./analyze.js";
 import type { Queryable } from "./connection.js";
-import { insertMentions } from "./entities-sql.js";
+import { insertMentionsMany } from "./entities-sql.js";
 import { addCounts, countTerms, curatedText, insertPostings } from "./index-sql.js";
 import { markDirty } from "./pyramid-sql.js";
-import { toVectorText } from "./vector-sql.js";
+import { toVectorText, VECTOR_FROM_TEXT } from "./vector-sql.js";
 
 /** Inserts the memories (inside the caller's transaction); returns their row ids, in order, and how many chunks they brought. */
 export async function insertMemories(q: Queryable, ns: string, batch: PreparedMemory[]): Promise<{ rowids: number[]; chunks: number }> {
@@ -62,14 +63,14 @@ export async function insertContent(q: Queryable, ns: string, items: { rowid: nu
   // a summary's metadata is its sentences and sources: nothing a filter names
   await insertFields(q, ns, items.filter((x) => x.prepared.memory.kind !== "summary").map((x) => [x.rowid, x.prepared.memory.metadata]));
   await markDirty(q, ns, items.map((x) => x.rowid));
-  for (const { rowid, prepared: p } of items) if (p.entities?.length) await insertMentions(q, ns, rowid, p.entities, Date.parse(p.memory.recordedAt));
+  await insertMentionsMany(q, ns, items.filter((x) => x.prepared.entities?.length).map((x) => ({ rowid: x.rowid, entities: x.prepared.entities!, now: Date.parse(x.prepared.memory.recordedAt) })));
   await indexCurated(q, ns, items.filter(({ prepared: { memory: m } }) => m.title || m.description || m.tags.length > 0).map((x) => [x.rowid, x.prepared.memory]));
 
   const chunks = items.flatMap(({ rowid, prepared }) => prepared.chunks.map((c) => ({ rowid, c, a: analyze(c.indexedText) })));
   if (chunks.length === 0) return [];
   const inserted = await q.query<{ id: number; memory_rowid: number; ord: number }>(
     `INSERT INTO chunks (namespace, memory_rowid, ord, start, "end", indexed_text, terms, context_chars, length, vector)
-     SELECT $1, t.m, t.ord, t.s, t.e, t.body, t.terms, t.ctx, t.len, t.vec::vector
+     SELECT $1, t.m, t.ord, t.s, t.e, t.body, t.terms, t.ctx, t.len, ${VECTOR_FROM_TEXT("t.vec")}
      FROM unnest($2::bigint[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::int[], $9::int[], $10::text[])
        WITH ORDINALITY AS t (m, ord, s, e, body, terms, ctx, len, vec, i)
      ORDER BY t.i
@@ -81,7 +82,7 @@ export async function insertContent(q: Queryable, ns: string, items: { rowid: nu
   );
   const idOf = new Map(inserted.map((r) => [`${r.memory_rowid}:${r.ord}`, r.id]));
   const ids = chunks.map((x) => idOf.get(`${x.rowid}:${x.c.ord}`)!);
-  await insertPostings(q, ns, ids.map((id, i) => [id, chunks[i].a.tf]));
+  await insertPostings(q, ns, ids.map((id, i) => [id, chunks[i].a.tf, chunks[i].a.length]));
   await countTerms(q, ns, chunks.flatMap((x) => x.c.terms), +1);
   await addCounts(q, ns, { body_tokens: chunks.reduce((n, x) => n + x.a.length, 0) });
   return ids;
