@@ -20,7 +20,8 @@ export function isTimeWord(lower: string): boolean {
   return cls === 0 || cls === 1 || ["today", "tomorrow", "tonight", "next"].includes(lower);
 }
 
-const NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+/** Numbers written as words, each at its own value's index. */
+export const NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
 
 /** The words a value may be written with (besides digits), for a cheap test before any tagging. */
 export const VALUE_WORDS: string[] = [...CLASSES.flat().map((w) => `${w}s?`), ...NUMBER_WORDS];

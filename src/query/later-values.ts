@@ -20,11 +20,13 @@
  * not seen the rule: 8/24 → 10/24 and 11/24 → 12/24, their control questions unchanged. LoCoMo and MADial unchanged.
  */
 import { stemmer } from "stemmer";
+import { NUMBER_WORDS } from "../graph/revision-values.js";
 import { sameScope } from "../model/scope.js";
 import type { HydratedChunk, Store } from "../ports/store.js";
 import { isStopWord } from "../text/stopwords.js";
 import { sentencesOf } from "../text/sentences.js";
 import { words } from "../text/tokenize.js";
+import { MONTH_NAME } from "../time/expressions.js";
 import type { Annotated } from "./supersession.js";
 
 export interface LaterValueOptions {
@@ -34,16 +36,16 @@ export interface LaterValueOptions {
 
 export const defaultLaterValues: Readonly<LaterValueOptions> = Object.freeze({ depth: 2 });
 
-const MONTHS = "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?";
-const NUMBER_WORDS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
 const NUMBER = `\\d[\\d,]*(?:\\.\\d+)?|${NUMBER_WORDS.join("|")}`;
+/** A sentence that may state a value: a digit, a number word or a day. */
+const MAY_STATE_VALUE = new RegExp(`\\d|\\b(?:${NUMBER_WORDS.join("|")})\\b|day\\b`, "i");
 
 /** Kinds of value a sentence states, each with the pattern that finds it; a count is keyed by what it counts. */
 const KINDS: [string, RegExp][] = [
   ["percent", /(\d+(?:\.\d+)?)\s?(?:%|percent\b)/gi],
   ["money", /[$£€]\s?(\d[\d,]*(?:\.\d+)?k?)/gi],
   ["clock", /\b(\d{1,2}(?::\d\d)?\s?[ap]\.?m\.?|\d{1,2}:\d\d)(?![\d%])/gi],
-  ["date", new RegExp(`\\b((?:${MONTHS})\\.?\\s+\\d{1,2}(?!\\d)|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?(?:${MONTHS})\\b)`, "gi")],
+  ["date", new RegExp(`\\b((?:${MONTH_NAME})\\.?\\s+\\d{1,2}(?!\\d)|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?(?:${MONTH_NAME})\\b)`, "gi")],
   ["weekday", /\b((?:mon|tues|wednes|thurs|fri|satur|sun)day)s?\b/gi],
 ];
 const COUNT = new RegExp(`(?<![$£€\\d.,:])\\b(${NUMBER})\\s+(?:(?:new|more|total|extra|additional|other)\\s+)?([a-z][a-z-]+)`, "gi");
@@ -69,7 +71,7 @@ export function valuesIn(sentence: string): Values {
     // "the 1998 source" is a year, not a count
     if (isStopWord(unit) || /^\d/.test(unit) || /^(?:19|20)\d\d$/.test(m[1])) continue;
     const n = NUMBER_WORDS.indexOf(m[1].toLowerCase());
-    add(`count:${stemmer(unit)}`, n >= 0 ? String(n + 1) : m[1]);
+    add(`count:${stemmer(unit)}`, n >= 0 ? String(n) : m[1]);
   }
   return out;
 }
@@ -92,7 +94,7 @@ const UNREAL = /\b(?:if|unless|might|could|would|maybe|perhaps|suppose|supposing
 function answeringStatement(text: string, asked: Set<string>): Statement | null {
   let best: Statement | null = null;
   for (const sentence of sentencesOf(text)) {
-    if (!/\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|day\b/i.test(sentence) || UNREAL.test(sentence)) continue;
+    if (!MAY_STATE_VALUE.test(sentence) || UNREAL.test(sentence)) continue;
     const all = stems(sentence);
     const matched = new Set([...all].filter((s) => asked.has(s)));
     if (matched.size === 0 || (best && matched.size <= best.matched.size)) continue;
@@ -114,12 +116,6 @@ function changedValue(earlier: Statement, later: Statement, asked: ((kind: strin
   return null;
 }
 
-/**
- * The later statement speaks of what the earlier one answered. The earlier answers the question: it holds two of
- * its words (one, for a question of one word). A revision is often terse ("they've pushed it back a week to May
- * 25"), so the later need only hold half of those words, or name the thing both count when the question names it
- * ("how many interviews"); a later value of another thing ("the bathroom tiles are £52") holds fewer.
- */
 /** Share of the two sentences' words they have in common (Jaccard). */
 const overlap = (a: Set<string>, b: Set<string>): number => {
   const shared = [...a].filter((w) => b.has(w)).length;
@@ -132,6 +128,12 @@ const overlap = (a: Set<string>, b: Set<string>): number => {
  */
 const MIN_OVERLAP = 0.1;
 
+/**
+ * The later statement speaks of what the earlier one answered. The earlier answers the question: it holds two of
+ * its words (one, for a question of one word). A revision is often terse ("they've pushed it back a week to May
+ * 25"), so the later need only hold half of those words, or name the thing both count when the question names it
+ * ("how many interviews"); a later value of another thing ("the bathroom tiles are £52") holds fewer.
+ */
 function sameSlot(earlier: Statement, later: Statement, kind: string, asked: Set<string>): boolean {
   if (earlier.matched.size < Math.min(2, asked.size) || overlap(earlier.words, later.words) < MIN_OVERLAP) return false;
   const shared = [...earlier.matched].filter((s) => later.matched.has(s)).length;
@@ -168,9 +170,10 @@ export function kindsAsked(question: string): ((kind: string) => boolean) | null
 }
 
 export async function orderLaterValues(store: Pick<Store, "hydrate">, question: string, ranked: Annotated[], k: number, o: LaterValueOptions): Promise<Annotated[]> {
-  const pool = ranked.slice(0, o.depth * k);
+  if (o.depth <= 0 || ranked.length < 2 || !asksForCurrentValue(question)) return ranked;
   const asked = stems(question);
-  if (o.depth <= 0 || pool.length < 2 || asked.size === 0 || !asksForCurrentValue(question)) return ranked;
+  if (asked.size === 0) return ranked;
+  const pool = ranked.slice(0, o.depth * k);
   const kinds = kindsAsked(question);
   const chunks = await store.hydrate(pool.map((a) => a.chunkId));
   const said = new Map<string, Statement>();
