@@ -80,3 +80,22 @@ test("every pooled session has a statement timeout", async () => {
   const [row] = await db.query<{ statement_timeout: string }>("SHOW statement_timeout");
   assert.notEqual(row.statement_timeout, "0");
 });
+
+test("statements with values run prepared: planned once per connection, and a new connection never reuses a name", async () => {
+  // PGlite served over a socket keeps one session for one client at a time, and its prepared statements outlive
+  // the client: a connection opened after another must not collide with the names the first one prepared
+  const url = `postgres://postgres@${server.getServerConn()}/postgres?sslmode=disable`;
+  await db.close();
+  const sql = "SELECT $1::int + 41 AS n";
+  const names = new Set<string>();
+  for (const round of [1, 2]) {
+    if (round === 2) await db.close();
+    db = poolDatabase(url, { max: 1 }); // the second stays open for after()
+    assert.equal((await db.query<{ n: number }>(sql, [1]))[0].n, 42);
+    assert.equal((await db.query<{ n: number }>(sql, [2]))[0].n, 43);
+    const held = (await db.query<{ name: string }>("SELECT name FROM pg_prepared_statements WHERE statement = $1", [sql])).map((r) => r.name);
+    assert.equal(held.length, round, "each connection prepares the statement once and reuses it");
+    held.forEach((n) => names.add(n));
+  }
+  assert.equal(names.size, 2);
+});

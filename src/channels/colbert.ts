@@ -90,13 +90,16 @@ export function colbertChannel(store: Store, tokens: TokenVectors, options: Part
       // For each query token: which corpus words stand in for it, and how similar each is.
       const expansions = q.words.map((word) => expand(word, vocabulary, tokens, opts));
       const expansionTerms = [...new Set(expansions.flatMap((e) => [...e.keys()]))];
-      // Expansions common enough to be near-stop-words are not read, as for the query's own words.
-      const expansionStats = await store.termStats(expansionTerms.filter((t) => !q.stats.df.has(t)));
+      // Expansions common enough to be near-stop-words are not read, as for the query's own words. Their index keys'
+      // counts (the lists' costs, below) come in the same read: one round trip, not two, on a networked store.
+      const keys = await store.indexKeys(expansionTerms);
+      const unknown = [...new Set([...expansionTerms, ...keys.values()])].filter((t) => !q.stats.df.has(t) && !isStopWord(t));
+      const expansionStats = await store.termStats(unknown);
       const dfOf = (t: string) => q.stats.df.get(t) ?? expansionStats.df.get(t) ?? 0;
       const readable = new Set(expansionTerms.filter((t) => q.words.includes(t) || !isCommon(dfOf(t), q.stats.chunks, q.pruning)));
       // A stemming body index files "help", "helped" and "helping" under one key, so they share one list: read
       // it once, and let each query token take the best similarity among the variants.
-      const { keyOf, cost: costOf } = await listCosts(store, [...readable], (t) => q.stats.df.get(t) ?? expansionStats.df.get(t), q.stats.chunks);
+      const { keyOf, cost: costOf } = await listCosts(store, [...readable], (t) => q.stats.df.get(t) ?? expansionStats.df.get(t), q.stats.chunks, keys);
       const representative = new Map<string, string>();
       const stemSimilarities = expansions.map((similar) => {
         const byStem = new Map<string, number>();

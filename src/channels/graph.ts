@@ -110,10 +110,13 @@ export function graphChannel(store: Store, options: Partial<GraphChannelOptions>
       const seedIds = [...seed.keys()];
       // the seeds' entities with their counts over the whole store: counting each within a scope costs a read of every
       // mention of a hub (a speaker in thousands of turns) per search; a global count only makes a hub conduct less
-      const mentions = seed.size ? await store.entities.mentionsOf(seedIds) : new Map<string, EntityInfo[]>();
-      // concepts come from the first `conceptSeeds` seeds only: their words' counts are one lookup each
-      const words = seed.size && o.concepts ? await store.entities.wordsOf(seedIds.slice(0, o.conceptSeeds)) : new Map<string, { word: string; df: number }[]>();
-      const seedEdges = seed.size ? await edgesWithin(store, seed, q.filter, (await store.edgesTouching(seedIds)).filter((e) => CONDUCTING.has(e.type) && edgeCounts(e, time))) : [];
+      // the three reads are independent: side by side, a networked store answers them in one round trip's time
+      const [mentions, words, seedEdges] = await Promise.all([
+        seed.size ? store.entities.mentionsOf(seedIds) : new Map<string, EntityInfo[]>(),
+        // concepts come from the first `conceptSeeds` seeds only: their words' counts are one lookup each
+        seed.size && o.concepts ? store.entities.wordsOf(seedIds.slice(0, o.conceptSeeds)) : new Map<string, { word: string; df: number }[]>(),
+        seed.size ? store.edgesTouching(seedIds).then((edges) => edgesWithin(store, seed, q.filter, edges.filter((e) => CONDUCTING.has(e.type) && edgeCounts(e, time)))) : [],
+      ]);
       for (const [id, w] of seed) {
         const out = w * (1 - o.restart);
         const edges = seedEdges.filter((e) => e.from === id || e.to === id);
@@ -132,25 +135,26 @@ export function graphChannel(store: Store, options: Partial<GraphChannelOptions>
         }
       }
 
-      // node → memory, divided by the node's degree (a random walk's step); only the most active concepts are read
+      // node → memory, divided by the node's degree (a random walk's step); only the most active concepts are read.
+      // Both reads at once (neither depends on the other), then applied in the same order as ever.
       const entityIds = [...nodeAct.keys()].filter((k) => k.startsWith("e:")).map((k) => k.slice(2));
-      if (entityIds.length) {
-        for (const r of await store.entities.mentioning({ entityIds, limit: o.perEntity, filter: q.filter })) {
-          const node = `e:${r.entityId}`;
-          give(r.memoryId, (nodeAct.get(node)! - (nodeFrom.get(node)?.get(r.memoryId) ?? 0)) / Math.max(degree.get(node) ?? 1, 1));
-          if (!chunkOf.has(r.memoryId)) chunkOf.set(r.memoryId, r.chunkId);
-        }
-      }
       const concepts = [...nodeAct.entries()].filter(([k]) => k.startsWith("w:")).sort((a, b) => b[1] - a[1]).slice(0, o.maxConcepts);
-      if (concepts.length) {
-        const reached = new Set<string>();
-        for (const r of await store.entities.holdingWords({ words: concepts.map(([k]) => k.slice(2)), limit: o.perEntity, filter: q.filter })) {
-          const node = `w:${r.word}`;
-          if (reached.has(`${node}>${r.memoryId}`)) continue;
-          reached.add(`${node}>${r.memoryId}`);
-          give(r.memoryId, (nodeAct.get(node)! - (nodeFrom.get(node)?.get(r.memoryId) ?? 0)) / Math.max(degree.get(node) ?? 1, 1));
-          if (!chunkOf.has(r.memoryId)) chunkOf.set(r.memoryId, r.chunkId);
-        }
+      const [mentioning, holding] = await Promise.all([
+        entityIds.length ? store.entities.mentioning({ entityIds, limit: o.perEntity, filter: q.filter }) : [],
+        concepts.length ? store.entities.holdingWords({ words: concepts.map(([k]) => k.slice(2)), limit: o.perEntity, filter: q.filter }) : [],
+      ]);
+      for (const r of mentioning) {
+        const node = `e:${r.entityId}`;
+        give(r.memoryId, (nodeAct.get(node)! - (nodeFrom.get(node)?.get(r.memoryId) ?? 0)) / Math.max(degree.get(node) ?? 1, 1));
+        if (!chunkOf.has(r.memoryId)) chunkOf.set(r.memoryId, r.chunkId);
+      }
+      const reached = new Set<string>();
+      for (const r of holding) {
+        const node = `w:${r.word}`;
+        if (reached.has(`${node}>${r.memoryId}`)) continue;
+        reached.add(`${node}>${r.memoryId}`);
+        give(r.memoryId, (nodeAct.get(node)! - (nodeFrom.get(node)?.get(r.memoryId) ?? 0)) / Math.max(degree.get(node) ?? 1, 1));
+        if (!chunkOf.has(r.memoryId)) chunkOf.set(r.memoryId, r.chunkId);
       }
       for (const e of seedEdges) for (const id of [e.from, e.to]) if (!chunkOf.has(id)) chunkOf.set(id, -1);
 
@@ -168,9 +172,9 @@ export function graphChannel(store: Store, options: Partial<GraphChannelOptions>
       const missing = ranked.map(([id]) => id).filter((id) => (chunkOf.get(id) ?? -1) < 0);
       if (missing.length) {
         // memories reached only through edges or a hand-over: their first chunk, if they pass the filter
-        const first = await store.firstChunkIds(missing);
+        const [first, found] = await Promise.all([store.firstChunkIds(missing), store.getMemories(missing)]);
         for (const id of missing) {
-          const m = await store.getMemory(id);
+          const m = found.get(id);
           chunkOf.set(id, m && first.has(id) && memoryPassesFilter(m, q.filter) ? first.get(id)! : -1);
         }
       }

@@ -104,6 +104,8 @@ export interface Store {
    */
   writeMemories(memories: PreparedMemory[], stamp: EmbedderStamp, edges?: EdgeDraft[]): Promise<Edge[]>;
   getMemory(id: string): Promise<Memory | null>;
+  /** The memories of these ids that exist, by id (one read: a networked store answers in one round trip). */
+  getMemories(ids: string[]): Promise<Map<string, Memory>>;
   /**
    * A correction, in one transaction: the memory with `next.memory.id` takes the new content (text, title,
    * description, tags, topic, expiry, metadata, chunks) and keeps its id, time and edges; what it said before is

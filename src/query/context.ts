@@ -162,11 +162,13 @@ export async function summaryContext(deps: { store: Store; embedder: Embedder },
 
   const entries: ContextEntry[] = [];
   const taken = new Set<string>();
+  // the candidates' summaries in one read (most are passed over below: a round trip each on a server)
+  const summaries = await store.getMemories(candidates.filter((c) => !shown.has(c.n.id)).map((c) => c.n.id));
   for (const { n, hits, span: ofSpan } of candidates) {
     if (entries.length >= opts.max) break;
     if (taken.has(n.id) || shown.has(n.id)) continue;
     taken.add(n.id);
-    const m = await store.getMemory(n.id);
+    const m = summaries.get(n.id);
     const stored = (m?.metadata.sentences as SummarySentence[] | undefined) ?? [];
     // a summary quoting what came after as-of was written knowing it (a reversal it left out): not a view of then
     if (!m || Date.parse(m.recordedAt) > input.knownAt || stored.some((s) => Date.parse(s.at) > input.asOf)) continue;

@@ -25,10 +25,6 @@ export function memoryPassesFilter(m: Memory, f: SearchFilter): boolean {
 
 /** The memories (of those given) that exist and pass the filter. */
 export async function memoriesPassing(store: Store, ids: Iterable<string>, f: SearchFilter): Promise<Set<string>> {
-  const ok = new Set<string>();
-  for (const id of ids) {
-    const m = await store.getMemory(id);
-    if (m && memoryPassesFilter(m, f)) ok.add(id);
-  }
-  return ok;
+  const found = await store.getMemories([...ids]);
+  return new Set([...found].filter(([, m]) => memoryPassesFilter(m, f)).map(([id]) => id));
 }

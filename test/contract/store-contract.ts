@@ -119,6 +119,12 @@ const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>>
     assert.equal((await s.getMemory(ids[2]))?.title, "Sourdough notes");
     assert.deepEqual((await s.getMemory(ids[2]))?.tags, ["baking"]);
     assert.equal(await s.getMemory("m_nothing"), null);
+    // several at once: each found memory once, equal to the single read, an unknown id left out
+    const many = await s.getMemories([ids[2], "m_nothing", ids[0], ids[2]]);
+    assert.deepEqual([...many.keys()].sort(), [ids[0], ids[2]].sort());
+    assert.deepEqual(many.get(ids[0]), m);
+    assert.equal(many.get(ids[2])?.title, "Sourdough notes");
+    assert.equal((await s.getMemories([])).size, 0);
     const stats = await s.stats();
     assert.equal(stats.memories, 6);
     assert.equal(stats.chunks, 6);

@@ -16,7 +16,7 @@ import type { LexicalQuery } from "../../ports/store.js";
 import { indexKey } from "./analyze.js";
 import type { Queryable } from "./connection.js";
 import { expiredChunkIds, filterCondition, isEmptyFilter, isLiveOnly } from "./filter-sql.js";
-import { counts, type Counter } from "./index-sql.js";
+import type { Counter } from "./index-sql.js";
 import { Params } from "./params.js";
 
 const K1 = 1.2;
@@ -149,8 +149,13 @@ export async function termsAfter(q: Queryable, ns: string, afterId: number): Pro
 }
 
 export async function termStats(q: Queryable, ns: string, terms: string[]): Promise<{ chunks: number; df: Map<string, number> }> {
-  const rows = await q.query<{ term: string; df: number }>("SELECT term, df FROM terms WHERE namespace = $1 AND term = ANY($2::text[])", [ns, terms]);
+  // the corpus size rides along with the words' rows (one round trip, not two): the one-row side is kept when no word is known
+  const rows = await q.query<{ chunks: number | null; term: string | null; df: number | null }>(
+    `SELECT n.chunks, t.term, t.df FROM (SELECT (SELECT value::float8 FROM meta WHERE namespace = $1 AND key = 'chunk_count') AS chunks) n
+       LEFT JOIN terms t ON t.namespace = $1 AND t.term = ANY($2::text[])`,
+    [ns, terms],
+  );
   const df = new Map(terms.map((t) => [t, 0]));
-  for (const r of rows) df.set(r.term, r.df);
-  return { chunks: (await counts(q, ns)).chunk_count, df };
+  for (const r of rows) if (r.term !== null) df.set(r.term, r.df!);
+  return { chunks: rows[0]?.chunks ?? 0, df };
 }

@@ -106,6 +106,13 @@ export async function getMemory(q: Queryable, ns: string, id: string): Promise<M
   return row ? toMemory(row) : null;
 }
 
+/** The memories of these ids that exist, by id, in one statement. */
+export async function getMemories(q: Queryable, ns: string, ids: string[]): Promise<Map<string, Memory>> {
+  if (ids.length === 0) return new Map();
+  const rows = await q.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.namespace = $1 AND m.id = ANY($2::text[])`, [ns, [...new Set(ids)]]);
+  return new Map(rows.map((r) => [r.id, toMemory(r)]));
+}
+
 /** Memories by row id, in the order given. */
 export async function memoriesByRowids(q: Queryable, ns: string, rowids: number[]): Promise<Memory[]> {
   const rows = await q.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.namespace = $1 AND m.rowid = ANY($2::bigint[])`, [ns, rowids]);

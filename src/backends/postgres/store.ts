@@ -193,6 +193,10 @@ export class PostgresStore implements Store {
     return rows.getMemory(this.db, this.ns, id);
   }
 
+  async getMemories(ids: string[]): Promise<Map<string, Memory>> {
+    return rows.getMemories(this.db, this.ns, ids);
+  }
+
   async reviseMemory(next: PreparedMemory, stamp: EmbedderStamp, recordedAt: number): Promise<void> {
     await this.write(async (tx) => {
       await rows.checkStamp(tx, this.ns, stamp);

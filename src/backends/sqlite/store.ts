@@ -153,6 +153,16 @@ export class SqliteStore implements Store {
     return rows.getMemory(this.prepare, id);
   }
 
+  async getMemories(ids: string[]): Promise<Map<string, Memory>> {
+    // in process, one prepared lookup a memory costs less than assembling an IN list
+    const out = new Map<string, Memory>();
+    for (const id of ids) {
+      const m = out.has(id) ? null : rows.getMemory(this.prepare, id);
+      if (m) out.set(id, m);
+    }
+    return out;
+  }
+
   async reviseMemory(next: PreparedMemory, stamp: EmbedderStamp, recordedAt: number): Promise<void> {
     const { removed, added } = this.db.transaction(() => {
       rows.checkStamp(this.prepare, stamp);
