@@ -9,6 +9,7 @@ import type { NodeLevel, PyramidNode } from "../../model/pyramid.js";
 import type { NodeQuery } from "../../ports/store.js";
 import { windowsOf, type WindowLevel } from "../../time/windows.js";
 import type { Queryable } from "./connection.js";
+import { Params } from "./params.js";
 
 export async function pyramidZone(q: Queryable, ns: string): Promise<string> {
   const [row] = await q.query<{ value: string }>("SELECT value FROM meta WHERE namespace = $1 AND key = 'pyramid_zone'", [ns]);
@@ -135,15 +136,24 @@ export async function insertNode(q: Queryable, ns: string, rowid: number, level:
 }
 
 export async function listNodes(q: Queryable, ns: string, query: NodeQuery): Promise<PyramidNode[]> {
+  // only the conditions asked for: statements are prepared (connection.ts), and a generic plan of one catch-all
+  // text ("$5 IS NULL OR m.id = ANY($5)") read every node of the namespace, 42 ms a search at 100,000 chunks
+  const p = new Params(ns);
+  const conditions = ["n.namespace = $1"];
+  if (query.level !== undefined) conditions.push(`n.level = ${p.add(query.level)}`);
+  if (query.to !== undefined) conditions.push(`n.start_ms < ${p.add(query.to)}`);
+  if (query.from !== undefined) conditions.push(`n.end_ms > ${p.add(query.from)}`);
+  if (query.ids !== undefined) conditions.push(`m.id = ANY(${p.add(query.ids)}::text[])`);
+  if (query.containing !== undefined) {
+    conditions.push(`EXISTS (SELECT 1 FROM unnest(${p.add(query.containing)}::float8[]) AS t (v) WHERE n.start_ms <= t.v AND n.end_ms > t.v AND n.level <> 'turn')`);
+  }
   return q.query<PyramidNode>(
     `SELECT m.id, n.level, n.start_ms AS start, n.end_ms AS "end", m.text,
             (SELECT count(*) FROM summary_children c WHERE c.namespace = $1 AND c.parent_rowid = n.memory_rowid)::int AS children
      FROM summary_nodes n JOIN memories m ON m.namespace = n.namespace AND m.rowid = n.memory_rowid
-     WHERE n.namespace = $1 AND ($2::text IS NULL OR n.level = $2) AND ($3::bigint IS NULL OR n.start_ms < $3) AND ($4::bigint IS NULL OR n.end_ms > $4)
-       AND ($5::text[] IS NULL OR m.id = ANY($5::text[]))
-       AND ($6::float8[] IS NULL OR EXISTS (SELECT 1 FROM unnest($6::float8[]) AS t (v) WHERE n.start_ms <= t.v AND n.end_ms > t.v AND n.level <> 'turn'))
+     WHERE ${conditions.join(" AND ")}
      ORDER BY CASE n.level WHEN 'turn' THEN 0 WHEN 'day' THEN 1 WHEN 'week' THEN 2 ELSE 3 END, n.start_ms`,
-    [ns, query.level ?? null, query.to ?? null, query.from ?? null, query.ids ?? null, query.containing ?? null],
+    p.values,
   );
 }
 

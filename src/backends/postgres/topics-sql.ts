@@ -17,8 +17,9 @@ const REPATH = (column: string) => `(CASE WHEN ${column} = $2::ltree THEN $3::lt
 
 export async function topicRows(q: Queryable, ns: string, under?: string): Promise<TopicRow[]> {
   return q.query<TopicRow>(
-    `SELECT path::text AS path, description FROM topics WHERE namespace = $1 AND ($2::ltree IS NULL OR path <@ $2::ltree) ORDER BY path::text COLLATE "C"`,
-    [ns, under ?? null],
+    // two texts rather than "$2 IS NULL OR …": a prepared statement's generic plan of that could not use the index
+    `SELECT path::text AS path, description FROM topics WHERE namespace = $1 ${under === undefined ? "" : "AND path <@ $2::ltree"} ORDER BY path::text COLLATE "C"`,
+    under === undefined ? [ns] : [ns, under],
   );
 }
 
@@ -74,8 +75,8 @@ export async function deleteTopicRows(q: Queryable, ns: string, root: string): P
 export async function topicCounts(q: Queryable, ns: string, under?: string): Promise<{ path: string; count: number }[]> {
   return q.query<{ path: string; count: number }>(
     `SELECT topic::text AS path, count(*)::int AS count FROM memories
-     WHERE namespace = $1 AND topic IS NOT NULL AND ($2::ltree IS NULL OR topic <@ $2::ltree)
+     WHERE namespace = $1 AND topic IS NOT NULL ${under === undefined ? "" : "AND topic <@ $2::ltree"}
      GROUP BY topic ORDER BY topic::text COLLATE "C"`,
-    [ns, under ?? null],
+    under === undefined ? [ns] : [ns, under],
   );
 }
