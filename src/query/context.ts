@@ -148,9 +148,13 @@ export async function summaryContext(deps: { store: Store; embedder: Embedder },
     nodes.forEach(({ n }, i) => candidates.push({ n, hits: top.filter((h) => n.start <= at(h) && at(h) < n.end).map((h) => h.id), group: 0, order: i, span: true }));
   }
   if (top.length > 0) {
-    const nodes: PyramidNode[] = [];
-    if (levels.has("turn")) nodes.push(...(await store.pyramidNodes({ ids: top.map((h) => turnNodeId(h.id)) })));
-    if ([...levels].some((l) => l !== "turn")) nodes.push(...(await store.pyramidNodes({ containing: top.map(at) })));
+    // the hits' turn nodes and the windows holding them: two independent reads, side by side
+    const nodes: PyramidNode[] = (
+      await Promise.all([
+        levels.has("turn") ? store.pyramidNodes({ ids: top.map((h) => turnNodeId(h.id)) }) : [],
+        [...levels].some((l) => l !== "turn") ? store.pyramidNodes({ containing: top.map(at) }) : [],
+      ])
+    ).flat();
     const rankOf = new Map(top.map((h, i) => [h.id, i]));
     for (const n of nodes) {
       if (!levels.has(n.level)) continue;

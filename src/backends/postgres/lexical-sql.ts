@@ -121,27 +121,36 @@ export function indexKeys(words: string[]): Map<string, string> {
   return new Map(words.map((w) => [w, indexKey(w)]));
 }
 
-/** For each term, the chunks whose body holds its key, in id order, after the filter. */
+/**
+ * For each term, the chunks whose body holds its key, in id order, after the filter. Each key's list comes back as
+ * one row of comma-separated ids, read in index order (term, chunk id): late interaction reads up to 60,000
+ * entries a query, and a row each, sorted by chunk id on the server, cost twice the time (4.7 against 9.9 ms for
+ * 7,800 entries at 100,000 chunks).
+ */
 export async function chunksWithTerms(q: Queryable, ns: string, terms: string[], filter: SearchFilter): Promise<Map<string, number[]>> {
   const keyOf = indexKeys(terms);
   const p = new Params(ns);
   const keys = p.add([...new Set(keyOf.values())]);
   const postings = `FROM postings p WHERE p.namespace = $1 AND p.term = ANY(${keys}::text[])`;
-  const sql = isEmptyFilter(filter)
-    ? `SELECT p.term, p.chunk_id AS chunk ${postings} ORDER BY p.chunk_id`
+  const rows = isEmptyFilter(filter)
+    ? `SELECT p.term, p.chunk_id ${postings}`
     : isLiveOnly(filter)
-      ? `WITH expired AS MATERIALIZED (${expiredChunkIds(filter.liveAt!, p)})
-         SELECT p.term, p.chunk_id AS chunk ${postings} AND NOT EXISTS (SELECT 1 FROM expired e WHERE e.id = p.chunk_id) ORDER BY p.chunk_id`
-      : `SELECT p.term, p.chunk_id AS chunk FROM postings p
+      ? `SELECT p.term, p.chunk_id ${postings} AND NOT EXISTS (SELECT 1 FROM expired e WHERE e.id = p.chunk_id)`
+      : `SELECT p.term, p.chunk_id FROM postings p
            JOIN chunks c ON c.namespace = $1 AND c.id = p.chunk_id JOIN memories m ON m.namespace = $1 AND m.rowid = c.memory_rowid
-         WHERE p.namespace = $1 AND p.term = ANY(${keys}::text[]) AND ${filterCondition(filter, p)} ORDER BY p.chunk_id`;
+         WHERE p.namespace = $1 AND p.term = ANY(${keys}::text[]) AND ${filterCondition(filter, p)}`;
+  const expired = isLiveOnly(filter) ? `WITH expired AS MATERIALIZED (${expiredChunkIds(filter.liveAt!, p)}) ` : "";
+  const sql = `${expired}SELECT x.term, string_agg(x.chunk_id::text, ',') AS chunks FROM (${rows} ORDER BY p.term, p.chunk_id) AS x GROUP BY x.term`;
   const byKey = new Map<string, number[]>();
-  for (const r of await q.query<{ term: string; chunk: number }>(sql, p.values)) {
-    let list = byKey.get(r.term);
-    if (!list) byKey.set(r.term, (list = []));
-    list.push(r.chunk);
-  }
+  for (const r of await q.query<{ term: string; chunks: string }>(sql, p.values)) byKey.set(r.term, idList(r.chunks));
   return new Map(terms.map((t) => [t, [...(byKey.get(keyOf.get(t)!) ?? [])]]));
+}
+
+/** Comma-separated chunk ids as numbers in ascending order (an aggregate's input order is not promised: checked, sorted if need be). */
+function idList(text: string): number[] {
+  const ids = text.split(",").map(Number);
+  for (let i = 1; i < ids.length; i++) if (ids[i] < ids[i - 1]) return ids.sort((a, b) => a - b);
+  return ids;
 }
 
 export async function termsAfter(q: Queryable, ns: string, afterId: number): Promise<{ id: number; term: string }[]> {
