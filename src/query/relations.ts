@@ -8,7 +8,8 @@
  *   it and it passes the filters), listed as an adjustment.
  * `derived_from`, `summarizes` and `relates_to` change no score here; the graph channel walks them.
  */
-import { edgeCounts, supersessionOf } from "../graph/status.js";
+import { edgeCounts } from "../graph/status.js";
+import { readReached } from "./reached.js";
 import type { GraphTime } from "../model/graph.js";
 import type { Store } from "../ports/store.js";
 import type { Annotated } from "./supersession.js";
@@ -49,12 +50,9 @@ export async function annotateRelations(
   }
   const missing = [...floors.keys()].filter((id) => !byId.has(id));
   if (missing.length) {
-    const allowed = await admissible(missing);
-    const chunks = await store.firstChunkIds(missing);
-    const status = supersessionOf(missing, await store.edgesTouching(missing, "supersedes"), time);
-    for (const id of missing) {
-      if (!allowed.has(id) || !chunks.has(id) || status.get(id)!.status !== "current") continue;
-      const a: Related = { memoryId: id, chunkId: chunks.get(id)!, ranks: {}, sourcesHit: [], rrf: 0, score: 0, adjustments: [], ...status.get(id)!, contradicts: [] };
+    for (const [id, reached] of await readReached(store, missing, time, admissible)) {
+      if (reached.status !== "current") continue;
+      const a: Related = { memoryId: id, ranks: {}, sourcesHit: [], rrf: 0, score: 0, adjustments: [], ...reached, contradicts: [] };
       out.push(a);
       byId.set(id, a);
     }

@@ -7,6 +7,7 @@
  *   score = rrf × (product of factors) + (sum of deltas).
  */
 import { currentSuccessors, supersessionOf, type Supersession } from "../graph/status.js";
+import { readReached } from "./reached.js";
 import type { GraphTime } from "../model/graph.js";
 import type { Store } from "../ports/store.js";
 import { compareScored, type Scored } from "./time.js";
@@ -49,12 +50,8 @@ export async function annotateSupersession(
 
   const missing = [...floors.keys()].filter((id) => !out.has(id));
   if (missing.length > 0) {
-    const allowed = await admissible(missing);
-    const chunks = await store.firstChunkIds(missing);
-    const extra = supersessionOf(missing, await store.edgesTouching(missing, "supersedes"), time);
-    for (const id of missing) {
-      if (!allowed.has(id) || !chunks.has(id)) continue;
-      out.set(id, { memoryId: id, chunkId: chunks.get(id)!, ranks: {}, sourcesHit: [], rrf: 0, ...extra.get(id)!, score: 0, adjustments: [] });
+    for (const [id, reached] of await readReached(store, missing, time, admissible)) {
+      out.set(id, { memoryId: id, ranks: {}, sourcesHit: [], rrf: 0, ...reached, score: 0, adjustments: [] });
     }
   }
   for (const [id, floor] of floors) {

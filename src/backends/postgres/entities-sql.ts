@@ -297,22 +297,21 @@ async function entityById(q: Queryable, ns: string, id: string): Promise<EntityI
 
 /** The distinct indexed words of each memory's chunks, from the `terms` column ingest already wrote, with df. */
 async function wordsOf(q: Queryable, ns: string, memoryIds: string[]): Promise<Map<string, { word: string; df: number }[]>> {
-  const rows = await q.query<{ id: string; terms: string }>(
-    `SELECT m.id, c.terms FROM memories m JOIN chunks c ON c.namespace = m.namespace AND c.memory_rowid = m.rowid
-     WHERE m.namespace = $1 AND m.id = ANY($2::text[]) ORDER BY m.id, c.ord`,
+  // the words and their counts in one statement (they were two, one after the other, on every search's graph walk)
+  const rows = await q.query<{ id: string; word: string; df: number | null }>(
+    `SELECT m.id, w.word, t.df FROM memories m JOIN chunks c ON c.namespace = m.namespace AND c.memory_rowid = m.rowid
+       CROSS JOIN LATERAL unnest(string_to_array(c.terms, ' ')) WITH ORDINALITY AS w (word, i)
+       LEFT JOIN terms t ON t.namespace = $1 AND t.term = w.word
+     WHERE m.namespace = $1 AND m.id = ANY($2::text[]) AND w.word <> '' ORDER BY m.id, c.ord, w.i`,
     [ns, memoryIds],
   );
-  const byMemory = new Map<string, Set<string>>();
+  const byMemory = new Map<string, Map<string, number>>();
   for (const r of rows) {
-    let set = byMemory.get(r.id);
-    if (!set) byMemory.set(r.id, (set = new Set()));
-    for (const t of r.terms.split(" ")) if (t) set.add(t);
+    let words = byMemory.get(r.id);
+    if (!words) byMemory.set(r.id, (words = new Map()));
+    if (!words.has(r.word)) words.set(r.word, r.df ?? 0);
   }
-  const all = [...new Set([...byMemory.values()].flatMap((s) => [...s]))];
-  const df = new Map(
-    (await q.query<{ term: string; df: number }>("SELECT term, df FROM terms WHERE namespace = $1 AND term = ANY($2::text[])", [ns, all])).map((r) => [r.term, r.df]),
-  );
-  return new Map([...byMemory].map(([id, set]) => [id, [...set].map((word) => ({ word, df: df.get(word) ?? 0 }))]));
+  return new Map([...byMemory].map(([id, words]) => [id, [...words].map(([word, df]) => ({ word, df }))]));
 }
 
 /** The memories whose body holds each word (its index key), at most `limit` each, that pass the filter. */
