@@ -120,6 +120,27 @@ test("the store analyzes its tables once they have grown (PGlite has no autovacu
   });
 });
 
+test("a namespace the statistics have not seen is analyzed as it grows, however large the tables already are", async () => {
+  // Tables are shared by namespaces and statistics are the table's: a new namespace was estimated at one row in
+  // every table (a 450-memory conversation's searches took seconds beside a 100,000-memory namespace)
+  await withSharedPglite(async (db) => {
+    const estimate = async (ns: string) => {
+      const [row] = await db.query<Record<string, unknown>>(`EXPLAIN (FORMAT JSON) SELECT * FROM chunks WHERE namespace = '${ns}'`);
+      const plan = Object.values(row)[0]; // the column is "QUERY PLAN": JSON text or parsed, by driver
+      return (typeof plan === "string" ? JSON.parse(plan) : plan)[0].Plan["Plan Rows"] as number;
+    };
+    const notes = (n: number, what: string) => Array.from({ length: n }, (_, i) => ({ text: `${what} note ${i} about billing`, at: at(1 + (i % 20)) }));
+    const big = await PostgresStore.open(db, { namespace: "big" });
+    await big.writeMemories(await prepared(notes(1200, "big")), stamp);
+    assert.ok((await estimate("big")) > 600, "the first namespace is analyzed after its load");
+    const small = await PostgresStore.open(db, { namespace: "small" });
+    assert.ok((await estimate("small")) < 10, "unseen: estimated empty");
+    for (let i = 0; i < 4; i++) await small.writeMemories(await prepared(notes(100, `small ${i}`)), stamp);
+    // 400 chunks: a third of the table's statistics, never enough to refresh them by the table's growth alone
+    assert.ok((await estimate("small")) >= 200, `the new namespace is seen at about its size (estimated ${await estimate("small")} of 400)`);
+  });
+});
+
 test("a PGlite data directory open in another living process is refused; a dead process's lock is taken over", async () => {
   const dir = mkdtempSync(join(tmpdir(), "cascade-pglite-"));
   const data = join(dir, "data");
