@@ -30,17 +30,19 @@ export async function counts(q: Queryable, ns: string): Promise<Record<Counter, 
   return out;
 }
 
-/** Postings of several chunks in one statement: each chunk's id, term counts and length (its tokens). */
+/**
+ * Postings of several chunks in one statement: each chunk's id, term counts and length (its tokens). Each chunk's
+ * terms and counts travel as two space-separated strings (a term is letters and digits, never a space) that the
+ * server splits: one array element per chunk instead of four per posting, which the driver quoted one by one.
+ */
 export async function insertPostings(q: Queryable, ns: string, docs: [number, Map<string, number>, number][]): Promise<void> {
-  const chunkIds: number[] = [];
-  const terms: string[] = [];
-  const tfs: number[] = [];
-  const lens: number[] = [];
-  for (const [id, tf, len] of docs) for (const [term, n] of tf) chunkIds.push(id), terms.push(term), tfs.push(n), lens.push(len);
-  if (terms.length === 0) return;
+  const withTerms = docs.filter(([, tf]) => tf.size > 0);
+  if (withTerms.length === 0) return;
   await q.query(
-    "INSERT INTO postings (namespace, chunk_id, term, tf, len) SELECT $1, c, t, n, l FROM unnest($2::bigint[], $3::text[], $4::int[], $5::int[]) AS x (c, t, n, l)",
-    [ns, chunkIds, terms, tfs, lens],
+    `INSERT INTO postings (namespace, chunk_id, term, tf, len)
+     SELECT $1, x.c, p.t, p.n::int, x.l FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[]) AS x (c, l, terms, tfs)
+       CROSS JOIN LATERAL unnest(string_to_array(x.terms, ' '), string_to_array(x.tfs, ' ')) AS p (t, n)`,
+    [ns, withTerms.map((d) => d[0]), withTerms.map((d) => d[2]), withTerms.map(([, tf]) => [...tf.keys()].join(" ")), withTerms.map(([, tf]) => [...tf.values()].join(" "))],
   );
 }
 
