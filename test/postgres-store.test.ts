@@ -85,6 +85,33 @@ test("the doctor finds damaged postings, counts and vocabulary, and repair rebui
   });
 });
 
+test("postings go with their chunk (no foreign key does it for them): a memory forgotten, a memory corrected", async () => {
+  await withSharedPglite(async (db) => {
+    const store = await PostgresStore.open(db);
+    const memories = await prepared([
+      { text: "The billing cluster timed out twice.", at: at(1), session: "s" },
+      { text: "Which cluster was that again?", at: at(2), session: "s" },
+      { text: "Sourdough starter needs rye flour.", at: at(3) },
+      { text: "The deploy window moved to Friday.", at: at(4) },
+    ]);
+    await store.writeMemories(memories, stamp);
+    const orphans = async () =>
+      (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM postings p WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.namespace = p.namespace AND c.id = p.chunk_id)"))[0].n;
+    const postings = async () => (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM postings"))[0].n;
+    const [first, , flour, deploy] = memories.map((m) => m.memory.id);
+    const before = await postings();
+    await store.deleteMemory(flour);
+    assert.ok((await postings()) < before);
+    const [fixed] = await prepared([{ text: "The deploy window moved to Monday.", at: at(4) }]);
+    await store.reviseMemory({ ...fixed, memory: { ...fixed.memory, id: deploy } }, stamp, Date.UTC(2026, 0, 5));
+    await store.deleteMemory(first);
+    assert.equal(await orphans(), 0);
+    assert.deepEqual((await store.searchBody({ words: ["flour", "friday", "billing"], depth: 10, filter: {} })).length, 0);
+    assert.equal((await store.searchBody({ words: ["monday"], depth: 10, filter: {} })).length, 1);
+    assert.ok((await store.doctor(false)).every((c) => c.ok));
+  });
+});
+
 test("stores of two namespaces open at once on one PGlite data directory share one instance, closed after the last", async () => {
   const dir = mkdtempSync(join(tmpdir(), "cascade-pglite-"));
   try {

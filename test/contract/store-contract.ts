@@ -11,6 +11,7 @@ import type { Store } from "../../src/ports/store.js";
 import { parseFilterArg } from "../../src/query/where.js";
 import { windowAt } from "../../src/time/windows.js";
 import { copyCase } from "./copy-case.js";
+import { entityBatchCase } from "./entity-batch-case.js";
 import { entityFormsCase } from "./entity-forms-case.js";
 import { scopeCase } from "./scope-case.js";
 import { at, DAY, edge, memoryIds, prepared, queryVector, RECORDED, seeded, stamp } from "./fixture.js";
@@ -30,6 +31,7 @@ export const CONTRACT_CASES = [
   "writes mark their calendar windows dirty",
   "a summary is not written from a memory that no longer exists",
   "an entity keeps only the forms some memory names it by",
+  "a batch's mentions resolve as one memory at a time would",
   "topics re-path all or nothing",
   "small values and housekeeping",
   "a correction replaces the content and keeps the revision",
@@ -46,6 +48,7 @@ const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>>
   "expired memories leave every channel and the list": expiryCase,
   "a whole store copies into another, ids and times kept": copyCase,
   "an entity keeps only the forms some memory names it by": entityFormsCase,
+  "a batch's mentions resolve as one memory at a time would": entityBatchCase,
   "scope: exact-scope filter, neighbours, previous turn and entity counts within one scope": scopeCase,
   async "memories know their neighbours in their session"(open) {
     const store = await open();

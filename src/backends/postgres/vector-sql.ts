@@ -14,20 +14,15 @@ import { Params } from "./params.js";
 const NULL_SAMPLE_ROWS = 2048;
 
 /**
- * pgvector's text form. Float32 values printed with the shortest round-trip digits of a double would carry
- * noise; `Math.fround` keeps them exactly what the float4 column will hold.
+ * pgvector's text form. Nine significant digits name every float32 exactly (the server's strtof reads back the
+ * same value), in about two thirds of the characters of a double's shortest form and at half the cost to print:
+ * a batch of 2,000 chunks sends and parses 200,000 of them.
  */
 export function toVectorText(v: Float32Array): string {
   let out = "[";
-  for (let i = 0; i < v.length; i++) out += (i ? "," : "") + String(Math.fround(v[i]));
+  for (let i = 0; i < v.length; i++) out += (i ? "," : "") + v[i].toPrecision(9);
   return out + "]";
 }
-
-/**
- * A vector's text (toVectorText) as a value for `chunks.vector` of either type: read as `real[]`, which a
- * `real[]` column takes as it is and a pgvector column through pgvector's assignment cast (the same float4s).
- */
-export const VECTOR_FROM_TEXT = (text: string) => `translate(${text}, '[]', '{}')::real[]`;
 
 /** A vector's text: pgvector's `[1,2]`, or `{1,2}` from a `real[]` column (a server without pgvector). */
 export function parseVector(text: string): Float32Array {

@@ -16,7 +16,7 @@ import type { Queryable } from "./connection.js";
 import { insertMentionsMany } from "./entities-sql.js";
 import { addCounts, countTerms, curatedText, insertPostings } from "./index-sql.js";
 import { markDirty } from "./pyramid-sql.js";
-import { toVectorText, VECTOR_FROM_TEXT } from "./vector-sql.js";
+import { toVectorText } from "./vector-sql.js";
 
 /** Inserts the memories (inside the caller's transaction); returns their row ids, in order, and how many chunks they brought. */
 export async function insertMemories(q: Queryable, ns: string, batch: PreparedMemory[]): Promise<{ rowids: number[]; chunks: number }> {
@@ -70,14 +70,14 @@ export async function insertContent(q: Queryable, ns: string, items: { rowid: nu
   if (chunks.length === 0) return [];
   const inserted = await q.query<{ id: number; memory_rowid: number; ord: number }>(
     `INSERT INTO chunks (namespace, memory_rowid, ord, start, "end", indexed_text, terms, context_chars, length, vector)
-     SELECT $1, t.m, t.ord, t.s, t.e, t.body, t.terms, t.ctx, t.len, ${VECTOR_FROM_TEXT("t.vec")}
-     FROM unnest($2::bigint[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::int[], $9::int[], $10::text[])
+     SELECT $1, t.m, t.ord, t.s, t.e, t.body, t.terms, t.ctx, t.len, ('{' || t.vec || '}')::real[]
+     FROM unnest($2::bigint[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::int[], $9::int[], string_to_array($10, ';'))
        WITH ORDINALITY AS t (m, ord, s, e, body, terms, ctx, len, vec, i)
      ORDER BY t.i
      RETURNING id, memory_rowid, ord`,
     [
       ns, chunks.map((x) => x.rowid), chunks.map((x) => x.c.ord), chunks.map((x) => x.c.start), chunks.map((x) => x.c.end), chunks.map((x) => x.c.indexedText),
-      chunks.map((x) => x.c.terms.join(" ")), chunks.map((x) => x.c.contextChars), chunks.map((x) => x.a.length), chunks.map((x) => toVectorText(x.c.vector)),
+      chunks.map((x) => x.c.terms.join(" ")), chunks.map((x) => x.c.contextChars), chunks.map((x) => x.a.length), vectorList(chunks.map((x) => x.c.vector)),
     ],
   );
   const idOf = new Map(inserted.map((r) => [`${r.memory_rowid}:${r.ord}`, r.id]));
@@ -86,6 +86,15 @@ export async function insertContent(q: Queryable, ns: string, items: { rowid: nu
   await countTerms(q, ns, chunks.flatMap((x) => x.c.terms), +1);
   await addCounts(q, ns, { body_tokens: chunks.reduce((n, x) => n + x.a.length, 0) });
   return ids;
+}
+
+/**
+ * The chunks' vectors as one parameter, their elements comma-separated and the vectors ';'-separated, which the
+ * statement splits and reads as `real[]` (a pgvector column takes them by its assignment cast). As an array of
+ * texts, the driver quoted every 1,300-character vector and the server parsed it twice (array, then real[]).
+ */
+function vectorList(vectors: Float32Array[]): string {
+  return vectors.map((v) => toVectorText(v).slice(1, -1)).join(";");
 }
 
 /** The metadata field index (see backends/sqlite/fields-sql.ts): one row per scalar value by dotted path. */
