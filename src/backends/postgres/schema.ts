@@ -299,6 +299,14 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE postings DROP CONSTRAINT IF EXISTS postings_namespace_chunk_id_fkey;
   `,
+  // 5: no column statistics for the bodies, vectors and JSON no plan's estimate reads. ANALYZE computed them for
+  // every sampled row (a 100-float array's element statistics, kilobytes of text): ANALYZE chunks took 815 ms at
+  // 20,000 chunks, a third of a bulk load's time, as the store refreshes statistics while a namespace grows.
+  `
+  ALTER TABLE chunks ALTER COLUMN vector SET STATISTICS 0, ALTER COLUMN indexed_text SET STATISTICS 0, ALTER COLUMN terms SET STATISTICS 0;
+  ALTER TABLE memories ALTER COLUMN text SET STATISTICS 0, ALTER COLUMN title SET STATISTICS 0, ALTER COLUMN description SET STATISTICS 0,
+    ALTER COLUMN tags SET STATISTICS 0, ALTER COLUMN metadata SET STATISTICS 0, ALTER COLUMN at SET STATISTICS 0, ALTER COLUMN recorded_at SET STATISTICS 0;
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;
