@@ -18,7 +18,7 @@ import { cli, tempDir } from "./helpers.js";
 let server: PGLiteSocketServer;
 let proxy: Server;
 let proxyUrl: string;
-/** When set, the first COMMIT sent after a statement containing this text loses its answer. */
+/** When set, the first COMMIT sent after a message containing this text (SQL or a value) loses its answer. */
 let dropCommitAfter: string | null = null;
 let dropped = 0;
 
@@ -92,7 +92,9 @@ test("remember with a ref, retried after a lost commit answer, stores the memory
   try {
     await engine.remember({ text: "The build server moved to the basement rack" }); // the store's first write: stamps and schema
     const input = { text: "Deploys are frozen on Fridays from noon", metadata: { ref: "ticket-4711" } };
-    dropCommitAfter = "INSERT INTO memories";
+    // statements are prepared (their SQL crosses the wire once per connection, and the first remember already
+    // sent it): the trigger is a value only this write sends
+    dropCommitAfter = "Deploys are frozen on Fridays";
     await assert.rejects(engine.remember(input), (err: Error & { code?: string }) => err.code === "STORE_ERROR" && /retry is safe when each memory carries its ref/.test(err.message));
     const retried = await engine.remember(input);
     assert.equal(retried.existing, true);

@@ -8,6 +8,7 @@ import { after, before, test } from "node:test";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { isTransient, poolDatabase, type Database } from "../src/backends/postgres/connection.js";
 import { newPglite } from "../src/backends/postgres/open.js";
+import { PG_SKIP, PG_URL } from "./pg-server.js";
 
 let server: PGLiteSocketServer;
 let db: Database;
@@ -81,21 +82,29 @@ test("every pooled session has a statement timeout", async () => {
   assert.notEqual(row.statement_timeout, "0");
 });
 
-test("statements with values run prepared: planned once per connection, and a new connection never reuses a name", async () => {
-  // PGlite served over a socket keeps one session for one client at a time, and its prepared statements outlive
-  // the client: a connection opened after another must not collide with the names the first one prepared
-  const url = `postgres://postgres@${server.getServerConn()}/postgres?sslmode=disable`;
-  await db.close();
-  const sql = "SELECT $1::int + 41 AS n";
+const PREPARED_SQL = "SELECT $1::int + 41 AS n";
+const preparedNames = async (on: Database) =>
+  (await on.query<{ name: string }>("SELECT name FROM pg_prepared_statements WHERE statement = $1", [PREPARED_SQL])).map((r) => r.name);
+
+test("on a server, statements with values run prepared: planned once per connection, under a name of that connection", { skip: PG_SKIP }, async () => {
   const names = new Set<string>();
   for (const round of [1, 2]) {
-    if (round === 2) await db.close();
-    db = poolDatabase(url, { max: 1 }); // the second stays open for after()
-    assert.equal((await db.query<{ n: number }>(sql, [1]))[0].n, 42);
-    assert.equal((await db.query<{ n: number }>(sql, [2]))[0].n, 43);
-    const held = (await db.query<{ name: string }>("SELECT name FROM pg_prepared_statements WHERE statement = $1", [sql])).map((r) => r.name);
-    assert.equal(held.length, round, "each connection prepares the statement once and reuses it");
-    held.forEach((n) => names.add(n));
+    const server = poolDatabase(PG_URL!, { max: 1 });
+    try {
+      assert.equal((await server.query<{ n: number }>(PREPARED_SQL, [1]))[0].n, 42);
+      assert.equal((await server.query<{ n: number }>(PREPARED_SQL, [2]))[0].n, 43);
+      const held = await preparedNames(server);
+      assert.equal(held.length, 1, `connection ${round} prepared the statement once and reused it`);
+      names.add(held[0]);
+    } finally {
+      await server.close();
+    }
   }
-  assert.equal(names.size, 2);
+  assert.equal(names.size, 2, "a new connection never reuses another's name");
+});
+
+test("PGlite served over a socket never gets prepared statements (its multiplexer interleaves clients' messages)", async () => {
+  assert.equal((await db.query<{ n: number }>(PREPARED_SQL, [1]))[0].n, 42);
+  assert.equal((await db.query<{ n: number }>(PREPARED_SQL, [2]))[0].n, 43);
+  assert.deepEqual(await preparedNames(db), []);
 });
