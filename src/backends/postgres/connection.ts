@@ -84,8 +84,8 @@ const types = {
  * planning for 0.9 ms of execution at 20,000 chunks). The server re-plans a prepared statement with each call's
  * values until a generic plan is as cheap (plan_cache_mode auto), so filters with very different selectivity
  * keep fitting plans. Distinct statement texts are bounded per process (a filter's conditions make new texts):
- * past the bound a text runs unnamed, as before. A name is unique to its connection and process (a PGlite served
- * over a socket is one session for every client of every process, where one shared name would collide).
+ * past the bound a text runs unnamed, as before. A name is unique to its connection and process, so a session
+ * that outlives its client or serves several (a pooler, a PGlite socket) never meets a name it already holds.
  * CASCADE_PG_PREPARED=0 turns them off, for a pooler that cannot keep them (PgBouncer in transaction mode before 1.21).
  * PGlite served over a socket never gets them: its multiplexer interleaves the messages of its clients' statements
  * outside transactions, and a prepared statement's shorter exchange made that lose a portal in 1 run of 3 of the
@@ -100,7 +100,7 @@ const connectionTags = new WeakMap<pg.PoolClient, string>();
 /** Connections to PGlite served over a socket (see above): their statements are never prepared. */
 const unprepared = new WeakSet<pg.PoolClient>();
 
-export function statement(client: pg.PoolClient, sql: string, values: unknown[]): pg.QueryConfig {
+function statement(client: pg.PoolClient, sql: string, values: unknown[]): pg.QueryConfig {
   if (unprepared.has(client)) return { text: sql, values };
   let key = statementKeys.get(sql);
   if (key === undefined && statementKeys.size < MAX_PREPARED && values.length > 0) {
