@@ -144,8 +144,9 @@ export class PostgresStore implements Store {
     const read = async () => (await this.db.query<{ rows: number }>("SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'chunks'::regclass"))[0]?.rows ?? -1;
     let rows = await read();
     const never = rows < 0 && (await this.db.query("SELECT 1 FROM chunks WHERE namespace = $1 LIMIT 1", [this.ns])).length > 0;
-    let seen = await this.namespaceInStatistics(rows);
-    if (force || never || this.outgrew(seen.estimated, seen.actual)) {
+    // the namespace's estimate is read before analyzing only when it decides whether to analyze
+    let seen = force || never ? null : await this.namespaceInStatistics(rows);
+    if (!seen || this.outgrew(seen.estimated, seen.actual)) {
       // postings are vacuumed too: BM25 reads them by index only where the visibility map says the pages are settled
       for (const table of ANALYZED_TABLES) await this.db.maintenance(table === "postings" ? "VACUUM (ANALYZE) postings" : `ANALYZE ${table}`);
       rows = await read();
