@@ -224,9 +224,13 @@ async function listEntities(q: Queryable, ns: string, query: string | undefined,
 }
 
 async function entitiesByKeys(q: Queryable, ns: string, keys: string[]): Promise<EntityInfo[]> {
+  // two index lookups united: with OR between them the planner read every entity of the namespace (0.6 ms a
+  // call, 4,000 calls in a bulk load of 100,000 chunks)
   const rows = await q.query<EntityRow>(
-    `SELECT ${ENTITY_COLUMNS} FROM entities e WHERE e.namespace = $1 AND (e.key = ANY($2::text[])
-       OR e.rowid IN (SELECT entity_rowid FROM entity_aliases WHERE namespace = $1 AND key = ANY($2::text[])))`,
+    `SELECT ${ENTITY_COLUMNS} FROM entities e WHERE e.namespace = $1 AND e.key = ANY($2::text[])
+     UNION
+     SELECT ${ENTITY_COLUMNS} FROM entity_aliases a JOIN entities e ON e.namespace = $1 AND e.rowid = a.entity_rowid
+     WHERE a.namespace = $1 AND a.key = ANY($2::text[])`,
     [ns, keys],
   );
   return rows.map(toEntityInfo);
