@@ -41,7 +41,8 @@ export async function insertPostings(q: Queryable, ns: string, docs: [number, Ma
   await q.query(
     `INSERT INTO postings (namespace, chunk_id, term, tf, len)
      SELECT $1, x.c, p.t, p.n::int, x.l FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[]) AS x (c, l, terms, tfs)
-       CROSS JOIN LATERAL unnest(string_to_array(x.terms, ' '), string_to_array(x.tfs, ' ')) AS p (t, n)`,
+       CROSS JOIN LATERAL unnest(string_to_array(x.terms, ' '), string_to_array(x.tfs, ' ')) AS p (t, n)
+     ORDER BY p.t`,
     [ns, withTerms.map((d) => d[0]), withTerms.map((d) => d[2]), withTerms.map(([, tf]) => [...tf.keys()].join(" ")), withTerms.map(([, tf]) => [...tf.values()].join(" "))],
   );
 }
