@@ -95,6 +95,7 @@ test("on a server, statements with values run prepared: planned once per connect
       assert.equal((await server.query<{ n: number }>(PREPARED_SQL, [2]))[0].n, 43);
       const held = await preparedNames(server);
       assert.equal(held.length, 1, `connection ${round} prepared the statement once and reused it`);
+      assert.equal(server.concurrent, false, "one connection: nothing runs beside a transaction");
       names.add(held[0]);
     } finally {
       await server.close();
@@ -107,4 +108,15 @@ test("PGlite served over a socket never gets prepared statements (its multiplexe
   assert.equal((await db.query<{ n: number }>(PREPARED_SQL, [1]))[0].n, 42);
   assert.equal((await db.query<{ n: number }>(PREPARED_SQL, [2]))[0].n, 43);
   assert.deepEqual(await preparedNames(db), []);
+  assert.equal(db.concurrent, false, "one PGlite session: a statement beside a transaction would land inside it");
+});
+
+test("a server's pool runs statements beside an open transaction", { skip: PG_SKIP }, async () => {
+  const server = poolDatabase(PG_URL!);
+  try {
+    await server.query("SELECT 1");
+    assert.equal(server.concurrent, true);
+  } finally {
+    await server.close();
+  }
 });

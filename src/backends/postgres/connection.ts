@@ -32,6 +32,11 @@ export interface Database extends Queryable {
   close(): Promise<void>;
   /** Where it points, for messages (never a password). */
   readonly label: string;
+  /**
+   * Whether a statement sent while a transaction is open runs on another connection beside it (a server's pool),
+   * rather than after it or, worse, inside it (PGlite, in process or served over a socket, has one session).
+   */
+  readonly concurrent: boolean;
 }
 
 /** How long one statement may run on a server before PostgreSQL cancels it (CASCADE_PG_STATEMENT_TIMEOUT_MS overrides). */
@@ -44,6 +49,7 @@ const TRANSACTION_ATTEMPTS = 4;
 export function pgliteDatabase(db: PGlite, options: { owned: boolean; label?: string }): Database {
   return {
     label: options.label ?? "pglite",
+    concurrent: false,
     async query<T>(sql: string, params: unknown[] = []) {
       return (await db.query<T>(sql, params)).rows;
     },
@@ -120,6 +126,7 @@ export function poolDatabase(url: string, options: { max?: number } = {}): Datab
   pool.on("error", () => {});
   const label = safeLabel(url);
   const timed = new WeakSet<pg.PoolClient>();
+  let pglite = false;
 
   /**
    * Runs `fn` on a pooled connection. A new connection first gets its statement timeout, with SET rather than a
@@ -136,7 +143,10 @@ export function poolDatabase(url: string, options: { max?: number } = {}): Datab
       if (!timed.has(client)) {
         await client.query(`SET statement_timeout = ${Math.floor(STATEMENT_TIMEOUT_MS)}`);
         const [{ v }] = (await client.query<{ v: string }>("SELECT version() AS v")).rows;
-        if (/PGlite/.test(v)) unprepared.add(client);
+        if (/PGlite/.test(v)) {
+          unprepared.add(client);
+          pglite = true;
+        }
         timed.add(client);
       }
       return await fn(client, () => void (broken = true));
@@ -151,6 +161,9 @@ export function poolDatabase(url: string, options: { max?: number } = {}): Datab
 
   return {
     label,
+    get concurrent() {
+      return (options.max ?? 4) > 1 && !pglite;
+    },
     async query<T>(sql: string, params: unknown[] = []) {
       return withRetries(label, () => withClient(async (client) => (await client.query(statement(client, sql, params))).rows as T[]));
     },
