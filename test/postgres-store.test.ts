@@ -46,7 +46,7 @@ test("migrations are applied once; a second store on the same database finds the
     const skipped = await db.query<{ col: string }>(
       "SELECT attrelid::regclass::text || '.' || attname AS col FROM pg_attribute WHERE attrelid IN ('chunks'::regclass, 'memories'::regclass) AND attstattarget = 0 ORDER BY 1",
     );
-    assert.deepEqual(skipped.map((r) => r.col), ["chunks.indexed_text", "chunks.terms", "chunks.vector", "memories.at", "memories.description", "memories.metadata", "memories.recorded_at", "memories.tags", "memories.text", "memories.title"]);
+    assert.deepEqual(skipped.map((r) => r.col), ["chunks.indexed_text", "chunks.keys", "chunks.terms", "chunks.vector", "memories.at", "memories.description", "memories.metadata", "memories.recorded_at", "memories.tags", "memories.text", "memories.title"]);
     await db.query("INSERT INTO cascade_schema_version (version) VALUES ($1)", [PG_SCHEMA_VERSION + 1]);
     await assert.rejects(PostgresStore.open(db), (e: unknown) => e instanceof CascadeError && e.code === "STORE_ERROR" && /upgrade Cascade/.test(e.message));
   });
@@ -79,6 +79,8 @@ test("the doctor finds damaged postings, counts and vocabulary, and repair rebui
     await db.query("DELETE FROM curated_postings WHERE term = 'bake'");
     await db.query("UPDATE terms SET df = 7 WHERE term = 'flour'");
     await db.query("UPDATE meta SET value = '99' WHERE key = 'chunk_count'");
+    // a posting whose chunk is gone (a chunk's postings are deleted by the keys it lists)
+    await db.query("INSERT INTO postings (namespace, term, chunk_id, tf, len) VALUES ('default', 'ghost', 987654, 1, 1)");
     const found = await store.doctor(false);
     const failed = found.filter((c) => !c.ok).map((c) => c.name).sort();
     assert.deepEqual(failed, ["body index (bm25, late interaction)", "corpus counts", "curated index (titles, descriptions, tags)", "vocabulary counts"]);
@@ -114,6 +116,27 @@ test("postings go with their chunk (no foreign key does it for them): a memory f
     assert.deepEqual((await store.searchBody({ words: ["flour", "friday", "billing"], depth: 10, filter: {} })).length, 0);
     assert.equal((await store.searchBody({ words: ["monday"], depth: 10, filter: {} })).length, 1);
     assert.ok((await store.doctor(false)).every((c) => c.ok));
+  });
+});
+
+test("migration 6 lists each chunk's posting keys from its postings, so a store written before it deletes them all", async () => {
+  await withSharedPglite(async (db) => {
+    const store = await PostgresStore.open(db);
+    const memories = await prepared([
+      { text: "The billing cluster timed out twice.", at: at(1) },
+      { text: "Sourdough starter needs rye flour and the billing of it.", at: at(2) },
+    ]);
+    await store.writeMemories(memories, stamp);
+    // the database as migration 5 left it: no keys, postings indexed by chunk
+    await db.exec(`ALTER TABLE chunks DROP COLUMN keys; CREATE INDEX postings_chunk ON postings (namespace, chunk_id);
+                   DELETE FROM cascade_schema_version WHERE version = 6`);
+    const again = await PostgresStore.open(db);
+    const [row] = await db.query<{ keys: string }>("SELECT keys FROM chunks ORDER BY id LIMIT 1");
+    assert.equal(row.keys, "bill cluster out the time twice");
+    assert.equal((await db.query("SELECT 1 FROM pg_indexes WHERE indexname = 'postings_chunk'")).length, 0);
+    await again.deleteMemory(memories[1].memory.id);
+    assert.deepEqual((await db.query<{ term: string }>("SELECT DISTINCT term FROM postings ORDER BY term")).map((r) => r.term), ["bill", "cluster", "out", "the", "time", "twice"]);
+    assert.ok((await again.doctor(false)).every((c) => c.ok));
   });
 });
 

@@ -9,7 +9,7 @@ import type { DoctorCheck } from "../../ports/store.js";
 import type { Database, Queryable } from "./connection.js";
 import { analyze } from "./analyze.js";
 import { checkEntityCounts } from "./entities-sql.js";
-import { counts, curatedText, insertPostings } from "./index-sql.js";
+import { counts, curatedText, insertPostings, postingKeys } from "./index-sql.js";
 
 const BODY = "body index (bm25, late interaction)";
 const CURATED = "curated index (titles, descriptions, tags)";
@@ -26,9 +26,10 @@ export async function runDoctor(db: Database, ns: string, dimensions: number | n
   const one = async (sql: string, params: unknown[] = [ns]) => (await db.query<Record<string, number>>(sql, params))[0];
 
   const body = await one(
-    `SELECT count(*)::int AS chunks, count(*) FILTER (WHERE coalesce(p.total, 0) <> c.length)::int AS wrong
-     FROM chunks c LEFT JOIN (SELECT chunk_id, sum(tf) AS total FROM postings WHERE namespace = $1 GROUP BY chunk_id) p ON p.chunk_id = c.id
-     WHERE c.namespace = $1`,
+    // postings left by a chunk that is gone count too: a chunk's postings are deleted by the keys it lists
+    `SELECT count(c.id)::int AS chunks, count(*) FILTER (WHERE c.id IS NULL OR coalesce(p.total, 0) <> c.length)::int AS wrong
+     FROM (SELECT id, length FROM chunks WHERE namespace = $1) c
+       FULL JOIN (SELECT chunk_id, sum(tf) AS total FROM postings WHERE namespace = $1 GROUP BY chunk_id) p ON p.chunk_id = c.id`,
   );
   checks.push({ name: BODY, ok: body.wrong === 0, detail: `${body.chunks} chunks; ${body.wrong} whose postings do not match their text` });
 
@@ -94,10 +95,11 @@ async function rebuild(q: Queryable, ns: string): Promise<void> {
   const chunks = await q.query<{ id: number; indexed_text: string }>("SELECT id, indexed_text FROM chunks WHERE namespace = $1 ORDER BY id", [ns]);
   const analyzed = chunks.map((c) => ({ id: c.id, ...analyze(c.indexed_text) }));
   for (let i = 0; i < analyzed.length; i += 500) await insertPostings(q, ns, analyzed.slice(i, i + 500).map((a) => [a.id, a.tf, a.length]));
-  await q.query("UPDATE chunks c SET length = x.len FROM unnest($2::bigint[], $3::int[]) AS x (id, len) WHERE c.namespace = $1 AND c.id = x.id", [
+  await q.query("UPDATE chunks c SET length = x.len, keys = x.keys FROM unnest($2::bigint[], $3::int[], $4::text[]) AS x (id, len, keys) WHERE c.namespace = $1 AND c.id = x.id", [
     ns,
     analyzed.map((a) => a.id),
     analyzed.map((a) => a.length),
+    analyzed.map((a) => postingKeys(a.tf)),
   ]);
 
   await q.query("DELETE FROM curated_postings WHERE namespace = $1", [ns]);

@@ -43,7 +43,26 @@ export async function insertPostings(q: Queryable, ns: string, docs: [number, Ma
      SELECT $1, x.c, p.t, p.n::int, x.l FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[]) AS x (c, l, terms, tfs)
        CROSS JOIN LATERAL unnest(string_to_array(x.terms, ' '), string_to_array(x.tfs, ' ')) AS p (t, n)
      ORDER BY p.t`,
-    [ns, withTerms.map((d) => d[0]), withTerms.map((d) => d[2]), withTerms.map(([, tf]) => [...tf.keys()].join(" ")), withTerms.map(([, tf]) => [...tf.values()].join(" "))],
+    [ns, withTerms.map((d) => d[0]), withTerms.map((d) => d[2]), withTerms.map(([, tf]) => postingKeys(tf)), withTerms.map(([, tf]) => [...tf.values()].join(" "))],
+  );
+}
+
+/** The keys a chunk's postings are filed under, as chunks.keys lists them (space-separated: a key has no space). */
+export function postingKeys(tf: Map<string, number>): string {
+  return [...tf.keys()].join(" ");
+}
+
+/**
+ * Deletes the postings of the chunks `chunkIds`, by their primary key from the keys each chunk lists (postings
+ * have no index by chunk: schema.ts, migration 6).
+ */
+export async function deletePostings(q: Queryable, ns: string, chunkIds: number[]): Promise<void> {
+  if (chunkIds.length === 0) return;
+  await q.query(
+    `DELETE FROM postings p USING (SELECT c.id, k FROM chunks c CROSS JOIN LATERAL unnest(string_to_array(c.keys, ' ')) AS k
+                                   WHERE c.namespace = $1 AND c.id = ANY($2::bigint[])) AS x
+     WHERE p.namespace = $1 AND p.term = x.k AND p.chunk_id = x.id`,
+    [ns, chunkIds],
   );
 }
 

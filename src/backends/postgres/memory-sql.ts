@@ -14,7 +14,7 @@ import { distinctContentWords } from "../../text/tokenize.js";
 import { analyze } from "./analyze.js";
 import type { Queryable } from "./connection.js";
 import { dropUnusedForms, removeMentions } from "./entities-sql.js";
-import { addCounts, countTerms, insertPostings } from "./index-sql.js";
+import { addCounts, countTerms, deletePostings, insertPostings, postingKeys } from "./index-sql.js";
 import { markDirty } from "./pyramid-sql.js";
 import { insertContent } from "./write-sql.js";
 
@@ -53,7 +53,7 @@ async function removeContent(q: Queryable, ns: string, rowid: number): Promise<{
     "SELECT id, terms, length FROM chunks WHERE namespace = $1 AND memory_rowid = $2 ORDER BY ord",
     [ns, rowid],
   );
-  await q.query("DELETE FROM postings WHERE namespace = $1 AND chunk_id = ANY($2::bigint[])", [ns, chunks.map((c) => c.id)]);
+  await deletePostings(q, ns, chunks.map((c) => c.id));
   await countTerms(q, ns, chunks.flatMap((c) => c.terms.split(" ").filter(Boolean)), -1);
   const [cur] = await q.query<{ curated: boolean; curated_len: number }>("SELECT curated, curated_len FROM memories WHERE namespace = $1 AND rowid = $2", [ns, rowid]);
   await q.query("UPDATE memories SET curated = false, curated_len = 0 WHERE namespace = $1 AND rowid = $2", [ns, rowid]);
@@ -138,11 +138,11 @@ export async function stripContextOf(q: Queryable, ns: string, rowid: number): P
       const terms = distinctContentWords(text);
       const kept = new Set(terms);
       const analyzed = analyze(text);
-      await q.query("DELETE FROM postings WHERE namespace = $1 AND chunk_id = $2", [ns, c.id]);
+      await deletePostings(q, ns, [c.id]);
       await insertPostings(q, ns, [[c.id, analyzed.tf, analyzed.length]]);
       await countTerms(q, ns, c.terms.split(" ").filter((t) => t && !kept.has(t)), -1);
-      await q.query("UPDATE chunks SET indexed_text = $3, terms = $4, context_chars = 0, length = $5 WHERE namespace = $1 AND id = $2", [
-        ns, c.id, text, terms.join(" "), analyzed.length,
+      await q.query("UPDATE chunks SET indexed_text = $3, terms = $4, context_chars = 0, length = $5, keys = $6 WHERE namespace = $1 AND id = $2", [
+        ns, c.id, text, terms.join(" "), analyzed.length, postingKeys(analyzed.tf),
       ]);
       await addCounts(q, ns, { body_tokens: analyzed.length - c.length });
     }

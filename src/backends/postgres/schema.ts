@@ -307,6 +307,17 @@ const MIGRATIONS: string[] = [
   ALTER TABLE memories ALTER COLUMN text SET STATISTICS 0, ALTER COLUMN title SET STATISTICS 0, ALTER COLUMN description SET STATISTICS 0,
     ALTER COLUMN tags SET STATISTICS 0, ALTER COLUMN metadata SET STATISTICS 0, ALTER COLUMN at SET STATISTICS 0, ALTER COLUMN recorded_at SET STATISTICS 0;
   `,
+  // 6: a chunk lists its postings' keys, and postings lose their index by chunk. That index served only deletes
+  // (a chunk's postings found by its id), yet every posting paid an entry in it: 11% of a bulk load (42.7 s ->
+  // 38.0 s at 100,000 chunks). A chunk's postings are now deleted by their primary key, from the keys it lists.
+  `
+  ALTER TABLE chunks ADD COLUMN keys text NOT NULL DEFAULT '';
+  ALTER TABLE chunks ALTER COLUMN keys SET STATISTICS 0;
+  UPDATE chunks c SET keys = p.keys
+    FROM (SELECT namespace, chunk_id, string_agg(term, ' ' ORDER BY term) AS keys FROM postings GROUP BY namespace, chunk_id) AS p
+    WHERE c.namespace = p.namespace AND c.id = p.chunk_id;
+  DROP INDEX postings_chunk;
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

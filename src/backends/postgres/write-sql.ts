@@ -14,7 +14,7 @@ import { matchText, metadataFields } from "../../query/where.js";
 import { analyze } from "./analyze.js";
 import type { Queryable } from "./connection.js";
 import { insertMentionsMany } from "./entities-sql.js";
-import { addCounts, countTerms, curatedText, insertPostings } from "./index-sql.js";
+import { addCounts, countTerms, curatedText, insertPostings, postingKeys } from "./index-sql.js";
 import { markDirty } from "./pyramid-sql.js";
 import { toVectorText } from "./vector-sql.js";
 
@@ -69,15 +69,16 @@ export async function insertContent(q: Queryable, ns: string, items: { rowid: nu
   const chunks = items.flatMap(({ rowid, prepared }) => prepared.chunks.map((c) => ({ rowid, c, a: analyze(c.indexedText) })));
   if (chunks.length === 0) return [];
   const inserted = await q.query<{ id: number; memory_rowid: number; ord: number }>(
-    `INSERT INTO chunks (namespace, memory_rowid, ord, start, "end", indexed_text, terms, context_chars, length, vector)
-     SELECT $1, t.m, t.ord, t.s, t.e, t.body, t.terms, t.ctx, t.len, ('{' || t.vec || '}')::real[]
-     FROM unnest($2::bigint[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::int[], $9::int[], string_to_array($10, ';'))
-       WITH ORDINALITY AS t (m, ord, s, e, body, terms, ctx, len, vec, i)
+    `INSERT INTO chunks (namespace, memory_rowid, ord, start, "end", indexed_text, terms, context_chars, length, vector, keys)
+     SELECT $1, t.m, t.ord, t.s, t.e, t.body, t.terms, t.ctx, t.len, ('{' || t.vec || '}')::real[], t.keys
+     FROM unnest($2::bigint[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::int[], $9::int[], string_to_array($10, ';'), $11::text[])
+       WITH ORDINALITY AS t (m, ord, s, e, body, terms, ctx, len, vec, keys, i)
      ORDER BY t.i
      RETURNING id, memory_rowid, ord`,
     [
       ns, chunks.map((x) => x.rowid), chunks.map((x) => x.c.ord), chunks.map((x) => x.c.start), chunks.map((x) => x.c.end), chunks.map((x) => x.c.indexedText),
       chunks.map((x) => x.c.terms.join(" ")), chunks.map((x) => x.c.contextChars), chunks.map((x) => x.a.length), vectorList(chunks.map((x) => x.c.vector)),
+      chunks.map((x) => postingKeys(x.a.tf)),
     ],
   );
   const idOf = new Map(inserted.map((r) => [`${r.memory_rowid}:${r.ord}`, r.id]));
