@@ -27,6 +27,7 @@ export const CONTRACT_CASES = [
   "lists page in event-time order",
   "deleting a memory removes it from every index",
   "edges: cycles and unknown memories refused, retraction kept",
+  "a batch of edges is written or refused as one edge at a time would be",
   "suggestions are recorded once and decided once",
   "writes mark their calendar windows dirty",
   "a summary is not written from a memory that no longer exists",
@@ -281,6 +282,30 @@ const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>>
     assert.equal(kept[0].retractedAt, RECORDED + DAY);
     await store.addEdges([edge(ids[3], ids[4], "contradicts")]);
     assert.equal((await store.edgesTouching([ids[4]], "contradicts")).length, 1);
+    await store.close();
+  },
+
+  async "a batch of edges is written or refused as one edge at a time would be"(open) {
+    const { store, ids } = await seeded(open);
+    const chain = await store.addEdges([edge(ids[5], ids[4]), edge(ids[4], ids[3]), edge(ids[5], ids[0], "relates_to"), edge(ids[3], ids[2])]);
+    assert.deepEqual(chain.map((e) => [e.from, e.to, e.type]), [[ids[5], ids[4], "supersedes"], [ids[4], ids[3], "supersedes"], [ids[5], ids[0], "relates_to"], [ids[3], ids[2], "supersedes"]]);
+    assert.equal(new Set(chain.map((e) => e.id)).size, 4);
+    assert.deepEqual((await store.edgesTouching([ids[4]])).map((e) => e.id).sort(), [chain[0].id, chain[1].id].sort(), "read back as written");
+    const refused: [string, Parameters<Store["addEdges"]>[0], RegExp][] = [
+      ["a cycle within the batch", [edge(ids[1], ids[0]), edge(ids[0], ids[1])], /already supersedes/],
+      ["a cycle through the stored chain", [edge(ids[1], ids[0]), edge(ids[2], ids[5])], /already supersedes/],
+      ["a supersession already stored", [edge(ids[1], ids[0]), edge(ids[4], ids[3])], /already supersedes/],
+      ["the same supersession twice", [edge(ids[1], ids[0]), edge(ids[1], ids[0])], /already supersedes/],
+      ["a memory relating to itself", [edge(ids[1], ids[0]), edge(ids[2], ids[2], "relates_to")], /itself/],
+      ["an unknown memory", [edge(ids[1], ids[0]), edge(ids[1], "m_missing", "relates_to")], /no memory/],
+    ];
+    for (const [what, batch, message] of refused) {
+      await assert.rejects(store.addEdges(batch), (e: unknown) => e instanceof CascadeError && message.test(e.message), what);
+      assert.deepEqual(await store.edgesTouching([ids[0], ids[1]]), [chain[2]], `${what}: none of the batch is written`);
+    }
+    // a retracted supersession no longer closes a cycle
+    await store.retractEdge(chain[1].id, RECORDED + DAY);
+    assert.equal((await store.addEdges([edge(ids[2], ids[5]), edge(ids[1], ids[0])])).length, 2);
     await store.close();
   },
 

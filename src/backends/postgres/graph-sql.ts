@@ -55,6 +55,100 @@ export async function insertEdge(q: Queryable, ns: string, draft: EdgeDraft): Pr
   return { ...draft, id, retractedAt: null };
 }
 
+/**
+ * Inserts a batch of edges (inside a transaction) in a handful of statements, where inserting them one at a time
+ * took six statements an edge: 100,000 edges at 1,000,000 chunks were still being written after 13 minutes. When
+ * any of them would be refused (an unknown memory, a self-edge, a supersedes cycle with the stored edges or within
+ * the batch, a supersession already stored or listed twice), the batch goes one edge at a time instead, which
+ * refuses the first such edge with its own message, as before.
+ */
+export async function insertEdges(q: Queryable, ns: string, drafts: EdgeDraft[]): Promise<Edge[]> {
+  const oneByOne = async () => {
+    const out: Edge[] = [];
+    for (const d of drafts) out.push(await insertEdge(q, ns, d));
+    return out;
+  };
+  if (drafts.length < 2) return oneByOne();
+  const rows = await q.query<{ id: string; rowid: number }>("SELECT id, rowid FROM memories WHERE namespace = $1 AND id = ANY($2::text[])", [
+    ns,
+    [...new Set(drafts.flatMap((d) => [d.from, d.to]))],
+  ]);
+  const rowidOfId = new Map(rows.map((r) => [r.id, Number(r.rowid)]));
+  const pairs = drafts.map((d) => [rowidOfId.get(d.from), rowidOfId.get(d.to)] as const);
+  if (pairs.some(([f, t]) => f === undefined || t === undefined || f === t)) return oneByOne();
+  const supersedes = pairs.filter((_, i) => drafts[i].type === "supersedes") as (readonly [number, number])[];
+  if (new Set(supersedes.map(([f, t]) => `${f}>${t}`)).size < supersedes.length) return oneByOne();
+  if (supersedes.length > 0 && (await refusedSupersessions(q, ns, supersedes))) return oneByOne();
+  await markDirty(q, ns, [...new Set(pairs.flatMap(([f, t]) => [f!, t!]))]);
+  const ids = drafts.map(() => `e_${ulid()}`);
+  await q.query(
+    `INSERT INTO edges (namespace, id, type, from_rowid, to_rowid, valid_from_ms, valid_to_ms, recorded_at_ms, provenance, confidence, reason)
+     SELECT $1, id, type, f, t, vf, vt, ra, pr, c, re
+     FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::text[], $10::float8[], $11::text[])
+       WITH ORDINALITY AS x (id, type, f, t, vf, vt, ra, pr, c, re, i)
+     ORDER BY i`,
+    [
+      ns, ids, drafts.map((d) => d.type), pairs.map((p) => p[0]), pairs.map((p) => p[1]), drafts.map((d) => d.validFrom), drafts.map((d) => d.validTo),
+      drafts.map((d) => d.recordedAt), drafts.map((d) => d.provenance), drafts.map((d) => d.confidence), drafts.map((d) => d.reason),
+    ],
+  );
+  return drafts.map((d, i) => ({ ...d, id: ids[i], retractedAt: null }));
+}
+
+/**
+ * Whether new supersedes edges (from → to, by row id) repeat a stored one or close a cycle. The stored edges
+ * are walked once from every memory the new ones touch, giving which of those memories reach which; a cycle must
+ * use a new edge (the stored ones have none), so it is a cycle of the new edges and those reaches.
+ */
+async function refusedSupersessions(q: Queryable, ns: string, edges: (readonly [number, number])[]): Promise<boolean> {
+  const repeated = await q.query(
+    `SELECT 1 FROM unnest($2::bigint[], $3::bigint[]) AS n (f, t)
+       JOIN edges e ON e.namespace = $1 AND e.from_rowid = n.f AND e.type = 'supersedes' AND e.to_rowid = n.t AND e.retracted_at_ms IS NULL
+     LIMIT 1`,
+    [ns, edges.map((e) => e[0]), edges.map((e) => e[1])],
+  );
+  if (repeated.length) return true;
+  const touched = [...new Set(edges.flat())];
+  const reaches = await q.query<{ origin: number; r: number }>(
+    `WITH RECURSIVE walk (origin, r) AS (
+       SELECT s, s FROM unnest($2::bigint[]) AS s
+       UNION
+       SELECT w.origin, e.to_rowid FROM walk w JOIN edges e ON e.namespace = $1 AND e.from_rowid = w.r
+       WHERE e.type = 'supersedes' AND e.retracted_at_ms IS NULL)
+     SELECT origin, r FROM walk WHERE r <> origin AND r = ANY($2::bigint[])`,
+    [ns, touched],
+  );
+  const next = new Map<number, number[]>();
+  for (const [f, t] of [...edges, ...reaches.map((x) => [Number(x.origin), Number(x.r)] as const)]) next.set(f, [...(next.get(f) ?? []), t]);
+  return hasCycle(next);
+}
+
+/** Whether a directed graph (node → the nodes it points at) has a cycle: depth first, without recursion. */
+function hasCycle(next: Map<number, number[]>): boolean {
+  const state = new Map<number, "open" | "done">();
+  for (const start of next.keys()) {
+    if (state.has(start)) continue;
+    const stack: [number, number][] = [[start, 0]];
+    state.set(start, "open");
+    while (stack.length) {
+      const top = stack[stack.length - 1];
+      const out = next.get(top[0]) ?? [];
+      if (top[1] === out.length) {
+        state.set(top[0], "done");
+        stack.pop();
+        continue;
+      }
+      const n = out[top[1]++];
+      if (state.get(n) === "open") return true;
+      if (!state.has(n)) {
+        state.set(n, "open");
+        stack.push([n, 0]);
+      }
+    }
+  }
+  return false;
+}
+
 async function getEdge(q: Queryable, ns: string, id: string): Promise<Edge> {
   const [row] = await q.query<EdgeRow>(`${EDGE_SELECT} WHERE e.namespace = $1 AND e.id = $2`, [ns, id]);
   if (!row) throw notFound("edge", id);

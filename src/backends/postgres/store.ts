@@ -249,9 +249,7 @@ export class PostgresStore implements Store {
       await rows.checkStamp(tx, this.ns, stamp);
       chunks = (await insertMemories(tx, this.ns, memories)).chunks;
       await addCounts(tx, this.ns, { chunk_count: chunks });
-      const added: Edge[] = [];
-      for (const e of edges) added.push(await graph.insertEdge(tx, this.ns, e));
-      return added;
+      return graph.insertEdges(tx, this.ns, edges);
     });
     await this.wrote(chunks);
     if (written.length > 0) await this.wroteEdges(written.length);
@@ -402,11 +400,7 @@ export class PostgresStore implements Store {
   }
 
   async addEdges(drafts: EdgeDraft[]): Promise<Edge[]> {
-    const written = await this.write(async (tx) => {
-      const out: Edge[] = [];
-      for (const d of drafts) out.push(await graph.insertEdge(tx, this.ns, d));
-      return out;
-    });
+    const written = await this.write((tx) => graph.insertEdges(tx, this.ns, drafts));
     await this.wroteEdges(written.length);
     return written;
   }
