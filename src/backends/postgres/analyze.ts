@@ -16,10 +16,23 @@ import { words } from "../../text/tokenize.js";
 
 const LATIN_MARKS = /(\p{Script=Latin})\p{Mn}+/gu;
 
+/**
+ * Keys already worked out. Stemming was most of a write's own work on the client while the server waited (0.2 s
+ * of every 30,000 chunks), and a corpus repeats its words; bounded by clearing it when full.
+ */
+const knownKeys = new Map<string, string>();
+const KNOWN_KEYS_KEPT = 200_000;
+
 /** The key one word is indexed and looked up under. */
 export function indexKey(word: string): string {
-  const folded = /[^\x00-\x7f]/.test(word) ? word.normalize("NFD").replace(LATIN_MARKS, "$1").normalize("NFC") : word;
-  return stemmer(folded);
+  let key = knownKeys.get(word);
+  if (key === undefined) {
+    const folded = /[^\x00-\x7f]/.test(word) ? word.normalize("NFD").replace(LATIN_MARKS, "$1").normalize("NFC") : word;
+    key = stemmer(folded);
+    if (knownKeys.size >= KNOWN_KEYS_KEPT) knownKeys.clear();
+    knownKeys.set(word, key);
+  }
+  return key;
 }
 
 /** A document as BM25 needs it: its length in tokens and each key's count. */
