@@ -119,7 +119,9 @@ async function refusedSupersessions(q: Queryable, ns: string, edges: (readonly [
     [ns, touched],
   );
   const next = new Map<number, number[]>();
-  for (const [f, t] of [...edges, ...reaches.map((x) => [Number(x.origin), Number(x.r)] as const)]) next.set(f, [...(next.get(f) ?? []), t]);
+  const link = (f: number, t: number) => (next.get(f) ?? next.set(f, []).get(f)!).push(t);
+  for (const [f, t] of edges) link(f, t);
+  for (const x of reaches) link(Number(x.origin), Number(x.r));
   return hasCycle(next);
 }
 
