@@ -11,12 +11,13 @@ import { CascadeError, invalidInput, notFound, respelled } from "../errors.js";
 import type { EntityExtractor } from "../entities/extract.js";
 import { detectRevisions } from "../graph/detect.js";
 import { partitionByImportKey } from "../ingest/dedupe.js";
-import { attachEntities } from "../ingest/entities.js";
+import { attachEntities, extractEntities, keepKnownEntities } from "../ingest/entities.js";
 import type { Scope } from "../model/scope.js";
 import { sessionContexts } from "../ingest/context.js";
-import { prepareMemories } from "../ingest/prepare.js";
+import { draftMemories, finishMemories, prepareMemories, type DraftMemory } from "../ingest/prepare.js";
 import { validateMemoryInput, type ValidMemory } from "../ingest/validate-memory.js";
 import type { Edge, EdgeDraft, Suggestion } from "../model/graph.js";
+import type { ExtractedEntity } from "../model/entity.js";
 import type { Memory, PreparedMemory } from "../model/types.js";
 import type { Clock } from "../ports/clock.js";
 import type { Embedder } from "../ports/embedder.js";
@@ -95,6 +96,28 @@ export type MemoryChanges = z.input<typeof memoryChangesSchema>;
 
 /** The edges a write adds come from the items' `supersedes`: a refused edge is named by that field, not the store's `to`. */
 const bySupersedes = (err: unknown) => respelled(err, (field) => (field === "to" ? "supersedes" : undefined));
+
+/** An input that passed validation, by its index in the call, with the edges it names. */
+interface Item {
+  index: number;
+  memory: ValidMemory;
+  supersedes: string[];
+}
+
+/** What a batch's item becomes before the store is read: chunks and vectors, and the entities found. */
+interface Drafted {
+  draft: DraftMemory;
+  entities: ExtractedEntity[] | null;
+}
+
+/** A batch validated and drafted ahead of its turn (WritePath.writeMany). */
+interface Lookahead {
+  valid: Item[];
+  /** Items that failed validation: reported when the batch's turn comes. */
+  failures: { index: number; err: unknown }[];
+  /** By input index; an item the look ahead took for a duplicate has none. */
+  drafts: Map<number, Drafted>;
+}
 
 const DEFAULT_BATCH = 256; // large enough to amortise a commit, small enough that progress moves
 
@@ -196,16 +219,35 @@ export class WritePath {
       if (options.failFast || !(err instanceof CascadeError && err.isUsageError)) throw err;
       result.failed.push({ index, error: errorMessage(err) });
     };
-    for (let start = 0; start < inputs.length; start += batchSize) {
-      let valid: { index: number; memory: ValidMemory; supersedes: string[]; importKey?: string }[] = [];
-      inputs.slice(start, start + batchSize).forEach((input, offset) => {
-        try {
-          const { supersedes, rest } = splitSupersedes(input);
-          valid.push({ index: start + offset, memory: validateMemoryInput(rest, now), supersedes });
-        } catch (err) {
-          fail(start + offset, err);
-        }
-      });
+    // each batch is validated and drafted (chunked, embedded, its entities extracted) while the one before it is
+    // written: on a server the write is mostly waiting, and drafting needs nothing the write changes
+    const ahead = (start: number): Promise<Lookahead> => {
+      const look = (async () => {
+        if (start > 0) await yieldTurn(); // the batch before is sent first
+        const valid: Item[] = [];
+        const failures: Lookahead["failures"] = [];
+        inputs.slice(start, start + batchSize).forEach((input, offset) => {
+          try {
+            const { supersedes, rest } = splitSupersedes(input);
+            valid.push({ index: start + offset, memory: validateMemoryInput(rest, now), supersedes });
+          } catch (err) {
+            failures.push({ index: start + offset, err });
+          }
+        });
+        // lines the store or this run surely holds are not drafted (a resumed import embeds nothing twice); the
+        // batch's own dedupe, once the batch before is written, decides
+        const likely = options.dedupe ? (await partitionByImportKey(valid, (v) => inputs[v.index], (keys) => this.deps.store.memoryIdsByImportKey(keys), seen, false)).fresh : valid;
+        return { valid, failures, drafts: await this.draft(likely) };
+      })();
+      look.catch(() => {}); // a failure is thrown when the batch's turn comes, not before the batch ahead is written
+      return look;
+    };
+    let next: Promise<Lookahead> | null = inputs.length > 0 ? ahead(0) : null;
+    for (let start = 0; next; start += batchSize) {
+      const { valid: checked, failures, drafts } = await next;
+      next = null;
+      for (const f of failures) fail(f.index, f.err);
+      let valid: (Item & { importKey?: string })[] = checked;
       if (options.dedupe) {
         const split = await partitionByImportKey(valid, (v) => inputs[v.index], (keys) => this.deps.store.memoryIdsByImportKey(keys), seen);
         valid = split.fresh;
@@ -216,8 +258,13 @@ export class WritePath {
           if (typeof ref === "string" && s.id) refs.set(ref, s.id);
         }
       }
+      // a line the look ahead skipped may be fresh now: its twin earlier in the run failed to write
+      const undrafted = valid.filter((v) => !drafts.has(v.index));
+      if (undrafted.length) for (const [index, d] of await this.draft(undrafted)) drafts.set(index, d);
       const contexts = this.config.conversationContext ? await sessionContexts(valid.map((v) => v.memory), (session, at, scope) => this.deps.store.previousInSession(session, at, scope)) : [];
-      const prepared = await attachEntities(await this.placeTopics(await prepareMemories(valid.map((v) => v.memory), this.deps.embedder, now, contexts, this.config.denseContext)), this.config.extractor, this.knownKeys);
+      const finished = await finishMemories(valid.map((v) => drafts.get(v.index)!.draft), this.deps.embedder, now, contexts, this.config.denseContext);
+      const found = this.config.extractor ? valid.map((v) => drafts.get(v.index)!.entities!) : null;
+      const prepared = await keepKnownEntities(await this.placeTopics(finished), found, this.knownKeys);
       // a context taken from earlier in this batch names its memory once that memory has an id
       contexts.forEach((c, i) => c?.batchIndex !== undefined && (prepared[i].contextOf = prepared[c.batchIndex].memory.id));
       prepared.forEach((p, i) => {
@@ -225,6 +272,7 @@ export class WritePath {
         const ref = valid[i].memory.metadata.ref;
         if (typeof ref === "string") refs.set(ref, p.memory.id);
       });
+      if (start + batchSize < inputs.length) next = ahead(start + batchSize);
       const edgesOf = (i: number): EdgeDraft[] =>
         valid[i].supersedes.map((old) => ({
           type: "supersedes",
@@ -273,7 +321,7 @@ export class WritePath {
       }
       options.onProgress?.(Math.min(start + batchSize, inputs.length), inputs.length);
       // let a server answer other requests between batches: an await alone resumes before any I/O is read
-      if (start + batchSize < inputs.length) await new Promise((resolve) => setImmediate(resolve));
+      if (next) await yieldTurn();
     }
     result.failed.sort((a, b) => a.index - b.index);
     return result;
@@ -298,6 +346,13 @@ export class WritePath {
     const inScope = new Set((await entities.mentioning({ entityIds: [...new Set(idOf.values())], limit: 1, filter: { scope } })).map((m) => m.entityId));
     return new Set([...idOf].filter(([, id]) => inScope.has(id)).map(([k]) => k));
   };
+
+  /** Drafts of these items by input index: chunked and embedded, with what the extractor finds in each. */
+  private async draft(items: Item[]): Promise<Map<number, Drafted>> {
+    const drafts = await draftMemories(items.map((v) => v.memory), this.deps.embedder);
+    const entities = await extractEntities(items.map((v) => v.memory), this.config.extractor);
+    return new Map(items.map((v, i) => [v.index, { draft: drafts[i], entities: entities?.[i] ?? null }]));
+  }
 
   private async placeTopics(prepared: PreparedMemory[]): Promise<PreparedMemory[]> {
     if (!this.config.placement.enabled || prepared.length === 0) return prepared;
@@ -357,6 +412,9 @@ export class WritePath {
     return { edges: added, suggested: found.suggestions.length > 0 };
   }
 }
+
+/** Lets I/O that has arrived be read: an await alone resumes before it. */
+const yieldTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

@@ -55,16 +55,19 @@ export async function partitionByImportKey<T extends { index: number }>(
   inputOf: (item: T) => unknown,
   lookup: (keys: string[]) => Promise<Map<string, string>>,
   seen: Map<string, string | null>,
+  /** False for a look ahead that must leave `seen` as it is (api/write-path drafts the next batch early). */
+  record = true,
 ): Promise<Partition<T>> {
   const keyed = items.map((item) => ({ item, key: importKey(inputOf(item)) }));
   const stored = await lookup([...new Set(keyed.map((k) => k.key))]);
   const out: Partition<T> = { fresh: [], skipped: [] };
+  const marks = record ? seen : new Map<string, string | null>(); // repeats within this batch
   for (const { item, key } of keyed) {
-    const holder = stored.get(key) ?? seen.get(key);
+    const holder = stored.get(key) ?? seen.get(key) ?? marks.get(key);
     if (holder !== undefined) {
       out.skipped.push({ index: item.index, id: holder });
     } else {
-      seen.set(key, null);
+      marks.set(key, null);
       out.fresh.push({ ...item, importKey: key });
     }
   }

@@ -11,19 +11,33 @@ import type { EntityExtractor } from "../entities/extract.js";
 import type { ExtractedEntity } from "../model/entity.js";
 import { scopeOf, type Scope } from "../model/scope.js";
 import type { PreparedMemory } from "../model/types.js";
+import type { ValidMemory } from "./validate-memory.js";
 
 /** Which of these normalised keys name an entity that memories of this scope already mention. */
 export type KnownKeys = (keys: string[], scope: Scope) => Promise<Set<string>>;
 
-export async function attachEntities(prepared: PreparedMemory[], extractor: EntityExtractor | null, known: KnownKeys): Promise<PreparedMemory[]> {
-  if (!extractor) return prepared;
+/** What the extractor finds in each memory, tentative names included: reads nothing from the store. */
+export async function extractEntities(memories: Pick<ValidMemory, "text" | "speaker">[], extractor: EntityExtractor | null): Promise<ExtractedEntity[][] | null> {
+  if (!extractor) return null;
   const found: ExtractedEntity[][] = [];
-  for (const p of prepared) found.push(await extractor.extract(p.memory.text, p.memory.speaker));
+  for (const [i, m] of memories.entries()) {
+    // the rule-based extractor is synchronous: a large batch lets I/O in between (prepare.ts does the same)
+    if (i > 0 && i % 64 === 0) await new Promise((resolve) => setImmediate(resolve));
+    found.push(await extractor.extract(m.text, m.speaker));
+  }
+  return found;
+}
+
+/** Gives each memory the entities `found` in it, a tentative name only when it is known (see the module). */
+export async function keepKnownEntities(prepared: PreparedMemory[], found: ExtractedEntity[][] | null, known: KnownKeys): Promise<PreparedMemory[]> {
+  if (!found) return prepared;
   // a name is known inside one scope only (model/scope): the batch's memories of that scope, or the store's
   const scopes = new Map<string, number[]>();
   prepared.forEach((p, i) => {
     const key = JSON.stringify(scopeOf(p.memory));
-    scopes.set(key, [...(scopes.get(key) ?? []), i]);
+    const members = scopes.get(key);
+    if (members) members.push(i);
+    else scopes.set(key, [i]);
   });
   const kept: ExtractedEntity[][] = [];
   for (const members of scopes.values()) {
@@ -33,4 +47,8 @@ export async function attachEntities(prepared: PreparedMemory[], extractor: Enti
     for (const i of members) kept[i] = found[i].filter((e) => !e.tentative || sure.has(e.key) || stored.has(e.key)).map(({ tentative: _, ...e }) => e);
   }
   return prepared.map((p, i) => (kept[i].length ? { ...p, entities: kept[i] } : p));
+}
+
+export async function attachEntities(prepared: PreparedMemory[], extractor: EntityExtractor | null, known: KnownKeys): Promise<PreparedMemory[]> {
+  return keepKnownEntities(prepared, await extractEntities(prepared.map((p) => p.memory), extractor), known);
 }

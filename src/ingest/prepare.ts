@@ -32,7 +32,7 @@ function pooledRandom(): number {
 }
 
 /** Chunks embedded per call: one call of the offline embedder on 256 chunks is about 15 ms. */
-const EMBED_SLICE = 256;
+const EMBED_SLICE = 64;
 
 /** Monotonic within a millisecond, so ids sort in insertion order. */
 const nextUlid = monotonicFactory(pooledRandom);
@@ -49,58 +49,77 @@ function indexedText(memory: ValidMemory, text: string): string {
   return withSpeaker(memory.speaker, text);
 }
 
+/** A memory chunked and embedded on its own text: all of preparing that reads nothing from the store. */
+export interface DraftMemory {
+  memory: ValidMemory;
+  chunks: (ChunkDraft & { ownText: string; vector: Float32Array })[];
+}
+
 /**
- * Chunks and embeds memories in one embedder batch. A memory's context (the turn before it in its session) is
- * appended to its first chunk's indexed text for the lexical indexes; the vector is the chunk's own text, so
- * forgetting the context's memory can strip it without a model.
+ * Chunks memories and embeds each chunk's own text, in one embedder batch. Needs nothing from the store, so a
+ * bulk write drafts its next batch while the current one is written (api/write-path.ts).
  */
-export async function prepareMemories(
-  memories: ValidMemory[],
+export async function draftMemories(memories: ValidMemory[], embedder: Embedder): Promise<DraftMemory[]> {
+  // Chunking, embedding and writing a large input take tens of milliseconds each on the one thread: a server
+  // answers other requests between them (an await alone would resume before any I/O is read). Splitting even a
+  // 1,000,000-character text into sentences is one linear pass (25-140 ms, text/sentences).
+  const chunks = memories.map((m) =>
+    // scripts without spaces are cut into words here, so every backend's index sees the words a query will use
+    chunkText(m.text, defaultChunking).map((c) => ({ ...c, ownText: segmentScripts(indexedText(m, c.text)) })),
+  );
+  const texts = chunks.flat().map((c) => c.text);
+  const vectors: Float32Array[] = [];
+  for (let at = 0; at < texts.length; at += EMBED_SLICE) {
+    if (texts.length > EMBED_SLICE) await new Promise((resolve) => setImmediate(resolve));
+    vectors.push(...(await embedder.embed(texts.slice(at, at + EMBED_SLICE))));
+  }
+  let next = 0;
+  return memories.map((memory, i) => ({ memory, chunks: chunks[i].map((c) => ({ ...c, vector: vectors[next++] })) }));
+}
+
+/**
+ * Drafts made ready to store: ids, the context (the turn before it in its session) appended to a first chunk's
+ * indexed text for the lexical indexes, and terms. The vector stays the chunk's own text, so forgetting the
+ * context's memory can strip it without a model, unless `contextWeight` leans it towards the context turn.
+ * Vectors are taken over, not copied: a draft is finished once.
+ */
+export async function finishMemories(
+  drafts: DraftMemory[],
   embedder: Embedder,
   recordedAt: number,
   contexts: (TurnContext | null)[] = [],
   /** Weight of the context turn's vector in a first chunk's vector (0: the chunk's own text only). */
   contextWeight = 0,
 ): Promise<PreparedMemory[]> {
-  // Chunking, embedding and writing a large input take tens of milliseconds each on the one thread: a server
-  // answers other requests between them (an await alone would resume before any I/O is read). Splitting even a
-  // 1,000,000-character text into sentences is one linear pass (25-140 ms, text/sentences).
-  const drafts: (ChunkDraft & { indexedText: string; contextChars: number })[][] = [];
-  for (const [i, m] of memories.entries()) {
-    drafts.push(
-      chunkText(m.text, defaultChunking).map((c) => {
-        // scripts without spaces are cut into words here, so every backend's index sees the words a query will use
-        const own = segmentScripts(indexedText(m, c.text));
-        const suffix = c.ord === 0 && contexts[i] ? segmentScripts(contextSuffix(contexts[i]!)) : "";
-        return { ...c, indexedText: own + suffix, contextChars: suffix.length };
-      }),
-    );
-  }
-  const texts = drafts.flat().map((c) => c.text);
-  const vectors: Float32Array[] = [];
-  for (let at = 0; at < texts.length; at += EMBED_SLICE) {
-    if (texts.length > EMBED_SLICE) await new Promise((resolve) => setImmediate(resolve));
-    vectors.push(...(await embedder.embed(texts.slice(at, at + EMBED_SLICE))));
-  }
   if (contextWeight > 0) {
     // a first chunk's vector leans towards the turn it answers (see contextWeight)
-    const withContext = drafts.flatMap((d, i) => d.map((c) => (c.ord === 0 && contexts[i] ? contexts[i]!.text : null)));
-    const at = withContext.flatMap((t, j) => (t === null ? [] : [j]));
-    const contextVectors = await embedder.embed(at.map((j) => withContext[j]!));
-    at.forEach((j, n) => {
-      const v = vectors[j];
+    const leaning = drafts.flatMap((d, i) => (contexts[i] && d.chunks.length ? [{ v: d.chunks[0].vector, text: contexts[i]!.text }] : []));
+    const contextVectors = leaning.length ? await embedder.embed(leaning.map((x) => x.text)) : [];
+    leaning.forEach(({ v }, n) => {
       const c = contextVectors[n];
       for (let x = 0; x < v.length; x++) v[x] += contextWeight * c[x];
       normalizeInPlace(v);
     });
   }
-  if (vectors.length > EMBED_SLICE) await new Promise((resolve) => setImmediate(resolve));
-  let next = 0;
-  return memories.map((m, i) => ({
+  if (drafts.length > EMBED_SLICE) await new Promise((resolve) => setImmediate(resolve));
+  return drafts.map((d, i) => ({
     ...(contexts[i] ? { contextOf: contexts[i]!.id } : {}),
-    memory: { id: newMemoryId(), ...m, recordedAt: formatInstant(recordedAt) },
-    chunks: drafts[i].map(
-      (c): PreparedChunk => ({ ...c, vector: vectors[next++], terms: distinctContentWords(c.indexedText) }),
-    ),
+    memory: { id: newMemoryId(), ...d.memory, recordedAt: formatInstant(recordedAt) },
+    chunks: d.chunks.map(({ ownText, ...c }): PreparedChunk => {
+      const suffix = c.ord === 0 && contexts[i] ? segmentScripts(contextSuffix(contexts[i]!)) : "";
+      const indexed = ownText + suffix;
+      return { ...c, indexedText: indexed, contextChars: suffix.length, terms: distinctContentWords(indexed) };
+    }),
   }));
+}
+
+/** Drafts and finishes in one go: for writes that do not overlap preparing with writing. */
+export async function prepareMemories(
+  memories: ValidMemory[],
+  embedder: Embedder,
+  recordedAt: number,
+  contexts: (TurnContext | null)[] = [],
+  contextWeight = 0,
+): Promise<PreparedMemory[]> {
+  return finishMemories(await draftMemories(memories, embedder), embedder, recordedAt, contexts, contextWeight);
 }

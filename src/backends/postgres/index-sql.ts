@@ -6,6 +6,7 @@
  * would scan the namespace.
  */
 import { segmentScripts } from "../../text/segment.js";
+import type { AnalyzedText } from "./analyze.js";
 import type { Queryable } from "./connection.js";
 
 export type Counter = "chunk_count" | "body_tokens" | "curated_rows" | "curated_tokens";
@@ -35,16 +36,29 @@ export async function counts(q: Queryable, ns: string): Promise<Record<Counter, 
  * terms and counts travel as two space-separated strings (a term is letters and digits, never a space) that the
  * server splits: one array element per chunk instead of four per posting, which the driver quoted one by one.
  */
-export async function insertPostings(q: Queryable, ns: string, docs: [number, Map<string, number>, number][]): Promise<void> {
-  const withTerms = docs.filter(([, tf]) => tf.size > 0);
+export async function insertPostings(q: Queryable, ns: string, docs: (ChunkPostings & { chunkId: number })[]): Promise<void> {
+  const withTerms = docs.filter((d) => d.keys !== "");
   if (withTerms.length === 0) return;
   await q.query(
     `INSERT INTO postings (namespace, chunk_id, term, tf, len)
      SELECT $1, x.c, p.t, p.n::int, x.l FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[]) AS x (c, l, terms, tfs)
        CROSS JOIN LATERAL unnest(string_to_array(x.terms, ' '), string_to_array(x.tfs, ' ')) AS p (t, n)
      ORDER BY p.t`,
-    [ns, withTerms.map((d) => d[0]), withTerms.map((d) => d[2]), withTerms.map(([, tf]) => postingKeys(tf)), withTerms.map(([, tf]) => [...tf.values()].join(" "))],
+    [ns, withTerms.map((d) => d.chunkId), withTerms.map((d) => d.length), withTerms.map((d) => d.keys), withTerms.map((d) => d.tfs)],
   );
+}
+
+/** One chunk's postings as insertPostings sends them: its keys and their counts, space-separated in the same order. */
+export interface ChunkPostings {
+  /** Its tokens (the document length BM25 divides by). */
+  length: number;
+  keys: string;
+  tfs: string;
+}
+
+/** The postings of a chunk analysed into `tf` (keys in first-seen order) of `length` tokens. */
+export function postingsOf({ tf, length }: AnalyzedText): ChunkPostings {
+  return { length, keys: postingKeys(tf), tfs: [...tf.values()].join(" ") };
 }
 
 /** The keys a chunk's postings are filed under, as chunks.keys lists them (space-separated: a key has no space). */

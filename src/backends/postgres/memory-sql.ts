@@ -14,7 +14,7 @@ import { distinctContentWords } from "../../text/tokenize.js";
 import { analyze } from "./analyze.js";
 import type { Queryable } from "./connection.js";
 import { dropUnusedForms, removeMentions } from "./entities-sql.js";
-import { addCounts, countTerms, deletePostings, insertPostings, postingKeys } from "./index-sql.js";
+import { addCounts, countTerms, deletePostings, insertPostings, postingKeys, postingsOf } from "./index-sql.js";
 import { markDirty } from "./pyramid-sql.js";
 import { insertContent } from "./write-sql.js";
 
@@ -139,7 +139,7 @@ export async function stripContextOf(q: Queryable, ns: string, rowid: number): P
       const kept = new Set(terms);
       const analyzed = analyze(text);
       await deletePostings(q, ns, [c.id]);
-      await insertPostings(q, ns, [[c.id, analyzed.tf, analyzed.length]]);
+      await insertPostings(q, ns, [{ ...postingsOf(analyzed), chunkId: c.id }]);
       await countTerms(q, ns, c.terms.split(" ").filter((t) => t && !kept.has(t)), -1);
       await q.query("UPDATE chunks SET indexed_text = $3, terms = $4, context_chars = 0, length = $5, keys = $6 WHERE namespace = $1 AND id = $2", [
         ns, c.id, text, terms.join(" "), analyzed.length, postingKeys(analyzed.tf),

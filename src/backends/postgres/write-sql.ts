@@ -14,14 +14,18 @@ import { matchText, metadataFields } from "../../query/where.js";
 import { analyze } from "./analyze.js";
 import type { Queryable } from "./connection.js";
 import { insertMentionsMany } from "./entities-sql.js";
-import { addCounts, countTerms, curatedText, insertPostings, postingKeys } from "./index-sql.js";
+import { addCounts, countTerms, curatedText, insertPostings, postingsOf, type ChunkPostings } from "./index-sql.js";
+import { Overlap } from "./overlap.js";
 import { markDirty } from "./pyramid-sql.js";
 import { toVectorText } from "./vector-sql.js";
 
 /** Inserts the memories (inside the caller's transaction); returns their row ids, in order, and how many chunks they brought. */
-export async function insertMemories(q: Queryable, ns: string, batch: PreparedMemory[]): Promise<{ rowids: number[]; chunks: number }> {
+export async function insertMemories(tx: Queryable, ns: string, batch: PreparedMemory[]): Promise<{ rowids: number[]; chunks: number }> {
   if (batch.length === 0) return { rowids: [], chunks: 0 };
   const ms = batch.map((p) => p.memory);
+  // the chunks are encoded while the memories' rows and what hangs off them are written
+  const encoding = encodeWhileWriting(batch);
+  const q = encoding.over(tx);
   const inserted = await q.query<{ rowid: number; id: string }>(
     `INSERT INTO memories (namespace, id, kind, text, title, description, tags, topic, role, speaker, session, user_id, agent_id,
        at, at_ms, recorded_at, recorded_at_ms, expires_at_ms, metadata, import_key)
@@ -54,19 +58,40 @@ export async function insertMemories(q: Queryable, ns: string, batch: PreparedMe
       [ns, withContext.map((x) => x[0]), withContext.map((x) => x[1])],
     );
   }
-  const chunks = await insertContent(q, ns, batch.map((p, i) => ({ rowid: rowids[i], prepared: p })));
+  const chunks = await insertContent(tx, ns, batch.map((p, i) => ({ rowid: rowids[i], prepared: p })), encoding);
   return { rowids, chunks: chunks.length };
 }
 
+/** A chunk as its statements send it: its postings (keys, counts, length) and its vector as text. */
+interface EncodedChunk extends ChunkPostings {
+  vector: string;
+}
+
+function encodeChunk(c: PreparedMemory["chunks"][number]): EncodedChunk {
+  return { ...postingsOf(analyze(c.indexedText)), vector: toVectorText(c.vector).slice(1, -1) };
+}
+
+function encodeWhileWriting(memories: Pick<PreparedMemory, "chunks">[]): Overlap<PreparedMemory["chunks"][number], EncodedChunk> {
+  return new Overlap(memories.flatMap((p) => p.chunks), encodeChunk);
+}
+
 /** What memories' content adds to the indexes (their rows exist); returns the new chunk ids in order. */
-export async function insertContent(q: Queryable, ns: string, items: { rowid: number; prepared: Pick<PreparedMemory, "memory" | "chunks" | "entities"> }[]): Promise<number[]> {
+export async function insertContent(
+  tx: Queryable,
+  ns: string,
+  items: { rowid: number; prepared: Pick<PreparedMemory, "memory" | "chunks" | "entities"> }[],
+  /** The items' chunks in order, as insertMemories started encoding them. */
+  encoding = encodeWhileWriting(items.map((x) => x.prepared)),
+): Promise<number[]> {
+  const q = encoding.over(tx);
   // a summary's metadata is its sentences and sources: nothing a filter names
   await insertFields(q, ns, items.filter((x) => x.prepared.memory.kind !== "summary").map((x) => [x.rowid, x.prepared.memory.metadata]));
   await markDirty(q, ns, items.map((x) => x.rowid));
   await insertMentionsMany(q, ns, items.filter((x) => x.prepared.entities?.length).map((x) => ({ rowid: x.rowid, entities: x.prepared.entities!, now: Date.parse(x.prepared.memory.recordedAt) })));
   await indexCurated(q, ns, items.filter(({ prepared: { memory: m } }) => m.title || m.description || m.tags.length > 0).map((x) => [x.rowid, x.prepared.memory]));
 
-  const chunks = items.flatMap(({ rowid, prepared }) => prepared.chunks.map((c) => ({ rowid, c, a: analyze(c.indexedText) })));
+  const encoded = encoding.all();
+  const chunks = items.flatMap(({ rowid, prepared }) => prepared.chunks.map((c) => ({ rowid, c })));
   if (chunks.length === 0) return [];
   const inserted = await q.query<{ id: number; memory_rowid: number; ord: number }>(
     `INSERT INTO chunks (namespace, memory_rowid, ord, start, "end", indexed_text, terms, context_chars, length, vector, keys)
@@ -77,25 +102,20 @@ export async function insertContent(q: Queryable, ns: string, items: { rowid: nu
      RETURNING id, memory_rowid, ord`,
     [
       ns, chunks.map((x) => x.rowid), chunks.map((x) => x.c.ord), chunks.map((x) => x.c.start), chunks.map((x) => x.c.end), chunks.map((x) => x.c.indexedText),
-      chunks.map((x) => x.c.terms.join(" ")), chunks.map((x) => x.c.contextChars), chunks.map((x) => x.a.length), vectorList(chunks.map((x) => x.c.vector)),
-      chunks.map((x) => postingKeys(x.a.tf)),
+      chunks.map((x) => x.c.terms.join(" ")), chunks.map((x) => x.c.contextChars), encoded.map((e) => e.length),
+      // the vectors as one parameter, elements comma-separated and vectors ';'-separated, which the statement splits
+      // and reads as real[] (a pgvector column takes them by its assignment cast): as an array of texts, the driver
+      // quoted every 1,300-character vector and the server parsed it twice (array, then real[])
+      encoded.map((e) => e.vector).join(";"),
+      encoded.map((e) => e.keys),
     ],
   );
   const idOf = new Map(inserted.map((r) => [`${r.memory_rowid}:${r.ord}`, r.id]));
   const ids = chunks.map((x) => idOf.get(`${x.rowid}:${x.c.ord}`)!);
-  await insertPostings(q, ns, ids.map((id, i) => [id, chunks[i].a.tf, chunks[i].a.length]));
-  await countTerms(q, ns, chunks.flatMap((x) => x.c.terms), +1);
-  await addCounts(q, ns, { body_tokens: chunks.reduce((n, x) => n + x.a.length, 0) });
+  await insertPostings(tx, ns, ids.map((chunkId, i) => ({ ...encoded[i], chunkId })));
+  await countTerms(tx, ns, chunks.flatMap((x) => x.c.terms), +1);
+  await addCounts(tx, ns, { body_tokens: encoded.reduce((n, e) => n + e.length, 0) });
   return ids;
-}
-
-/**
- * The chunks' vectors as one parameter, their elements comma-separated and the vectors ';'-separated, which the
- * statement splits and reads as `real[]` (a pgvector column takes them by its assignment cast). As an array of
- * texts, the driver quoted every 1,300-character vector and the server parsed it twice (array, then real[]).
- */
-function vectorList(vectors: Float32Array[]): string {
-  return vectors.map((v) => toVectorText(v).slice(1, -1)).join(";");
 }
 
 /** The metadata field index (see backends/sqlite/fields-sql.ts): one row per scalar value by dotted path. */
