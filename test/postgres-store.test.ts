@@ -129,7 +129,7 @@ test("migration 6 lists each chunk's posting keys from its postings, so a store 
     await store.writeMemories(memories, stamp);
     // the database as migration 5 left it: no keys, postings indexed by chunk
     await db.exec(`ALTER TABLE chunks DROP COLUMN keys; CREATE INDEX postings_chunk ON postings (namespace, chunk_id);
-                   DELETE FROM cascade_schema_version WHERE version = 6`);
+                   DELETE FROM cascade_schema_version WHERE version >= 6`);
     const again = await PostgresStore.open(db);
     const [row] = await db.query<{ keys: string }>("SELECT keys FROM chunks ORDER BY id LIMIT 1");
     assert.equal(row.keys, "bill cluster out the time twice");
@@ -137,6 +137,39 @@ test("migration 6 lists each chunk's posting keys from its postings, so a store 
     await again.deleteMemory(memories[1].memory.id);
     assert.deepEqual((await db.query<{ term: string }>("SELECT DISTINCT term FROM postings ORDER BY term")).map((r) => r.term), ["bill", "cluster", "out", "the", "time", "twice"]);
     assert.ok((await again.doctor(false)).every((c) => c.ok));
+  });
+});
+
+test("migration 7: summary links lose their foreign keys, go with their memory, and the doctor finds any left over", async () => {
+  await withSharedPglite(async (db) => {
+    const store = await PostgresStore.open(db);
+    const memories = await prepared([
+      { text: "The day the billing cluster timed out.", at: at(1) },
+      { text: "The billing cluster timed out twice.", at: at(1) },
+      { text: "Sourdough starter needs rye flour.", at: at(2) },
+    ]);
+    await store.writeMemories(memories, stamp);
+    const keys = () => db.query("SELECT conname FROM pg_constraint WHERE conrelid = 'summary_children'::regclass AND contype = 'f'");
+    assert.deepEqual(await keys(), []);
+    // the database as migration 6 left it: links with their foreign keys
+    await db.exec(`ALTER TABLE summary_children ADD FOREIGN KEY (namespace, parent_rowid) REFERENCES memories (namespace, rowid) ON DELETE CASCADE;
+                   ALTER TABLE summary_children ADD FOREIGN KEY (namespace, child_rowid) REFERENCES memories (namespace, rowid) ON DELETE CASCADE;
+                   DELETE FROM cascade_schema_version WHERE version = 7`);
+    assert.equal((await keys()).length, 2);
+    const again = await PostgresStore.open(db);
+    assert.deepEqual(await keys(), []);
+    const rowids = (await db.query<{ rowid: number }>("SELECT rowid FROM memories ORDER BY rowid")).map((r) => r.rowid);
+    await db.query("INSERT INTO summary_children (namespace, parent_rowid, child_rowid) VALUES ('default', $1, $2), ('default', $1, $3)", [rowids[0], rowids[1], rowids[2]]);
+    await again.deleteMemory(memories[1].memory.id);
+    assert.deepEqual((await db.query<{ child_rowid: number }>("SELECT child_rowid FROM summary_children")).map((r) => Number(r.child_rowid)), [rowids[2]], "the forgotten child's link went with it");
+    // a link whose memory is gone (left by a crash of older code, or written by hand)
+    await db.query("INSERT INTO summary_children (namespace, parent_rowid, child_rowid) VALUES ('default', $1, 987654)", [rowids[0]]);
+    const found = (await again.doctor(false)).find((c) => c.name === "summary nodes")!;
+    assert.equal(found.ok, false);
+    assert.match(found.detail, /1 summary links to a memory that is gone/);
+    await again.doctor(true);
+    assert.ok((await again.doctor(false)).every((c) => c.ok));
+    assert.equal((await db.query("SELECT 1 FROM summary_children")).length, 1, "only the link to a memory still there is kept");
   });
 });
 

@@ -226,14 +226,15 @@ export class WritePath {
         if (start > 0) await yieldTurn(); // the batch before is sent first
         const valid: Item[] = [];
         const failures: Lookahead["failures"] = [];
-        inputs.slice(start, start + batchSize).forEach((input, offset) => {
+        for (let index = start; index < Math.min(inputs.length, start + batchSize); index++) {
+          if (index > start && (index - start) % 64 === 0) await yieldTurn(); // a write in flight is answered in between
           try {
-            const { supersedes, rest } = splitSupersedes(input);
-            valid.push({ index: start + offset, memory: validateMemoryInput(rest, now), supersedes });
+            const { supersedes, rest } = splitSupersedes(inputs[index]);
+            valid.push({ index, memory: validateMemoryInput(rest, now), supersedes });
           } catch (err) {
-            failures.push({ index: start + offset, err });
+            failures.push({ index, err });
           }
-        });
+        }
         // lines the store or this run surely holds are not drafted (a resumed import embeds nothing twice); the
         // batch's own dedupe, once the batch before is written, decides
         const likely = options.dedupe ? (await partitionByImportKey(valid, (v) => inputs[v.index], (keys) => this.deps.store.memoryIdsByImportKey(keys), seen, false)).fresh : valid;

@@ -65,6 +65,9 @@ function commonComponent(table: WordVectorTable, weightOf: (rank: number) => num
   return u;
 }
 
+/** Texts embedded between yields to the event loop: about 4 ms of work. */
+const YIELD_EVERY = 64;
+
 export class SifEmbedder implements Embedder, TokenVectors {
   readonly id: string;
   readonly dimensions: number;
@@ -107,7 +110,13 @@ export class SifEmbedder implements Embedder, TokenVectors {
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {
-    return texts.map((t) => this.embedOne(t));
+    const out: Float32Array[] = [];
+    for (let at = 0; at < texts.length; at += YIELD_EVERY) {
+      // embedding runs on the one thread: a long call lets I/O in between (a write waiting on its server, requests)
+      if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+      for (const t of texts.slice(at, at + YIELD_EVERY)) out.push(this.embedOne(t));
+    }
+    return out;
   }
 
   /** The model's words in descending frequency. */

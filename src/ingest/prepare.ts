@@ -32,7 +32,9 @@ function pooledRandom(): number {
 }
 
 /** Chunks embedded per call: one call of the offline embedder on 256 chunks is about 15 ms. */
-const EMBED_SLICE = 64;
+const EMBED_SLICE = 256;
+/** Memories chunked between yields to the event loop (a write waiting on its server is answered in between). */
+const YIELD_EVERY = 64;
 
 /** Monotonic within a millisecond, so ids sort in insertion order. */
 const nextUlid = monotonicFactory(pooledRandom);
@@ -63,10 +65,12 @@ export async function draftMemories(memories: ValidMemory[], embedder: Embedder)
   // Chunking, embedding and writing a large input take tens of milliseconds each on the one thread: a server
   // answers other requests between them (an await alone would resume before any I/O is read). Splitting even a
   // 1,000,000-character text into sentences is one linear pass (25-140 ms, text/sentences).
-  const chunks = memories.map((m) =>
+  const chunks: (ChunkDraft & { ownText: string })[][] = [];
+  for (const [i, m] of memories.entries()) {
+    if (i > 0 && i % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     // scripts without spaces are cut into words here, so every backend's index sees the words a query will use
-    chunkText(m.text, defaultChunking).map((c) => ({ ...c, ownText: segmentScripts(indexedText(m, c.text)) })),
-  );
+    chunks.push(chunkText(m.text, defaultChunking).map((c) => ({ ...c, ownText: segmentScripts(indexedText(m, c.text)) })));
+  }
   const texts = chunks.flat().map((c) => c.text);
   const vectors: Float32Array[] = [];
   for (let at = 0; at < texts.length; at += EMBED_SLICE) {

@@ -17,6 +17,9 @@ const VOCABULARY = "vocabulary counts";
 const COUNTS = "corpus counts";
 const SUMMARIES = "summary nodes";
 const REPAIRABLE = new Set([BODY, CURATED, VOCABULARY, COUNTS, SUMMARIES]);
+/** A summary link (`c`) of namespace $1 whose summary or child memory is gone. */
+const LINK_TO_NOTHING = `(NOT EXISTS (SELECT 1 FROM memories m WHERE m.namespace = $1 AND m.rowid = c.parent_rowid)
+  OR NOT EXISTS (SELECT 1 FROM memories m WHERE m.namespace = $1 AND m.rowid = c.child_rowid))`;
 
 /** A memory belongs in the curated index when it has a title, a description or tags (as the write decides). */
 const HAS_CURATED = "(coalesce(m.title, '') <> '' OR coalesce(m.description, '') <> '' OR m.tags <> '[]')";
@@ -66,7 +69,14 @@ export async function runDoctor(db: Database, ns: string, dimensions: number | n
     `SELECT count(*)::int AS n FROM memories m WHERE m.namespace = $1 AND m.kind = 'summary'
        AND NOT EXISTS (SELECT 1 FROM summary_nodes n WHERE n.namespace = $1 AND n.memory_rowid = m.rowid)`,
   );
-  checks.push({ name: SUMMARIES, ok: orphans.n === 0, detail: `${orphans.n} summaries without a node (repair marks their windows dirty for the next pyramid build)` });
+  const dangling = await one(`SELECT count(*)::int AS n FROM summary_children c WHERE c.namespace = $1 AND ${LINK_TO_NOTHING}`);
+  checks.push({
+    name: SUMMARIES,
+    ok: orphans.n === 0 && dangling.n === 0,
+    detail:
+      `${orphans.n} summaries without a node (repair marks their windows dirty for the next pyramid build)` +
+      (dangling.n ? `; ${dangling.n} summary links to a memory that is gone (repair removes them)` : ""),
+  });
 
   checks.push(await checkEntityCounts(db, ns, repair));
 
@@ -91,6 +101,8 @@ async function rebuild(q: Queryable, ns: string): Promise<void> {
     "DELETE FROM memories m WHERE m.namespace = $1 AND m.kind = 'summary' AND NOT EXISTS (SELECT 1 FROM summary_nodes n WHERE n.namespace = $1 AND n.memory_rowid = m.rowid)",
     [ns],
   );
+  // links have no foreign key to cascade them (schema.ts, migration 7)
+  await q.query(`DELETE FROM summary_children c WHERE c.namespace = $1 AND ${LINK_TO_NOTHING}`, [ns]);
   await q.query("DELETE FROM postings WHERE namespace = $1", [ns]);
   const chunks = await q.query<{ id: number; indexed_text: string }>("SELECT id, indexed_text FROM chunks WHERE namespace = $1 ORDER BY id", [ns]);
   const analyzed = chunks.map((c) => ({ id: c.id, ...analyze(c.indexed_text) }));

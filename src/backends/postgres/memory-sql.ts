@@ -163,7 +163,9 @@ export async function previousInSession(q: Queryable, ns: string, session: strin
 /** Removes one memory from the tables and every index (inside a transaction); returns its chunk ids. */
 export async function removeMemoryRow(q: Queryable, ns: string, rowid: number, id: string): Promise<number[]> {
   const { chunkIds, entities } = await removeContent(q, ns, rowid);
-  const deleted = await q.query("DELETE FROM memories WHERE namespace = $1 AND rowid = $2 RETURNING rowid", [ns, rowid]); // chunks, nodes and links cascade
+  // a summary's links to its children, or a memory's to the summaries over it (no foreign key: schema.ts, migration 7)
+  await q.query("DELETE FROM summary_children WHERE namespace = $1 AND (parent_rowid = $2 OR child_rowid = $2)", [ns, rowid]);
+  const deleted = await q.query("DELETE FROM memories WHERE namespace = $1 AND rowid = $2 RETURNING rowid", [ns, rowid]); // chunks and nodes cascade
   if (deleted.length !== 1) throw new CascadeError("STORE_ERROR", `forget ${id}: the memory row was not deleted`);
   await dropUnusedForms(q, ns, entities);
   await addCounts(q, ns, { chunk_count: -chunkIds.length });

@@ -91,14 +91,14 @@ export async function turnNodesOf(q: Queryable, ns: string, memoryRowid: number)
 }
 
 /**
- * Whether every one of these memories still exists, locking them (FOR SHARE) until the transaction ends: a
- * concurrent forget of one of them waits for the summary's commit, then marks its windows dirty again.
+ * The rows of these memories when every one still exists (else null), locked (FOR SHARE) until the transaction
+ * ends: a concurrent forget of one of them waits for the summary's commit, then marks its windows dirty again.
  */
-export async function allExist(q: Queryable, ns: string, ids: string[]): Promise<boolean> {
+export async function lockAll(q: Queryable, ns: string, ids: string[]): Promise<Map<string, number> | null> {
   const wanted = [...new Set(ids)];
-  if (wanted.length === 0) return true;
-  const found = await q.query<{ id: string }>("SELECT id FROM memories WHERE namespace = $1 AND id = ANY($2::text[]) FOR SHARE", [ns, wanted]);
-  return found.length === wanted.length;
+  if (wanted.length === 0) return new Map();
+  const found = await q.query<{ id: string; rowid: number }>("SELECT id, rowid FROM memories WHERE namespace = $1 AND id = ANY($2::text[]) FOR SHARE", [ns, wanted]);
+  return found.length === wanted.length ? new Map(found.map((r) => [r.id, r.rowid])) : null;
 }
 
 export async function nodeRowid(q: Queryable, ns: string, level: WindowLevel, start: number): Promise<number | undefined> {

@@ -318,6 +318,14 @@ const MIGRATIONS: string[] = [
     WHERE c.namespace = p.namespace AND c.id = p.chunk_id;
   DROP INDEX postings_chunk;
   `,
+  // 7: a summary's links to its children without foreign keys. Each key checked every link on insert (a lookup and
+  // a row lock in memories, per link: 100,000 links when a bulk load's pyramid is built) and cascaded every
+  // delete. The links of a memory are now deleted with it (memory-sql.ts removeMemoryRow, doctor's rebuild,
+  // drop-sql.ts), and the doctor counts any whose memory is gone.
+  `
+  ALTER TABLE summary_children DROP CONSTRAINT IF EXISTS summary_children_namespace_parent_rowid_fkey;
+  ALTER TABLE summary_children DROP CONSTRAINT IF EXISTS summary_children_namespace_child_rowid_fkey;
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

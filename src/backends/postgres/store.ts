@@ -471,14 +471,14 @@ export class PostgresStore implements Store {
   async writeSummary(node: PreparedMemory, window: Window | { level: "turn"; start: number; end: number }, childIds: string[], stamp: EmbedderStamp, sources: string[] = []): Promise<boolean> {
     const written = await this.write(async (tx) => {
       // the rows read are locked (FOR SHARE) until commit: a concurrent forget waits, then marks and rebuilds the window
-      if (!(await pyramid.allExist(tx, this.ns, [...childIds, ...sources]))) return false;
+      const locked = await pyramid.lockAll(tx, this.ns, [...childIds, ...sources]);
+      if (!locked) return false;
       await rows.checkStamp(tx, this.ns, stamp);
       const old = window.level === "turn" ? await pyramid.nodeRowidById(tx, this.ns, node.memory.id) : await pyramid.nodeRowid(tx, this.ns, window.level, window.start);
       if (old !== undefined) await rows.removeMemoryRow(tx, this.ns, old, node.memory.id);
       const { rowids: [rowid], chunks } = await insertMemories(tx, this.ns, [node]);
       await addCounts(tx, this.ns, { chunk_count: chunks });
-      const children = await tx.query<{ rowid: number }>("SELECT rowid FROM memories WHERE namespace = $1 AND id = ANY($2::text[])", [this.ns, childIds]);
-      await pyramid.insertNode(tx, this.ns, rowid, window.level, window.start, window.end, children.map((c) => c.rowid));
+      await pyramid.insertNode(tx, this.ns, rowid, window.level, window.start, window.end, [...new Set(childIds)].map((id) => locked.get(id)!));
       return true;
     });
     if (written) await this.wrote(node.chunks.length);
