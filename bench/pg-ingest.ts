@@ -1,8 +1,8 @@
 /**
- * The bulk-ingest figure of `cascade bench` alone: the same seeded corpus, 2,000-memory batches, revision detection
- * off, the pyramid kept current and settled, generating the corpus left out of the time; into a scratch namespace
- * of a PostgreSQL server (deleted after) or a temporary SQLite file. For measuring the write path without the
- * bench's query phases.
+ * The bulk-ingest figure of `cascade bench` alone: the same seeded corpus, 10,000 memories a call written 2,000 a
+ * transaction, revision detection off, the pyramid kept current and settled, generating the corpus left out of the
+ * time; into a scratch namespace of a PostgreSQL server (deleted after) or a temporary SQLite file. For measuring
+ * the write path without the bench's query phases.
  *
  *   node dist/bench/pg-ingest.js --store postgres://…/db|sqlite [--chunks 20000]
  */
@@ -29,12 +29,17 @@ try {
   const batches = corpus.batches(2000);
   let generating = 0;
   const t0 = performance.now();
-  for (;;) {
+  for (let ended = false; !ended; ) {
     const g0 = performance.now();
-    const next = batches.next();
+    const call = [];
+    while (call.length < 10_000) {
+      const next = batches.next();
+      if ((ended = next.done === true)) break;
+      call.push(...next.value);
+    }
     generating += performance.now() - g0;
-    if (next.done) break;
-    const r = await engine.rememberMany(next.value, { batchSize: 2000, detect: false });
+    if (call.length === 0) break;
+    const r = await engine.rememberMany(call, { batchSize: 2000, detect: false });
     if (r.failed.length) throw new Error(`${r.failed.length} memories failed: ${r.failed[0].error}`);
   }
   const written = performance.now();

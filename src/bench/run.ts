@@ -11,8 +11,12 @@ import { CHANNEL_NAMES, type ChannelName } from "../model/types.js";
 import type { SifEmbedder } from "../embed/sif.js";
 import { dot } from "../vectors/math.js";
 import type { EdgeDraft } from "../model/graph.js";
-import { seededRandom, streamedCorpus, syntheticCorpus } from "./corpus.js";
+import { seededRandom, streamedCorpus, syntheticCorpus, type Memory as CorpusMemory } from "./corpus.js";
 import { MemoryTrace, type MemorySample, type PhaseMemory } from "./memory-trace.js";
+
+/** Memories per write transaction in the ingest phase, and per rememberMany call (five transactions). */
+const INGEST_BATCH = 2000;
+const INGEST_CALL = 10_000;
 
 export interface BenchOptions {
   chunks: number;
@@ -86,19 +90,28 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
     const ingestStart = performance.now();
     // generating a batch is the harness's time, left out of the ingest rate (the corpus was made beforehand once)
     let generating = 0;
-    const batch = 2000;
     let done = 0;
-    const batches = corpus.batches(batch);
-    for (;;) {
+    const batches = corpus.batches(INGEST_BATCH);
+    for (let ended = false; !ended; ) {
+      // a bulk load hands the engine several transactions' worth at once, as an import does: the engine drafts
+      // each batch while the one before it is written (api/write-path.ts)
       const g0 = performance.now();
-      const next = batches.next();
+      const call: CorpusMemory[] = [];
+      while (call.length < INGEST_CALL) {
+        const next = batches.next();
+        if (next.done) {
+          ended = true;
+          break;
+        }
+        call.push(...next.value);
+      }
       generating += performance.now() - g0;
-      if (next.done) break;
+      if (call.length === 0) break;
       // a bulk load: revision detection is measured on its own below
-      const r = await engine.rememberMany(next.value, { batchSize: batch, detect: false });
+      const before = done;
+      const r = await engine.rememberMany(call, { batchSize: INGEST_BATCH, detect: false, onProgress: (d) => options.onProgress?.("ingest", before + d, memories) });
       if (r.failed.length) throw new Error(`bench: ${r.failed.length} synthetic memories failed: ${r.failed[0].error}`);
-      done += next.value.length;
-      options.onProgress?.("ingest", done, memories);
+      done += call.length;
       trace?.tick();
     }
     // the pyramid's refresh after the last batches is part of ingest (it runs once the writes pause)
