@@ -202,7 +202,8 @@ async function importJsonl(engine: Engine, file: string, size: number, opts: { d
   let imported = 0;
   let skipped = 0;
   try {
-    for await (const { items, bytesRead } of readJsonlBatches(file, 512)) {
+    // several write batches a call, so the engine drafts each while the one before it is written (api/write-path.ts)
+    for await (const { items, bytesRead } of readJsonlBatches(file, 2048)) {
       const parsed = items.filter((i): i is Extract<typeof i, { input: unknown }> => "input" in i);
       const exported = parsed.filter((i) => isExportedMemory(i.input));
       const good = parsed.filter((i) => !isExportedMemory(i.input));
