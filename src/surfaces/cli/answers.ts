@@ -8,7 +8,7 @@ import type { Command } from "commander";
 
 export const COMMAND_ANSWERS: Readonly<Record<string, string>> = {
   add: `{"id", "kind", "topic", "at", "edges", "suggestions"}: edges are the supersedes edges the write created (named, or found by revision detection), suggestions the possible revisions left for a person`,
-  import: `{"imported", "skipped", "failed": [{"line", "error"}]}; one transaction per batch of 512, a broken line never costs the good ones. Exit 0 when every line was stored or skipped, 1 when some lines failed, 2 when every line failed`,
+  import: `{"imported", "skipped", "failed": [{"line", "error"}]}; one transaction per batch of 256 lines (the file is read 2,048 lines at a time, and each batch is chunked and embedded while the one before it is written), a broken line never costs the good ones. Exit 0 when every line was stored or skipped, 1 when some lines failed, 2 when every line failed`,
   show: `the memory as list gives it, with "status", "superseded_by" and "supersedes" (a summary's "sentences" marked as in pyramid show); the human output puts "status  SUPERSEDED by …" first, and the scope`,
   update: `the memory as it now reads`,
   forget: `{"id", "forgotten", "summaries_rebuilt"}, with --purge also "purged": {"terms_dropped", "checkpointed"} ("forgotten": false when the id was forgotten already and --purge finished that forget); by --filter, --before or --expired: {"matched", "forgotten", "dry_run", "ids", "summaries_rebuilt"}`,
