@@ -3,7 +3,9 @@
  * The ingest pipeline behind remember and rememberMany: validate → (dedupe) → conversational context → chunk and
  * embed → place in a topic → entities → one write transaction per batch (with the `supersedes` edges the items
  * name) → revision detection. An invalid item is reported with its index and never costs the valid ones.
- * (~270 lines: the stages share the batch's bookkeeping — refs, import keys, which items were written — so they
+ * Each batch is validated, chunked, embedded and its entities extracted while the batch before it is written;
+ * whatever reads the store waits for that batch's commit.
+ * (~420 lines: the stages share the batch's bookkeeping — refs, import keys, which items were written — so they
  * are kept in one pass rather than spread over files that would pass it around.)
  */
 import { z } from "zod";
@@ -27,6 +29,7 @@ import { topicPlacer, type TopicPlacer } from "../topics/placement.js";
 import type { ResolvedEngineConfig } from "./engine-config.js";
 import { parseWith } from "../validate.js";
 import type { EdgeJson, SuggestionJson } from "./present.js";
+import { letIoIn } from "../event-loop.js";
 
 /** What `remember` answers: enough to refer to the memory later, and what it changed in the graph. */
 export interface Remembered {
@@ -223,11 +226,11 @@ export class WritePath {
     // written: on a server the write is mostly waiting, and drafting needs nothing the write changes
     const ahead = (start: number): Promise<Lookahead> => {
       const look = (async () => {
-        if (start > 0) await yieldTurn(); // the batch before is sent first
+        if (start > 0) await letIoIn(); // the batch before is sent first
         const valid: Item[] = [];
         const failures: Lookahead["failures"] = [];
         for (let index = start; index < Math.min(inputs.length, start + batchSize); index++) {
-          if (index > start && (index - start) % 64 === 0) await yieldTurn(); // a write in flight is answered in between
+          if (index > start && (index - start) % 64 === 0) await letIoIn(); // a write in flight is answered in between
           try {
             const { supersedes, rest } = splitSupersedes(inputs[index]);
             valid.push({ index, memory: validateMemoryInput(rest, now), supersedes });
@@ -322,7 +325,7 @@ export class WritePath {
       }
       options.onProgress?.(Math.min(start + batchSize, inputs.length), inputs.length);
       // let a server answer other requests between batches: an await alone resumes before any I/O is read
-      if (next) await yieldTurn();
+      if (next) await letIoIn();
     }
     result.failed.sort((a, b) => a.index - b.index);
     return result;
@@ -413,9 +416,6 @@ export class WritePath {
     return { edges: added, suggested: found.suggestions.length > 0 };
   }
 }
-
-/** Lets I/O that has arrived be read: an await alone resumes before it. */
-const yieldTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

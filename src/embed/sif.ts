@@ -11,6 +11,7 @@ import type { Embedder, TokenVectors } from "../ports/embedder.js";
 import { contentWords, words } from "../text/tokenize.js";
 import type { WordVectorTable } from "./glove-cache.js";
 import { dot, normalizeInPlace, removeComponentInPlace } from "../vectors/math.js";
+import { letIoIn } from "../event-loop.js";
 
 export interface SifOptions {
   a: number;
@@ -113,7 +114,7 @@ export class SifEmbedder implements Embedder, TokenVectors {
     const out: Float32Array[] = [];
     for (let at = 0; at < texts.length; at += YIELD_EVERY) {
       // embedding runs on the one thread: a long call lets I/O in between (a write waiting on its server, requests)
-      if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (at > 0) await letIoIn();
       for (const t of texts.slice(at, at + YIELD_EVERY)) out.push(this.embedOne(t));
     }
     return out;

@@ -16,6 +16,7 @@ import { distinctContentWords } from "../text/tokenize.js";
 import { formatInstant } from "../time/iso.js";
 import { normalizeInPlace } from "../vectors/math.js";
 import type { ValidMemory } from "./validate-memory.js";
+import { letIoIn } from "../event-loop.js";
 
 /**
  * ulid's default generator asks the OS for randomness once per character, which cost a third of import time;
@@ -67,14 +68,14 @@ export async function draftMemories(memories: ValidMemory[], embedder: Embedder)
   // 1,000,000-character text into sentences is one linear pass (25-140 ms, text/sentences).
   const chunks: (ChunkDraft & { ownText: string })[][] = [];
   for (const [i, m] of memories.entries()) {
-    if (i > 0 && i % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (i > 0 && i % YIELD_EVERY === 0) await letIoIn();
     // scripts without spaces are cut into words here, so every backend's index sees the words a query will use
     chunks.push(chunkText(m.text, defaultChunking).map((c) => ({ ...c, ownText: segmentScripts(indexedText(m, c.text)) })));
   }
   const texts = chunks.flat().map((c) => c.text);
   const vectors: Float32Array[] = [];
   for (let at = 0; at < texts.length; at += EMBED_SLICE) {
-    if (texts.length > EMBED_SLICE) await new Promise((resolve) => setImmediate(resolve));
+    if (texts.length > EMBED_SLICE) await letIoIn();
     vectors.push(...(await embedder.embed(texts.slice(at, at + EMBED_SLICE))));
   }
   let next = 0;
@@ -105,7 +106,7 @@ export async function finishMemories(
       normalizeInPlace(v);
     });
   }
-  if (drafts.length > EMBED_SLICE) await new Promise((resolve) => setImmediate(resolve));
+  if (drafts.length > EMBED_SLICE) await letIoIn();
   return drafts.map((d, i) => ({
     ...(contexts[i] ? { contextOf: contexts[i]!.id } : {}),
     memory: { id: newMemoryId(), ...d.memory, recordedAt: formatInstant(recordedAt) },

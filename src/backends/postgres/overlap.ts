@@ -7,6 +7,7 @@
  * order as doing it all at once; only when it is done changes.
  */
 import type { Queryable } from "./connection.js";
+import { letIoIn } from "../../event-loop.js";
 
 /** Items per slice: small enough that a statement's answer is read within a few milliseconds of arriving. */
 const SLICE = 32;
@@ -26,8 +27,8 @@ export class Overlap<I, O> {
       () => (settled = true),
       () => (settled = true),
     );
-    // setImmediate lets the socket's data be read between slices (an await alone resumes before any I/O)
-    while (!settled && this.step()) await new Promise((resolve) => setImmediate(resolve));
+    // the socket's data is read between slices
+    while (!settled && this.step()) await letIoIn();
     return pending;
   }
 
