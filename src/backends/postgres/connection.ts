@@ -165,22 +165,22 @@ export function poolDatabase(url: string, options: { max?: number } = {}): Datab
       return (options.max ?? 4) > 1 && !pglite;
     },
     async query<T>(sql: string, params: unknown[] = []) {
-      return withRetries(label, () => withClient(async (client) => (await client.query(statement(client, sql, params))).rows as T[]));
+      return withRetries(label, () =>
+        withClient(async (client, broken) => {
+          const run = async () => (await client.query(statement(client, sql, params))).rows as T[];
+          // PGlite served over a socket takes its clients' protocol messages one at a time from all of them, so
+          // outside a transaction one client's Bind could meet another's unnamed statement ("malformed array
+          // literal" in 2 of 10 runs of the two-processes test); a client inside a transaction it serves alone
+          // to the end. A statement without parameters is one message, and safe.
+          return unprepared.has(client) && params.length > 0 ? inTransaction(client, label, broken, run) : run();
+        }),
+      );
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
       return withRetries(label, () =>
-        withClient(async (client, broken) => {
-          await client.query("BEGIN");
-          let result: T;
-          try {
-            result = await fn({ query: async <R>(sql: string, params: unknown[] = []) => (await client.query(statement(client, sql, params))).rows as R[] });
-          } catch (err) {
-            await client.query("ROLLBACK").catch(broken); // a connection that cannot roll back is not handed back
-            throw err;
-          }
-          await commit(client, label, broken);
-          return result;
-        }),
+        withClient((client, broken) =>
+          inTransaction(client, label, broken, () => fn({ query: async <R>(sql: string, params: unknown[] = []) => (await client.query(statement(client, sql, params))).rows as R[] })),
+        ),
       );
     },
     async exec(sql: string) {
@@ -219,6 +219,20 @@ async function commit(client: pg.PoolClient, label: string, broken: () => void):
       { cause: err }, // a CascadeError: never run again (withRetries)
     );
   }
+}
+
+/** Runs `fn` between BEGIN and COMMIT on `client`, rolling back when it throws. */
+async function inTransaction<T>(client: pg.PoolClient, label: string, broken: () => void, fn: () => Promise<T>): Promise<T> {
+  await client.query("BEGIN");
+  let result: T;
+  try {
+    result = await fn();
+  } catch (err) {
+    await client.query("ROLLBACK").catch(broken); // a connection that cannot roll back is not handed back
+    throw err;
+  }
+  await commit(client, label, broken);
+  return result;
 }
 
 /** Failures worth running the whole transaction again for: they come from timing, not from what it does. */
