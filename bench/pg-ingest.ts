@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultGloveEmbedder, Engine } from "../src/index.js";
 import { streamedCorpus } from "../src/bench/corpus.js";
+import { INGEST_BATCH, INGEST_CALL } from "../src/bench/run.js";
 import { openPostgresScratch } from "../src/backends/postgres/open.js";
 import { SqliteStore } from "../src/backends/sqlite/store.js";
 
@@ -26,20 +27,15 @@ const embedder = defaultGloveEmbedder();
 const engine = await Engine.create({ store, embedder, tokens: embedder }, { pyramid: { enabled: true } });
 try {
   const corpus = streamedCorpus({ memories: chunks, queries: 1, seed: 42, vocabulary: [...embedder.vocabulary()] });
-  const batches = corpus.batches(2000);
+  const calls = corpus.batches(INGEST_CALL);
   let generating = 0;
   const t0 = performance.now();
-  for (let ended = false; !ended; ) {
+  for (;;) {
     const g0 = performance.now();
-    const call = [];
-    while (call.length < 10_000) {
-      const next = batches.next();
-      if ((ended = next.done === true)) break;
-      call.push(...next.value);
-    }
+    const next = calls.next();
     generating += performance.now() - g0;
-    if (call.length === 0) break;
-    const r = await engine.rememberMany(call, { batchSize: 2000, detect: false });
+    if (next.done) break;
+    const r = await engine.rememberMany(next.value, { batchSize: INGEST_BATCH, detect: false });
     if (r.failed.length) throw new Error(`${r.failed.length} memories failed: ${r.failed[0].error}`);
   }
   const written = performance.now();

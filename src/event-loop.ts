@@ -7,3 +7,11 @@
 export function letIoIn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
+
+/** Items worked through between pauses: a few milliseconds of chunking, embedding or extraction. */
+const ITEMS_BETWEEN_PAUSES = 64;
+
+/** A pause before item `i` of a loop every ITEMS_BETWEEN_PAUSES items (never before the first). */
+export function letIoInEvery(i: number): Promise<void> | undefined {
+  return i > 0 && i % ITEMS_BETWEEN_PAUSES === 0 ? letIoIn() : undefined;
+}

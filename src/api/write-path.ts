@@ -29,7 +29,7 @@ import { topicPlacer, type TopicPlacer } from "../topics/placement.js";
 import type { ResolvedEngineConfig } from "./engine-config.js";
 import { parseWith } from "../validate.js";
 import type { EdgeJson, SuggestionJson } from "./present.js";
-import { letIoIn } from "../event-loop.js";
+import { letIoIn, letIoInEvery } from "../event-loop.js";
 
 /** What `remember` answers: enough to refer to the memory later, and what it changed in the graph. */
 export interface Remembered {
@@ -222,6 +222,8 @@ export class WritePath {
       if (options.failFast || !(err instanceof CascadeError && err.isUsageError)) throw err;
       result.failed.push({ index, error: errorMessage(err) });
     };
+    const partition = <T extends Item>(items: T[], record: boolean) =>
+      partitionByImportKey(items, (v) => inputs[v.index], (keys) => this.deps.store.memoryIdsByImportKey(keys), seen, record);
     // each batch is validated and drafted (chunked, embedded, its entities extracted) while the one before it is
     // written: on a server the write is mostly waiting, and drafting needs nothing the write changes
     const ahead = (start: number): Promise<Lookahead> => {
@@ -230,7 +232,7 @@ export class WritePath {
         const valid: Item[] = [];
         const failures: Lookahead["failures"] = [];
         for (let index = start; index < Math.min(inputs.length, start + batchSize); index++) {
-          if (index > start && (index - start) % 64 === 0) await letIoIn(); // a write in flight is answered in between
+          await letIoInEvery(index - start); // a write in flight is answered in between
           try {
             const { supersedes, rest } = splitSupersedes(inputs[index]);
             valid.push({ index, memory: validateMemoryInput(rest, now), supersedes });
@@ -240,7 +242,7 @@ export class WritePath {
         }
         // lines the store or this run surely holds are not drafted (a resumed import embeds nothing twice); the
         // batch's own dedupe, once the batch before is written, decides
-        const likely = options.dedupe ? (await partitionByImportKey(valid, (v) => inputs[v.index], (keys) => this.deps.store.memoryIdsByImportKey(keys), seen, false)).fresh : valid;
+        const likely = options.dedupe ? (await partition(valid, false)).fresh : valid;
         return { valid, failures, drafts: await this.draft(likely) };
       })();
       look.catch(() => {}); // a failure is thrown when the batch's turn comes, not before the batch ahead is written
@@ -253,7 +255,7 @@ export class WritePath {
       for (const f of failures) fail(f.index, f.err);
       let valid: (Item & { importKey?: string })[] = checked;
       if (options.dedupe) {
-        const split = await partitionByImportKey(valid, (v) => inputs[v.index], (keys) => this.deps.store.memoryIdsByImportKey(keys), seen);
+        const split = await partition(valid, true);
         valid = split.fresh;
         result.skipped += split.skipped.length;
         for (const s of split.skipped) {

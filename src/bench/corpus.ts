@@ -42,7 +42,7 @@ export interface SyntheticCorpus {
 
 const SPEAKERS = ["Ana", "Ben", "Chen", "Dara", "Eli", "Fatima", "Goran", "Hana"];
 
-export type Memory = SyntheticCorpus["memories"][number];
+type Memory = SyntheticCorpus["memories"][number];
 
 /** The generator behind both forms of the corpus: one memory at a time, from a seeded state that can be saved. */
 class CorpusWriter {

@@ -11,12 +11,16 @@ import { CHANNEL_NAMES, type ChannelName } from "../model/types.js";
 import type { SifEmbedder } from "../embed/sif.js";
 import { dot } from "../vectors/math.js";
 import type { EdgeDraft } from "../model/graph.js";
-import { seededRandom, streamedCorpus, syntheticCorpus, type Memory as CorpusMemory } from "./corpus.js";
+import { seededRandom, streamedCorpus, syntheticCorpus } from "./corpus.js";
 import { MemoryTrace, type MemorySample, type PhaseMemory } from "./memory-trace.js";
 
-/** Memories per write transaction in the ingest phase, and per rememberMany call (five transactions). */
-const INGEST_BATCH = 2000;
-const INGEST_CALL = 10_000;
+/**
+ * Memories per write transaction in the ingest phase, and per rememberMany call (five transactions): a bulk load
+ * hands the engine several transactions' worth at once, as an import does, and the engine drafts each batch while
+ * the one before it is written (api/write-path.ts).
+ */
+export const INGEST_BATCH = 2000;
+export const INGEST_CALL = 10_000;
 
 export interface BenchOptions {
   chunks: number;
@@ -91,22 +95,13 @@ export async function runBench(embedder: SifEmbedder, options: BenchOptions): Pr
     // generating a batch is the harness's time, left out of the ingest rate (the corpus was made beforehand once)
     let generating = 0;
     let done = 0;
-    const batches = corpus.batches(INGEST_BATCH);
-    for (let ended = false; !ended; ) {
-      // a bulk load hands the engine several transactions' worth at once, as an import does: the engine drafts
-      // each batch while the one before it is written (api/write-path.ts)
+    const calls = corpus.batches(INGEST_CALL);
+    for (;;) {
       const g0 = performance.now();
-      const call: CorpusMemory[] = [];
-      while (call.length < INGEST_CALL) {
-        const next = batches.next();
-        if (next.done) {
-          ended = true;
-          break;
-        }
-        call.push(...next.value);
-      }
+      const next = calls.next();
       generating += performance.now() - g0;
-      if (call.length === 0) break;
+      if (next.done) break;
+      const call = next.value;
       // a bulk load: revision detection is measured on its own below
       const before = done;
       const r = await engine.rememberMany(call, { batchSize: INGEST_BATCH, detect: false, onProgress: (d) => options.onProgress?.("ingest", before + d, memories) });

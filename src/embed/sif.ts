@@ -11,7 +11,7 @@ import type { Embedder, TokenVectors } from "../ports/embedder.js";
 import { contentWords, words } from "../text/tokenize.js";
 import type { WordVectorTable } from "./glove-cache.js";
 import { dot, normalizeInPlace, removeComponentInPlace } from "../vectors/math.js";
-import { letIoIn } from "../event-loop.js";
+import { letIoInEvery } from "../event-loop.js";
 
 export interface SifOptions {
   a: number;
@@ -66,9 +66,6 @@ function commonComponent(table: WordVectorTable, weightOf: (rank: number) => num
   return u;
 }
 
-/** Texts embedded between yields to the event loop: about 4 ms of work. */
-const YIELD_EVERY = 64;
-
 export class SifEmbedder implements Embedder, TokenVectors {
   readonly id: string;
   readonly dimensions: number;
@@ -112,10 +109,9 @@ export class SifEmbedder implements Embedder, TokenVectors {
 
   async embed(texts: string[]): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
-    for (let at = 0; at < texts.length; at += YIELD_EVERY) {
-      // embedding runs on the one thread: a long call lets I/O in between (a write waiting on its server, requests)
-      if (at > 0) await letIoIn();
-      for (const t of texts.slice(at, at + YIELD_EVERY)) out.push(this.embedOne(t));
+    for (const [i, t] of texts.entries()) {
+      await letIoInEvery(i); // embedding runs on the one thread: a long call lets a write's answer in
+      out.push(this.embedOne(t));
     }
     return out;
   }

@@ -12,7 +12,7 @@ import type { ExtractedEntity } from "../model/entity.js";
 import { scopeOf, type Scope } from "../model/scope.js";
 import type { PreparedMemory } from "../model/types.js";
 import type { ValidMemory } from "./validate-memory.js";
-import { letIoIn } from "../event-loop.js";
+import { letIoInEvery } from "../event-loop.js";
 
 /** Which of these normalised keys name an entity that memories of this scope already mention. */
 export type KnownKeys = (keys: string[], scope: Scope) => Promise<Set<string>>;
@@ -22,8 +22,7 @@ export async function extractEntities(memories: Pick<ValidMemory, "text" | "spea
   if (!extractor) return null;
   const found: ExtractedEntity[][] = [];
   for (const [i, m] of memories.entries()) {
-    // the rule-based extractor is synchronous: a large batch lets I/O in between (prepare.ts does the same)
-    if (i > 0 && i % 64 === 0) await letIoIn();
+    await letIoInEvery(i); // the rule-based extractor is synchronous
     found.push(await extractor.extract(m.text, m.speaker));
   }
   return found;

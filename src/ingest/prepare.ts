@@ -16,7 +16,7 @@ import { distinctContentWords } from "../text/tokenize.js";
 import { formatInstant } from "../time/iso.js";
 import { normalizeInPlace } from "../vectors/math.js";
 import type { ValidMemory } from "./validate-memory.js";
-import { letIoIn } from "../event-loop.js";
+import { letIoIn, letIoInEvery } from "../event-loop.js";
 
 /**
  * ulid's default generator asks the OS for randomness once per character, which cost a third of import time;
@@ -34,8 +34,6 @@ function pooledRandom(): number {
 
 /** Chunks embedded per call: one call of the offline embedder on 256 chunks is about 15 ms. */
 const EMBED_SLICE = 256;
-/** Memories chunked between yields to the event loop (a write waiting on its server is answered in between). */
-const YIELD_EVERY = 64;
 
 /** Monotonic within a millisecond, so ids sort in insertion order. */
 const nextUlid = monotonicFactory(pooledRandom);
@@ -68,7 +66,7 @@ export async function draftMemories(memories: ValidMemory[], embedder: Embedder)
   // 1,000,000-character text into sentences is one linear pass (25-140 ms, text/sentences).
   const chunks: (ChunkDraft & { ownText: string })[][] = [];
   for (const [i, m] of memories.entries()) {
-    if (i > 0 && i % YIELD_EVERY === 0) await letIoIn();
+    await letIoInEvery(i);
     // scripts without spaces are cut into words here, so every backend's index sees the words a query will use
     chunks.push(chunkText(m.text, defaultChunking).map((c) => ({ ...c, ownText: segmentScripts(indexedText(m, c.text)) })));
   }
@@ -118,13 +116,7 @@ export async function finishMemories(
   }));
 }
 
-/** Drafts and finishes in one go: for writes that do not overlap preparing with writing. */
-export async function prepareMemories(
-  memories: ValidMemory[],
-  embedder: Embedder,
-  recordedAt: number,
-  contexts: (TurnContext | null)[] = [],
-  contextWeight = 0,
-): Promise<PreparedMemory[]> {
-  return finishMemories(await draftMemories(memories, embedder), embedder, recordedAt, contexts, contextWeight);
+/** Drafts and finishes in one go, without a context: a correction, a restored memory, a summary. */
+export async function prepareMemories(memories: ValidMemory[], embedder: Embedder, recordedAt: number): Promise<PreparedMemory[]> {
+  return finishMemories(await draftMemories(memories, embedder), embedder, recordedAt);
 }

@@ -9,7 +9,7 @@ import type { DoctorCheck } from "../../ports/store.js";
 import type { Database, Queryable } from "./connection.js";
 import { analyze } from "./analyze.js";
 import { checkEntityCounts } from "./entities-sql.js";
-import { counts, curatedText, insertPostings, postingKeys, postingsOf } from "./index-sql.js";
+import { counts, curatedText, insertPostings, postingsOf } from "./index-sql.js";
 
 const BODY = "body index (bm25, late interaction)";
 const CURATED = "curated index (titles, descriptions, tags)";
@@ -105,13 +105,13 @@ async function rebuild(q: Queryable, ns: string): Promise<void> {
   await q.query(`DELETE FROM summary_children c WHERE c.namespace = $1 AND ${LINK_TO_NOTHING}`, [ns]);
   await q.query("DELETE FROM postings WHERE namespace = $1", [ns]);
   const chunks = await q.query<{ id: number; indexed_text: string }>("SELECT id, indexed_text FROM chunks WHERE namespace = $1 ORDER BY id", [ns]);
-  const analyzed = chunks.map((c) => ({ id: c.id, ...analyze(c.indexed_text) }));
-  for (let i = 0; i < analyzed.length; i += 500) await insertPostings(q, ns, analyzed.slice(i, i + 500).map((a) => ({ ...postingsOf(a), chunkId: a.id })));
+  const postings = chunks.map((c) => ({ chunkId: c.id, ...postingsOf(analyze(c.indexed_text)) }));
+  for (let i = 0; i < postings.length; i += 500) await insertPostings(q, ns, postings.slice(i, i + 500));
   await q.query("UPDATE chunks c SET length = x.len, keys = x.keys FROM unnest($2::bigint[], $3::int[], $4::text[]) AS x (id, len, keys) WHERE c.namespace = $1 AND c.id = x.id", [
     ns,
-    analyzed.map((a) => a.id),
-    analyzed.map((a) => a.length),
-    analyzed.map((a) => postingKeys(a.tf)),
+    postings.map((p) => p.chunkId),
+    postings.map((p) => p.length),
+    postings.map((p) => p.keys),
   ]);
 
   await q.query("DELETE FROM curated_postings WHERE namespace = $1", [ns]);

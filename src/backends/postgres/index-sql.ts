@@ -62,7 +62,7 @@ export function postingsOf({ tf, length }: AnalyzedText): ChunkPostings {
 }
 
 /** The keys a chunk's postings are filed under, as chunks.keys lists them (space-separated: a key has no space). */
-export function postingKeys(tf: Map<string, number>): string {
+function postingKeys(tf: Map<string, number>): string {
   return [...tf.keys()].join(" ");
 }
 

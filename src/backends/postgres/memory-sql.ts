@@ -14,7 +14,7 @@ import { distinctContentWords } from "../../text/tokenize.js";
 import { analyze } from "./analyze.js";
 import type { Queryable } from "./connection.js";
 import { dropUnusedForms, removeMentions } from "./entities-sql.js";
-import { addCounts, countTerms, deletePostings, insertPostings, postingKeys, postingsOf } from "./index-sql.js";
+import { addCounts, countTerms, deletePostings, insertPostings, postingsOf } from "./index-sql.js";
 import { markDirty } from "./pyramid-sql.js";
 import { insertContent } from "./write-sql.js";
 
@@ -137,14 +137,14 @@ export async function stripContextOf(q: Queryable, ns: string, rowid: number): P
       const text = c.indexed_text.slice(0, c.indexed_text.length - c.context_chars);
       const terms = distinctContentWords(text);
       const kept = new Set(terms);
-      const analyzed = analyze(text);
+      const postings = postingsOf(analyze(text));
       await deletePostings(q, ns, [c.id]);
-      await insertPostings(q, ns, [{ ...postingsOf(analyzed), chunkId: c.id }]);
+      await insertPostings(q, ns, [{ ...postings, chunkId: c.id }]);
       await countTerms(q, ns, c.terms.split(" ").filter((t) => t && !kept.has(t)), -1);
       await q.query("UPDATE chunks SET indexed_text = $3, terms = $4, context_chars = 0, length = $5, keys = $6 WHERE namespace = $1 AND id = $2", [
-        ns, c.id, text, terms.join(" "), analyzed.length, postingKeys(analyzed.tf),
+        ns, c.id, text, terms.join(" "), postings.length, postings.keys,
       ]);
-      await addCounts(q, ns, { body_tokens: analyzed.length - c.length });
+      await addCounts(q, ns, { body_tokens: postings.length - c.length });
     }
     await q.query("UPDATE memories SET context_rowid = NULL WHERE namespace = $1 AND rowid = $2", [ns, dep]);
   }
