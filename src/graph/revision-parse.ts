@@ -58,14 +58,20 @@ function irrealis(tokens: Token[], text: string): string | null {
   return null;
 }
 
+/**
+ * The tagger's reading of each word. Its lemma list has holes (none for "cannot" in "(they cannot) fly") and its
+ * part of speech may too: a word it cannot lemmatise is its own lemma, one it cannot tag is "X", so every text
+ * gets a reading.
+ */
 function tag(text: string): Token[] {
   const doc = nlp.readDoc(text);
   const words = doc.tokens().out() as string[];
-  const pos = doc.tokens().out(its.pos) as string[];
-  const lemmas = doc.tokens().out(its.lemma as never) as unknown as string[];
+  const pos = doc.tokens().out(its.pos) as (string | undefined)[];
+  const lemmas = doc.tokens().out(its.lemma as never) as unknown as (string | undefined)[];
   return words.map((w, i) => {
-    const lower = w.toLowerCase();
-    return { lower, lemma: lemmas[i].toLowerCase(), pos: pos[i], stem: stemmer(lower), name: i > 0 && /^\p{Lu}/u.test(w) && words[i - 1] !== "." };
+    const lower = String(w).toLowerCase();
+    const lemma = typeof lemmas[i] === "string" && lemmas[i] !== "" ? lemmas[i]!.toLowerCase() : lower;
+    return { lower, lemma, pos: pos[i] ?? "X", stem: stemmer(lower), name: i > 0 && /^\p{Lu}/u.test(w) && words[i - 1] !== "." };
   });
 }
 
