@@ -112,7 +112,7 @@ export class Engine {
   async remember(input: MemoryInput, options: { provenance?: "user" | "api" } = {}): Promise<Remembered> {
     let memory: { id: string; kind: string; topic: string | null; at: string } | undefined;
     const changed: Pick<Remembered, "edges" | "suggestions"> = { edges: [], suggestions: [] };
-    const { ids } = await this.writes.write([input], {
+    const { ids, warnings } = await this.writes.write([input], {
       ...options,
       dedupe: refOf(input) !== undefined,
       failFast: true,
@@ -122,7 +122,8 @@ export class Engine {
         changed.suggestions.push(...found.suggestions.map(suggestionJson));
       },
     });
-    if (memory) return { id: memory.id, kind: memory.kind, topic: memory.topic, at: memory.at, ...changed };
+    const warned = warnings.length ? { warnings: warnings.map(({ step, reason }) => ({ step, reason })) } : {};
+    if (memory) return { id: memory.id, kind: memory.kind, topic: memory.topic, at: memory.at, ...changed, ...warned };
     const held = (await this.ports.store.getMemory(ids[0]!))!;
     return { id: held.id, kind: held.kind, topic: held.topic, at: held.at, ...changed, existing: true };
   }

@@ -60,7 +60,7 @@ const withoutNulls = (o: Record<string, unknown>) => Object.fromEntries(Object.e
 /** Restores exported memories batch by batch (`add`), then their edges (`finish`). */
 export class Restorer {
   private readonly edges: { index: number; edge: Edge }[] = [];
-  private readonly result: BatchResult = { imported: 0, skipped: 0, ids: [], failed: [] };
+  private readonly result: BatchResult = { imported: 0, skipped: 0, ids: [], failed: [], warnings: [] };
   private seen = 0;
   /** Whether anything was written (the pyramid then has windows to refresh). */
   wrote = false;

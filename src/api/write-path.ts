@@ -30,6 +30,7 @@ import type { ResolvedEngineConfig } from "./engine-config.js";
 import { parseWith } from "../validate.js";
 import type { EdgeJson, SuggestionJson } from "./present.js";
 import { letIoIn, letIoInEvery } from "../event-loop.js";
+import { enrich, EnrichmentLog, type EnrichmentWarning } from "../ingest/enrichment.js";
 
 /** What `remember` answers: enough to refer to the memory later, and what it changed in the graph. */
 export interface Remembered {
@@ -43,6 +44,8 @@ export interface Remembered {
   suggestions: SuggestionJson[];
   /** True when the memory's `ref` was already stored: nothing was written and `id` names the memory holding it. */
   existing?: true;
+  /** Optional steps that failed on this memory (ingest/enrichment.ts): it is stored without what they would add. */
+  warnings?: EnrichmentWarning[];
 }
 
 export interface BatchResult {
@@ -51,6 +54,8 @@ export interface BatchResult {
   skipped: number;
   ids: (string | null)[];
   failed: { index: number; error: string }[];
+  /** Stored items an optional step failed on (entities, topic, revisions): stored without what it would add. */
+  warnings: (EnrichmentWarning & { index: number })[];
 }
 
 export interface BatchOptions {
@@ -212,7 +217,8 @@ export class WritePath {
     longIds: string[],
   ): Promise<BatchResult> {
     const batchSize = options.batchSize ?? DEFAULT_BATCH;
-    const result: BatchResult = { imported: 0, skipped: 0, ids: inputs.map(() => null), failed: [] };
+    const result: BatchResult = { imported: 0, skipped: 0, ids: inputs.map(() => null), failed: [], warnings: [] };
+    const log = new EnrichmentLog();
     const now = this.deps.clock.now();
     const refs = new Map<string, string>();
     const seen = new Map<string, string | null>(); // import keys of this run (dedupe)
@@ -243,7 +249,7 @@ export class WritePath {
         // lines the store or this run surely holds are not drafted (a resumed import embeds nothing twice); the
         // batch's own dedupe, once the batch before is written, decides
         const likely = options.dedupe ? (await partition(valid, false)).fresh : valid;
-        return { valid, failures, drafts: await this.draft(likely) };
+        return { valid, failures, drafts: await this.draft(likely, log) };
       })();
       look.catch(() => {}); // a failure is thrown when the batch's turn comes, not before the batch ahead is written
       return look;
@@ -266,11 +272,11 @@ export class WritePath {
       }
       // a line the look ahead skipped may be fresh now: its twin earlier in the run failed to write
       const undrafted = valid.filter((v) => !drafts.has(v.index));
-      if (undrafted.length) for (const [index, d] of await this.draft(undrafted)) drafts.set(index, d);
+      if (undrafted.length) for (const [index, d] of await this.draft(undrafted, log)) drafts.set(index, d);
       const contexts = this.config.conversationContext ? await sessionContexts(valid.map((v) => v.memory), (session, at, scope) => this.deps.store.previousInSession(session, at, scope)) : [];
       const finished = await finishMemories(valid.map((v) => drafts.get(v.index)!.draft), this.deps.embedder, now, contexts, this.config.denseContext);
       const found = this.config.extractor ? valid.map((v) => drafts.get(v.index)!.entities!) : null;
-      const prepared = await keepKnownEntities(await this.placeTopics(finished), found, this.knownKeys);
+      const prepared = await keepKnownEntities(await this.placeTopics(finished, valid.map((v) => v.index), log), found, this.knownKeys);
       // a context taken from earlier in this batch names its memory once that memory has an id
       contexts.forEach((c, i) => c?.batchIndex !== undefined && (prepared[i].contextOf = prepared[c.batchIndex].memory.id));
       prepared.forEach((p, i) => {
@@ -319,7 +325,8 @@ export class WritePath {
       }
       result.imported += written.length;
       // Explicit supersedes always wins: only memories that named no predecessor are looked at.
-      const detected = options.detect !== false ? await this.detect(written.filter((i) => valid[i].supersedes.length === 0).map((i) => prepared[i]), now) : null;
+      const looked = written.filter((i) => valid[i].supersedes.length === 0);
+      const detected = options.detect !== false ? await this.detect(looked.map((i) => prepared[i]), now, looked.map((i) => valid[i].index), log) : null;
       if (options.onRevisions) {
         const ids = new Set(written.map((i) => prepared[i].memory.id));
         const suggestions = detected?.suggested ? (await this.deps.store.listSuggestions("open")).filter((s) => ids.has(s.from)) : [];
@@ -330,6 +337,8 @@ export class WritePath {
       if (next) await letIoIn();
     }
     result.failed.sort((a, b) => a.index - b.index);
+    // a warning of an item that was not stored after all (its write failed) says nothing about a stored memory
+    result.warnings = log.list().filter((w) => result.ids[w.index] !== null);
     return result;
   }
 
@@ -354,26 +363,32 @@ export class WritePath {
   };
 
   /** Drafts of these items by input index: chunked and embedded, with what the extractor finds in each. */
-  private async draft(items: Item[]): Promise<Map<number, Drafted>> {
+  private async draft(items: Item[], log: EnrichmentLog): Promise<Map<number, Drafted>> {
     const drafts = await draftMemories(items.map((v) => v.memory), this.deps.embedder);
-    const entities = await extractEntities(items.map((v) => v.memory), this.config.extractor);
+    const entities = await extractEntities(items.map((v) => v.memory), this.config.extractor, log, items.map((v) => v.index));
     return new Map(items.map((v, i) => [v.index, { draft: drafts[i], entities: entities?.[i] ?? null }]));
   }
 
-  private async placeTopics(prepared: PreparedMemory[]): Promise<PreparedMemory[]> {
+  private async placeTopics(prepared: PreparedMemory[], indexes: number[], log: EnrichmentLog): Promise<PreparedMemory[]> {
     if (!this.config.placement.enabled || prepared.length === 0) return prepared;
     const placer = await this.loadPlacer();
-    return prepared.map((p) => {
-      const vector = p.chunks[0].vector;
-      if (p.memory.topic !== null) {
-        placer.add(p.memory.topic, vector);
-        return p;
-      }
-      const placement = placer.place(vector);
-      if (!placement) return p;
-      // an automatic placement never moves a centroid (see topics-sql topicMemberVectors)
-      return { ...p, memory: { ...p.memory, topic: placement.topic, metadata: { ...p.memory.metadata, placement } } };
-    });
+    const placed: PreparedMemory[] = [];
+    for (const [i, p] of prepared.entries()) {
+      placed.push(
+        await enrich(log, indexes[i], "topic", () => {
+          const vector = p.chunks[0].vector;
+          if (p.memory.topic !== null) {
+            placer.add(p.memory.topic, vector);
+            return p;
+          }
+          const placement = placer.place(vector);
+          if (!placement) return p;
+          // an automatic placement never moves a centroid (see topics-sql topicMemberVectors)
+          return { ...p, memory: { ...p.memory, topic: placement.topic, metadata: { ...p.memory.metadata, placement } } };
+        }, p),
+      );
+    }
+    return placed;
   }
 
   private async loadPlacer(): Promise<TopicPlacer> {
@@ -386,10 +401,42 @@ export class WritePath {
     return this.placer;
   }
 
-  /** Looks for what the new memories revise; returns the edges it added and whether it left suggestions. */
-  private async detect(memories: PreparedMemory[], now: number): Promise<{ edges: Edge[]; suggested: boolean }> {
+  /**
+   * Looks for what the new memories revise; returns the edges it added and whether it left suggestions. When the
+   * judge fails on the batch, each memory is judged alone, so that one text it cannot read costs only its own
+   * detection (a warning), never the others'.
+   */
+  private async detect(memories: PreparedMemory[], now: number, indexes: number[], log: EnrichmentLog): Promise<{ edges: Edge[]; suggested: boolean }> {
     if (!this.config.detection.enabled || memories.length === 0) return { edges: [], suggested: false };
-    const found = await detectRevisions(
+    let found: Awaited<ReturnType<typeof detectRevisions>>;
+    try {
+      found = await this.detectAll(memories, now);
+    } catch (err) {
+      if (!isEnrichmentFailure(err)) throw err;
+      found = { edges: [], suggestions: [] };
+      for (const [i, m] of memories.entries()) {
+        const one = await enrich(log, indexes[i], "revisions", () => this.detectAll([m], now), null);
+        if (one) {
+          found.edges.push(...one.edges);
+          found.suggestions.push(...one.suggestions);
+        }
+      }
+    }
+    const added: Edge[] = [];
+    for (const edge of found.edges) {
+      try {
+        added.push(...(await this.deps.store.addEdges([edge])));
+      } catch (err) {
+        // a detected edge that would close a cycle (or duplicate one) is not worth failing an import for
+        if (!(err instanceof CascadeError && err.isUsageError)) throw err;
+      }
+    }
+    if (found.suggestions.length) await this.deps.store.addSuggestions(found.suggestions);
+    return { edges: added, suggested: found.suggestions.length > 0 };
+  }
+
+  private detectAll(memories: PreparedMemory[], now: number): ReturnType<typeof detectRevisions> {
+    return detectRevisions(
       this.deps.store,
       this.config.judge,
       memories.map((p) => ({
@@ -405,18 +452,17 @@ export class WritePath {
       this.config.detection,
       now,
     );
-    const added: Edge[] = [];
-    for (const edge of found.edges) {
-      try {
-        added.push(...(await this.deps.store.addEdges([edge])));
-      } catch (err) {
-        // a detected edge that would close a cycle (or duplicate one) is not worth failing an import for
-        if (!(err instanceof CascadeError && err.isUsageError)) throw err;
-      }
-    }
-    if (found.suggestions.length) await this.deps.store.addSuggestions(found.suggestions);
-    return { edges: added, suggested: found.suggestions.length > 0 };
   }
+}
+
+/**
+ * A failure of the judge on a text, as opposed to the store failing under it (a lock held too long, a full disk),
+ * which must still stop the write so that nothing is reported done that was not.
+ */
+function isEnrichmentFailure(err: unknown): boolean {
+  if (err instanceof CascadeError) return err.code !== "STORE_ERROR";
+  // a database's or the system's own error carries a code (SQLITE_BUSY, ENOSPC, a SQLSTATE); a rule's bug does not
+  return typeof (err as { code?: unknown })?.code !== "string";
 }
 
 function errorMessage(err: unknown): string {

@@ -13,17 +13,26 @@ import { scopeOf, type Scope } from "../model/scope.js";
 import type { PreparedMemory } from "../model/types.js";
 import type { ValidMemory } from "./validate-memory.js";
 import { letIoInEvery } from "../event-loop.js";
+import { enrich, type EnrichmentLog } from "./enrichment.js";
 
 /** Which of these normalised keys name an entity that memories of this scope already mention. */
 export type KnownKeys = (keys: string[], scope: Scope) => Promise<Set<string>>;
 
-/** What the extractor finds in each memory, tentative names included: reads nothing from the store. */
-export async function extractEntities(memories: Pick<ValidMemory, "text" | "speaker">[], extractor: EntityExtractor | null): Promise<ExtractedEntity[][] | null> {
+/**
+ * What the extractor finds in each memory, tentative names included: reads nothing from the store. A memory the
+ * extractor fails on gets no entities and a warning in `log` (by its position in `indexes`, or in the list).
+ */
+export async function extractEntities(
+  memories: Pick<ValidMemory, "text" | "speaker">[],
+  extractor: EntityExtractor | null,
+  log?: EnrichmentLog,
+  indexes?: number[],
+): Promise<ExtractedEntity[][] | null> {
   if (!extractor) return null;
   const found: ExtractedEntity[][] = [];
   for (const [i, m] of memories.entries()) {
     await letIoInEvery(i); // the rule-based extractor is synchronous
-    found.push(await extractor.extract(m.text, m.speaker));
+    found.push(await enrich(log, indexes?.[i] ?? i, "entities", () => extractor.extract(m.text, m.speaker), []));
   }
   return found;
 }
@@ -49,6 +58,6 @@ export async function keepKnownEntities(prepared: PreparedMemory[], found: Extra
   return prepared.map((p, i) => (kept[i].length ? { ...p, entities: kept[i] } : p));
 }
 
-export async function attachEntities(prepared: PreparedMemory[], extractor: EntityExtractor | null, known: KnownKeys): Promise<PreparedMemory[]> {
-  return keepKnownEntities(prepared, await extractEntities(prepared.map((p) => p.memory), extractor), known);
+export async function attachEntities(prepared: PreparedMemory[], extractor: EntityExtractor | null, known: KnownKeys, log?: EnrichmentLog): Promise<PreparedMemory[]> {
+  return keepKnownEntities(prepared, await extractEntities(prepared.map((p) => p.memory), extractor, log), known);
 }

@@ -123,7 +123,7 @@ export function openApiDocument() {
           ],
           responses: { "200": ok("{memories, edges, next_cursor}"), ...errors },
         },
-        post: { summary: "remember one memory (fields of `cascade add`, text required)", requestBody: json(memoryBodySchema), responses: { "201": ok("{id, kind, topic, at, edges, suggestions}"), "200": ok("its metadata.ref was already stored: {id, kind, topic, at, edges: [], suggestions: [], existing: true}"), ...errors } },
+        post: { summary: "remember one memory (fields of `cascade add`, text required)", requestBody: json(memoryBodySchema), responses: { "201": ok("{id, kind, topic, at, edges, suggestions, warnings?} (warnings: optional steps that failed on it, each {step, reason}: it is stored without them)"), "200": ok("its metadata.ref was already stored: {id, kind, topic, at, edges: [], suggestions: [], existing: true}"), ...errors } },
       },
       "/v1/export": {
         get: {
@@ -142,7 +142,7 @@ export function openApiDocument() {
           responses: { "201": ok("{imported, skipped, ids, failed, facts: [{id, text, derived_from}]}"), ...errors },
         },
       },
-      "/v1/memories:batch": { post: { summary: "remember many", requestBody: json(batchDocSchema), responses: { "200": ok("{imported, skipped, ids, failed}"), ...errors } } },
+      "/v1/memories:batch": { post: { summary: "remember many", requestBody: json(batchDocSchema), responses: { "200": ok("{imported, skipped, ids, failed, warnings} (warnings: [{index, step, reason}] for stored items an optional step failed on)"), ...errors } } },
       "/v1/memories/{id}": {
         get: { summary: "show", parameters: id, responses: { "200": ok("the memory, with status, superseded_by and supersedes as list gives them"), ...errors } },
         patch: {

@@ -73,6 +73,7 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
           `${result.existing ? "already stored (its ref), nothing new written:" : "remembered"} ${result.id} (${result.kind}, ${result.at}${result.topic ? `, ${result.topic}` : ""})`,
           ...result.edges.map((e) => `  supersedes ${e.to} (${e.provenance === "heuristic" || e.provenance === "llm" ? `detected, confidence ${e.confidence.toFixed(2)}` : "as you said"})`),
           ...result.suggestions.map((s) => `  may revise ${s.to} (confidence ${s.confidence.toFixed(2)}): cascade suggestions --accept ${s.id}`),
+          ...(result.warnings ?? []).map((w) => `  warning: stored without ${w.step}: ${w.reason}`),
         ].join("\n"),
       );
     });
@@ -91,7 +92,8 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
       const result = await withEngine(cmd, (e) => (o.format === "locomo" ? importLocomo(e, file, opts) : o.format === "mem0" ? importMem0(e, file, opts) : importJsonl(e, file, size, opts)));
       emit(mode(cmd), result, () => {
         const failures = result.failed.map((f) => `  line ${f.line}: ${f.error}`).join("\n");
-        return `imported ${result.imported}, skipped ${result.skipped} already stored, failed ${result.failed.length}${failures ? `\n${failures}` : ""}`;
+        const warned = result.warnings.map((w) => `  line ${w.line}: warning: stored without ${w.step}: ${w.reason}`).join("\n");
+        return `imported ${result.imported}, skipped ${result.skipped} already stored, failed ${result.failed.length}${failures ? `\n${failures}` : ""}${warned ? `\n${warned}` : ""}`;
       });
       process.exitCode = importExitCode(result);
     });
@@ -197,6 +199,7 @@ function importExitCode(r: { imported: number; skipped: number; failed: unknown[
 async function importJsonl(engine: Engine, file: string, size: number, opts: { detect: boolean; dedupe: boolean }) {
   const bar = progressBar("importing", "bytes");
   const failed: { line: number; error: string }[] = [];
+  const warnings: { line: number; step: string; reason: string }[] = [];
   const restorer = engine.restorer();
   const restoredLines: number[] = [];
   let imported = 0;
@@ -216,6 +219,7 @@ async function importJsonl(engine: Engine, file: string, size: number, opts: { d
       imported += r.imported;
       skipped += r.skipped;
       for (const f of r.failed) failed.push({ line: good[f.index].line, error: f.error });
+      for (const w of r.warnings) warnings.push({ line: good[w.index].line, step: w.step, reason: w.reason });
       bar.update(bytesRead, size);
     }
     const restored = await restorer.finish();
@@ -225,7 +229,7 @@ async function importJsonl(engine: Engine, file: string, size: number, opts: { d
   } finally {
     bar.stop();
   }
-  return { imported, skipped, failed: failed.sort((a, b) => a.line - b.line) };
+  return { imported, skipped, failed: failed.sort((a, b) => a.line - b.line), warnings };
 }
 
 function readJsonFile(file: string): unknown {
@@ -240,7 +244,13 @@ function readJsonFile(file: string): unknown {
 async function importMem0(engine: Engine, file: string, opts: { detect: boolean; dedupe: boolean }) {
   const { items, failed } = readMem0Export(readJsonFile(file));
   const r = await engine.rememberMany(items.map((i) => i.input), opts);
-  return { imported: r.imported, skipped: r.skipped, failed: [...failed, ...r.failed.map((f) => ({ line: items[f.index].line, error: f.error }))].sort((a, b) => a.line - b.line) };
+  const line = (index: number) => items[index].line;
+  return {
+    imported: r.imported,
+    skipped: r.skipped,
+    failed: [...failed, ...r.failed.map((f) => ({ line: line(f.index), error: f.error }))].sort((a, b) => a.line - b.line),
+    warnings: r.warnings.map((w) => ({ line: line(w.index), step: w.step, reason: w.reason })),
+  };
 }
 
 async function importLocomo(engine: Engine, file: string, opts: { detect: boolean; dedupe: boolean }) {
@@ -250,7 +260,13 @@ async function importLocomo(engine: Engine, file: string, opts: { detect: boolea
   const bar = progressBar("importing", "turns");
   try {
     const r = await engine.rememberMany(conv.turns.map((t) => t.input), { ...opts, onProgress: (d, t) => bar.update(d, t) });
-    return { imported: r.imported, skipped: r.skipped, failed: r.failed.map((f) => ({ line: f.index + 1, error: f.error })) };
+    const line = (index: number) => index + 1;
+    return {
+      imported: r.imported,
+      skipped: r.skipped,
+      failed: r.failed.map((f) => ({ line: line(f.index), error: f.error })),
+      warnings: r.warnings.map((w) => ({ line: line(w.index), step: w.step, reason: w.reason })),
+    };
   } finally {
     bar.stop();
   }
