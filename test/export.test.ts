@@ -61,7 +61,7 @@ test("export → import gives an equal store, record by record; importing it aga
   // a later `now`: restored records keep their own times, not the importer's clock
   const imported = cli(["import", file, "--db", b, "--now", "2026-12-01T00:00:00Z", "--json"]);
   assert.equal(imported.status, 0, imported.stderr);
-  assert.deepEqual(imported.json, { imported: 4, skipped: 0, failed: [] });
+  assert.deepEqual(imported.json, { imported: 4, skipped: 0, failed: [], warnings: [] });
   const copy = await openMemory({ path: b, now: parseInstant("now", NOW) });
   const after = await snapshot(copy, ids);
   await copy.close();
@@ -76,7 +76,7 @@ test("export → import gives an equal store, record by record; importing it aga
 
   const again = cli(["import", file, "--db", b, "--json"]);
   assert.equal(again.status, 0, again.stderr);
-  assert.deepEqual(again.json, { imported: 0, skipped: 4, failed: [] });
+  assert.deepEqual(again.json, { imported: 0, skipped: 4, failed: [], warnings: [] });
   assert.equal(cli(["export", "--db", b, "--now", NOW]).stdout, readFileSync(file, "utf8"), "the copy exports the same file");
 });
 

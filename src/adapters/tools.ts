@@ -35,6 +35,7 @@ function agentHit(h: Hit) {
     status: h.status,
     superseded_by: h.superseded_by,
     supersedes: h.supersedes,
+    ...(h.revised.length ? { replaced_statements: h.revised } : {}),
     sources_hit: h.sources_hit,
     score: Number(h.score.toFixed(4)),
   };

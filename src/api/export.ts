@@ -25,6 +25,8 @@ export interface ExportedEdge {
   provenance: Provenance;
   confidence: number;
   reason: string | null;
+  /** The older memory's statement this edge replaces; absent: all it says. */
+  statement?: string;
 }
 
 /** What a memory said before a correction recorded at `recorded_at` (the fields `update` can change). */
@@ -79,6 +81,7 @@ function edgeRecord(e: Edge): ExportedEdge {
     provenance: e.provenance,
     confidence: e.confidence,
     reason: e.reason,
+    ...(e.statement !== null ? { statement: e.statement } : {}),
   };
 }
 
@@ -107,7 +110,7 @@ export async function* exportMemories(store: Store, now: number, options: Export
     const memories = page.memories.filter((m) => m.kind !== "summary");
     const edges = memories.length ? await store.edgesTouching(memories.map((m) => m.id)) : [];
     for (const listed of memories) {
-      const { status: _s, superseded_by: _b, supersedes: _p, ...memory } = listed;
+      const { status: _s, superseded_by: _b, supersedes: _p, revised: _r, ...memory } = listed;
       yield await memoryRecord(store, memory, edges);
     }
     cursor = page.next_cursor ?? undefined;

@@ -49,6 +49,8 @@ export type ListOptions = z.input<typeof listOptionsSchema>;
 interface Listed {
   status: "current" | "superseded";
   superseded_by: string[];
+  /** Statements of it that later memories replaced (the rest still stands). */
+  revised: { statement: string; by: string }[];
   supersedes: string[];
 }
 
@@ -86,7 +88,7 @@ export async function withStatus(store: Store, memories: Memory[], time: GraphTi
   return {
     memories: memories.map((m) => {
       const s = status.get(m.id)!;
-      return { ...memoryJson(m), status: s.status, superseded_by: s.supersededBy, supersedes: s.supersedes };
+      return { ...memoryJson(m), status: s.status, superseded_by: s.supersededBy, supersedes: s.supersedes, revised: s.revised };
     }),
     edges,
   };

@@ -29,6 +29,8 @@ export interface EdgeJson {
   provenance: string;
   confidence: number;
   reason: string | null;
+  /** The statement of `to` this edge replaces; null: all `to` says. */
+  statement: string | null;
 }
 
 export function edgeJson(e: Edge): EdgeJson {
@@ -44,6 +46,7 @@ export function edgeJson(e: Edge): EdgeJson {
     provenance: e.provenance,
     confidence: e.confidence,
     reason: e.reason,
+    statement: e.statement,
   };
 }
 

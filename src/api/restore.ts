@@ -31,6 +31,7 @@ const edgeSchema = z
     provenance: z.enum(PROVENANCES),
     confidence: z.number().min(0).max(1),
     reason: z.string().nullable().optional(),
+    statement: z.string().min(1).nullable().optional(),
   })
   .strict();
 
@@ -117,6 +118,7 @@ export class Restorer {
           provenance: e.provenance,
           confidence: e.confidence,
           reason: e.reason ?? null,
+          statement: e.statement ?? null,
         },
       });
     }

@@ -66,6 +66,7 @@ export interface EdgeRow {
   provenance: Edge["provenance"];
   confidence: number;
   reason: string | null;
+  statement: string | null;
 }
 
 export function toEdge(r: EdgeRow): Edge {
@@ -81,6 +82,7 @@ export function toEdge(r: EdgeRow): Edge {
     provenance: r.provenance,
     confidence: r.confidence,
     reason: r.reason,
+    statement: r.statement ?? null,
   };
 }
 

@@ -10,7 +10,7 @@ import { isUnscoped, sameScope, type Scope } from "../model/scope.js";
 import type { RevisionJudge } from "../ports/judge.js";
 import type { Ranked } from "../model/types.js";
 import type { Store } from "../ports/store.js";
-import { judgeStatements } from "./statements.js";
+import { judgeStatements, type StatementVerdict } from "./statements.js";
 
 export interface DetectionOptions {
   enabled: boolean;
@@ -84,7 +84,7 @@ export async function detectRevisions(
       const newerJudged = { text: m.text, at: m.at };
       // a rule-based judge reads statements, so a long memory is judged sentence by sentence (graph/statements.ts);
       // a model reads the whole texts
-      const verdict = judge.provenance === "heuristic" ? await judgeStatements(judge, olderJudged, newerJudged, mayRevise) : await judge.judge(olderJudged, newerJudged);
+      const verdict: StatementVerdict = judge.provenance === "heuristic" ? await judgeStatements(judge, olderJudged, newerJudged, mayRevise) : await judge.judge(olderJudged, newerJudged);
       if (verdict.confidence >= opts.edgeThreshold) {
         edges.push({
           type: "supersedes",
@@ -96,6 +96,7 @@ export async function detectRevisions(
           provenance: judge.provenance,
           confidence: verdict.confidence,
           reason: verdict.reason,
+          statement: verdict.statement ?? null,
         });
       } else if (verdict.confidence >= opts.suggestThreshold) {
         suggestions.push({ from: m.id, to: id, confidence: verdict.confidence, reason: verdict.reason, createdAt: recordedAt });

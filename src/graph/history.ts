@@ -7,7 +7,7 @@
 import type { Edge, GraphTime } from "../model/graph.js";
 import type { Memory } from "../model/types.js";
 import type { Store } from "../ports/store.js";
-import { edgeCounts } from "./status.js";
+import { edgeCounts, replacesWhole } from "./status.js";
 
 export interface ChainLink {
   memory: Memory;
@@ -50,7 +50,7 @@ export async function historyOf(store: Store, id: string, t: GraphTime): Promise
     const ends = into.map((e) => e.validFrom).filter((v) => v >= validFrom);
     chain.push({
       memory,
-      status: into.some((e) => edgeCounts(e, t)) ? "superseded" : "current",
+      status: into.some((e) => e.type === "supersedes" && replacesWhole(e) && edgeCounts(e, t)) ? "superseded" : "current",
       validFrom,
       validTo: ends.length ? Math.min(...ends) : null,
     });

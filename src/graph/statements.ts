@@ -22,6 +22,19 @@ const MIN_SHARED_WORDS = 2;
 const NO_REVISION: Verdict = { confidence: 0, reason: "no sentence of the newer memory revises one of the older" };
 
 /**
+ * At most this many sentences of a newer memory are judged, against at most this many of an older one: the cost of
+ * judging a pair is bounded whatever the two texts' size (a pasted book would otherwise cost sentences²).
+ */
+const MAX_JUDGED = 48;
+const MAX_COMPARED = 400;
+
+/** A verdict on statements: which sentence of the older memory the newer one revises, when it names one. */
+export interface StatementVerdict extends Verdict {
+  /** The older memory's sentence judged revised, when the older memory says more than that one statement. */
+  statement?: string;
+}
+
+/**
  * Code is not a statement of anyone's state: `db.String(120)` beside `db.String(80)` is two columns, not a
  * change of mind. Fenced blocks, inline code and lines that read as code are left out before judging.
  */
@@ -64,14 +77,17 @@ function sentences(text: string): string[] {
  * The judge's verdict on the pair, statement by statement when either memory is longer than a statement.
  * `mayRevise` is the cheap test of a sentence worth judging (the judge's own, RevisionJudge.mayRevise).
  */
-export async function judgeStatements(judge: RevisionJudge, older: JudgedMemory, newer: JudgedMemory, mayRevise: (text: string) => boolean): Promise<Verdict> {
-  const olderSentences = sentences(older.text);
+export async function judgeStatements(judge: RevisionJudge, older: JudgedMemory, newer: JudgedMemory, mayRevise: (text: string) => boolean): Promise<StatementVerdict> {
+  const olderSentences = sentences(older.text).slice(0, MAX_COMPARED);
   const newerSentences = sentences(newer.text);
   if (olderSentences.length <= STATEMENT_SENTENCES && newerSentences.length <= STATEMENT_SENTENCES) return judge.judge(older, newer);
   const olderWords = olderSentences.map((s) => new Set(distinctContentWords(s)));
-  let best = NO_REVISION;
+  let best: StatementVerdict = NO_REVISION;
+  let judged = 0;
   for (const sentence of newerSentences) {
+    if (judged === MAX_JUDGED) break;
     if (!mayRevise(sentence)) continue;
+    judged++;
     const words = distinctContentWords(sentence);
     let match = -1;
     let most = MIN_SHARED_WORDS - 1;
@@ -81,7 +97,11 @@ export async function judgeStatements(judge: RevisionJudge, older: JudgedMemory,
     });
     if (match < 0) continue;
     const verdict = await judge.judge({ text: olderSentences[match], at: older.at }, { text: sentence, at: newer.at });
-    if (verdict.confidence > best.confidence) best = { confidence: verdict.confidence, reason: `${verdict.reason}; in "${clip(sentence)}"` };
+    if (verdict.confidence > best.confidence) {
+      best = { confidence: verdict.confidence, reason: `${verdict.reason}; in "${clip(sentence)}"` };
+      // an older memory of one statement is replaced whole; of several, only the one revised
+      if (olderSentences.length > 1) best.statement = olderSentences[match].trim();
+    }
   }
   return best;
 }

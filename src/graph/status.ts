@@ -2,7 +2,9 @@
  * @module graph/status
  * Supersession status at a point in both times. An edge counts at (asOf, knownAt) when it holds in the world at
  * asOf (validFrom ≤ asOf < validTo) and Cascade knew it at knownAt (recorded by then, not yet retracted).
- * A memory is superseded when some counting `supersedes` edge points into it.
+ * A memory is superseded when some counting `supersedes` edge for all it says points into it. An edge that names
+ * one statement (a sentence of a long message) leaves the memory current for the rest: it is listed among the
+ * memory's revised statements, and the memory is partly current.
  */
 import type { Edge, GraphTime } from "../model/graph.js";
 import type { Store } from "../ports/store.js";
@@ -20,17 +22,29 @@ export interface Supersession {
   status: "current" | "superseded";
   /** Memories that directly supersede this one (newest first). */
   supersededBy: string[];
-  /** Memories this one directly supersedes. */
+  /** Memories this one directly supersedes (all they say, or one of their statements). */
   supersedes: string[];
+  /** Statements of this memory that later memories replaced while the rest still stands (newest first). */
+  revised: RevisedStatement[];
 }
+
+export interface RevisedStatement {
+  statement: string;
+  by: string;
+}
+
+/** Whether an edge replaces all its older memory says (rather than one statement of it). */
+export const replacesWhole = (e: Edge): boolean => e.statement === null;
 
 /** Status of each memory from the `supersedes` edges touching them. */
 export function supersessionOf(memoryIds: string[], edges: Edge[], t: GraphTime): Map<string, Supersession> {
-  const out = new Map<string, Supersession>(memoryIds.map((id) => [id, { status: "current", supersededBy: [], supersedes: [] }]));
+  const out = new Map<string, Supersession>(memoryIds.map((id) => [id, { status: "current", supersededBy: [], supersedes: [], revised: [] }]));
   const counting = edges.filter((e) => e.type === "supersedes" && edgeCounts(e, t)).sort((a, b) => b.validFrom - a.validFrom);
   for (const e of counting) {
     const older = out.get(e.to);
-    if (older && !older.supersededBy.includes(e.from)) {
+    if (older && !replacesWhole(e)) {
+      if (!older.revised.some((r) => r.statement === e.statement && r.by === e.from)) older.revised.push({ statement: e.statement!, by: e.from });
+    } else if (older && !older.supersededBy.includes(e.from)) {
       older.supersededBy.push(e.from);
       older.status = "superseded";
     }
@@ -50,7 +64,7 @@ export async function currentSuccessors(store: Store, ids: string[], t: GraphTim
   const newestInto = (edges: Edge[]) => {
     const into = new Map<string, Edge>();
     for (const e of edges) {
-      if (e.type !== "supersedes" || !edgeCounts(e, t)) continue;
+      if (e.type !== "supersedes" || !replacesWhole(e) || !edgeCounts(e, t)) continue;
       const best = into.get(e.to);
       if (!best || e.validFrom > best.validFrom || (e.validFrom === best.validFrom && e.recordedAt > best.recordedAt)) into.set(e.to, e);
     }

@@ -24,9 +24,14 @@ export interface Edge {
   provenance: Provenance;
   confidence: number;
   reason: string | null;
+  /**
+   * The statement (a sentence) of the older memory that this edge replaces, or null for all it says. A long
+   * message keeps standing for its other statements when one of them changes: it is partly current, not superseded.
+   */
+  statement: string | null;
 }
 
-export type EdgeDraft = Omit<Edge, "id" | "retractedAt">;
+export type EdgeDraft = Omit<Edge, "id" | "retractedAt" | "statement"> & { statement?: string | null };
 
 /** A detected revision below the confidence threshold, waiting for a person. */
 export interface Suggestion {

@@ -163,6 +163,14 @@ export interface Hit {
   status: "current" | "superseded";
   superseded_by: string[];
   supersedes: string[];
+  /**
+   * Statements of this memory that later memories replaced, each with the memory that replaced it; the rest of
+   * what it says still stands (a long message partly current). Empty when nothing of it was replaced.
+   */
+  revised: { statement: string; by: string }[];
+  /** Whose memory it is: its `user` and `agent` scope (null when it has none). */
+  user: string | null;
+  agent: string | null;
   /** Memories on the other side of a `contradicts` edge (either direction) at the query's time. */
   contradicts: string[];
 }

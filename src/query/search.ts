@@ -184,6 +184,8 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
       topic: m.topic,
       at: m.at,
       speaker: m.speaker,
+      user: m.user,
+      agent: m.agent,
       ref: typeof m.metadata.ref === "string" ? m.metadata.ref : null,
       chunk: { ord: c.ord, start: c.start, end: c.end, text: c.text },
       sources_hit: f.sourcesHit,
@@ -194,6 +196,7 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
       status: f.status,
       superseded_by: f.supersededBy,
       supersedes: f.supersedes,
+      revised: f.revised,
       contradicts: f.contradicts,
     };
   });

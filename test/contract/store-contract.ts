@@ -28,6 +28,7 @@ export const CONTRACT_CASES = [
   "deleting a memory removes it from every index",
   "edges: cycles and unknown memories refused, retraction kept",
   "a batch of edges is written or refused as one edge at a time would be",
+  "an edge may name the statement of the older memory it replaces, one at a time and in a batch",
   "suggestions are recorded once and decided once",
   "writes mark their calendar windows dirty",
   "a summary is not written from a memory that no longer exists",
@@ -282,6 +283,18 @@ const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>>
     assert.equal(kept[0].retractedAt, RECORDED + DAY);
     await store.addEdges([edge(ids[3], ids[4], "contradicts")]);
     assert.equal((await store.edgesTouching([ids[4]], "contradicts")).length, 1);
+    await store.close();
+  },
+
+  async "an edge may name the statement of the older memory it replaces, one at a time and in a batch"(open) {
+    const { store, ids } = await seeded(open);
+    const statement = "The mooring fee is 180 pounds a month.";
+    const [one] = await store.addEdges([{ ...edge(ids[4], ids[3]), statement }]);
+    assert.equal(one.statement, statement);
+    const batch = await store.addEdges([{ ...edge(ids[2], ids[1]), statement: "Standup is at 9." }, edge(ids[1], ids[0])]);
+    assert.deepEqual(batch.map((e) => e.statement), ["Standup is at 9.", null]);
+    const read = await store.edgesTouching([ids[3], ids[1], ids[0]]);
+    assert.deepEqual(read.map((e) => [e.to, e.statement]).sort(), [[ids[0], null], [ids[1], "Standup is at 9."], [ids[3], statement]].sort(), "read back as written");
     await store.close();
   },
 

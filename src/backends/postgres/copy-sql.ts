@@ -196,15 +196,15 @@ const WRITERS: { [S in CopySection]: Writer<S> } = {
   edges: async (q, ns, edges) => {
     const ends = await rowids(q, ns, "memories", edges.flatMap((e) => [e.from, e.to]), "an edge");
     await q.query(
-      `INSERT INTO edges (namespace, id, type, from_rowid, to_rowid, valid_from_ms, valid_to_ms, recorded_at_ms, retracted_at_ms, provenance, confidence, reason)
-       SELECT $1, id, type, f, t, vf, vt, ra, rt, p, c, r
-       FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::text[], $11::float8[], $12::text[])
-         WITH ORDINALITY AS x (id, type, f, t, vf, vt, ra, rt, p, c, r, i)
+      `INSERT INTO edges (namespace, id, type, from_rowid, to_rowid, valid_from_ms, valid_to_ms, recorded_at_ms, retracted_at_ms, provenance, confidence, reason, statement)
+       SELECT $1, id, type, f, t, vf, vt, ra, rt, p, c, r, st
+       FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::text[], $11::float8[], $12::text[], $13::text[])
+         WITH ORDINALITY AS x (id, type, f, t, vf, vt, ra, rt, p, c, r, st, i)
        ORDER BY i`,
       [
         ns, edges.map((e) => e.id), edges.map((e) => e.type), edges.map((e) => ends.get(e.from)), edges.map((e) => ends.get(e.to)), edges.map((e) => e.validFrom),
         edges.map((e) => e.validTo), edges.map((e) => e.recordedAt), edges.map((e) => e.retractedAt), edges.map((e) => e.provenance), edges.map((e) => e.confidence),
-        edges.map((e) => e.reason),
+        edges.map((e) => e.reason), edges.map((e) => e.statement ?? null),
       ],
     );
     return 0;

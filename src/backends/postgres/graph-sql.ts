@@ -13,7 +13,7 @@ import { markDirty } from "./pyramid-sql.js";
 
 /** Edges by memory id; `rowid` is the insertion order a whole-store copy pages by (copy-sql.ts). */
 export const EDGE_SELECT = `SELECT e.rowid, e.id, e.type, f.id AS from_id, t.id AS to_id, e.valid_from_ms, e.valid_to_ms, e.recorded_at_ms,
-  e.retracted_at_ms, e.provenance, e.confidence, e.reason
+  e.retracted_at_ms, e.provenance, e.confidence, e.reason, e.statement
   FROM edges e JOIN memories f ON f.namespace = e.namespace AND f.rowid = e.from_rowid
   JOIN memories t ON t.namespace = e.namespace AND t.rowid = e.to_rowid`;
 
@@ -48,11 +48,11 @@ export async function insertEdge(q: Queryable, ns: string, draft: EdgeDraft): Pr
   await markDirty(q, ns, [from, to]);
   const id = `e_${ulid()}`;
   await q.query(
-    `INSERT INTO edges (namespace, id, type, from_rowid, to_rowid, valid_from_ms, valid_to_ms, recorded_at_ms, provenance, confidence, reason)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [ns, id, draft.type, from, to, draft.validFrom, draft.validTo, draft.recordedAt, draft.provenance, draft.confidence, draft.reason],
+    `INSERT INTO edges (namespace, id, type, from_rowid, to_rowid, valid_from_ms, valid_to_ms, recorded_at_ms, provenance, confidence, reason, statement)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    [ns, id, draft.type, from, to, draft.validFrom, draft.validTo, draft.recordedAt, draft.provenance, draft.confidence, draft.reason, draft.statement ?? null],
   );
-  return { ...draft, id, retractedAt: null };
+  return { ...draft, statement: draft.statement ?? null, id, retractedAt: null };
 }
 
 /**
@@ -82,17 +82,18 @@ export async function insertEdges(q: Queryable, ns: string, drafts: EdgeDraft[])
   await markDirty(q, ns, [...new Set(pairs.flatMap(([f, t]) => [f!, t!]))]);
   const ids = drafts.map(() => `e_${ulid()}`);
   await q.query(
-    `INSERT INTO edges (namespace, id, type, from_rowid, to_rowid, valid_from_ms, valid_to_ms, recorded_at_ms, provenance, confidence, reason)
-     SELECT $1, id, type, f, t, vf, vt, ra, pr, c, re
-     FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::text[], $10::float8[], $11::text[])
-       WITH ORDINALITY AS x (id, type, f, t, vf, vt, ra, pr, c, re, i)
+    `INSERT INTO edges (namespace, id, type, from_rowid, to_rowid, valid_from_ms, valid_to_ms, recorded_at_ms, provenance, confidence, reason, statement)
+     SELECT $1, id, type, f, t, vf, vt, ra, pr, c, re, st
+     FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::text[], $10::float8[], $11::text[], $12::text[])
+       WITH ORDINALITY AS x (id, type, f, t, vf, vt, ra, pr, c, re, st, i)
      ORDER BY i`,
     [
       ns, ids, drafts.map((d) => d.type), pairs.map((p) => p[0]), pairs.map((p) => p[1]), drafts.map((d) => d.validFrom), drafts.map((d) => d.validTo),
       drafts.map((d) => d.recordedAt), drafts.map((d) => d.provenance), drafts.map((d) => d.confidence), drafts.map((d) => d.reason),
+      drafts.map((d) => d.statement ?? null),
     ],
   );
-  return drafts.map((d, i) => ({ ...d, id: ids[i], retractedAt: null }));
+  return drafts.map((d, i) => ({ ...d, statement: d.statement ?? null, id: ids[i], retractedAt: null }));
 }
 
 /**

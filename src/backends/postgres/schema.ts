@@ -326,6 +326,11 @@ const MIGRATIONS: string[] = [
   ALTER TABLE summary_children DROP CONSTRAINT IF EXISTS summary_children_namespace_parent_rowid_fkey;
   ALTER TABLE summary_children DROP CONSTRAINT IF EXISTS summary_children_namespace_child_rowid_fkey;
   `,
+  // 8: statements as the unit of a revision (SQLite's 15): an edge may name the statement of the older memory it
+  // replaces; null stands for all the older memory says.
+  `
+  ALTER TABLE edges ADD COLUMN IF NOT EXISTS statement text;
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

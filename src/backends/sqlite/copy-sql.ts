@@ -172,13 +172,13 @@ const WRITERS: { [S in CopySection]: Writer<S> } = {
   },
   edges: (stmt, edges) => {
     const insert = stmt(
-      `INSERT INTO edges (id, type, from_rowid, to_rowid, valid_from_ms, valid_to_ms, recorded_at_ms, retracted_at_ms, provenance, confidence, reason)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO edges (id, type, from_rowid, to_rowid, valid_from_ms, valid_to_ms, recorded_at_ms, retracted_at_ms, provenance, confidence, reason, statement)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     for (const e of edges) {
       const from = rowidOrFail(stmt, "memories", e.from, `edge ${e.id}`);
       const to = rowidOrFail(stmt, "memories", e.to, `edge ${e.id}`);
-      insert.run(e.id, e.type, from, to, e.validFrom, e.validTo, e.recordedAt, e.retractedAt, e.provenance, e.confidence, e.reason);
+      insert.run(e.id, e.type, from, to, e.validFrom, e.validTo, e.recordedAt, e.retractedAt, e.provenance, e.confidence, e.reason, e.statement ?? null);
     }
     return none;
   },

@@ -14,7 +14,7 @@ type Prepare = (sql: string) => Database.Statement;
 
 /** Edges by memory id; `rowid` is the insertion order a whole-store copy pages by (copy-sql.ts). */
 export const EDGE_SELECT = `SELECT e.rowid, e.id, e.type, f.id AS from_id, t.id AS to_id, e.valid_from_ms, e.valid_to_ms, e.recorded_at_ms,
-  e.retracted_at_ms, e.provenance, e.confidence, e.reason
+  e.retracted_at_ms, e.provenance, e.confidence, e.reason, e.statement
   FROM edges e JOIN memories f ON f.rowid = e.from_rowid JOIN memories t ON t.rowid = e.to_rowid`;
 
 function rowidOf(stmt: Prepare, id: string, field: string): number {
@@ -46,10 +46,10 @@ export function insertEdge(stmt: Prepare, draft: EdgeDraft): Edge {
   markDirty(stmt, [from, to]);
   const id = `e_${ulid()}`;
   stmt(
-    `INSERT INTO edges (id, type, from_rowid, to_rowid, valid_from_ms, valid_to_ms, recorded_at_ms, provenance, confidence, reason)
-     VALUES (@id, @type, @from, @to, @validFrom, @validTo, @recordedAt, @provenance, @confidence, @reason)`,
-  ).run({ ...draft, id, from, to });
-  return { ...draft, id, retractedAt: null };
+    `INSERT INTO edges (id, type, from_rowid, to_rowid, valid_from_ms, valid_to_ms, recorded_at_ms, provenance, confidence, reason, statement)
+     VALUES (@id, @type, @from, @to, @validFrom, @validTo, @recordedAt, @provenance, @confidence, @reason, @statement)`,
+  ).run({ ...draft, statement: draft.statement ?? null, id, from, to });
+  return { ...draft, statement: draft.statement ?? null, id, retractedAt: null };
 }
 
 export function getEdge(stmt: Prepare, id: string): Edge {

@@ -241,6 +241,11 @@ const MIGRATIONS: Migration[] = [
   INSERT OR IGNORE INTO mention_forms (memory_rowid, key, name)
     SELECT x.memory_rowid, a.key, a.key FROM mentions x JOIN entity_aliases a ON a.entity_rowid = x.entity_rowid;
   `,
+  // 15: statements as the unit of a revision. An edge may name the one statement (a sentence) of the older memory
+  // it replaces; null stands for all the older memory says, as every edge before this did.
+  `
+  ALTER TABLE edges ADD COLUMN statement TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -27,8 +27,9 @@ export function formatSearch(r: SearchResult): string {
     const where = [h.level ? null : h.at.slice(0, 10), h.topic, kind, h.speaker].filter(Boolean).join("  ");
     const shown = h.title ? `${h.title} — ${h.chunk.text}` : withSpeaker(h.speaker, h.chunk.text);
     const status = h.status === "superseded" ? `  SUPERSEDED by ${h.superseded_by.join(", ")}` : h.supersedes.length ? `  (supersedes ${h.supersedes.join(", ")})` : "";
+    const revised = h.revised.map((r) => `\n    partly revised: "${oneLine(r.statement, 100)}" replaced by ${r.by}`).join("");
     const adjusted = h.adjustments.map((a) => `${a.reason}${"factor" in a ? ` ×${rounded(a.factor)}` : ` +${a.delta.toFixed(4)}`}`).join("; ");
-    return `${String(i + 1).padStart(2)}. ${h.score.toFixed(4)}  [${channels || "no channel"}]  ${where}  ${h.id}${status}${adjusted ? `\n    adjusted: ${adjusted}` : ""}\n    ${oneLine(shown, 150)}`;
+    return `${String(i + 1).padStart(2)}. ${h.score.toFixed(4)}  [${channels || "no channel"}]  ${where}  ${h.id}${status}${adjusted ? `\n    adjusted: ${adjusted}` : ""}${revised}\n    ${oneLine(shown, 150)}`;
   });
   const timing = Object.entries(r.channels)
     .map(([c, rep]) => `${c} ${rep!.candidates} in ${rep!.ms.toFixed(1)} ms`)
@@ -98,7 +99,8 @@ export function formatMemory(m: ListedMemory & { children?: string[]; sentences?
   const placed = m.metadata.placement as { topic: string; confidence: number; similarity: number; nearest: string } | undefined;
   const rows: [string, string | null][] = [
     ["id", m.id],
-    ["status", m.status === "superseded" ? `SUPERSEDED by ${m.superseded_by.join(", ")}` : "current"],
+    ["status", m.status === "superseded" ? `SUPERSEDED by ${m.superseded_by.join(", ")}` : m.revised.length ? "partly current: the rest still stands" : "current"],
+    ...m.revised.map((r): [string, string] => ["replaced", `"${oneLine(r.statement, 120)}" by ${r.by}`]),
     ["supersedes", m.supersedes.length ? m.supersedes.join(", ") : null],
     ["kind", m.kind],
     ["at", m.at],

@@ -40,15 +40,19 @@ export function renderHits(r: SearchResult): string {
       const status =
         h.status === "superseded"
           ? `SUPERSEDED by ${h.superseded_by.join(", ")} — do not act on it`
-          : `current${h.supersedes.length ? `, replaces ${h.supersedes.join(", ")}` : ""}`;
+          : `current${h.supersedes.length ? `, replaces ${h.supersedes.join(", ")}` : ""}${partly(h.revised)}`;
       const disputed = h.contradicts?.length ? `; CONTRADICTED by ${h.contradicts.join(", ")}` : "";
       const found = h.sources_hit.length ? h.sources_hit.map((c) => `${c} #${h.ranks[c]}`).join(", ") : "brought in as the current version";
       const when = h.window ? `${h.level} summary of ${h.window.start} to ${h.window.end}` : h.at;
-      const where = [when, h.topic && `topic ${h.topic}`, h.speaker && `speaker ${h.speaker}`].filter(Boolean).join("; ");
+      const where = [when, h.topic && `topic ${h.topic}`, h.speaker && `speaker ${h.speaker}`, h.user && `user ${h.user}`, h.agent && `agent ${h.agent}`].filter(Boolean).join("; ");
       return `${i + 1}. [${h.id}] (${status}${disputed}; ${where}; found by ${found}; score ${h.score.toFixed(4)})\n${h.title ? `${h.title}: ` : ""}${h.text}`;
     })
     .join("\n\n") + context;
 }
+
+/** A partly current memory: which of its statements were replaced, and by what (the rest still stands). */
+const partly = (revised: { statement: string; by: string }[]) =>
+  revised.length ? `; PARTLY REVISED: ${revised.map((r) => `"${r.statement}" was replaced by ${r.by}`).join("; ")} — the rest still stands` : "";
 
 function renderHistory(h: HistoryJson): string {
   const chain = h.chain.map((c) => `- [${c.id}] ${c.status}, valid ${c.valid_from} → ${c.valid_to ?? "now"}: ${c.text}`).join("\n");
@@ -241,7 +245,7 @@ export function createMcpServer(engine: Engine): McpServer {
     (a) =>
       guarded(async () => {
         const m = await engine.show(a.id);
-        const status = m.status === "superseded" ? `SUPERSEDED by ${m.superseded_by.join(", ")} — do not act on it` : "current";
+        const status = m.status === "superseded" ? `SUPERSEDED by ${m.superseded_by.join(", ")} — do not act on it` : `current${partly(m.revised)}`;
         const facts = [
           m.at,
           `kind ${m.kind}`,
