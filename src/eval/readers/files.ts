@@ -12,7 +12,7 @@ export function readText(path: string): string {
     return readFileSync(path, "utf8");
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    throw unreadable(path, code === "ENOENT" ? "is missing" : code === "ERR_STRING_TOO_LONG" ? "is too large to read as one text" : "cannot be read");
+    throw unreadable(path, code === "ENOENT" ? "is missing" : code === "ERR_STRING_TOO_LONG" || code === "ERR_FS_FILE_TOO_LARGE" ? "is too large to read as one text" : "cannot be read");
   }
 }
 
