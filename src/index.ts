@@ -22,7 +22,7 @@ export { OnnxEmbedder, type OnnxEmbedderOptions, type OnnxPooling } from "./embe
 export { SifEmbedder } from "./embed/sif.js";
 export { loadGloveTable } from "./embed/glove-cache.js";
 export { SqliteStore } from "./backends/sqlite/store.js";
-export { defaultSearchOptions, defaultWeights } from "./config/defaults.js";
+export { defaultSearchOptions, defaultWeights, defaultLimits } from "./config/defaults.js";
 export { fuse, rrfScore, type Fused } from "./fuse/rrf.js";
 export { parseInstant, formatInstant } from "./time/iso.js";
 export { recallOptionsSchema, recallWireShape, recallOptionsFromWire, RECALL_WIRE_NAMES, type RecallOptions, type RecallWire } from "./query/options.js";
@@ -63,7 +63,7 @@ export { EDGE_TYPES, type Edge, type EdgeType, type Suggestion } from "./model/g
 export { ChatJudge, type ChatJudgeOptions } from "./graph/chat-judge.js";
 export { MemorySpace, defaultSpaceLimits, type SpaceLimits, type Lease } from "./api/space.js";
 export { DEFAULT_NAMESPACE, validateNamespace, namespacePath } from "./api/namespaces.js";
-export { parseWith } from "./validate.js";
+export { parseWith, decodeUtf8 } from "./validate.js";
 export { runCvCommand } from "./eval/cv-command.js";
 export { formatCv } from "./eval/cv-format.js";
 export { crossValidate, leaveOneOut, type CvReport, type CvSetting, type CvFigures } from "./eval/cv.js";

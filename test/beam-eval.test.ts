@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { locomoDate, toLocomo } from "../bench/beam-to-locomo.js";
@@ -109,4 +109,32 @@ test("eval --cv's default scores what eval scores, summaries included (the pyram
   assert.equal(update_first, 1);
   assert.ok(metrics.mrr < 1, "a day summary outranks an evidence message here");
   assert.deepEqual(cv.json.overall.default, metrics);
+});
+
+test("eval beam: a reference given as message ids is evidence; in BEAM's own tree a chat it cannot use is skipped with one line, the rest evaluated", () => {
+  const dir = tempDir();
+  const questions = { ...tinyBeamQuestions, event_ordering: [{ question: "In what order did the budget change?", source_chat_ids: [2, 4], conversation_references: [2, [4]] }] };
+  writeBeamChat(join(dir, "chats", "100K"), "1", tinyBeamChat, questions);
+  writeBeamChat(join(dir, "chats", "100K"), "2", tinyBeamChat, { ...questions, knowledge_update: [{ question: "Budget?", conversation_references: { bad: true } }] });
+  mkdirSync(join(dir, "chats", "10M", "1"), { recursive: true });
+  const skipped: string[] = [];
+  const convs = DATASET_READERS.beam(dir, (line) => skipped.push(line));
+  assert.deepEqual(convs.map((c) => c.name), ["chats/100K/1"]);
+  assert.deepEqual(convs[0].questions.find((q) => q.category === "event_ordering")?.evidence, ["2", "4"]);
+  assert.deepEqual(skipped, [
+    "eval: skipped chats/100K/2/probing_questions.json.knowledge_update.0.conversation_references: Invalid input",
+    `eval: skipped ${join(dir, "chats", "10M", "1", "chat.json")} is missing`,
+  ]);
+  // without a place to report them, the reader is strict: the first unusable chat is the error
+  assert.throws(() => DATASET_READERS.beam(dir), /chats\/100K\/2\/probing_questions\.json\.knowledge_update\.0\.conversation_references/);
+
+  const c = cli(["eval", "beam", dir, "--no-ablation"]);
+  assert.equal(c.status, 0, c.stderr);
+  assert.match(c.stdout, /beam: 1 conversation, 5 questions scored/);
+  const lines = c.stderr.split("\n").filter((l) => l.startsWith("cascade: "));
+  assert.deepEqual(lines.map((l) => l.replace(dir, "DIR")), ["cascade: eval: skipped chats/100K/2/probing_questions.json.knowledge_update.0.conversation_references: Invalid input", "cascade: eval: skipped DIR/chats/10M/1/chat.json is missing"]);
+  // a chat named alone is the user's choice: its fault is the error, exit 2 and one line
+  const alone = cli(["eval", "beam", join(dir, "chats", "10M", "1")]);
+  assert.equal(alone.status, 2);
+  assert.equal(alone.stderr.trim(), `cascade: eval: ${join(dir, "chats", "10M", "1", "chat.json")} is missing`);
 });

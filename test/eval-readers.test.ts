@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { DATASET_READERS, defaultGloveEmbedder, evaluate, scratchStores, updateFirst } from "../src/index.js";
 import { cli, tempDir } from "./helpers.js";
+import { tinyLocomo } from "./fixtures/tiny-locomo.js";
 import { tinyLongMemEval } from "./fixtures/tiny-longmemeval.js";
 import { tinyMadialDialogues, tinyMadialMemories } from "./fixtures/tiny-madial.js";
 
@@ -155,4 +156,24 @@ test("eval --budget-words prints its evidence@N columns (they were measured but 
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /\| configuration \| recall@5 \| recall@10 \| hit@10 \| ndcg@10 \| mrr \| evidence@250 \|/);
   assert.match(r.stdout, /\| all channels \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| 1\.000 \|/);
+});
+
+test("eval readers take every public layout: LoCoMo's locomo10.json list, a folder of LongMemEval files; a file they cannot use is skipped, named", () => {
+  const locomo = tempDir();
+  writeFileSync(join(locomo, "locomo10.json"), JSON.stringify([{ sample_id: "conv-1", conversation: tinyLocomo }, { sample_id: "conv-2", conversation: tinyLocomo }]));
+  writeFileSync(join(locomo, "notes.json"), "{ not json");
+  const skipped: string[] = [];
+  assert.deepEqual(DATASET_READERS.locomo(locomo, (l) => skipped.push(l)).map((c) => c.name), ["conv-1", "conv-2"]);
+  assert.equal(skipped.length, 1);
+  assert.match(skipped[0], /^eval: skipped \S+notes\.json is not valid JSON/);
+
+  const lme = tempDir();
+  writeFileSync(join(lme, "longmemeval_s.json"), JSON.stringify(tinyLongMemEval));
+  writeFileSync(join(lme, "longmemeval_oracle.json"), JSON.stringify(tinyLongMemEval));
+  writeFileSync(join(lme, "longmemeval_m.json"), JSON.stringify([{ ...tinyLongMemEval[0], question_date: "June 1st" }]));
+  skipped.length = 0;
+  const names = DATASET_READERS.longmemeval(lme, (l) => skipped.push(l)).map((c) => c.name);
+  assert.equal(names.length, 2 * tinyLongMemEval.length);
+  assert.ok(names.every((n) => /^longmemeval_(s|oracle)\//.test(n)), names.join());
+  assert.deepEqual(skipped, ['eval: skipped longmemeval_m.json.0.question_date: cannot read "June 1st" as a date like "2023/05/20 (Sat) 02:21"']);
 });

@@ -10,7 +10,7 @@ import type { MemoryInput } from "../model/types.js";
 import { formatInstant, parseInstant } from "../time/iso.js";
 import { validateTopicPath } from "../topics/path.js";
 import { validateMetadata } from "./metadata.js";
-import { parseWith, requireWellFormed } from "../validate.js";
+import { hasVisibleText, parseWith, requireName, requireWellFormed } from "../validate.js";
 
 const shortText = z.string().max(200, "at most 200 characters");
 
@@ -66,6 +66,8 @@ function expiryOf(m: MemoryInput, at: number): string | null {
   if (m.ttl !== undefined) {
     const d = TTL.exec(m.ttl.trim());
     if (!d) throw invalidInput("ttl", `${JSON.stringify(m.ttl.slice(0, 40))} is not a duration such as 90m, 12h, 30d or 2w`);
+    // a memory that expires as it is written would never be returned: refused, as an `expires` not after `at` is
+    if (Number(d[1]) === 0) throw invalidInput("ttl", `${JSON.stringify(m.ttl.trim())} would expire the memory at once; give a duration above zero`);
     return formatInstant(at + Number(d[1]) * TTL_MS[d[2] as keyof typeof TTL_MS]);
   }
   if (m.expires === undefined) return null;
@@ -77,6 +79,7 @@ function expiryOf(m: MemoryInput, at: number): string | null {
 export function validateMemoryInput(input: unknown, now: number): ValidMemory {
   const m: MemoryInput = parseWith(memoryInputSchema, input);
   if (m.text.trim().length === 0) throw invalidInput("text", "cannot be empty");
+  if (!hasVisibleText(m.text)) throw invalidInput("text", "holds only control characters (such as NUL) and spaces: nothing to remember");
   if (m.text.length > defaultLimits.maxTextChars) {
     throw invalidInput("text", `has ${m.text.length} characters; at most ${defaultLimits.maxTextChars} per memory (split long documents first)`);
   }
@@ -85,6 +88,10 @@ export function validateMemoryInput(input: unknown, now: number): ValidMemory {
     if (v !== undefined) requireWellFormed(field, v);
   }
   m.tags?.forEach((t, i) => requireWellFormed(`tags.${i}`, t));
+  for (const field of ["role", "speaker", "session", "user", "agent"] as const) {
+    const v = m[field];
+    if (v !== undefined) requireName(field, v);
+  }
   const tags = [...new Set(m.tags ?? [])];
   const at = m.at === undefined ? now : parseInstant("at", m.at);
   return {
@@ -95,11 +102,11 @@ export function validateMemoryInput(input: unknown, now: number): ValidMemory {
     tags,
     topic: m.topic === undefined ? null : validateTopicPath("topic", m.topic),
     at: formatInstant(at),
-    role: m.role || null,
-    speaker: m.speaker || null,
-    session: m.session || null,
-    user: m.user || null,
-    agent: m.agent || null,
+    role: m.role ?? null,
+    speaker: m.speaker ?? null,
+    session: m.session ?? null,
+    user: m.user ?? null,
+    agent: m.agent ?? null,
     expires: expiryOf(m, at),
     metadata: m.metadata === undefined ? {} : validateMetadata(m.metadata),
   };

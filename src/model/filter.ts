@@ -9,8 +9,8 @@ export type FieldOp = (typeof FIELD_OPS)[number];
 export type Scalar = string | number | boolean;
 
 export interface FieldCondition {
-  /** A scope field, or `metadata` with the path's segments. */
-  field: { scope: ScopeField } | { metadata: string[] };
+  /** A scope field, the memory's tags (a list: it holds a value when one of its tags does), or `metadata` with the path's segments. */
+  field: { scope: ScopeField } | { tags: true } | { metadata: string[] };
   op: FieldOp;
   /** A list for `in`, one scalar otherwise. */
   value: Scalar | Scalar[];

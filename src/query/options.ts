@@ -49,7 +49,7 @@ export const recallOptionsSchema = z
     includeExpired: z.boolean().optional().describe("also memories whose expiry has passed (left out by default)"),
     filter: whereSchema
       .optional()
-      .describe('scope and metadata conditions that must all hold: {"user": "alice"}, {"priority": {"gte": 2}}, {"lang": {"in": ["en", "de"]}}'),
+      .describe('scope, tag and metadata conditions that must all hold: {"user": "alice"}, {"tags": "travel"}, {"priority": {"gte": 2}}, {"lang": {"in": ["en", "de"]}}'),
     /** The same conditions already parsed (the CLI's `--filter` arguments); not on the wire. */
     where: z.array(z.custom<FieldCondition>()).optional(),
   })

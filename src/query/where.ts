@@ -1,13 +1,15 @@
 /**
  * @module query/where
- * Scope and metadata conditions (Mem0's `filters`): `user`, `agent`, `session` and `speaker` name the memory's
- * own fields; any other key names a metadata field by its dotted path (`project`, `source.app`; write
- * `metadata.user` for a metadata key that is also a scope name). All conditions must hold. Applied before
+ * Scope, tag and metadata conditions (Mem0's `filters`): `user`, `agent`, `session` and `speaker` name the
+ * memory's own fields, `tags` its tags (a list, like a metadata array: it holds a value when one of its tags does);
+ * any other key names a metadata field by its dotted path (`project`, `source.app`; write `metadata.user` or
+ * `metadata.tags` for a metadata key that is also one of those names). All conditions must hold. Applied before
  * ranking in every channel, like a topic filter; namespaces stay the hard wall.
  *
  * Two spellings of one thing, parsed here into `FieldCondition`s:
  * - JSON (HTTP, MCP, SDK): `{"user": "alice", "priority": {"gte": 2}, "lang": {"in": ["en", "de"]}}`
- * - CLI (`--filter`, repeatable): `user=alice`, `priority>=2`, `lang=en|de`, `status!=done`, `due<2026-07-01`
+ * - CLI (`--filter`, repeatable): `user=alice`, `priority>=2`, `lang=en|de`, `status!=done`, `due<2026-07-01`;
+ *   in a value, `\|` is a `|` of the value and `\\` a backslash (`--filter 'user=a\|b'` is the one user "a|b")
  *
  * Meaning, the same in every backend and in memory (query/filter.ts): a metadata array holds a value when one of
  * its elements does; `eq`/`in` compare a number with its decimal text alike (`--filter n=2` finds 2 and "2");
@@ -37,10 +39,11 @@ const SEGMENT = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 export function parseFieldKey(field: string, key: string): FieldCondition["field"] {
   if (key.length === 0 || key.length > whereLimits.maxKeyChars) throw invalidInput(field, `a key has 1 to ${whereLimits.maxKeyChars} characters`);
   if ((SCOPE_FIELDS as readonly string[]).includes(key)) return { scope: key as ScopeField };
+  if (key === "tags") return { tags: true };
   const path = key.startsWith("metadata.") ? key.slice("metadata.".length).split(".") : key.split(".");
   const bad = path.find((s) => !SEGMENT.test(s));
   if (bad !== undefined) {
-    throw invalidInput(field, `"${key}" is not a field: use user, agent, session, speaker or a metadata path of letters, digits, _ and - joined by dots`);
+    throw invalidInput(field, `"${key}" is not a field: use user, agent, session, speaker, tags or a metadata path of letters, digits, _ and - joined by dots`);
   }
   return { metadata: path };
 }
@@ -122,13 +125,35 @@ export function parseFilterArg(arg: string, field = "--filter"): FieldCondition 
   if (text.length === 0) throw invalidInput(field, `"${arg}" has no value after ${sym}`);
   if (text.length > whereLimits.maxValueChars) throw invalidInput(field, `a value has at most ${whereLimits.maxValueChars} characters`);
   const target = parseFieldKey(field, key);
-  if (op === "eq" && text.includes("|")) {
-    const values = text.split("|").map(cliValue);
+  const parts = splitUnescaped(text);
+  if (op === "eq" && parts.length > 1) {
+    const values = parts.map(cliValue);
     if (values.length > whereLimits.maxValues) throw invalidInput(field, `at most ${whereLimits.maxValues} values in a list`);
     return { field: target, op: "in", value: values };
   }
-  return { field: target, op, value: cliValue(text) };
+  return { field: target, op, value: cliValue(parts.join("|")) };
 }
+
+/**
+ * A `--filter` value cut at each `|` that is not escaped, each piece unescaped: `\|` is a `|` of the value, `\\` a
+ * backslash; any other backslash is itself. So every value, `|` and all, can be written (a scope value may hold
+ * one), and a value without a backslash reads as it always did.
+ */
+function splitUnescaped(text: string): string[] {
+  const parts: string[] = [];
+  let current = "";
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === "\\" && (text[i + 1] === "|" || text[i + 1] === "\\")) current += text[++i];
+    else if (ch === "|") {
+      parts.push(current);
+      current = "";
+    } else current += ch;
+  }
+  parts.push(current);
+  return parts;
+}
+
 
 export function parseFilterArgs(args: readonly string[], field = "--filter"): FieldCondition[] {
   if (args.length > whereLimits.maxConditions) throw invalidInput(field, `at most ${whereLimits.maxConditions} conditions`);
@@ -189,6 +214,7 @@ export function conditionHolds(m: Memory, c: FieldCondition): boolean {
     const v = m[c.field.scope];
     return holdsFor(v === null ? [] : [v], c.op, c.value);
   }
+  if ("tags" in c.field) return holdsFor(m.tags, c.op, c.value);
   const path = pathKey(c.field.metadata);
   return holdsFor(
     metadataFields(m.metadata).filter(([p]) => p === path).map(([, v]) => v),

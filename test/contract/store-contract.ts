@@ -198,6 +198,11 @@ const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>>
       ["user=alice", { where: [parseFilterArg("user=alice")] }, [0, 2, 3]],
       ["priority>=3", { where: [parseFilterArg("priority>=3")] }, [1, 3, 4]],
       ["team!=core", { where: [parseFilterArg("team!=core")] }, [1, 2, 3, 4, 5]],
+      // tags are a filter like any other: the memory's own tags, not a metadata field of that name
+      ["tags=baking", { where: [parseFilterArg("tags=baking")] }, [2]],
+      ["tags=x|baking", { where: [parseFilterArg("tags=x|baking")] }, [2]],
+      ["tags!=baking", { where: [parseFilterArg("tags!=baking")] }, [0, 1, 3, 4, 5]],
+      ["tags>=b", { where: [parseFilterArg("tags>=b")] }, [2]],
       ["under ops", { under: "ops" }, [0, 1, 3, 4]],
       ["topics life", { topics: ["life"] }, [2]],
       ["kinds decision", { kinds: ["decision"] }, [3, 4]],

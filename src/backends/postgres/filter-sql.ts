@@ -34,7 +34,7 @@ export function filterCondition(filter: SearchFilter, p: Params): string {
 const SCOPE_COLUMNS = { user: "m.user_id", agent: "m.agent_id", session: "m.session", speaker: "m.speaker" } as const;
 const RANGE_SQL = { gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
 
-/** One scope or metadata condition (meaning in query/where.ts). */
+/** One scope, tag or metadata condition (meaning in query/where.ts). */
 function conditionSql(c: FieldCondition, p: Params): string {
   const texts = (c.op === "in" ? (c.value as Scalar[]) : [c.value as Scalar]).map(matchText);
   if ("scope" in c.field) {
@@ -45,6 +45,16 @@ function conditionSql(c: FieldCondition, p: Params): string {
     }
     if (typeof c.value !== "string") return "FALSE"; // a scope holds text: a number range matches nothing
     return `${col} COLLATE "C" ${RANGE_SQL[c.op]} ${p.add(c.value)}`;
+  }
+  if ("tags" in c.field) {
+    // tags are a JSON list (text) on the memory: it holds a value when one of its tags does (as a metadata array)
+    const tag = `SELECT 1 FROM jsonb_array_elements_text(m.tags::jsonb) t(v) WHERE t.v`;
+    if (c.op === "eq" || c.op === "ne" || c.op === "in") {
+      const has = `EXISTS (${tag} = ANY(${p.add(texts)}::text[]))`;
+      return c.op === "ne" ? `NOT ${has}` : has;
+    }
+    if (typeof c.value !== "string") return "FALSE"; // tags are text: a number range matches nothing
+    return `EXISTS (${tag} COLLATE "C" ${RANGE_SQL[c.op]} ${p.add(c.value)}::text)`;
   }
   const path = p.add(pathKey(c.field.metadata));
   const fields = `SELECT f.memory_rowid FROM memory_fields f WHERE f.namespace = $1 AND f.path = ${path}`;

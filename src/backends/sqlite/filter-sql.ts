@@ -73,7 +73,7 @@ const SCOPE_COLUMNS = { user: "m.user_id", agent: "m.agent_id", session: "m.sess
 const RANGE_SQL = { gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
 
 /**
- * One scope or metadata condition (meaning in query/where.ts). Metadata goes through memory_fields' indexes: a
+ * One scope, tag or metadata condition (meaning in query/where.ts). Metadata goes through memory_fields' indexes: a
  * subquery per condition, values as parameters, lists as one JSON parameter.
  */
 function conditionSql(c: FieldCondition, name: string, params: Record<string, unknown>): string {
@@ -88,6 +88,18 @@ function conditionSql(c: FieldCondition, name: string, params: Record<string, un
     if (typeof c.value !== "string") return "0"; // a scope holds text: a number range matches nothing
     params[name] = c.value;
     return `${col} ${RANGE_SQL[c.op]} @${name}`;
+  }
+  if ("tags" in c.field) {
+    // tags are a JSON list on the memory: it holds a value when one of its tags does (as a metadata array)
+    const tag = `SELECT 1 FROM json_each(m.tags) t WHERE t.value`;
+    if (c.op === "eq" || c.op === "ne" || c.op === "in") {
+      params[name] = JSON.stringify(texts);
+      const has = `EXISTS (${tag} IN (SELECT value FROM json_each(@${name})))`;
+      return c.op === "ne" ? `NOT ${has}` : has;
+    }
+    if (typeof c.value !== "string") return "0"; // tags are text: a number range matches nothing
+    params[name] = c.value;
+    return `EXISTS (${tag} ${RANGE_SQL[c.op]} @${name})`;
   }
   params[`${name}p`] = pathKey(c.field.metadata);
   if (c.op === "eq" || c.op === "ne" || c.op === "in") {

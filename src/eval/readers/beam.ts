@@ -14,13 +14,13 @@
  * `first_event` / `second_event`...) — together with any "chat_id: N[, M...]" in `conversation_references`; a knowledge
  * update's `updated_info` is also kept apart, to measure whether it ranks first. Abstention questions have none.
  */
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { z } from "zod";
 import { invalidInput } from "../../errors.js";
 import { formatInstant, utcInstant } from "../../time/iso.js";
 import { parseWith } from "../../validate.js";
 import type { EvalConversation, EvalItem, EvalQuestion } from "../dataset.js";
-import { entries, isDirectory, noneFound, readJson } from "./files.js";
+import { entries, isDirectory, noneFound, readEach, readJson, type OnSkip } from "./files.js";
 
 const messageSchema = z.object({
   role: z.enum(["user", "assistant"]),
@@ -36,12 +36,15 @@ const batchSchema = z.object({
 
 type Ids = number | Ids[] | { [key: string]: Ids };
 const idsSchema: z.ZodType<Ids> = z.lazy(() => z.union([z.number().int(), z.array(idsSchema), z.record(z.string(), idsSchema)]));
+// a reference is a line of prose ("chat_id: 58, 59: the budget"), a message id, or a list of them (nested in places)
+type Refs = string | number | Refs[];
+const refsSchema: z.ZodType<Refs> = z.lazy(() => z.union([z.string(), z.number().int(), z.array(refsSchema)]));
 const questionSchema = z
   .object({
     question: z.string(),
     source_chat_ids: idsSchema.nullish(),
-    conversation_references: z.union([z.string(), z.array(z.string())]).nullish(),
-    conversation_reference: z.union([z.string(), z.array(z.string())]).nullish(),
+    conversation_references: refsSchema.nullish(),
+    conversation_reference: refsSchema.nullish(),
   })
   .passthrough();
 
@@ -87,10 +90,13 @@ function readQuestions(json: unknown, name: string, known: Set<string>): EvalQue
   const byType = parseWith(z.record(z.string(), z.array(questionSchema)), json, field);
   return Object.entries(byType).flatMap(([type, list]) =>
     list.map((q, i) => {
-      const refs = [q.conversation_references, q.conversation_reference].flat().filter((r): r is string => typeof r === "string");
-      // "chat_id: 58", "chat_id:16", "chat_id 28", "chat_id: 50, 51"; a range ("chat_id 12-15") gives its first
-      // id only: in the data every range is spelled out, message by message, in source_chat_ids
-      const fromRefs = refs.flatMap((r) => [...r.matchAll(/chat_id\s*:?\s*(\d+(?:\s*,\s*\d+)*)/gi)].flatMap((m) => m[1].split(",").map(Number)));
+      const refs = [q.conversation_references, q.conversation_reference].flat(Infinity as 1) as (Refs | null | undefined)[];
+      // a number is a message id; in prose: "chat_id: 58", "chat_id:16", "chat_id 28", "chat_id: 50, 51"; a range
+      // ("chat_id 12-15") gives its first id only: in the data every range is spelled out, message by message, in
+      // source_chat_ids. "Session 16: ..." names a session, not a message, and is not evidence.
+      const fromRefs = refs.flatMap((r) =>
+        typeof r === "number" ? [r] : typeof r === "string" ? [...r.matchAll(/chat_id\s*:?\s*(\d+(?:\s*,\s*\d+)*)/gi)].flatMap((m) => m[1].split(",").map(Number)) : [],
+      );
       const evidence = [...new Set([...flatten(q.source_chat_ids), ...fromRefs].map(String))];
       const unknown = evidence.find((id) => !known.has(id));
       if (unknown !== undefined) throw invalidInput(`${field}.${type}.${i}.source_chat_ids`, `message ${unknown} is not in chat.json`);
@@ -110,13 +116,37 @@ export function readBeamChat(dir: string, name: string): EvalConversation {
   return { name, turns, questions };
 }
 
-/** A chat folder, or a folder of chat folders (numbered ones in numeric order). */
-export function loadBeam(path: string): EvalConversation[] {
+/**
+ * A chat folder, or a folder holding chat folders at any depth up to three: BEAM's own tree (chats/100K/1,
+ * chats/10M/3...), one size's folder, or a folder of numbered chats. A folder is a chat when it holds chat.json or
+ * probing_questions/, or is numbered; each is named by its path below PATH ("100K/13"), sizes and numbered chats
+ * in numeric order. With `onSkip`, a chat whose files are missing or unusable is reported and the rest are read.
+ */
+export function loadBeam(path: string, onSkip?: OnSkip): EvalConversation[] {
   if (!isDirectory(path)) throw noneFound(path, "BEAM chat (a folder with chat.json, or of chat folders)");
-  const list = entries(path);
-  if (list.includes("chat.json")) return [readBeamChat(path, path.replace(/\/+$/, "").split("/").pop() || "chat")];
-  const chats = list.filter((d) => isDirectory(join(path, d)) && entries(join(path, d)).includes("chat.json"));
+  if (isChat(path, basename(path))) return [readBeamChat(path, basename(path) || "chat")];
+  const chats = chatFolders(path, "", 3);
   if (chats.length === 0) throw noneFound(path, "BEAM chat folders (chat.json with probing_questions/)");
-  chats.sort((a, b) => (Number(a) - Number(b)) || a.localeCompare(b));
-  return chats.map((d) => readBeamChat(join(path, d), d));
+  return readEach(chats, (name) => readBeamChat(join(path, name), name), onSkip);
+}
+
+const isChat = (dir: string, name: string): boolean => {
+  const list = entries(dir);
+  return list.includes("chat.json") || list.includes("probing_questions") || /^\d+$/.test(name);
+};
+
+/** "100K" → 100,000, "10M" → 10,000,000, "7" → 7: BEAM's sizes and chat numbers in their order. */
+const sizeOrder = (name: string): number => {
+  const m = /^(\d+)([KM]?)$/i.exec(name);
+  return m ? Number(m[1]) * (m[2] ? (m[2].toUpperCase() === "K" ? 1e3 : 1e6) : 1) : Infinity;
+};
+
+function chatFolders(root: string, under: string, depth: number): string[] {
+  const dirs = entries(join(root, under)).filter((d) => isDirectory(join(root, under, d)));
+  dirs.sort((a, b) => sizeOrder(a) - sizeOrder(b) || a.localeCompare(b));
+  return dirs.flatMap((d) => {
+    const name = under ? `${under}/${d}` : d;
+    if (isChat(join(root, name), d)) return [name];
+    return depth > 1 ? chatFolders(root, name, depth - 1) : [];
+  });
 }

@@ -10,8 +10,9 @@ const unreadable = (path: string, why: string) => new CascadeError("INVALID_INPU
 export function readText(path: string): string {
   try {
     return readFileSync(path, "utf8");
-  } catch {
-    throw unreadable(path, "cannot be read");
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    throw unreadable(path, code === "ENOENT" ? "is missing" : code === "ERR_STRING_TOO_LONG" || code === "ERR_FS_FILE_TOO_LARGE" ? "is too large to read as one text" : "cannot be read");
   }
 }
 
@@ -49,6 +50,35 @@ export function isDirectory(path: string): boolean {
 /** The entries of a folder, sorted. */
 export function entries(path: string): string[] {
   return readdirSync(path).sort();
+}
+
+/**
+ * Where a reader reports a file it skipped: one line naming the file and the field it stopped at. A reader given
+ * none is strict: the first unusable file is the error.
+ */
+export type OnSkip = (line: string) => void;
+
+/**
+ * Reads each of a folder's files (or chats, or languages) with `read`. A file that fails with a CascadeError (the
+ * data's fault: missing, not JSON, a field the reader cannot use) is reported through `onSkip` and the rest are
+ * read; without `onSkip`, or when nothing could be read, the (first) error is thrown. Any other error is a bug of
+ * the reader and is never skipped.
+ */
+export function readEach<T, R>(list: T[], read: (item: T) => R, onSkip?: OnSkip): R[] {
+  const out: R[] = [];
+  const skipped: CascadeError[] = [];
+  for (const item of list) {
+    try {
+      out.push(read(item));
+    } catch (err) {
+      if (!(err instanceof CascadeError) || !onSkip) throw err;
+      skipped.push(err);
+    }
+  }
+  // nothing read: the error alone, not lines about skipping followed by it
+  if (out.length === 0 && skipped.length > 0) throw skipped[0];
+  for (const err of skipped) onSkip?.(`eval: skipped ${err.message.replace(/^eval: /, "")}`);
+  return out;
 }
 
 export function noneFound(path: string, what: string): CascadeError {

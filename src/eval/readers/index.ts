@@ -5,12 +5,17 @@
  */
 import type { EvalConversation } from "../dataset.js";
 import { loadBeam } from "./beam.js";
+import type { OnSkip } from "./files.js";
 import { loadJsonl } from "./jsonl.js";
 import { loadLocomo } from "./locomo.js";
 import { loadLongMemEval } from "./longmemeval.js";
 import { loadMadial } from "./madial.js";
 
-export const DATASET_READERS: Record<string, (path: string) => EvalConversation[]> = {
+/**
+ * Each reader takes a file or a folder; given `onSkip`, a file of a folder it cannot use (missing, not JSON, a
+ * field it cannot read) is reported there in one line naming the file and the field, and the rest are read.
+ */
+export const DATASET_READERS: Record<string, (path: string, onSkip?: OnSkip) => EvalConversation[]> = {
   locomo: loadLocomo,
   beam: loadBeam,
   longmemeval: loadLongMemEval,
@@ -24,11 +29,11 @@ export const DATASET_NAMES = Object.keys(DATASET_READERS);
  * Reads each dataset given (name → path). With several, every conversation is named "<dataset>/<name>" and its
  * categories "<dataset>:<category>", so reports keep them apart and a fold can leave one dataset out.
  */
-export function loadDatasets(paths: Record<string, string>): EvalConversation[] {
+export function loadDatasets(paths: Record<string, string>, onSkip?: OnSkip): EvalConversation[] {
   const names = Object.keys(paths);
-  if (names.length === 1) return DATASET_READERS[names[0]](paths[names[0]]);
+  if (names.length === 1) return DATASET_READERS[names[0]](paths[names[0]], onSkip);
   return names.flatMap((dataset) =>
-    DATASET_READERS[dataset](paths[dataset]).map((c) => ({
+    DATASET_READERS[dataset](paths[dataset], onSkip).map((c) => ({
       ...c,
       name: `${dataset}/${c.name}`,
       dataset,

@@ -1,6 +1,6 @@
 /**
  * @module eval/readers/longmemeval
- * `eval longmemeval FILE`: LongMemEval's public format (Wu et al., ICLR 2025) — a JSON list of questions, each
+ * `eval longmemeval PATH`: LongMemEval's public format (Wu et al., ICLR 2025) — a JSON list of questions, each
  * with its own haystack: `haystack_sessions` (lists of `{role, content, has_answer?}`), `haystack_session_ids`,
  * `haystack_dates` ("2023/05/20 (Sat) 02:21"), `answer_session_ids`, `question`, `question_type`,
  * `question_date`.
@@ -9,13 +9,17 @@
  * evidence: the turns marked `has_answer`; session-level: `answer_session_ids`, scored by the session of each
  * hit. Abstention questions (`question_id` ending in "_abs") and questions without a marked turn are counted,
  * not scored, as in LongMemEval's own retrieval metrics.
+ *
+ * PATH is one file (longmemeval_s.json, _m, _oracle) or a folder of them; from a folder each question is named
+ * "<file>/<question_id>", since the files ask the same questions over different haystacks.
  */
+import { basename, join } from "node:path";
 import { z } from "zod";
 import { invalidInput } from "../../errors.js";
 import { formatInstant, utcInstant } from "../../time/iso.js";
 import { parseWith } from "../../validate.js";
 import type { EvalConversation } from "../dataset.js";
-import { readJson } from "./files.js";
+import { entries, isDirectory, noneFound, readEach, readJson, type OnSkip } from "./files.js";
 
 const turnSchema = z.object({ role: z.enum(["user", "assistant"]), content: z.string(), has_answer: z.boolean().optional() }).passthrough();
 const questionSchema = z
@@ -72,4 +76,10 @@ export function readLongMemEval(json: unknown, file: string): EvalConversation[]
   });
 }
 
-export const loadLongMemEval = (path: string): EvalConversation[] => readLongMemEval(readJson(path), path);
+/** With `onSkip`, a file of a folder that cannot be used is reported and the rest are read. */
+export function loadLongMemEval(path: string, onSkip?: OnSkip): EvalConversation[] {
+  if (!isDirectory(path)) return readLongMemEval(readJson(path), path);
+  const files = entries(path).filter((f) => f.endsWith(".json"));
+  if (files.length === 0) throw noneFound(path, "LongMemEval .json files");
+  return readEach(files, (f) => readLongMemEval(readJson(join(path, f)), f).map((c) => ({ ...c, name: `${basename(f, ".json")}/${c.name}` })), onSkip).flat();
+}

@@ -15,7 +15,7 @@ import { invalidInput } from "../../errors.js";
 import { formatInstant, parseInstant } from "../../time/iso.js";
 import { parseWith } from "../../validate.js";
 import type { EvalConversation, EvalItem } from "../dataset.js";
-import { entries, isDirectory, noneFound, readJsonLines } from "./files.js";
+import { entries, isDirectory, noneFound, readEach, readJsonLines, type OnSkip } from "./files.js";
 
 const memorySchema = z.record(z.string(), z.object({ time: z.string(), scene: z.string().optional(), emotion: z.string().optional(), event: z.string() }).passthrough());
 const dialogueSchema = z.object({
@@ -57,10 +57,11 @@ function readLanguage(dir: string, lang: string): EvalConversation {
   return { name: lang, turns, questions };
 }
 
-export function loadMadial(path: string): EvalConversation[] {
+/** With `onSkip`, a language whose files cannot be used is reported and the others are read. */
+export function loadMadial(path: string, onSkip?: OnSkip): EvalConversation[] {
   if (!isDirectory(path)) throw noneFound(path, "MADial files (a folder with <lang>-memory.jsonl and <lang>-dialogue.jsonl)");
   const files = entries(path);
   const langs = files.map((f) => /^(\w+)-memory\.jsonl$/.exec(f)?.[1]).filter((l): l is string => l !== undefined && files.includes(`${l}-dialogue.jsonl`));
   if (langs.length === 0) throw noneFound(path, "MADial files (<lang>-memory.jsonl beside <lang>-dialogue.jsonl)");
-  return langs.map((lang) => readLanguage(path, lang));
+  return readEach(langs, (lang) => readLanguage(path, lang), onSkip);
 }

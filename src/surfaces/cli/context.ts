@@ -1,6 +1,6 @@
 /**
  * @module surfaces/cli/context
- * What every command shares: the global flags, the one merge of flags over the config file over the defaults
+ * What every command shares: the global flags, the one merge of flags over the environment over the config file over the defaults
  * (`settings`), opening the store for a command (`withEngine`), and the output mode.
  */
 import type { Command } from "commander";
@@ -32,11 +32,13 @@ export function mode(cmd: Command): OutputMode {
   return { json: Boolean(globalFlags(cmd).json) };
 }
 
-/** Flags over the config file over the defaults, merged once for every command that opens a store. */
+/** Flags over the environment over the config file over the defaults, merged once for every command that opens a store. */
 export function settings(flags: GlobalFlags): { path: string; now: number | undefined; engine: EngineConfig; file: ConfigFile } {
   const file = loadConfigFile(flags.config);
   return {
-    path: flags.db ?? file.db ?? defaultStorePath(),
+    // flag, then $CASCADE_DB, then the file's `db`, then the default (docs/CONFIGURATION.md): an environment
+    // variable is set for this run, the file for every run in the folder
+    path: flags.db ?? (process.env.CASCADE_DB || undefined) ?? file.db ?? defaultStorePath(),
     now: flags.now !== undefined ? parseInstant("--now", flags.now) : undefined,
     engine: { search: file.search, ...file.engine },
     file,

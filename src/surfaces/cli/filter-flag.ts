@@ -6,7 +6,7 @@
 import { parseFilterArgs, type FieldCondition } from "../../index.js";
 
 export const FILTER_HELP =
-  "only memories where KEY=VALUE holds (repeatable; all must hold). KEY is user, agent, session, speaker or a metadata path (a.b); also KEY!=V, KEY>=V, KEY>V, KEY<=V, KEY<V, KEY=A|B";
+  "only memories where KEY=VALUE holds (repeatable; all must hold). KEY is user, agent, session, speaker, tags or a metadata path (a.b); also KEY!=V, KEY>=V, KEY>V, KEY<=V, KEY<V, KEY=A|B (a backslash before | keeps it in the value)";
 
 export const keepWhole = (value: string, previous: string[] = []) => [...previous, value];
 

@@ -10,9 +10,12 @@ import { emit } from "./output.js";
 import type { CliContext } from "./context.js";
 import { FILTER_HELP, filterConditions, keepWhole } from "./filter-flag.js";
 
-
-
-const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
+/** A repeatable, comma-separated list flag; an empty name (`--speaker ''`, `--kind a,,b`) is refused, not dropped. */
+function collect(value: string, previous: string[] = []): string[] {
+  const names = value.split(",").map((v) => v.trim());
+  if (names.some((n) => n === "")) throw new InvalidArgumentError(`a name cannot be empty, got ${JSON.stringify(value)}`);
+  return [...previous, ...names];
+}
 
 function pageSize(value: string): number {
   const n = Number(value);

@@ -28,7 +28,7 @@ export function buildProgram(): Command {
   const program = new Command("cascade")
     .description(`Memory for AI agents: seven retrieval channels (${CHANNEL_NAMES.join(", ")}) fused by weighted RRF over an embedded store.`)
     .version(VERSION, "-V, --version", "print the version")
-    .option("--db <path>", "the store (default $CASCADE_DB, else ./.cascade/memory.db)")
+    .option("--db <path>", "the store (default $CASCADE_DB, else the config file's db, else ./.cascade/memory.db)")
     .option("--json", "print exactly one JSON document on stdout")
     .option("--now <iso>", "fix 'now' for every relative computation (reproducible runs)")
     .option("--config <path>", "config file (default ./cascade.config.json when present)")

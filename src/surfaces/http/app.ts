@@ -7,7 +7,7 @@ import { isServerWorker } from "./workers.js";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import { CascadeError, DEFAULT_NAMESPACE, respelled, storeFailure, wireName, isPostgresUrl, memoryChangesSchema, parseWith, recallOptionsFromWire, type Engine, type ErrorCode, type MemoryInput, type MemorySpace } from "../../index.js";
+import { CascadeError, decodeUtf8, respelled, storeFailure, wireName, isPostgresUrl, memoryChangesSchema, parseWith, recallOptionsFromWire, type Engine, type ErrorCode, type MemoryInput, type MemorySpace } from "../../index.js";
 import { openApiDocument } from "./openapi.js";
 import { oneTurnEach, overlapping } from "./search-queue.js";
 import { batchBodySchema, decisionBodySchema, forgetWhereBodySchema, messagesBodySchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
@@ -17,6 +17,8 @@ import { registerExportRoute } from "./export-route.js";
 import { registerInspector } from "../web/inspector.js";
 import { requestGuards, type GuardOptions } from "./guard.js";
 import { checkJsonShape } from "./json-bounds.js";
+import { namespaceHeader } from "./namespace-header.js";
+import { allowedMethods } from "./method-not-allowed.js";
 
 export interface HttpOptions extends GuardOptions {
   /** Bearer token every route but /health requires; none means open (only allowed on loopback). */
@@ -47,12 +49,13 @@ const STATUS: Record<ErrorCode, 400 | 404 | 409 | 500 | 501 | 502> = {
 
 
 /** The error body; `field` names the input at fault when there is one (as the wire spells it), for clients to point at. */
-function problem(c: Context, status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500 | 501 | 502, code: string, message: string, field?: string) {
+function problem(c: Context, status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 500 | 501 | 502, code: string, message: string, field?: string) {
   return c.json({ error: field === undefined ? { code, message } : { code, message, field } }, status);
 }
 
 export async function body<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
-  const text = await c.req.text();
+  // bytes that are not UTF-8 are refused, as import refuses them, not stored as U+FFFD
+  const text = decodeUtf8("body", new Uint8Array(await c.req.arrayBuffer()));
   checkJsonShape(text); // before JSON.parse builds a document of any depth or size
   let json: unknown;
   try {
@@ -84,7 +87,13 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
       c.header("X-Cascade-Worker", String(process.pid));
     });
   }
-  app.notFound((c) => problem(c, 404, "NOT_FOUND", `no route ${c.req.method} ${c.req.path}`));
+  const allowed = allowedMethods(app);
+  app.notFound((c) => {
+    const methods = allowed(c.req.path);
+    if (methods.length === 0) return problem(c, 404, "NOT_FOUND", `no route ${c.req.method} ${c.req.path}`);
+    c.header("Allow", methods.join(", "));
+    return problem(c, 405, "METHOD_NOT_ALLOWED", `${c.req.path} does not take ${c.req.method}; it takes ${methods.join(", ")}`);
+  });
 
   // First, before any guard: the page and its scripts hold no data (a browser cannot send a bearer token when it
   // opens a page); every API call they make goes through the guards below like any other client's.
@@ -101,7 +110,7 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
 
   app.use("/v1/*", async (c, next) => {
     const creates = c.req.method === "POST" && CREATING_ROUTES.has(c.req.path);
-    const lease = await space.acquire(c.req.header("x-cascade-namespace") ?? DEFAULT_NAMESPACE, { create: creates });
+    const lease = await space.acquire(namespaceHeader(c), { create: creates });
     leased.set(c.req.raw, lease.engine);
     try {
       await next();

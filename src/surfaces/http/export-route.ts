@@ -5,7 +5,8 @@
  * last line is sent (the request's lease ends when the handler returns, before the body is written).
  */
 import type { Context, Hono } from "hono";
-import { DEFAULT_NAMESPACE, parseFilterArgs, type ExportOptions, type MemorySpace } from "../../index.js";
+import { parseFilterArgs, type ExportOptions, type MemorySpace } from "../../index.js";
+import { namespaceHeader } from "./namespace-header.js";
 
 function exportOptionsFromQuery(c: Context): ExportOptions {
   const q = (name: string) => c.req.query(name) || undefined;
@@ -16,7 +17,7 @@ function exportOptionsFromQuery(c: Context): ExportOptions {
 export function registerExportRoute(app: Hono, space: MemorySpace): void {
   app.get("/v1/export", async (c) => {
     const options = exportOptionsFromQuery(c);
-    const lease = await space.acquire(c.req.header("x-cascade-namespace") ?? DEFAULT_NAMESPACE);
+    const lease = await space.acquire(namespaceHeader(c));
     const records = lease.engine.exportMemories(options);
     const line = (value: unknown) => new TextEncoder().encode(`${JSON.stringify(value)}\n`);
     let first: IteratorResult<unknown>;

@@ -119,7 +119,7 @@ export function openApiDocument() {
             ...["under", "since", "until", "as_of", "known_at", "cursor"].map((name) => ({ name, in: "query", schema: { type: "string" } })),
             { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 1000, default: 50 } },
             { name: "order", in: "query", schema: { type: "string", enum: ["asc", "desc"], default: "asc" } },
-            { name: "filter", in: "query", schema: { type: "array", items: { type: "string" } }, description: "a condition in the CLI's spelling (user=alice); repeatable" },
+            { name: "filter", in: "query", schema: { type: "array", items: { type: "string" } }, description: "a condition in the CLI's spelling (user=alice, tags=travel, lang=en|de; a backslash before | keeps it in the value); repeatable" },
           ],
           responses: { "200": ok("{memories, edges, next_cursor}"), ...errors },
         },

@@ -7,10 +7,12 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { boundedLines } from "./bounded-lines.js";
+import { utf8Lines } from "./utf8-lines.js";
 import { z } from "zod";
 import { registerGraphTools } from "./graph-tools.js";
 import { MCP_TOOLS } from "./tools.js";
 import { registerStrictTool } from "./strict-tool.js";
+import { answerInvalidParams } from "./invalid-params.js";
 import { CascadeError, CHILD_NOUN, countOf, respelled, storeFailure, sentenceLine, wireName, recallOptionsFromWire, recallWireShape, whereSchema, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
@@ -62,7 +64,7 @@ function renderHistory(h: HistoryJson): string {
 }
 
 const FILTER_DESCRIPTION =
-  'Only memories where every condition holds: {"user": "alice"}, {"session": "s1"}, {"project": "atlas"} (a metadata field), ' +
+  'Only memories where every condition holds: {"user": "alice"}, {"session": "s1"}, {"tags": "travel"}, {"project": "atlas"} (a metadata field), ' +
   '{"priority": {"gte": 2}}, {"lang": {"in": ["en", "de"]}}; operators eq, ne, in, gt, gte, lt, lte';
 
 export function createMcpServer(engine: Engine): McpServer {
@@ -336,7 +338,7 @@ export function createMcpServer(engine: Engine): McpServer {
   registerGraphTools(server, engine, guarded);
   const missing = Object.keys(MCP_TOOLS).filter((name) => !(name in (server as unknown as { _registeredTools: Record<string, unknown> })._registeredTools));
   if (missing.length) throw new Error(`MCP tools listed in tools.ts but not registered: ${missing.join(", ")}`);
-
+  answerInvalidParams(server);
   return server;
 }
 
@@ -370,7 +372,10 @@ export async function serveMcpOverStdio(engine: Engine): Promise<void> {
     process.stderr.write(`cascade mcp: skipped a message of ${bytes} bytes (at most ${MAX_MESSAGE_BYTES})\n`);
     void transport.send({ jsonrpc: "2.0", id: null, error: { code: -32600, message: `Invalid Request: a message of ${bytes} bytes, more than the ${MAX_MESSAGE_BYTES} allowed` } } as never);
   };
-  const transport = new StdioServerTransport(process.stdin.pipe(boundedLines(MAX_MESSAGE_BYTES, tooLong)) as unknown as typeof process.stdin);
+  // a line that is not UTF-8 is refused (-32700: JSON text is UTF-8), as import and the HTTP API refuse it
+  const notUtf8 = (id: string | number | null, message: string) => void transport.send({ jsonrpc: "2.0", id, error: { code: -32700, message: `Parse error: ${message}` } } as never);
+  const lines = process.stdin.pipe(boundedLines(MAX_MESSAGE_BYTES, tooLong)).pipe(utf8Lines(notUtf8));
+  const transport = new StdioServerTransport(lines as unknown as typeof process.stdin);
   await server.connect(transport);
   answerUnreadableLines(transport);
   await new Promise<void>((resolve) => {

@@ -82,6 +82,7 @@ export function httpReference(doc = openApiDocument()): string {
     "## Errors",
     `Every error answer is \`{"error": {${errorFields(doc).map((f) => `"${f}"`).join(", ")}}}\`; the code is one of the SDK's stable codes.`,
     errorsTable(all),
+    "A route asked with a method it does not take (`PUT /v1/search`) answers 405 METHOD_NOT_ALLOWED, with an `Allow` header naming the methods it takes.",
     ...all.map(section),
   ].join("\n\n") + "\n";
 }

@@ -45,7 +45,8 @@ export function registerEvalCommands(program: Command, { mode }: CliContext): vo
       if (dataset !== "mixed" && !path) throw new CascadeError("INVALID_INPUT", `eval ${dataset}: the dataset's path is missing`, { field: "path" });
       if (dataset === "mixed" && Object.keys(paths).length < 2) throw new CascadeError("INVALID_INPUT", `eval mixed: give at least two datasets (${DATASET_NAMES.map((n) => `--${n} PATH`).join(", ")})`, { field: "dataset" });
       const { engine } = settings(globalFlags(cmd));
-      const conversations = loadDatasets(paths);
+      // a file the reader cannot use: one line on stderr, and the evaluation runs on the rest
+      const conversations = loadDatasets(paths, (line) => process.stderr.write(`cascade: ${line}\n`));
       const embedder = defaultGloveEmbedder();
       const stores = scratchStores(o.store === "sqlite" ? "memory" : (o.store as Exclude<StoreFlag, "sqlite">));
       if (o.cv || o.grid) {

@@ -11,6 +11,7 @@ import { emit } from "../output.js";
 import { progressBar } from "../progress.js";
 import { FILTER_HELP, filterConditions, keepWhole } from "../filter-flag.js";
 import { collect } from "../flags.js";
+import { addedText } from "../text-input.js";
 import { globalFlags, type CliContext } from "../context.js";
 
 /** `--metadata JSON`, parsed (the engine checks that it is an object). */
@@ -30,7 +31,8 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
   program
     .command("add")
     .description("remember one thing")
-    .argument("<text>", field("text"))
+    .argument("[text]", `${field("text")}; - reads it from standard input`)
+    .option("--file <path>", "read the text from this file (UTF-8; one line break at its end dropped, as with -)")
     .option("--title <title>", field("title"))
     .option("--description <text>", field("description"))
     .option("--tags <a,b>", `${field("tags")}, comma-separated`)
@@ -46,8 +48,9 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
     .option("--supersedes <id>", "a memory this one replaces (repeatable)", collect)
     .option("--expires <iso>", `${field("expires")} (forget --expired removes it)`)
     .option("--ttl <duration>", field("ttl"))
-    .action(async (text: string, o, cmd: Command) => {
+    .action(async (argument: string | undefined, o, cmd: Command) => {
       const metadata = metadataFlag(o.metadata);
+      const text = await addedText(argument, o.file);
       const input = {
         text,
         title: o.title,
