@@ -15,6 +15,7 @@
 import type { DoctorCheck } from "../../ports/store.js";
 import type { Ranked } from "../../model/types.js";
 import { basename } from "node:path";
+import { CascadeError } from "../../errors.js";
 import { HnswGraph, type HnswOptions } from "../../vectors/hnsw.js";
 import { setAside, type Rejection } from "../../vectors/graph-file.js";
 import { VectorMatrix, type Neighbour } from "../../vectors/matrix.js";
@@ -76,7 +77,22 @@ export class VectorIndex {
     if (this.matrix && this.matrixVersion === version) return this.matrix;
     // sized once (no doubling while loading); blobs are copied straight into the matrix, never one array each
     const matrix = new VectorMatrix(dimensions, this.capacity() + 1024);
-    for (const row of this.rows()) matrix.add(row[0], row[1]);
+    const bytes = dimensions * 4;
+    let damaged: { chunk: number; count: number; what: string } | null = null;
+    for (const row of this.rows()) {
+      // a damaged page can leave a NULL, a text or a blob of another size where the vector was: copied unchecked,
+      // it failed deep in the matrix as INTERNAL "Cannot convert undefined or null to object"
+      if (Buffer.isBuffer(row[1]) && row[1].length === bytes) matrix.add(row[0], row[1]);
+      else if (damaged) damaged.count++;
+      else damaged = { chunk: row[0], count: 1, what: Buffer.isBuffer(row[1]) ? `${row[1].length} bytes where ${bytes} belong` : `${row[1] === null ? "no" : "not a"} vector` };
+    }
+    if (damaged) {
+      const others = damaged.count > 1 ? ` (and ${damaged.count - 1} other ${damaged.count === 2 ? "chunk" : "chunks"})` : "";
+      throw new CascadeError(
+        "STORE_ERROR",
+        `the store is damaged: chunk ${damaged.chunk} has ${damaged.what}${others}; \`cascade doctor\` counts them under "vector sizes", and no repair can rebuild a vector: forget the memories they belong to and add them again (or restore a backup)`,
+      );
+    }
     if (this.graph) this.followTable(this.graph, matrix);
     this.matrix = matrix;
     this.matrixVersion = version;
