@@ -21,7 +21,7 @@
  * (a FIFO opened for reading would wait for a writer forever).
  */
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, renameSync, rmSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, renameSync, rmSync, writeSync, type Stats } from "node:fs";
 
 export const MAGIC = Buffer.from("CSCDHNSW");
 export const TAIL = 4 + MAGIC.length;
@@ -235,6 +235,38 @@ function checkStructure(r: Reader, record: SavedRecord, connectivity: number): s
   keys.sort();
   for (let i = 1; i < keys.length; i++) if (keys[i] === keys[i - 1]) return `key ${keys[i]} is held twice`;
   return null;
+}
+
+/**
+ * Zeroes, in a graph file usearch just wrote (no record yet), the vectors of the slots its removals freed. usearch
+ * marks a removed vector's slot free but keeps its bytes and saves them: without this, a forgotten memory's vector
+ * stayed in the saved graph after `forget --purge`. The file is one usearch wrote, so its layout is trusted here.
+ * Returns how many rows were zeroed.
+ */
+export function scrubFreedVectors(fd: number, bytes: number): number {
+  const r = new Reader(fd, bytes);
+  const dims = r.take(8)!;
+  const rows = dims.readUInt32LE(0);
+  const width = dims.readUInt32LE(4);
+  r.skip(rows * width);
+  r.skip(USEARCH.head);
+  const graph = r.take(USEARCH.graphHeader)!;
+  const nodes = u64(graph, 0);
+  const m = u64(graph, 8);
+  const base = u64(graph, 16);
+  const levels = new Int16Array(nodes);
+  const levelBytes = r.take(nodes * 2);
+  for (let i = 0; i < nodes && levelBytes; i++) levels[i] = levelBytes.readInt16LE(i * 2);
+  const zeros = Buffer.alloc(width);
+  let scrubbed = 0;
+  for (let i = 0; i < nodes; i++) {
+    const node = r.take(10 + 4 + base * 4 + levels[i] * (4 + m * 4));
+    if (!node) break;
+    if (node.readBigUInt64LE(0) !== USEARCH.freeKey || i >= rows) continue;
+    writeSync(fd, zeros, 0, width, 8 + i * width);
+    scrubbed++;
+  }
+  return scrubbed;
 }
 
 /** Whether the record's fields are of the types Cascade writes (it is JSON anyone could have edited). */

@@ -32,7 +32,7 @@ import { closeSync, fstatSync, fsyncSync, lstatSync, openSync, readdirSync, read
 import { basename, dirname, join } from "node:path";
 import type * as UsearchModule from "usearch";
 import type { VectorMatrix } from "./matrix.js";
-import { graphPathKind, MAGIC, readGraphFile, setAside, TAIL, type Rejection, type SavedRecord } from "./graph-file.js";
+import { graphPathKind, MAGIC, readGraphFile, scrubFreedVectors, setAside, TAIL, type Rejection, type SavedRecord } from "./graph-file.js";
 
 // the CommonJS entry, for the reason given in vectors/matrix.ts
 const { Index, MetricKind, ScalarKind } = createRequire(import.meta.url)("usearch") as typeof UsearchModule;
@@ -311,6 +311,8 @@ export class HnswGraph {
       const fd = openSync(temporary, "r+");
       try {
         const bytes = fstatSync(fd).size;
+        // removed vectors are kept by usearch in their freed slots: none of a forgotten memory's is written
+        scrubFreedVectors(fd, bytes);
         const record: SavedRecord = { ...HnswGraph.saved(this.options, this.dimensions, this.center), bytes, sha256: sha256Of(fd, bytes), count: this.index.size(), ...(this.maxKey !== null ? { maxKey: this.maxKey } : {}) };
         const json = Buffer.from(JSON.stringify(record));
         const length = Buffer.alloc(4);

@@ -139,15 +139,39 @@ export class VectorIndex {
    * is derived state, and a write that committed must not be reported failed because its side file could not be
    * saved (a full disk). The graph then stays unsaved in memory, and the next process builds it again.
    */
-  persist(): void {
-    if (!(this.graph && this.unsaved && this.approximate?.path)) return;
+  persist(): boolean {
+    if (!(this.graph && this.unsaved && this.approximate?.path)) return true;
     try {
       this.graph.save(this.approximate.path);
       this.unsaved = false;
       this.fileNote = null;
+      return true;
     } catch (err) {
       this.fileNote = `the graph could not be saved (${(err as Error).message}): searches use it from memory, the next process builds it again`;
+      return false;
     }
+  }
+
+  /**
+   * After `forget --purge`: the saved graph keeps no vector of a forgotten chunk. A graph in use is brought to the
+   * table (removing the forgotten keys) and saved again, which zeroes the freed slots' vectors (HnswGraph.save); one
+   * not in use, or that cannot be saved, is deleted (the next search that needs it builds it); files set aside beside
+   * it are deleted. Says what it did.
+   */
+  purge(dimensions: number | null): "rewritten" | "deleted" | "none" {
+    const path = this.approximate?.path;
+    if (!path) return "none";
+    HnswGraph.discardSetAside(path);
+    const matrix = dimensions === null ? null : this.load(dimensions);
+    const graph = matrix ? this.graph ?? this.graphFor(matrix) : null;
+    if (graph) {
+      this.unsaved = true;
+      if (this.persist()) return "rewritten";
+    }
+    this.graph = null;
+    this.unsaved = false;
+    HnswGraph.discard(path);
+    return "deleted";
   }
 
   /** Sets aside a saved graph that failed its checks (or is not a file), so that the rebuilt one can be saved. */
