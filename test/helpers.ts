@@ -30,7 +30,8 @@ export async function demoEngine(): Promise<{ engine: Engine; ids: string[]; pat
   return { engine, ids: r.ids as string[], path };
 }
 
-const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
+// CASCADE_TEST_CLI runs the tests against another build (to show a new test failing on the code before a fix)
+const CLI = process.env.CASCADE_TEST_CLI ?? new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
 
 export interface CliResult {
   status: number | null;
@@ -41,11 +42,13 @@ export interface CliResult {
   json: any;
 }
 
-export function cli(args: string[], options: { input?: string; env?: Record<string, string>; cwd?: string } = {}): CliResult {
+export function cli(args: string[], options: { input?: string; env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): CliResult {
   const r = spawnSync(process.execPath, [CLI, ...args], {
     encoding: "utf8",
     input: options.input,
     cwd: options.cwd,
+    timeout: options.timeoutMs,
+    killSignal: "SIGKILL",
     env: { ...process.env, ...options.env },
   });
   let json: unknown = undefined;

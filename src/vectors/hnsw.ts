@@ -28,10 +28,11 @@
  */
 import { createRequire } from "node:module";
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { closeSync, fstatSync, fsyncSync, lstatSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import type * as UsearchModule from "usearch";
 import type { VectorMatrix } from "./matrix.js";
+import { graphPathKind, MAGIC, readGraphFile, scrubFreedVectors, setAside, TAIL, type Rejection, type SavedRecord } from "./graph-file.js";
 
 // the CommonJS entry, for the reason given in vectors/matrix.ts
 const { Index, MetricKind, ScalarKind } = createRequire(import.meta.url)("usearch") as typeof UsearchModule;
@@ -60,35 +61,18 @@ const BUILD_BATCH = 50_000;
 
 /**
  * Appended to usearch's bytes (which it reads without looking past them): how the graph was built, its centre, and
- * what verifies the bytes before usearch sees them. The file is `graph bytes | record (JSON) | record length (u32
- * LE) | MAGIC`. A graph built otherwise (another quantization or connectivity, or an earlier layout: the centre in
- * `<path>.center`, or settings in `<path>.meta`) is not loaded but rebuilt: usearch loads a file with the settings
- * the file was made with, whatever the index asked.
+ * what verifies the bytes before usearch sees them (the layout and its checks: vectors/graph-file.ts). A graph built
+ * otherwise (another quantization or connectivity, or an earlier layout: the centre in `<path>.center`, or settings
+ * in `<path>.meta`) is not loaded but rebuilt: usearch loads a file with the settings the file was made with,
+ * whatever the index asked.
  */
-interface SavedGraph {
-  format: 3;
-  dimensions: number;
-  metric: "cos-centred";
-  quantization: "i8";
-  connectivity: number;
-  expansionAdd: number;
-  center: number[];
-}
+type SavedGraph = Omit<SavedRecord, "bytes" | "sha256" | "count" | "maxKey">;
 
-interface SavedRecord extends SavedGraph {
-  /** The graph's bytes (the file's length up to the record), their sha256 (hex), and the vectors they hold. */
-  bytes: number;
-  sha256: string;
-  count: number;
-  /** The largest key it ever held: where to look for keys the table has lost since (absent in older files). */
-  maxKey?: number;
-}
-
-const MAGIC = Buffer.from("CSCDHNSW");
-const TAIL = 4 + MAGIC.length;
-
-/** What opening a saved graph found: the graph, or why there is none to use (the caller rebuilds). */
-export type Opened = { graph: HnswGraph } | { graph: null; why: "absent" | "other settings" | string };
+/**
+ * What opening a saved graph found: the graph, or why there is none to use (the caller rebuilds); `rejected` when
+ * the file is damaged or not a file at all (the caller sets it aside).
+ */
+export type Opened = { graph: HnswGraph } | { graph: null; why: "absent" | "other settings" | string; rejected?: Rejection };
 
 /** The sha256 of a file's first `bytes` bytes, read in slices (a graph at 1,000,000 chunks is ~200 MB). */
 function sha256Of(fd: number, bytes: number): string {
@@ -108,32 +92,6 @@ function sha256Of(fd: number, bytes: number): string {
  * catch-up adds one vector at a time).
  */
 const CATCH_UP_SHARE = 0.25;
-
-/** The record at the end of a graph file, or why the file cannot be trusted. */
-function readRecord(path: string): SavedRecord | string {
-  const fd = openSync(path, "r");
-  try {
-    const size = fstatSync(fd).size;
-    if (size < TAIL) return `${size} bytes, too short for a graph`;
-    const tail = Buffer.alloc(TAIL);
-    readSync(fd, tail, 0, TAIL, size - TAIL);
-    const length = tail.readUInt32LE(0);
-    if (!tail.subarray(4).equals(MAGIC) || length > size - TAIL) return "not a complete graph file (truncated, or an earlier layout)";
-    const json = Buffer.alloc(length);
-    readSync(fd, json, 0, length, size - TAIL - length);
-    let record: SavedRecord;
-    try {
-      record = JSON.parse(json.toString("utf8")) as SavedRecord;
-    } catch {
-      return "its record is unreadable";
-    }
-    if (record.bytes !== size - TAIL - length) return `${size - TAIL - length} graph bytes where ${record.bytes} were saved`;
-    if (sha256Of(fd, record.bytes) !== record.sha256) return "its checksum does not match its bytes";
-    return record;
-  } finally {
-    closeSync(fd);
-  }
-}
 
 export class HnswGraph {
   private readonly scratch: Float32Array;
@@ -193,28 +151,36 @@ export class HnswGraph {
   }
 
   /**
-   * The graph saved at `path` as it is, once its length and checksum verify, or why not: no file, built with other
-   * settings, or damaged (`describes` then tells if it is current).
+   * The graph saved at `path` as it is, once its checksum and its structure verify (vectors/graph-file.ts), or why
+   * not: no file, built with other settings, or damaged or not a file (`rejected`; `describes` then tells if a
+   * graph that loaded is current).
    */
   static open(path: string, dimensions: number, o: HnswOptions): Opened {
-    if (!existsSync(path)) return { graph: null, why: "absent" };
-    let record: SavedRecord | string;
+    const { center: _, ...wanted } = HnswGraph.saved(o, dimensions, new Float32Array(0));
+    const settingsMatch = (r: SavedRecord) => {
+      const { center, bytes: _b, sha256: _s, count: _c, maxKey: _m, ...settings } = r;
+      return JSON.stringify(settings) === JSON.stringify(wanted) && center.length === dimensions;
+    };
+    let record: ReturnType<typeof readGraphFile>;
     try {
-      record = readRecord(path);
+      record = readGraphFile(path, settingsMatch, o.connectivity);
     } catch (err) {
       return { graph: null, why: `unreadable (${(err as Error).message})` };
     }
-    if (typeof record === "string") return { graph: null, why: record };
-    const { center, bytes: _b, sha256: _s, count, maxKey, ...settings } = record;
-    const { center: _, ...wanted } = HnswGraph.saved(o, dimensions, new Float32Array(0));
-    if (JSON.stringify(settings) !== JSON.stringify(wanted) || !Array.isArray(center) || center.length !== dimensions) return { graph: null, why: "other settings" };
+    if (record === "absent" || record === "other settings") return { graph: null, why: record };
+    if ("kind" in record) return { graph: null, why: record.why, rejected: record };
+    const { center, count, maxKey } = record;
     const index = HnswGraph.empty(dimensions, o);
     try {
       index.load(path);
     } catch (err) {
-      return { graph: null, why: `usearch refused it (${(err as Error).message})` };
+      const why = `usearch refused it (${(err as Error).message})`;
+      return { graph: null, why, rejected: { kind: "structure", why } };
     }
-    if (index.size() !== count) return { graph: null, why: `${index.size()} vectors where ${count} were saved` };
+    if (index.size() !== count) {
+      const why = `${index.size()} vectors where ${count} were saved`;
+      return { graph: null, why, rejected: { kind: "structure", why } };
+    }
     return { graph: new HnswGraph(index, dimensions, Float32Array.from(center), o, typeof maxKey === "number" ? maxKey : null) };
   }
 
@@ -222,13 +188,14 @@ export class HnswGraph {
    * The graph saved at `path`, brought up to date with the matrix when only a few chunks changed since it was saved
    * (another process wrote without saving it: `changed`, then, so the caller saves it again); null when there is no
    * file or it cannot be caught up (a store deleted and rebuilt at the same path, another store's file): the caller
-   * rebuilds.
+   * rebuilds, and sets aside a file that was `rejected` (damaged, or not a file).
    */
-  static load(path: string, matrix: VectorMatrix, o: HnswOptions): { graph: HnswGraph; changed: number } | null {
-    const { graph } = HnswGraph.open(path, matrix.dimensions, o);
-    if (!graph) return null;
+  static load(path: string, matrix: VectorMatrix, o: HnswOptions): { graph: HnswGraph; changed: number } | { graph: null; rejected?: Rejection } {
+    const opened = HnswGraph.open(path, matrix.dimensions, o);
+    if (!opened.graph) return { graph: null, rejected: opened.rejected };
+    const { graph } = opened;
     const changed = graph.catchUp(matrix);
-    return changed >= 0 && graph.describes(matrix) ? { graph, changed } : null;
+    return changed >= 0 && graph.describes(matrix) ? { graph, changed } : { graph: null };
   }
 
   /**
@@ -344,6 +311,8 @@ export class HnswGraph {
       const fd = openSync(temporary, "r+");
       try {
         const bytes = fstatSync(fd).size;
+        // removed vectors are kept by usearch in their freed slots: none of a forgotten memory's is written
+        scrubFreedVectors(fd, bytes);
         const record: SavedRecord = { ...HnswGraph.saved(this.options, this.dimensions, this.center), bytes, sha256: sha256Of(fd, bytes), count: this.index.size(), ...(this.maxKey !== null ? { maxKey: this.maxKey } : {}) };
         const json = Buffer.from(JSON.stringify(record));
         const length = Buffer.alloc(4);
@@ -364,11 +333,30 @@ export class HnswGraph {
     rmSync(`${path}.center`, { force: true });
   }
 
+  /** Deletes the saved graph; what is not a file there (a directory, a FIFO) is set aside instead, never opened. */
   static discard(path: string): void {
-    rmSync(path, { force: true });
+    const kind = graphPathKind(path);
+    if (typeof kind === "object") setAside(path, kind.kind);
+    else rmSync(path, { force: true });
     // the earlier layouts' files
     rmSync(`${path}.meta`, { force: true });
     rmSync(`${path}.center`, { force: true });
+  }
+
+  /**
+   * Deletes the files set aside beside the graph (they hold vectors of memories that may since have been forgotten);
+   * a directory set aside is left to its owner. Returns the names deleted.
+   */
+  static discardSetAside(path: string): string[] {
+    const folder = dirname(path);
+    const prefix = `${basename(path)}.invalid-`;
+    const gone: string[] = [];
+    for (const name of readdirSync(folder)) {
+      if (!name.startsWith(prefix) || lstatSync(join(folder, name), { throwIfNoEntry: false })?.isDirectory() !== false) continue;
+      rmSync(join(folder, name), { force: true });
+      gone.push(name);
+    }
+    return gone;
   }
 }
 

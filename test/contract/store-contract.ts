@@ -13,6 +13,7 @@ import { windowAt } from "../../src/time/windows.js";
 import { copyCase } from "./copy-case.js";
 import { entityBatchCase } from "./entity-batch-case.js";
 import { entityFormsCase } from "./entity-forms-case.js";
+import { entityScopeCase } from "./entity-scope-case.js";
 import { scopeCase } from "./scope-case.js";
 import { at, DAY, edge, memoryIds, prepared, queryVector, RECORDED, seeded, stamp } from "./fixture.js";
 
@@ -42,6 +43,7 @@ export const CONTRACT_CASES = [
   "memories know their neighbours in their session",
   "memories say who spoke them",
   "scope: exact-scope filter, neighbours, previous turn and entity counts within one scope",
+  "a name's aliases resolve within the scope of the memories that mention it",
 ] as const;
 
 export type ContractCase = (typeof CONTRACT_CASES)[number];
@@ -52,6 +54,7 @@ const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>>
   "an entity keeps only the forms some memory names it by": entityFormsCase,
   "a batch's mentions resolve as one memory at a time would": entityBatchCase,
   "scope: exact-scope filter, neighbours, previous turn and entity counts within one scope": scopeCase,
+  "a name's aliases resolve within the scope of the memories that mention it": entityScopeCase,
   async "memories know their neighbours in their session"(open) {
     const store = await open();
     // written out of order, two at one instant (insertion order decides), another session, no session

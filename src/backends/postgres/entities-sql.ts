@@ -13,7 +13,7 @@ import { indexKey } from "./analyze.js";
 import type { Queryable } from "./connection.js";
 import { toEntityInfo, type EntityRow } from "../rows.js";
 import { filterCondition, isEmptyFilter } from "./filter-sql.js";
-import { current, MentionPlan, readsFor, type PlanReads, type PlannedEntity } from "./mention-plan.js";
+import { current, MentionPlan, readsFor, scopeKey, type PlanReads, type PlannedEntity } from "./mention-plan.js";
 import { Params } from "./params.js";
 
 const ENTITY_COLUMNS = "e.rowid, e.id, e.key, e.name, e.kind, e.mentioned_by";
@@ -24,6 +24,9 @@ export interface MemoryEntities {
   entities: ExtractedEntity[];
   /** When the memory was recorded (ms): a new entity's creation time. */
   now: number;
+  /** The memory's scope: the alias rules resolve within it (mention-plan.ts). */
+  user: string | null;
+  agent: string | null;
 }
 
 /**
@@ -36,7 +39,7 @@ export async function insertMentionsMany(q: Queryable, ns: string, memories: Mem
   const keys = new Set(memories.flatMap((m) => m.entities.map((e) => e.key)));
   if (keys.size === 0) return;
   const plan = await readPlan(q, ns, readsFor(keys));
-  for (const m of memories) for (const e of m.entities) plan.mention(m.rowid, e, m.now);
+  for (const m of memories) for (const e of m.entities) plan.mention(m.rowid, e, m.now, scopeKey(m.user, m.agent));
   await writePlan(q, ns, plan);
   await recordForms(q, ns, memories);
 }
@@ -57,9 +60,25 @@ async function readPlan(q: Queryable, ns: string, reads: PlanReads): Promise<Men
      WHERE e.kind = 'person' AND strpos(e.key, ' ') = 0`,
     [ns, reads.keys, reads.peopleStarting, reads.peopleStarting.map(keysAfter)],
   );
+  // the scopes that mention each of them: the rules resolve an alias only within the memory's own
+  const rowids = [...new Set(rows.map((r) => r.rowid))];
+  const scopes = new Map<number, Set<string>>();
+  if (rowids.length) {
+    const mentioned = await q.query<{ rowid: number; user_id: string | null; agent_id: string | null }>(
+      `SELECT DISTINCT x.entity_rowid AS rowid, m.user_id, m.agent_id FROM mentions x JOIN memories m ON m.namespace = $1 AND m.rowid = x.memory_rowid
+       WHERE x.namespace = $1 AND x.entity_rowid = ANY($2::bigint[])`,
+      [ns, rowids],
+    );
+    for (const r of mentioned) {
+      const set = scopes.get(Number(r.rowid)) ?? new Set<string>();
+      set.add(scopeKey(r.user_id, r.agent_id));
+      scopes.set(Number(r.rowid), set);
+    }
+  }
   return new MentionPlan(
     rows.map((r) => ({ rowid: r.rowid, key: r.entity_key, kind: r.kind })),
     rows.filter((r) => r.via === "a").map((r) => ({ key: r.key, rowid: r.rowid })),
+    scopes,
   );
 }
 

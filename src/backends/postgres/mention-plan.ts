@@ -4,7 +4,8 @@
  * entities the batch could touch are read once (readsFor says which), every mention is resolved in the batch's
  * order against them and against what the mentions before it did (entities created, aliases recorded, names
  * becoming people, short forms absorbed), and the outcome is written set-based (entities-sql.ts). One at a time,
- * each mention cost up to ten statements, and a statement is a round trip to the server.
+ * each mention cost up to ten statements, and a statement is a round trip to the server. Like the SQLite store's,
+ * every rule but the exact key looks only at entities the memory's own scope mentions (`scopes`).
  *
  * No SQL here: the rules and the batch's state only, so they read as the SQLite store's sequence does.
  */
@@ -24,7 +25,12 @@ export interface PlannedEntity {
   becamePerson?: boolean;
   /** Absorbed (as a person's short form) into this entity: it stands for it from then on. */
   into?: PlannedEntity;
+  /** The scopes (scopeKey) whose memories mention it: stored ones as read, and the batch's. */
+  readonly scopes: Set<string>;
 }
+
+/** A memory's scope as one string: user and agent, an absent one distinct from any name. */
+export const scopeKey = (user: string | null, agent: string | null): string => JSON.stringify([user, agent]);
 
 /** A stored entity row as the batch's read returns it. */
 export interface StoredEntity {
@@ -81,12 +87,12 @@ export class MentionPlan {
   /** Every mention in order: (memory, entity then named). */
   readonly mentions: [number, PlannedEntity][] = [];
 
-  /** Starts from the stored entities and aliases the reads returned. */
-  constructor(entities: StoredEntity[], aliases: { key: string; rowid: number }[]) {
+  /** Starts from the stored entities and aliases the reads returned, and the scopes that mention each entity. */
+  constructor(entities: StoredEntity[], aliases: { key: string; rowid: number }[], scopes: Map<number, Set<string>>) {
     const byRowid = new Map<number, PlannedEntity>();
     for (const e of entities) {
       if (byRowid.has(e.rowid)) continue;
-      const planned: PlannedEntity = { rowid: e.rowid, stored: true, id: "", key: e.key, name: "", kind: e.kind, createdAt: 0 };
+      const planned: PlannedEntity = { rowid: e.rowid, stored: true, id: "", key: e.key, name: "", kind: e.kind, createdAt: 0, scopes: new Set(scopes.get(e.rowid)) };
       byRowid.set(e.rowid, planned);
       this.byKey.set(e.key, planned);
       if (e.kind === "person") this.addPerson(planned);
@@ -94,13 +100,13 @@ export class MentionPlan {
     for (const a of aliases) this.aliases.set(a.key, byRowid.get(a.rowid)!);
   }
 
-  /** Records one mention by the rules, as the SQLite store's insertMentions does for one entity. */
-  mention(memoryRowid: number, e: ExtractedEntity, now: number): void {
-    let entity = this.resolve(e.key, e.kind);
+  /** Records one mention by the rules, as the SQLite store's insertMentions does for one entity; `scope` is the memory's (scopeKey). */
+  mention(memoryRowid: number, e: ExtractedEntity, now: number, scope: string): void {
+    let entity = this.resolve(e.key, e.kind, scope);
     let becamePerson = false;
     if (!entity) {
       becamePerson = e.kind === "person";
-      entity = { stored: false, id: `n_${ulid()}`, key: e.key, name: e.name, kind: e.kind, createdAt: now };
+      entity = { stored: false, id: `n_${ulid()}`, key: e.key, name: e.name, kind: e.kind, createdAt: now, scopes: new Set() };
       this.created.push(entity);
       this.byKey.set(entity.key, entity);
       if (becamePerson) this.addPerson(entity);
@@ -114,25 +120,31 @@ export class MentionPlan {
         becamePerson = true;
       }
     }
-    if (becamePerson) this.absorbShortForms(entity, e.key);
+    entity.scopes.add(scope);
+    if (becamePerson) this.absorbShortForms(entity, e.key, scope);
     this.mentions.push([memoryRowid, entity]);
   }
 
-  /** The entity a key stands for: exact key, recorded alias, singular of a plural, short form of exactly one person. */
-  private resolve(key: string, kind: EntityKind): PlannedEntity | undefined {
+  /**
+   * The entity a key stands for: exact key, recorded alias, singular of a plural, short form of exactly one person;
+   * all but the exact key only among entities the scope mentions (the SQLite store's resolveKey says why), a
+   * scope's own alias winning over the exact key of another scope's entity.
+   */
+  private resolve(key: string, kind: EntityKind, scope: string): PlannedEntity | undefined {
+    const mentioned = (e: PlannedEntity | undefined) => (e && e.scopes.has(scope) ? e : undefined);
     const exact = this.byKey.get(key);
-    if (exact) return exact;
+    if (mentioned(exact)) return exact;
     const alias = this.aliases.get(key);
-    if (alias) return current(alias);
+    if (alias && mentioned(current(alias))) return current(alias);
     if (isPlural(key)) {
-      const singular = this.byKey.get(key.slice(0, -1));
+      const singular = mentioned(this.byKey.get(key.slice(0, -1)));
       if (singular) return singular;
     }
     if (kind !== "identifier" && key.length >= 3 && oneWord(key)) {
-      const people = this.peopleStartingWith(key);
+      const people = this.peopleStartingWith(key).filter((p) => p.scopes.has(scope));
       if (people.length === 1) return people[0];
     }
-    return undefined;
+    return exact;
   }
 
   /** One-word people whose key starts with this one (and is longer). */
@@ -141,14 +153,15 @@ export class MentionPlan {
   }
 
   /**
-   * A person's name arriving after its short form: each entity whose key is a start of the name and that no other
-   * person's name starts with becomes the person's alias, its mentions and aliases moved over. Shortest first, as
+   * A person's name arriving after its short form: each entity whose key is a start of the name, that no other
+   * person's name of the scope starts with and that only the person's scope mentions becomes the person's alias, its mentions and aliases moved over. Shortest first, as
    * the stores read them (an index in key order).
    */
-  private absorbShortForms(person: PlannedEntity, key: string): void {
+  private absorbShortForms(person: PlannedEntity, key: string, scope: string): void {
     for (const form of shortForms(key)) {
       const short = this.byKey.get(form);
-      if (!short || short === person || this.peopleStartingWith(short.key).length !== 1) continue;
+      if (!short || short === person || [...short.scopes].some((s) => s !== scope)) continue;
+      if (this.peopleStartingWith(short.key).filter((p) => p.scopes.has(scope)).length !== 1) continue;
       short.into = person;
       this.byKey.delete(short.key);
       this.people.get(start3(short.key))?.delete(short);

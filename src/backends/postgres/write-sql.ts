@@ -87,7 +87,7 @@ export async function insertContent(
   // a summary's metadata is its sentences and sources: nothing a filter names
   await insertFields(q, ns, items.filter((x) => x.prepared.memory.kind !== "summary").map((x) => [x.rowid, x.prepared.memory.metadata]));
   await markDirty(q, ns, items.map((x) => x.rowid));
-  await insertMentionsMany(q, ns, items.filter((x) => x.prepared.entities?.length).map((x) => ({ rowid: x.rowid, entities: x.prepared.entities!, now: Date.parse(x.prepared.memory.recordedAt) })));
+  await insertMentionsMany(q, ns, items.filter((x) => x.prepared.entities?.length).map((x) => ({ rowid: x.rowid, entities: x.prepared.entities!, now: Date.parse(x.prepared.memory.recordedAt), user: x.prepared.memory.user, agent: x.prepared.memory.agent })));
   await indexCurated(q, ns, items.filter(({ prepared: { memory: m } }) => m.title || m.description || m.tags.length > 0).map((x) => [x.rowid, x.prepared.memory]));
 
   const encoded = encoding.all();

@@ -134,7 +134,8 @@ function derivedChecks(stmt: Prepare, dimensions: number | null, repair: boolean
   }));
 
   checks.push(guarded("vector sizes", () => {
-    const badVectors = dimensions === null ? 0 : (stmt("SELECT count(*) FROM chunks WHERE length(vector) <> ?").pluck().get(dimensions * 4) as number);
+    // a damaged page can leave a NULL or a text where the blob was: length() of NULL is NULL, which <> never counted
+    const badVectors = dimensions === null ? 0 : (stmt("SELECT count(*) FROM chunks WHERE vector IS NULL OR typeof(vector) <> 'blob' OR length(vector) <> ?").pluck().get(dimensions * 4) as number);
     return { name: "vector sizes", ok: badVectors === 0, detail: dimensions === null ? "no embedder recorded yet" : `${badVectors} vectors are not ${dimensions}-d (not repairable here: re-add those memories)` };
   }));
 

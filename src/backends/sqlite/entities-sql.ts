@@ -3,7 +3,8 @@
  * Entities and `mentions` (memory → entity) for the SQLite store. Aliases are merged conservatively at write
  * time, inside the memory's transaction: the exact normalised key; a recorded alias; a plural whose singular is
  * already an entity ("teslas" → "tesla"); and a one-word name that is the start of exactly one person's name
- * ("mel" → "melanie", only while no other person's name starts with it). Each entity keeps the number of
+ * ("mel" → "melanie", only while no other person's name starts with it). Every rule but the exact key looks only
+ * at entities the memory's own scope (user, agent) mentions (resolveKey). Each entity keeps the number of
  * memories mentioning it (`mentioned_by`), so the graph channel can weigh and skip hubs without counting.
  * Forgetting a memory removes its mentions, and every entity nothing mentions any more, with its aliases. Each
  * memory's forms (the keys it named an entity by, and the names as written) are kept in `mention_forms`, so that
@@ -23,33 +24,54 @@ import type { OwnerCache } from "./owner-cache.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
-/** The entity a normalised key stands for, by the conservative alias rules above; undefined when none. */
-export function resolveKey(stmt: Prepare, key: string, kind: string): number | undefined {
-  const exact = stmt("SELECT rowid FROM entities WHERE key = ?").pluck().get(key) as number | undefined;
-  if (exact !== undefined) return exact;
-  const alias = stmt("SELECT entity_rowid FROM entity_aliases WHERE key = ?").pluck().get(key) as number | undefined;
-  if (alias !== undefined) return alias;
-  if (key.length > 3 && key.endsWith("s") && !key.endsWith("ss")) {
-    const singular = stmt("SELECT rowid FROM entities WHERE key = ?").pluck().get(key.slice(0, -1)) as number | undefined;
-    if (singular !== undefined) return singular;
-  }
-  if (kind !== "identifier" && key.length >= 3 && !key.includes(" ")) {
-    // a short form of exactly one person's first name
-    const people = stmt(
-      "SELECT rowid FROM entities WHERE kind = 'person' AND key > @key AND key < @key || '~' AND instr(key, ' ') = 0 LIMIT 2",
-    ).pluck().all({ key }) as number[];
-    if (people.length === 1) return people[0];
-  }
-  return undefined;
+/** A memory's scope as the alias rules compare it (user and agent; null matching null). */
+interface MentionScope {
+  user: string | null;
+  agent: string | null;
 }
 
-/** Records a memory's mentions (inside the caller's transaction), creating entities as needed. */
+/** Some memory of the scope (@user, @agent) mentions entity `e`. */
+const MENTIONED_IN_SCOPE =
+  "EXISTS (SELECT 1 FROM mentions x JOIN memories m ON m.rowid = x.memory_rowid WHERE x.entity_rowid = e.rowid AND m.user_id IS @user AND m.agent_id IS @agent)";
+
+function inScope(stmt: Prepare, rowid: number | undefined, scope: MentionScope): boolean {
+  return rowid !== undefined && stmt(`SELECT 1 FROM entities e WHERE e.rowid = @rowid AND ${MENTIONED_IN_SCOPE}`).pluck().get({ rowid, ...scope }) !== undefined;
+}
+
+/**
+ * The entity a normalised key stands for, by the conservative alias rules above; undefined when none. An alias, a
+ * plural or a short form resolves only to an entity some memory of the same scope mentions: Alice's "Rosalind" is
+ * not what Bob's "Ros" means, and merging them would show Bob's memory under Alice's name (and hers to his
+ * filter). The exact key is a name written the same way: it is one entity in every scope (counted per scope when
+ * a filter asks), though a scope's own alias for that key wins over it.
+ */
+export function resolveKey(stmt: Prepare, key: string, kind: string, scope: MentionScope): number | undefined {
+  const exact = stmt("SELECT rowid FROM entities WHERE key = ?").pluck().get(key) as number | undefined;
+  if (inScope(stmt, exact, scope)) return exact;
+  const alias = stmt("SELECT entity_rowid FROM entity_aliases WHERE key = ?").pluck().get(key) as number | undefined;
+  if (inScope(stmt, alias, scope)) return alias;
+  if (key.length > 3 && key.endsWith("s") && !key.endsWith("ss")) {
+    const singular = stmt("SELECT rowid FROM entities WHERE key = ?").pluck().get(key.slice(0, -1)) as number | undefined;
+    if (inScope(stmt, singular, scope)) return singular;
+  }
+  if (kind !== "identifier" && key.length >= 3 && !key.includes(" ")) {
+    // a short form of exactly one person's first name, among the people this scope mentions
+    const people = stmt(
+      `SELECT e.rowid FROM entities e WHERE e.kind = 'person' AND e.key > @key AND e.key < @key || '~' AND instr(e.key, ' ') = 0 AND ${MENTIONED_IN_SCOPE} LIMIT 2`,
+    ).pluck().all({ key, ...scope }) as number[];
+    if (people.length === 1) return people[0];
+  }
+  return exact;
+}
+
+/** Records a memory's mentions (inside the caller's transaction, the memory's row written), creating entities as needed. */
 export function insertMentions(stmt: Prepare, memoryRowid: number, entities: ExtractedEntity[], now: number): void {
   const link = stmt("INSERT OR IGNORE INTO mentions (memory_rowid, entity_rowid) VALUES (?, ?)");
   const bump = stmt("UPDATE entities SET mentioned_by = mentioned_by + 1 WHERE rowid = ?");
   const form = stmt("INSERT OR IGNORE INTO mention_forms (memory_rowid, key, name) VALUES (?, ?, ?)");
+  const scope = stmt("SELECT user_id AS user, agent_id AS agent FROM memories WHERE rowid = ?").get(memoryRowid) as MentionScope;
   for (const e of entities) {
-    let rowid = resolveKey(stmt, e.key, e.kind);
+    let rowid = resolveKey(stmt, e.key, e.kind, scope);
     let becamePerson = false;
     if (rowid === undefined) {
       becamePerson = e.kind === "person";
@@ -66,27 +88,29 @@ export function insertMentions(stmt: Prepare, memoryRowid: number, entities: Ext
         becamePerson = true;
       }
     }
-    if (becamePerson) absorbShortForms(stmt, rowid, e.key);
     if (link.run(memoryRowid, rowid).changes === 1) bump.run(rowid);
+    if (becamePerson) absorbShortForms(stmt, rowid, e.key, scope);
     form.run(memoryRowid, e.key, e.name);
   }
 }
 
 /**
  * A person's name arriving after its short form ("Mel" seen before the speaker "Melanie"): each one-word entity
- * that is the start of this person's name and of no other person's becomes an alias of the person, its
- * mentions moved over. Runs inside the caller's transaction.
+ * that is the start of this person's name and of no other person's of the scope, and that only memories of the
+ * person's scope mention, becomes an alias of the person, its mentions moved over. Runs inside the caller's
+ * transaction, after the person's mention is linked (so the person counts as mentioned in the scope).
  */
-function absorbShortForms(stmt: Prepare, personRowid: number, key: string): void {
+function absorbShortForms(stmt: Prepare, personRowid: number, key: string, scope: MentionScope): void {
   if (key.includes(" ") || key.length < 4) return;
   const prefixes = Array.from({ length: key.length - 3 }, (_, i) => key.slice(0, i + 3));
   const shorts = stmt(
-    "SELECT rowid, key FROM entities WHERE key IN (SELECT value FROM json_each(?)) AND rowid <> ?",
-  ).all(JSON.stringify(prefixes), personRowid) as { rowid: number; key: string }[];
+    `SELECT e.rowid, e.key FROM entities e WHERE e.key IN (SELECT value FROM json_each(@prefixes)) AND e.rowid <> @person
+       AND NOT EXISTS (SELECT 1 FROM mentions x JOIN memories m ON m.rowid = x.memory_rowid WHERE x.entity_rowid = e.rowid AND NOT (m.user_id IS @user AND m.agent_id IS @agent))`,
+  ).all({ prefixes: JSON.stringify(prefixes), person: personRowid, ...scope }) as { rowid: number; key: string }[];
   for (const short of shorts) {
     const people = stmt(
-      "SELECT count(*) FROM entities WHERE kind = 'person' AND key > @key AND key < @key || '~' AND instr(key, ' ') = 0",
-    ).pluck().get({ key: short.key }) as number;
+      `SELECT count(*) FROM entities e WHERE e.kind = 'person' AND e.key > @key AND e.key < @key || '~' AND instr(e.key, ' ') = 0 AND ${MENTIONED_IN_SCOPE}`,
+    ).pluck().get({ key: short.key, ...scope }) as number;
     if (people !== 1) continue;
     stmt("INSERT OR IGNORE INTO mentions (memory_rowid, entity_rowid) SELECT memory_rowid, ? FROM mentions WHERE entity_rowid = ?").run(personRowid, short.rowid);
     stmt("UPDATE entity_aliases SET entity_rowid = ? WHERE entity_rowid = ?").run(personRowid, short.rowid);

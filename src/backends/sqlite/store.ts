@@ -198,7 +198,10 @@ export class SqliteStore implements Store {
   }
 
   async purgeDeleted(): Promise<PurgeReport> {
-    return purgeDeleted(this.db);
+    const report = purgeDeleted(this.db);
+    // the saved vector graph is a copy of the vectors too: rewritten without the forgotten ones
+    this.vectors.purge((await this.embedderStamp().catch(() => null))?.dimensions ?? null);
+    return report;
   }
 
   async memoryIdsByImportKey(keys: string[]): Promise<Map<string, string>> {

@@ -14,7 +14,10 @@
  */
 import type { DoctorCheck } from "../../ports/store.js";
 import type { Ranked } from "../../model/types.js";
+import { basename } from "node:path";
+import { CascadeError } from "../../errors.js";
 import { HnswGraph, type HnswOptions } from "../../vectors/hnsw.js";
+import { setAside, type Rejection } from "../../vectors/graph-file.js";
 import { VectorMatrix, type Neighbour } from "../../vectors/matrix.js";
 
 export interface ApproximateSearch extends HnswOptions {
@@ -55,6 +58,11 @@ export class VectorIndex {
   private graph: HnswGraph | null = null;
   /** The graph changed since it was last saved. */
   private unsaved = false;
+  /**
+   * Why the graph could not be saved last time it was tried (a full disk, an odd path), or what was set aside: the
+   * saved graph is derived state, so neither stops a search or a write; doctor reports it.
+   */
+  private fileNote: string | null = null;
 
   constructor(
     private readonly dataVersion: () => number,
@@ -69,7 +77,22 @@ export class VectorIndex {
     if (this.matrix && this.matrixVersion === version) return this.matrix;
     // sized once (no doubling while loading); blobs are copied straight into the matrix, never one array each
     const matrix = new VectorMatrix(dimensions, this.capacity() + 1024);
-    for (const row of this.rows()) matrix.add(row[0], row[1]);
+    const bytes = dimensions * 4;
+    let damaged: { chunk: number; count: number; what: string } | null = null;
+    for (const row of this.rows()) {
+      // a damaged page can leave a NULL, a text or a blob of another size where the vector was: copied unchecked,
+      // it failed deep in the matrix as INTERNAL "Cannot convert undefined or null to object"
+      if (Buffer.isBuffer(row[1]) && row[1].length === bytes) matrix.add(row[0], row[1]);
+      else if (damaged) damaged.count++;
+      else damaged = { chunk: row[0], count: 1, what: Buffer.isBuffer(row[1]) ? `${row[1].length} bytes where ${bytes} belong` : `${row[1] === null ? "no" : "not a"} vector` };
+    }
+    if (damaged) {
+      const others = damaged.count > 1 ? ` (and ${damaged.count - 1} other ${damaged.count === 2 ? "chunk" : "chunks"})` : "";
+      throw new CascadeError(
+        "STORE_ERROR",
+        `the store is damaged: chunk ${damaged.chunk} has ${damaged.what}${others}; \`cascade doctor\` counts them under "vector sizes", and no repair can rebuild a vector: forget the memories they belong to and add them again (or restore a backup)`,
+      );
+    }
     if (this.graph) this.followTable(this.graph, matrix);
     this.matrix = matrix;
     this.matrixVersion = version;
@@ -111,10 +134,51 @@ export class VectorIndex {
     if (this.approximate?.path) HnswGraph.discard(this.approximate.path);
   }
 
-  /** Saves a graph that changed since it was loaded or saved (settle, close). */
-  persist(): void {
-    if (this.graph && this.unsaved && this.approximate?.path) this.graph.save(this.approximate.path);
+  /**
+   * Saves a graph that changed since it was loaded or saved (settle, close, a first search). Never throws: the file
+   * is derived state, and a write that committed must not be reported failed because its side file could not be
+   * saved (a full disk). The graph then stays unsaved in memory, and the next process builds it again.
+   */
+  persist(): boolean {
+    if (!(this.graph && this.unsaved && this.approximate?.path)) return true;
+    try {
+      this.graph.save(this.approximate.path);
+      this.unsaved = false;
+      this.fileNote = null;
+      return true;
+    } catch (err) {
+      this.fileNote = `the graph could not be saved (${(err as Error).message}): searches use it from memory, the next process builds it again`;
+      return false;
+    }
+  }
+
+  /**
+   * After `forget --purge`: the saved graph keeps no vector of a forgotten chunk. A graph in use is brought to the
+   * table (removing the forgotten keys) and saved again, which zeroes the freed slots' vectors (HnswGraph.save); one
+   * not in use, or that cannot be saved, is deleted (the next search that needs it builds it); files set aside beside
+   * it are deleted. Says what it did.
+   */
+  purge(dimensions: number | null): "rewritten" | "deleted" | "none" {
+    const path = this.approximate?.path;
+    if (!path) return "none";
+    HnswGraph.discardSetAside(path);
+    const matrix = dimensions === null ? null : this.load(dimensions);
+    const graph = matrix ? this.graph ?? this.graphFor(matrix) : null;
+    if (graph) {
+      this.unsaved = true;
+      if (this.persist()) return "rewritten";
+    }
+    this.graph = null;
     this.unsaved = false;
+    HnswGraph.discard(path);
+    return "deleted";
+  }
+
+  /** Sets aside a saved graph that failed its checks (or is not a file), so that the rebuilt one can be saved. */
+  private setAside(path: string, rejected: Rejection): string {
+    const moved = setAside(path, rejected.kind);
+    this.fileNote = moved ? `the saved graph was invalid (${rejected.why}): set aside as ${basename(moved)} and rebuilt` : `the saved graph is invalid (${rejected.why}) and could not be set aside`;
+    return this.fileNote;
   }
 
   /**
@@ -135,15 +199,24 @@ export class VectorIndex {
         const other = why === "other settings" ? "the saved graph was built with other settings: rebuilt on the first search" : null;
         return { name, ok: true, detail: needed ? (other ?? "not built yet: built on the first search") : `not used below ${this.approximate.above} chunks (${matrix.count} now)` };
       }
-      if (repair) this.invalidate();
-      return { name, ok: false, detail: `the saved graph file is invalid: ${why}; ${repair ? "deleted, " : ""}rebuilt on the next search that needs it`, repaired: repair || undefined };
+      const rejected = "rejected" in opened ? opened.rejected : undefined;
+      let done = "";
+      if (repair && rejected && path) {
+        const moved = setAside(path, rejected.kind);
+        done = moved ? `set aside as ${basename(moved)}, ` : "could not be set aside (move it away by hand), ";
+      } else if (repair) {
+        this.invalidate();
+        done = "deleted, ";
+      }
+      const next = repair ? "rebuilt on the next search that needs it" : "`doctor --repair` sets it aside; the next search that needs it does so too and rebuilds it";
+      return { name, ok: false, detail: `the saved graph file is invalid: ${why}; ${done}${next}`, repaired: repair || undefined };
     }
     const size = graph.size;
     // a saved graph a few writes behind (another process did not search the graph) is caught up by the next search
     const behind = graph === this.graph ? 0 : graph.catchUp(matrix);
     if (behind >= 0 && graph.describes(matrix)) {
       const detail = behind === 0 ? `${size} vectors, in step with the table` : `${size} vectors saved, ${behind} ${behind === 1 ? "chunk" : "chunks"} behind the table: caught up by the next search`;
-      return { name, ok: true, detail };
+      return { name, ok: true, detail: this.fileNote ? `${detail}; ${this.fileNote}` : detail };
     }
     if (repair) this.invalidate();
     return { name, ok: false, detail: `the graph does not describe the table (${size} vectors for ${matrix.count} chunks)${repair ? ": deleted, rebuilt on the next search" : ""}`, repaired: repair || undefined };
@@ -156,8 +229,14 @@ export class VectorIndex {
     if (this.graph) return this.graph;
     // a saved graph another process fell behind on (it wrote without searching the graph) is caught up, not rebuilt
     const loaded = a.path ? HnswGraph.load(a.path, matrix, a) : null;
-    this.graph = loaded?.graph ?? HnswGraph.build(matrix, a);
-    this.unsaved = loaded === null || loaded.changed > 0;
+    if (a.path && loaded && !loaded.graph && loaded.rejected) this.setAside(a.path, loaded.rejected);
+    if (loaded?.graph) {
+      this.graph = loaded.graph;
+      this.unsaved = loaded.changed > 0;
+    } else {
+      this.graph = HnswGraph.build(matrix, a);
+      this.unsaved = true;
+    }
     // saved at once: the build is the slow part, and the next process to open the store should not repeat it
     this.persist();
     return this.graph;

@@ -6,7 +6,9 @@
 import { CommanderError } from "commander";
 import { buildProgram, refuseUnknownCommand } from "./program.js";
 import { flagSpelling, reportError } from "./output.js";
+import { handleOutputFaults } from "./stdout-faults.js";
 
+handleOutputFaults();
 const program = buildProgram();
 const json = process.argv.includes("--json");
 

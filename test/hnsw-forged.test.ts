@@ -1,0 +1,153 @@
+/**
+ * A forged vector-graph file never reaches usearch's native loader. Each case alters one field usearch trusts (a count,
+ * a size, a level, a neighbour slot) in a copy of a real `<store>.hnsw` and writes a checksum that matches the altered
+ * bytes into its record, as someone who knows the layout would: the checksum passes, so only reading the structure
+ * protects the process. Before the structure was read, these aborted Node in native code (exit 134 `free():
+ * corrupted unsorted chunks` / `malloc(): invalid size`, or SIGSEGV), in search, doctor and `doctor --repair` alike.
+ * Now: search answers what exact search answers (exit 0), the file is set aside as `<store>.hnsw.invalid-structure`
+ * and a graph rebuilt from the store is saved; doctor names the file and `--repair` sets it aside.
+ *
+ * A directory or a FIFO at the graph's path: search and doctor answer (a FIFO opened for reading would wait forever;
+ * a directory made the save fail with INTERNAL `EISDIR`), and both are set aside.
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { cli, tempDir } from "./helpers.js";
+
+const ENV = { CASCADE_APPROXIMATE_ABOVE: "100" };
+const WORDS = "pool config deploy cache latency ledger retry queue timeout shard replica index schema vacuum budget harbor lantern meadow orchard quarry".split(" ");
+/** A hang is a failure, not a wait: no CLI call here should take more than a few seconds. */
+const TIMEOUT = { env: ENV, timeoutMs: 60_000 };
+
+const dir = tempDir();
+const source = join(dir, "source.db");
+{
+  let s = 5;
+  const next = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const lines = Array.from({ length: 300 }, (_, i) => JSON.stringify({ text: `note ${i} codeword5x${i}: ${Array.from({ length: 6 }, () => WORDS[Math.floor(next() * WORDS.length)]).join(" ")}`, at: "2026-05-01T10:00:00Z" }));
+  writeFileSync(join(dir, "notes.jsonl"), lines.join("\n"));
+  assert.equal(cli(["import", join(dir, "notes.jsonl"), "--db", source], { env: ENV }).status, 0);
+  assert.equal(cli(["search", "harbor lantern", "--db", source], { env: ENV }).status, 0);
+  assert.ok(existsSync(`${source}.hnsw`), "the graph is built and saved");
+}
+const QUERY = "harbor lantern meadow";
+const topText = (r: ReturnType<typeof cli>) => (r.json as { hits: { text: string }[] } | undefined)?.hits[0]?.text;
+/** What exact search answers (the threshold left at its default: no graph). */
+const exactTop = topText(cli(["search", QUERY, "--db", source, "--json"]));
+
+/** Where usearch's fields lie in a graph file (usearch 2.x; see src/vectors/graph-file.ts for the layout). */
+function layout(data: Buffer) {
+  const recordLength = data.readUInt32LE(data.length - 12);
+  const graphBytes = data.length - 12 - recordLength;
+  const rows = data.readUInt32LE(0);
+  const width = data.readUInt32LE(4);
+  const head = 8 + rows * width;
+  const graph = head + 64;
+  const nodes = Number(data.readBigUInt64LE(graph));
+  const m = Number(data.readBigUInt64LE(graph + 8));
+  const base = Number(data.readBigUInt64LE(graph + 16));
+  const levels = graph + 40;
+  const nodeAt: number[] = [];
+  let at = levels + 2 * nodes;
+  for (let i = 0; i < nodes; i++) {
+    nodeAt.push(at);
+    at += 10 + 4 + base * 4 + data.readInt16LE(levels + 2 * i) * (4 + m * 4);
+  }
+  assert.equal(at, graphBytes, "the test's reading of the layout matches the file");
+  return { graphBytes, head, graph, levels, nodeAt, nodes };
+}
+
+/** Alters the graph's bytes and writes a record whose checksum matches them (the length stays the same). */
+function forge(file: string, alter: (data: Buffer, l: ReturnType<typeof layout>) => void): void {
+  const data = readFileSync(file);
+  const l = layout(data);
+  alter(data, l);
+  const recordLength = data.readUInt32LE(data.length - 12);
+  const record = JSON.parse(data.subarray(l.graphBytes, l.graphBytes + recordLength).toString("utf8"));
+  record.sha256 = createHash("sha256").update(data.subarray(0, l.graphBytes)).digest("hex");
+  const json = Buffer.from(JSON.stringify(record));
+  const tail = Buffer.alloc(4);
+  tail.writeUInt32LE(json.length);
+  writeFileSync(file, Buffer.concat([data.subarray(0, l.graphBytes), json, tail, Buffer.from("CSCDHNSW")]));
+}
+
+const forgeries: [string, (d: Buffer, l: ReturnType<typeof layout>) => void][] = [
+  ["the vector count", (d) => d.writeUInt32LE(d.readUInt32LE(0) + 1000, 0)],
+  ["the bytes per vector", (d) => d.writeUInt32LE(4096, 4)],
+  ["the header's dimensions", (d, l) => d.writeBigUInt64LE(1n << 40n, l.head + 33)],
+  ["the header's metric kind", (d, l) => (d[l.head + 13] = 0x7f)],
+  ["the graph's node count", (d, l) => d.writeBigUInt64LE(BigInt(l.nodes * 50), l.graph)],
+  ["the graph's connectivity", (d, l) => d.writeBigUInt64LE(4000n, l.graph + 8)],
+  ["the graph's top level", (d, l) => d.writeBigUInt64LE(30n, l.graph + 24)],
+  ["the graph's entry slot", (d, l) => d.writeBigUInt64LE(BigInt(l.nodes + 7), l.graph + 32)],
+  ["one node's level in the level table", (d, l) => d.writeInt16LE(-3, l.levels + 2 * 5)],
+  ["one node's own level", (d, l) => d.writeInt16LE(9, l.nodeAt[7] + 8)],
+  ["a neighbour count", (d, l) => d.writeUInt32LE(0xffff, l.nodeAt[3] + 10)],
+  ["a neighbour slot", (d, l) => d.writeUInt32LE(0x7fff_fff0, l.nodeAt[11] + 14)],
+  ["a key held twice", (d, l) => d.writeBigUInt64LE(d.readBigUInt64LE(l.nodeAt[1]), l.nodeAt[2])],
+];
+
+for (const [i, [what, alter]] of forgeries.entries()) {
+  test(`a graph file with ${what} forged (checksum matching): no crash, set aside, rebuilt`, () => {
+    const db = join(dir, `forged${i}.db`);
+    for (const suffix of ["", "-wal", ".hnsw"]) if (existsSync(source + suffix)) copyFileSync(source + suffix, db + suffix);
+    forge(`${db}.hnsw`, alter);
+
+    const doctor = cli(["doctor", "--db", db], TIMEOUT);
+    assert.equal(doctor.status, 1, `doctor reports rather than crashing (signal or abort otherwise): ${doctor.stderr}`);
+    assert.match(doctor.stdout, /FAILED +approximate vector index: the saved graph file is invalid: /);
+
+    const r = cli(["search", QUERY, "--db", db, "--json"], TIMEOUT);
+    assert.equal(r.status, 0, `search does not crash: ${r.stderr}`);
+    assert.ok(exactTop);
+    assert.equal(topText(r), exactTop);
+    assert.ok(existsSync(`${db}.hnsw.invalid-structure`) || existsSync(`${db}.hnsw.invalid-checksum`), "the forged file is set aside, its reason in its name");
+    const after = cli(["doctor", "--db", db], TIMEOUT);
+    assert.equal(after.status, 0, after.stdout);
+    assert.match(after.stdout, /ok +approximate vector index: \d+ vectors, in step with the table/, "rebuilt and saved by the search");
+
+    forge(`${db}.hnsw`, alter);
+    const repair = cli(["doctor", "--repair", "--db", db], TIMEOUT);
+    assert.ok(repair.status === 0 || repair.status === 1, `doctor --repair does not crash: ${repair.stderr}`);
+    assert.match(repair.stdout, /REPAIRED +approximate vector index: .*set aside as forged\d+\.db\.hnsw\.invalid-/);
+    assert.ok(!existsSync(`${db}.hnsw`));
+  });
+}
+
+test("the unforged file still loads (the structure check passes what usearch writes)", () => {
+  const r = cli(["doctor", "--db", source], TIMEOUT);
+  assert.equal(r.status, 0, r.stdout);
+  assert.match(r.stdout, /ok +approximate vector index: \d+ vectors, in step with the table/);
+});
+
+const oddPaths: [string, (path: string) => void, RegExp][] = [
+  ["a directory", (p) => mkdirSync(p), /a directory where a graph file belongs/],
+  ["a FIFO", (p) => execFileSync("mkfifo", [p]), /a named pipe \(FIFO\) where a graph file belongs/],
+];
+
+for (const [what, make, named] of oddPaths) {
+  test(`${what} at the graph's path: doctor names it, search answers and sets it aside, never waiting on it`, () => {
+    const db = join(dir, `odd-${what.replace(/\W/g, "")}.db`);
+    for (const suffix of ["", "-wal"]) if (existsSync(source + suffix)) copyFileSync(source + suffix, db + suffix);
+    make(`${db}.hnsw`);
+    const doctor = cli(["doctor", "--db", db], TIMEOUT);
+    assert.equal(doctor.status, 1, `doctor answers: ${doctor.stderr}`);
+    assert.match(doctor.stdout, named);
+
+    const r = cli(["search", QUERY, "--db", db, "--json"], TIMEOUT);
+    assert.equal(r.status, 0, `search answers: ${r.stderr}`);
+    assert.equal(topText(r), exactTop);
+    assert.ok(lstatSync(`${db}.hnsw`).isFile(), "the rebuilt graph is saved where the odd path was");
+    assert.ok(existsSync(`${db}.hnsw.invalid-not-a-file`), "what was there is set aside");
+
+    rmSync(`${db}.hnsw`);
+    make(`${db}.hnsw`);
+    const repair = cli(["doctor", "--repair", "--db", db], TIMEOUT);
+    assert.match(repair.stdout, /REPAIRED +approximate vector index: .*set aside as .*\.hnsw\.invalid-not-a-file/, repair.stdout);
+    assert.ok(!existsSync(`${db}.hnsw`));
+  });
+}
