@@ -371,6 +371,15 @@ export class Engine {
     return { ...(await this.ports.store.stats()), embedder: this.ports.embedder.id };
   }
 
+  /**
+   * Figures for monitoring, read without waiting for the pyramid's pending refresh (its backlog is one of them):
+   * the store's counts and size, and the windows written to and not summarised again yet.
+   */
+  async vitals(): Promise<StoreStats & { dirtyWindows: number }> {
+    const [stats, dirty] = await Promise.all([this.ports.store.stats(), this.ports.store.dirtyWindows()]);
+    return { ...stats, dirtyWindows: dirty.length };
+  }
+
   async close(): Promise<void> {
     await this.keeper.settle();
     await this.ports.store.close();

@@ -17,6 +17,7 @@ import { registerExportRoute } from "./export-route.js";
 import { registerInspector } from "../web/inspector.js";
 import { requestGuards, type GuardOptions } from "./guard.js";
 import { checkJsonShape } from "./json-bounds.js";
+import { createServerMetrics } from "./metrics.js";
 
 export interface HttpOptions extends GuardOptions {
   /** Bearer token every route but /health requires; none means open (only allowed on loopback). */
@@ -85,12 +86,20 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
     });
   }
   app.notFound((c) => problem(c, 404, "NOT_FOUND", `no route ${c.req.method} ${c.req.path}`));
+  // first of all, so that what the guards refuse is counted too
+  const metrics = createServerMetrics(space);
+  app.use("*", metrics.middleware);
 
   // First, before any guard: the page and its scripts hold no data (a browser cannot send a bearer token when it
   // opens a page); every API call they make goes through the guards below like any other client's.
   registerInspector(app);
   for (const guard of requestGuards(options, problem)) app.use("*", guard);
   app.get("/health", (c) => c.json({ ok: true }));
+  // behind the guards: with a token, a scraper sends it like any client
+  app.get("/metrics", async (c) => {
+    const { contentType, body } = await metrics.scrape();
+    return c.body(body, 200, { "Content-Type": contentType });
+  });
   app.use(
     "*",
     bodyLimit({
@@ -165,6 +174,7 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
     // the wait behind other searches and the search itself, in the standard header (browser tools show it; a
     // load generator reads it without parsing the body)
     c.header("Server-Timing", `queue;dur=${(started - arrived).toFixed(3)}, search;dur=${result.took_ms}`);
+    metrics.observeSearch(result);
     return c.json(result);
   });
 
