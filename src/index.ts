@@ -75,3 +75,5 @@ export { memoryInputSchema } from "./ingest/validate-memory.js";
 export { memoryChangesSchema } from "./api/write-path.js";
 export { ChatFactExtractor, type FactExtractor, type ExtractedFact } from "./ingest/fact-extractor.js";
 export type { MessagesResult } from "./api/fact-actions.js";
+/** A span through @opentelemetry/api, a no-op until the host registers a tracer provider (docs/OPERATIONS.md). */
+export { inSpan } from "./tracing.js";
