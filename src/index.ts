@@ -4,6 +4,7 @@
  */
 export { openMemory, defaultStorePath, defaultGloveEmbedder, type OpenMemoryOptions } from "./api/open.js";
 export { openStoreAt, scratchStores, isPostgresUrl, type ScratchKind, type PostgresUrl } from "./api/stores.js";
+export { backupStore, type BackupReport } from "./api/backup.js";
 export { migrateStore, copyStore, DEFAULT_MIGRATE_BATCH, type MigrateOptions, type MigrateReport, type MigratedNamespace } from "./api/migrate.js";
 export type { CopyCounts, StoreCopy } from "./ports/copy.js";
 export { Engine, type EnginePorts, type EngineConfig, type Remembered, type BatchResult, type BatchOptions, type PyramidNodeJson, type TopicJson } from "./api/engine.js";
