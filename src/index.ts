@@ -4,6 +4,7 @@
  */
 export { openMemory, defaultStorePath, defaultGloveEmbedder, type OpenMemoryOptions } from "./api/open.js";
 export { openStoreAt, scratchStores, isPostgresUrl, type ScratchKind, type PostgresUrl } from "./api/stores.js";
+export { backupStore, type BackupReport } from "./api/backup.js";
 export { migrateStore, copyStore, DEFAULT_MIGRATE_BATCH, type MigrateOptions, type MigrateReport, type MigratedNamespace } from "./api/migrate.js";
 export type { CopyCounts, StoreCopy } from "./ports/copy.js";
 export { Engine, type EnginePorts, type EngineConfig, type Remembered, type BatchResult, type BatchOptions, type PyramidNodeJson, type TopicJson } from "./api/engine.js";
@@ -75,3 +76,5 @@ export { memoryInputSchema } from "./ingest/validate-memory.js";
 export { memoryChangesSchema } from "./api/write-path.js";
 export { ChatFactExtractor, type FactExtractor, type ExtractedFact } from "./ingest/fact-extractor.js";
 export type { MessagesResult } from "./api/fact-actions.js";
+/** A span through @opentelemetry/api, a no-op until the host registers a tracer provider (docs/OPERATIONS.md). */
+export { inSpan } from "./tracing.js";

@@ -42,6 +42,8 @@ import { edgeJson, memoryJson, suggestionJson, type EdgeJson, type HistoryJson, 
 import * as revisions from "./revision-actions.js";
 import { rememberMessages, type MessagesResult } from "./fact-actions.js";
 import * as topics from "./topic-actions.js";
+import { attributes, inSpan, type Span } from "../tracing.js";
+import { tracedStore } from "./traced-store.js";
 import { WritePath, type BatchOptions, type BatchResult, type MemoryChanges, type Remembered, type WriteOptions } from "./write-path.js";
 
 export type { EngineConfig } from "./engine-config.js";
@@ -57,6 +59,11 @@ export interface EnginePorts {
   clock?: Clock;
 }
 
+/** Who the engine is, for its spans' attributes (api/open names the namespace). */
+export interface EngineIdentity {
+  namespace?: string;
+}
+
 export class Engine {
   readonly searchDefaults: ResolvedEngineConfig["search"];
   private readonly config: ResolvedEngineConfig;
@@ -67,8 +74,14 @@ export class Engine {
   private readonly writes: WritePath;
   private readonly channels: Channel[];
   private readonly graphWalk: GraphChannel;
+  /** Every span's namespace attribute. */
+  private readonly traceAttributes: { "cascade.namespace"?: string };
 
-  private constructor(private readonly ports: EnginePorts, config: EngineConfig) {
+  private constructor(private readonly ports: EnginePorts, config: EngineConfig, identity: EngineIdentity) {
+    // every store call a span of its own (a no-op until the host registers a tracer provider: tracing.ts)
+    ports = { ...ports, store: tracedStore(ports.store) };
+    this.ports = ports;
+    this.traceAttributes = identity.namespace === undefined ? {} : { "cascade.namespace": identity.namespace };
     this.config = resolveEngineConfig(config);
     this.searchDefaults = this.config.search;
     this.clock = ports.clock ?? systemClock;
@@ -88,7 +101,7 @@ export class Engine {
   }
 
   /** Opens an engine over a store, refusing a store that was built in another embedder's vector space. */
-  static async create(ports: EnginePorts, config: EngineConfig = {}): Promise<Engine> {
+  static async create(ports: EnginePorts, config: EngineConfig = {}, identity: EngineIdentity = {}): Promise<Engine> {
     const stamp = await ports.store.embedderStamp();
     if (stamp && (stamp.id !== ports.embedder.id || stamp.dimensions !== ports.embedder.dimensions)) {
       throw new CascadeError(
@@ -98,7 +111,7 @@ export class Engine {
         { field: "embedder" },
       );
     }
-    return new Engine(ports, config);
+    return new Engine(ports, config, identity);
   }
 
   // ---- writing ----
@@ -110,6 +123,10 @@ export class Engine {
    * safe): the answer names the memory that holds it, with `existing: true`.
    */
   async remember(input: MemoryInput, options: { provenance?: "user" | "api" } = {}): Promise<Remembered> {
+    return this.span("cascade.write", { "cascade.memories": 1 }, () => this.rememberOne(input, options));
+  }
+
+  private async rememberOne(input: MemoryInput, options: { provenance?: "user" | "api" }): Promise<Remembered> {
     let memory: { id: string; kind: string; topic: string | null; at: string } | undefined;
     const changed: Pick<Remembered, "edges" | "suggestions"> = { edges: [], suggestions: [] };
     const { ids, warnings } = await this.writes.write([input], {
@@ -133,7 +150,11 @@ export class Engine {
    * index and never costs the valid ones. `supersedes` may name memory ids or the `metadata.ref` of earlier items.
    */
   async rememberMany(inputs: readonly MemoryInput[], options: BatchOptions & Pick<WriteOptions, "provenance"> = {}): Promise<BatchResult> {
-    return this.writes.write(inputs, options);
+    return this.span("cascade.write", { "cascade.memories": inputs.length }, async (span) => {
+      const result = await this.writes.write(inputs, options);
+      span.setAttributes({ "cascade.imported": result.imported, "cascade.skipped": result.skipped, "cascade.failed": result.failed.length });
+      return result;
+    });
   }
 
   /**
@@ -142,6 +163,10 @@ export class Engine {
    * `extract: false` stores the messages only; `true` insists on an extractor.
    */
   async rememberMessages(messages: readonly MemoryInput[], options: { extract?: boolean } = {}): Promise<MessagesResult> {
+    return this.span("cascade.write", { "cascade.memories": messages.length, "cascade.messages": true }, () => this.storeMessages(messages, options));
+  }
+
+  private async storeMessages(messages: readonly MemoryInput[], options: { extract?: boolean }): Promise<MessagesResult> {
     const result = await rememberMessages({ store: this.ports.store, writes: this.writes, extractor: this.config.facts, now: () => this.clock.now() }, messages, options);
     if (result.facts.length) await this.afterWrite();
     return result;
@@ -171,25 +196,39 @@ export class Engine {
    * deleted text in the store's files (as `forget --purge`).
    */
   async purge(): Promise<Purged> {
-    await this.keeper.settle();
-    return purgeForgotten(this.forgetDeps);
+    return this.span("cascade.maintenance", { "cascade.task": "purge" }, async () => {
+      await this.keeper.settle();
+      return purgeForgotten(this.forgetDeps);
+    });
   }
 
   /** Forgets every memory matching scope/metadata conditions and/or before a date (`dryRun`: only say which). */
   async forgetWhere(options: ForgetWhereOptions): Promise<ForgottenWhere> {
-    await this.keeper.settle();
-    const result = await forgetWhere(this.forgetDeps, options);
-    if (result.forgotten > 0) await this.afterWrite();
-    return result;
+    return this.span("cascade.maintenance", { "cascade.task": "forget_where" }, async (span) => {
+      await this.keeper.settle();
+      const result = await forgetWhere(this.forgetDeps, options);
+      span.setAttribute("cascade.forgotten", result.forgotten);
+      if (result.forgotten > 0) await this.afterWrite();
+      return result;
+    });
   }
 
   // ---- reading ----
 
   /** Searches every selected channel and fuses their ranks. */
   async recall(query: string, options: RecallOptions = {}): Promise<SearchResult> {
-    await this.keeper.settle();
-    const resolved = resolveRecallOptions(options, this.config.search, this.clock.now());
-    validateQuery(query);
+    return this.span("cascade.recall", {}, async (span) => {
+      await this.keeper.settle();
+      const resolved = resolveRecallOptions(options, this.config.search, this.clock.now());
+      validateQuery(query);
+      span.setAttributes({ "cascade.k": resolved.k, "cascade.channels": [...resolved.channels], "cascade.query.chars": query.length });
+      const result = await this.runSearch(query, resolved);
+      span.setAttribute("cascade.hits", result.hits.length);
+      return result;
+    });
+  }
+
+  private async runSearch(query: string, resolved: ReturnType<typeof resolveRecallOptions>): Promise<SearchResult> {
     const deps = {
       store: this.ports.store,
       embedder: this.ports.embedder,
@@ -339,7 +378,7 @@ export class Engine {
    */
   async catchUpPyramid(options: { onProgress?: (done: number, total: number) => void } = {}) {
     if (!this.config.pyramid.enabled) return null;
-    return catchUpPyramid(this.pyramidDeps(), this.config.pyramid, options.onProgress);
+    return this.span("cascade.maintenance", { "cascade.task": "pyramid_catch_up" }, () => catchUpPyramid(this.pyramidDeps(), this.config.pyramid, options.onProgress));
   }
 
   /**
@@ -347,8 +386,10 @@ export class Engine {
    * when none is dirty); `full` recomputes every node (after a change of summariser, say).
    */
   async buildPyramid(options: { full?: boolean; onProgress?: (done: number, total: number) => void } = {}): Promise<BuildReport & { turns: number }> {
-    await this.keeper.settle();
-    return rebuildPyramid(this.pyramidDeps(), this.config.pyramid, Boolean(options.full), options.onProgress);
+    return this.span("cascade.maintenance", { "cascade.task": options.full ? "pyramid_rebuild" : "pyramid_build" }, async () => {
+      await this.keeper.settle();
+      return rebuildPyramid(this.pyramidDeps(), this.config.pyramid, Boolean(options.full), options.onProgress);
+    });
   }
 
   /** The pyramid's nodes, oldest first (days, then weeks, then months), or one level's. */
@@ -361,14 +402,27 @@ export class Engine {
 
   /** Whether the store's indexes agree with its tables; `repair` rebuilds the ones that do not. */
   async doctor(options: { repair?: boolean; signal?: AbortSignal } = {}): Promise<{ ok: boolean; checks: DoctorCheck[] }> {
-    await this.keeper.settle();
-    const checks = await this.ports.store.doctor(Boolean(options.repair), { signal: options.signal });
-    return { ok: checks.every((c) => c.ok || c.repaired), checks };
+    return this.span("cascade.maintenance", { "cascade.task": options.repair ? "doctor_repair" : "doctor" }, async (span) => {
+      await this.keeper.settle();
+      const checks = await this.ports.store.doctor(Boolean(options.repair), { signal: options.signal });
+      const ok = checks.every((c) => c.ok || c.repaired);
+      span.setAttribute("cascade.ok", ok);
+      return { ok, checks };
+    });
   }
 
   async stats(): Promise<StoreStats & { embedder: string }> {
     await this.keeper.settle();
     return { ...(await this.ports.store.stats()), embedder: this.ports.embedder.id };
+  }
+
+  /**
+   * Figures for monitoring, read without waiting for the pyramid's pending refresh (its backlog is one of them):
+   * the store's counts and size, and the windows written to and not summarised again yet.
+   */
+  async vitals(): Promise<StoreStats & { dirtyWindows: number }> {
+    const [stats, dirty] = await Promise.all([this.ports.store.stats(), this.ports.store.dirtyWindows()]);
+    return { ...stats, dirtyWindows: dirty.length };
   }
 
   async close(): Promise<void> {
@@ -377,6 +431,11 @@ export class Engine {
   }
 
   // ---- wiring ----
+
+  /** A span carrying this engine's namespace (tracing.ts: a no-op without a tracer provider). */
+  private span<T>(name: string, attrs: Record<string, string | number | boolean>, work: (span: Span) => Promise<T>): Promise<T> {
+    return inSpan(name, attributes({ ...this.traceAttributes, ...attrs }), work);
+  }
 
   private get revisionDeps(): revisions.RevisionDeps {
     return { store: this.ports.store, now: () => this.clock.now(), show: (id) => this.show(id), afterWrite: () => this.afterWrite() };

@@ -101,7 +101,7 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Engin
     const entities = options.entities?.chat && !options.entities.extractor ? { ...options.entities, extractor: new ChatEntityExtractor(options.entities.chat) } : options.entities;
     const facts = options.facts?.chat && !options.facts.extractor ? { ...options.facts, extractor: new ChatFactExtractor(options.facts.chat) } : options.facts;
     const config = Object.fromEntries(Object.entries(options).filter(([key]) => !OPENING_OPTIONS.has(key))) as EngineConfig;
-    const engine = await Engine.create({ store, embedder, tokens, clock }, { ...config, summarizer, entities, facts });
+    const engine = await Engine.create({ store, embedder, tokens, clock }, { ...config, summarizer, entities, facts }, { namespace: options.namespace ?? DEFAULT_NAMESPACE });
     // the store keeps the spec it was opened with (after Engine.create refused a store of another vector space)
     if (spec && (await store.getMeta(EMBEDDER_SPEC_META)) !== JSON.stringify(spec)) await store.setMeta(EMBEDDER_SPEC_META, JSON.stringify(spec));
     // a store written before the pyramid was kept current (or with it off) is brought up to date once; a store

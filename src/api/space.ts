@@ -133,6 +133,11 @@ export class MemorySpace {
     }
   }
 
+  /** The namespaces whose stores are open now, least recently used first (what a metrics scrape reports on). */
+  openNamespaces(): string[] {
+    return [...this.slots.keys()];
+  }
+
   /** How many stores are open now (for tests and stats). */
   get openCount(): number {
     return this.slots.size;

@@ -12,6 +12,7 @@
  */
 import type { BuildDeps, BuildReport, PyramidOptions } from "./build.js";
 import { noteTurnBacklog, refreshPyramid } from "./maintain.js";
+import { inSpan } from "../tracing.js";
 
 export type RefreshReport = BuildReport & { turns: number };
 
@@ -68,7 +69,7 @@ export class PyramidKeeper {
     const ids = [...this.longIds];
     this.longIds.clear();
     this.pending = false;
-    this.running = refreshPyramid(this.deps(), this.opts, ids).catch(async () => {
+    this.running = inSpan("cascade.maintenance", { "cascade.task": "pyramid_refresh", "cascade.memories": ids.length }, () => refreshPyramid(this.deps(), this.opts, ids)).catch(async () => {
       if (ids.length) await noteTurnBacklog(this.deps());
       return null;
     });

@@ -30,6 +30,7 @@ import { selectTerms, type TermPruning } from "../text/terms.js";
 import { dropSummaries, leaveOutSummaries, summariesRankFor, summaryContext, type ContextOptions } from "./context.js";
 import { timeReport } from "./time-note.js";
 import { isUnsupported } from "../errors.js";
+import { inSpan } from "../tracing.js";
 
 export interface SearchDeps {
   store: Store;
@@ -109,7 +110,11 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
       .map(async (channel) => {
         let budget: BudgetReport | undefined;
         try {
-          const list = await channel.run({ ...query, report: (b) => (budget = b) });
+          const list = await inSpan("cascade.channel", { "cascade.channel": channel.name }, async (span) => {
+            const list = await channel.run({ ...query, report: (b) => (budget = b) });
+            span.setAttribute("cascade.candidates", list.length);
+            return list;
+          });
           return { channel, list, ms: performance.now() - channelsStart, budget };
         } catch (err) {
           if (!isUnsupported(err)) throw err;
@@ -126,14 +131,18 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   if (selected.has("recency")) {
     const t0 = performance.now();
     const candidates = recencyCandidates(evidenceLists(lists), opts.recencyPool);
-    const list = rankByRecency(candidates, await deps.store.eventTimes([...candidates.keys()]));
+    const list = await inSpan("cascade.channel", { "cascade.channel": "recency", "cascade.candidates": candidates.size }, async () => rankByRecency(candidates, await deps.store.eventTimes([...candidates.keys()])));
     lists.recency = list;
     reports.recency = { weight: opts.weights.recency, candidates: list.length, ms: round(performance.now() - t0) };
   }
   if (selected.has("graph") && deps.graph) {
     const t0 = performance.now();
     // seeded by evidence only: weak dense hits support a memory, they do not lead anywhere
-    const walked = await deps.graph.run(query, evidenceLists(lists), { asOf: opts.asOf, knownAt: opts.knownAt }, { k: opts.rrfK, hits: opts.k });
+    const walked = await inSpan("cascade.channel", { "cascade.channel": "graph" }, async (span) => {
+      const walked = await deps.graph!.run(query, evidenceLists(lists), { asOf: opts.asOf, knownAt: opts.knownAt }, { k: opts.rrfK, hits: opts.k });
+      span.setAttribute("cascade.candidates", walked.length);
+      return walked;
+    });
     // the walk can reach summary nodes through their entities: they stay out of the hits like every channel's
     const list = left?.drop ? dropSummaries(walked, depth) : walked;
     lists.graph = list;
@@ -144,29 +153,35 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   // the top k: demotion only lowers a memory, and a successor is raised to the score of a stale memory that is
   // itself in the head. Annotating supersession for all ~150 candidates cost 3–8 ms a query at 10% superseded.
   // fused results become scored ones in place (a copy of each would be garbage on every search)
-  let scored: Scored[] = withEvidence(fuse(lists, opts.weights, opts.rrfK), lists).map((f) => {
-    const s = f as Scored;
-    s.score = f.rrf;
-    s.adjustments = [];
-    return s;
+  let scored: Scored[] = await inSpan("cascade.fusion", { "cascade.rrf_k": opts.rrfK }, async (span) => {
+    const fused = withEvidence(fuse(lists, opts.weights, opts.rrfK), lists).map((f) => {
+      const s = f as Scored;
+      s.score = f.rrf;
+      s.adjustments = [];
+      return s;
+    });
+    span.setAttribute("cascade.candidates", fused.length);
+    return fused;
   });
   const annotateStart = performance.now();
-  if (time && opts.time === "boost") scored = await adjustForTime(deps.store, scored, time, defaultTimeAdjustments);
-  // a fused answer only: one channel asked alone (`--channels bm25`) answers with its own ranking
-  const fusedAnswer = [...selected].filter((c) => c !== "recency").length > 1;
-  if (fusedAnswer) {
-    scored = await raiseSessionNeighbours(deps.store, scored, deps.neighbours);
-    scored = await raiseNamedSpeakers(deps.store, scored, query.entities, deps.speakers, lexical);
-  }
-  const annotated = await annotateSupersession(
-    deps.store,
-    scored.slice(0, Math.max(3 * opts.k, 30)),
-    { asOf: opts.asOf, knownAt: opts.knownAt },
-    { demotion: deps.demotion, currentOnly: opts.currentOnly },
-    (ids) => memoriesPassing(deps.store, ids, opts.filter),
-  );
-  const ordered = fusedAnswer ? await orderLaterValues(deps.store, lexical, annotated, opts.k, deps.laterValues) : annotated;
-  const related = await annotateRelations(deps.store, ordered, opts.k, { asOf: opts.asOf, knownAt: opts.knownAt }, (ids) => memoriesPassing(deps.store, ids, opts.filter));
+  const related = await inSpan("cascade.annotation", { "cascade.candidates": scored.length, "cascade.k": opts.k }, async () => {
+    if (time && opts.time === "boost") scored = await adjustForTime(deps.store, scored, time, defaultTimeAdjustments);
+    // a fused answer only: one channel asked alone (`--channels bm25`) answers with its own ranking
+    const fusedAnswer = [...selected].filter((c) => c !== "recency").length > 1;
+    if (fusedAnswer) {
+      scored = await raiseSessionNeighbours(deps.store, scored, deps.neighbours);
+      scored = await raiseNamedSpeakers(deps.store, scored, query.entities, deps.speakers, lexical);
+    }
+    const annotated = await annotateSupersession(
+      deps.store,
+      scored.slice(0, Math.max(3 * opts.k, 30)),
+      { asOf: opts.asOf, knownAt: opts.knownAt },
+      { demotion: deps.demotion, currentOnly: opts.currentOnly },
+      (ids) => memoriesPassing(deps.store, ids, opts.filter),
+    );
+    const ordered = fusedAnswer ? await orderLaterValues(deps.store, lexical, annotated, opts.k, deps.laterValues) : annotated;
+    return annotateRelations(deps.store, ordered, opts.k, { asOf: opts.asOf, knownAt: opts.knownAt }, (ids) => memoriesPassing(deps.store, ids, opts.filter));
+  });
   const annotateMs = round(performance.now() - annotateStart);
   const chunks = await deps.store.hydrate(related.slice(0, opts.k).map((f) => f.chunkId));
   // a hit whose memory another process forgot (or whose summary it rewrote) since the channels ran is left out
@@ -200,7 +215,13 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
       contradicts: f.contradicts,
     };
   });
-  const context = pyramid ? await summaryContext(deps, { hits, vector: query.vector, time, asOf: opts.asOf, knownAt: opts.knownAt, filter: opts.filter, currentOnly: opts.currentOnly }, deps.context) : [];
+  const context = pyramid
+    ? await inSpan("cascade.context", { "cascade.hits": hits.length }, async (span) => {
+        const entries = await summaryContext(deps, { hits, vector: query.vector, time, asOf: opts.asOf, knownAt: opts.knownAt, filter: opts.filter, currentOnly: opts.currentOnly }, deps.context);
+        span.setAttribute("cascade.summaries", entries.length);
+        return entries;
+      })
+    : [];
   const matched = opts.time === "restrict" ? scored.length : scored.filter((s) => s.adjustments.some((a) => a.reason.startsWith("in time window"))).length;
   return {
     query: text,

@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { CascadeError, storeFailure } from "../../errors.js";
 import { checkCascadeSchema, checkStorePath } from "./identify.js";
+import { refuseNewerSchema } from "./schema.js";
 
 export type Connection = Database.Database;
 
@@ -30,6 +31,7 @@ export function openConnection(path: string, options: { readonly?: boolean } = {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     // Before any pragma that writes: WAL mode and migrations would otherwise rewrite another application's database.
     checkCascadeSchema(db, path);
+    refuseNewerSchema(db, path);
   } catch (err) {
     db.close();
     throw err;

@@ -3,7 +3,11 @@
  * Versioned migrations. `PRAGMA user_version` holds the number of migrations applied; each runs in its own
  * transaction, so a store is always at one well-defined version.
  */
-import type { Connection } from "./connection.js";
+import type Database from "better-sqlite3";
+import { CascadeError } from "../../errors.js";
+
+// better-sqlite3's type, not connection.ts's alias: connection.ts reads SCHEMA_VERSION from here
+type Connection = Database.Database;
 import { backfillFields } from "./fields-sql.js";
 
 /** A step is SQL, or SQL followed by a backfill that needs the application's own code. */
@@ -249,6 +253,17 @@ const MIGRATIONS: Migration[] = [
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Refuses a store written by a newer Cascade. Called when the connection opens, before any pragma that writes
+ * (WAL mode changes the file's header): a store this version cannot read is left exactly as it was.
+ */
+export function refuseNewerSchema(db: Connection, path: string): void {
+  const current = db.pragma("user_version", { simple: true }) as number;
+  if (current > SCHEMA_VERSION) {
+    throw new CascadeError("UNSUPPORTED", `${path}: this store has schema version ${current}; this Cascade knows only up to ${SCHEMA_VERSION}: upgrade Cascade`, { field: "db" });
+  }
+}
 
 export function migrate(db: Connection): void {
   const current = db.pragma("user_version", { simple: true }) as number;

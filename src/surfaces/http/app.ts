@@ -19,6 +19,7 @@ import { requestGuards, type GuardOptions } from "./guard.js";
 import { checkJsonShape } from "./json-bounds.js";
 import { namespaceHeader } from "./namespace-header.js";
 import { allowedMethods } from "./method-not-allowed.js";
+import { createServerMetrics } from "./metrics.js";
 
 export interface HttpOptions extends GuardOptions {
   /** Bearer token every route but /health requires; none means open (only allowed on loopback). */
@@ -94,12 +95,20 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
     c.header("Allow", methods.join(", "));
     return problem(c, 405, "METHOD_NOT_ALLOWED", `${c.req.path} does not take ${c.req.method}; it takes ${methods.join(", ")}`);
   });
+  // first of all, so that what the guards refuse is counted too
+  const metrics = createServerMetrics(space);
+  app.use("*", metrics.middleware);
 
   // First, before any guard: the page and its scripts hold no data (a browser cannot send a bearer token when it
   // opens a page); every API call they make goes through the guards below like any other client's.
   registerInspector(app);
   for (const guard of requestGuards(options, problem)) app.use("*", guard);
   app.get("/health", (c) => c.json({ ok: true }));
+  // behind the guards: with a token, a scraper sends it like any client
+  app.get("/metrics", async (c) => {
+    const { contentType, body } = await metrics.scrape();
+    return c.body(body, 200, { "Content-Type": contentType });
+  });
   app.use(
     "*",
     bodyLimit({
@@ -174,6 +183,7 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
     // the wait behind other searches and the search itself, in the standard header (browser tools show it; a
     // load generator reads it without parsing the body)
     c.header("Server-Timing", `queue;dur=${(started - arrived).toFixed(3)}, search;dur=${result.took_ms}`);
+    metrics.observeSearch(result);
     return c.json(result);
   });
 

@@ -26,6 +26,7 @@ const errors = {
 const OPERATION_IDS: Record<string, string> = {
   "get /": "inspector",
   "get /health": "health",
+  "get /metrics": "metrics",
   "get /openapi.json": "openApi",
   "get /v1/memories": "listMemories",
   "get /v1/export": "exportMemories",
@@ -110,6 +111,12 @@ export function openApiDocument() {
     paths: finish({
       "/": { get: { summary: "the web inspector (HTML; served without the token: it holds no data, its API calls need it)", security: [], responses: { "200": { description: "the page", content: { "text/html": { schema: { type: "string" } } } }, "403": errors["403"] } } },
       "/health": { get: { summary: "liveness", security: [], responses: { "200": ok("{ok: true}"), "403": errors["403"] } } },
+      "/metrics": {
+        get: {
+          summary: "Prometheus metrics: requests by route and status, latency per route and per search channel, memories, chunks, bytes and pyramid lag per open namespace",
+          responses: { "200": { description: "the Prometheus text exposition format", content: { "text/plain": { schema: { type: "string" } } } }, "401": errors["401"], "403": errors["403"] },
+        },
+      },
       "/openapi.json": { get: { summary: "this document", security: [], responses: { "200": ok("the OpenAPI document"), "403": errors["403"] } } },
       "/v1/memories": {
         get: {

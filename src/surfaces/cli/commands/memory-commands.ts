@@ -5,7 +5,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { type Command, Option } from "commander";
-import { CascadeError, countOf, memoryInputSchema, isExportedMemory, readJsonlBatches, readMem0Export, requireFile, stoppedImport, readLocomoConversation, type Engine, type MemoryInput } from "../../../index.js";
+import { CascadeError, countOf, memoryInputSchema, isExportedMemory, readJsonlBatches, readMem0Export, requireFile, stoppedImport, readLocomoConversation, inSpan, type Engine, type MemoryInput } from "../../../index.js";
 import { formatMemory } from "../format.js";
 import { emit } from "../output.js";
 import { progressBar } from "../progress.js";
@@ -92,7 +92,14 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
       requireFile(file);
       const size = statSync(file).size;
       const opts = { detect: o.detect as boolean, dedupe: o.dedupe as boolean };
-      const result = await withEngine(cmd, (e) => (o.format === "locomo" ? importLocomo(e, file, opts) : o.format === "mem0" ? importMem0(e, file, opts) : importJsonl(e, file, size, opts)));
+      const result = await withEngine(cmd, (e) =>
+        // one span for the whole file, its write batches' spans inside it (a no-op without a tracer provider)
+        inSpan("cascade.import", { "cascade.format": o.format }, async (span) => {
+          const r = await (o.format === "locomo" ? importLocomo(e, file, opts) : o.format === "mem0" ? importMem0(e, file, opts) : importJsonl(e, file, size, opts));
+          span.setAttributes({ "cascade.imported": r.imported, "cascade.skipped": r.skipped, "cascade.failed": r.failed.length });
+          return r;
+        }),
+      );
       emit(mode(cmd), result, () => {
         const failures = result.failed.map((f) => `  line ${f.line}: ${f.error}`).join("\n");
         const warned = result.warnings.map((w) => `  line ${w.line}: warning: stored without ${w.step}: ${w.reason}`).join("\n");

@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Command } from "commander";
-import { countOf, DEMO_NOW, demoCorpus, demoQueries } from "../../../index.js";
+import { backupStore, countOf, DEMO_NOW, demoCorpus, demoQueries, inSpan } from "../../../index.js";
 import { formatSearch } from "../format.js";
 import { emit } from "../output.js";
-import { globalFlags, type CliContext } from "../context.js";
+import { globalFlags, settings, type CliContext } from "../context.js";
 
 export function registerStoreCommands(program: Command, { withEngine, mode }: CliContext): void {
   program
@@ -22,6 +22,16 @@ export function registerStoreCommands(program: Command, { withEngine, mode }: Cl
         [...r.checks.map((c) => `${c.ok ? "ok      " : c.repaired ? "REPAIRED" : "FAILED  "}  ${c.name}: ${c.detail}`), r.ok ? "the store is healthy" : o.repair ? "problems remain that a repair cannot fix (FAILED above)" : "problems found: run cascade doctor --repair"].join("\n"),
       );
       if (!r.ok) process.exitCode = 1;
+    });
+
+  program
+    .command("backup")
+    .description("copy the live store (every namespace) to PATH with SQLite's online backup, while writers continue")
+    .argument("<path>", "the file to write (must not exist); namespaces go to PATH.ns/ as beside the store")
+    .addHelpText("after", "\nThe copy holds every write acknowledged before the backup began and opens as a store of its own (--db PATH).\nPostgreSQL: use pg_dump (docs/OPERATIONS.md).")
+    .action(async (path: string, _o, cmd: Command) => {
+      const r = await inSpan("cascade.maintenance", { "cascade.task": "backup" }, () => backupStore(settings(globalFlags(cmd)).path, path));
+      emit(mode(cmd), r, () => [...r.namespaces.map((n) => `${n.namespace}: ${n.path} (${(n.bytes / 1e6).toFixed(1)} MB)`), `backed up ${countOf(r.namespaces.length, "namespace")} in ${(r.took_ms / 1000).toFixed(1)} s`].join("\n"));
     });
 
   program
