@@ -23,12 +23,6 @@ export interface EntityExtractor {
   extract(text: string, speaker: string | null): ExtractedEntity[] | Promise<ExtractedEntity[]>;
 }
 
-/** wink numbers the words of its lexicon first; a word read later and not in it gets a larger id. */
-let lexiconSize: number | undefined;
-function lexiconSizeOf(): number {
-  const { nlp, its } = wink();
-  return (lexiconSize ??= nlp.readDoc("qzxqzxq").tokens().out(its.uniqueId)[0] as unknown as number);
-}
 
 /** Lowercase, possessive dropped, spaces collapsed: "Priya's" → "priya", "Node  20" → "node 20". */
 export function normalizeEntity(name: string): string {
@@ -70,8 +64,8 @@ function knownLowercase(word: string): boolean {
   let known = lexiconCache.get(w);
   if (known === undefined) {
     if (lexiconCache.size > 200_000) lexiconCache.clear();
-    const { nlp, its } = wink();
-    known = (nlp.readDoc(w).tokens().out(its.uniqueId)[0] as unknown as number) < lexiconSizeOf();
+    const { nlp, its, lexiconSize } = wink();
+    known = (nlp.readDoc(w).tokens().out(its.uniqueId)[0] as unknown as number) < lexiconSize;
     lexiconCache.set(w, known);
   }
   return known;

@@ -12,15 +12,26 @@ import type winkNLP from "wink-nlp";
 
 type Nlp = ReturnType<typeof winkNLP>;
 
-let loaded: { nlp: Nlp; its: Nlp["its"] } | undefined;
+interface Wink {
+  nlp: Nlp;
+  its: Nlp["its"];
+  /**
+   * How many words the model's own lexicon holds: wink numbers those first, and a word read later that is not in
+   * it gets a larger id. Read before any text, since every unknown word a text brings takes the next id.
+   */
+  lexiconSize: number;
+}
+
+let loaded: Wink | undefined;
 
 /** The shared tagger and its accessors (`its.pos`, `its.lemma`, …), loaded on the first call. */
-export function wink(): { nlp: Nlp; its: Nlp["its"] } {
+export function wink(): Wink {
   if (!loaded) {
     const require = createRequire(import.meta.url);
     const make = require("wink-nlp") as typeof winkNLP;
     const nlp = make(require("wink-eng-lite-web-model"), ["sbd", "pos"]);
-    loaded = { nlp, its: nlp.its };
+    const lexiconSize = nlp.readDoc("qzxqzxq").tokens().out(nlp.its.uniqueId)[0] as unknown as number;
+    loaded = { nlp, its: nlp.its, lexiconSize };
   }
   return loaded;
 }
