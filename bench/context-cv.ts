@@ -1,5 +1,5 @@
 /**
- * How the search's `context` is chosen (issue 16), by leave-one-conversation-out: each configuration of
+ * How the search's `context` is chosen, by leave-one-conversation-out: each configuration of
  * query/context.ts is scored per LoCoMo conversation (evidence@500 + evidence@1000, pyramid on); for each
  * held-out conversation the configuration best on the other five is picked and scored on it. Prints the grid
  * (in-sample) and the cross-validated figures beside the pyramid off.

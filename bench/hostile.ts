@@ -2,7 +2,7 @@
  * Hostile requests against `cascade serve`: each request of the catalogue is sent to a server in a child process
  * while /health is polled every 10 ms from here. For each one: the status it got, how long it took, the longest
  * /health round trip while it ran (how long the server's one thread was blocked), and the server's resident
- * memory above its baseline (from /proc). The targets of issue 15: no request under the body limit that costs
+ * memory above its baseline (from /proc). The targets: no request under the body limit that costs
  * more than 500 MB above the baseline or blocks /health for more than 100 ms.
  *
  *   node dist/bench/hostile.js [--json]

@@ -1,5 +1,5 @@
 /**
- * The web inspector's speed (issue 19): first paint of the search page on loopback, the search round trip in the
+ * The web inspector's speed: first paint of the search page on loopback, the search round trip in the
  * page (submit → answer → hits in the DOM) at 100,000 memories, and the page's total transfer, gzipped. The store
  * is the `cascade bench` synthetic corpus (seed 42, one chunk per memory, bulk-loaded without revision detection);
  * the server is `cascade serve` in a child process; the browser is Debian's headless Chromium. Timings are reported,

@@ -1,5 +1,5 @@
 /**
- * Peers in the same run (issue 7): LanceDB 0.31.0 (full-text, vector, hybrid with its RRF reranker) and Orama
+ * Peers in the same run: LanceDB 0.31.0 (full-text, vector, hybrid with its RRF reranker) and Orama
  * (full-text, vector, hybrid) on the same LoCoMo data (and, with --beam, the same BEAM chats) and the same
  * synthetic corpus as Cascade, with the same text (speaker written in front, as Cascade indexes it) and the same
  * vectors (Cascade's default embedder). Conversations, questions and evidence come from the readers of

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the suite the way a new machine would (issue 11): a fresh clone of HEAD, an empty npm cache, an empty
+# Runs the suite the way a new machine would: a fresh clone of HEAD, an empty npm cache, an empty
 # word-vector cache, a temporary folder of its own, another time zone, then `npm ci` and `npm test` twice in a row
 # (the second run proves no test depends on what the first left behind).
 # Usage: scripts/fresh-machine.sh [RUNS]   (default 2). Keeps nothing: everything lives under one temp folder.

@@ -1,5 +1,5 @@
 /**
- * User–assistant chats (issue 32): a first-person question raises what the user said (query/speakers.ts), and
+ * User–assistant chats: a first-person question raises what the user said (query/speakers.ts), and
  * revision detection judges statements of one speaker, not documents (graph/detect.ts, graph/statements.ts): an
  * assistant's long formatted reply never supersedes the user's messages, and code is not a change of mind.
  */

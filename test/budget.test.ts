@@ -1,5 +1,5 @@
 /**
- * Late interaction's work budget (issue 20): a query reads at most `maxPostings` index entries, rarest words first;
+ * Late interaction's work budget: a query reads at most `maxPostings` index entries, rarest words first;
  * when the budget bites, the search says so in `channels.colbert.budget`, and otherwise says nothing.
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { CHANNEL_NAMES } from "../src/index.js";
@@ -174,8 +174,11 @@ test("a transcript line that already names its speaker is not prefixed twice", (
 
 test("--version, an unknown command (even with --help), a port out of range, the channel count", () => {
   const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
-  const v = cli(["--version"]);
-  assert.deepEqual([v.status, v.stdout], [0, `${pkg.version}\n`]);
+  // `--version` alone is answered before the commands load; with a global flag beside it, Commander answers: the same
+  for (const args of [["--version"], ["-V"], ["--json", "--version"], ["--db", "x.db", "-V"]]) {
+    const v = cli(args);
+    assert.deepEqual([v.status, v.stdout, v.stderr], [0, `${pkg.version}\n`, ""], args.join(" "));
+  }
   for (const args of [["frobnicate"], ["frobnicate", "--help"], ["--db", "x.db", "frobnicate"]]) {
     const r = cli(args);
     assert.equal(r.status, 2, args.join(" "));
@@ -190,4 +193,18 @@ test("--version, an unknown command (even with --help), a port out of range, the
   assert.match(cli(["--help"]).stdout.replace(/\s+/g, " "), new RegExp(`${seven} retrieval channels`));
   assert.match(pkg.description, new RegExp(`${seven} retrieval channels`));
   assert.doesNotMatch(`${cli(["--help"]).stdout} ${pkg.description}`, /\b(five|six) retrieval channels/);
+});
+
+// Opening a store with the default embedder used to read the word vectors, which on an empty cache converts the
+// package's JSON into it: these commands would leave the cache full.
+test("stats, show and list read what is stored and never load the word vectors (an empty vector cache stays empty)", () => {
+  const db = join(tempDir(), "m.db");
+  assert.equal(cli(["--db", db, "demo"]).status, 0);
+  const id = (cli(["--db", db, "list", "--json", "--limit", "1"]).json as { memories: { id: string }[] }).memories[0].id;
+  const cache = tempDir();
+  for (const args of [["stats"], ["show", id], ["list", "--limit", "5"]]) {
+    const r = cli(["--db", db, ...args], { env: { CASCADE_CACHE_DIR: cache } });
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(readdirSync(cache), [], `${args[0]} read the word vectors`);
+  }
 });

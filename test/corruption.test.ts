@@ -1,5 +1,5 @@
 /**
- * Damaged stores (issue 36, item 8): bytes flipped in the file of a closed store. Doctor reports what is damaged
+ * Damaged stores: bytes flipped in the file of a closed store. Doctor reports what is damaged
  * however badly (a check that cannot read its pages fails, naming why); `--repair` rebuilds what the tables hold
  * (both FTS5 indexes, SQLite's own indexes) and says what it cannot; writes are refused while the store is known
  * damaged, and taken again once a repair passes the integrity check.

@@ -1,5 +1,5 @@
 /**
- * `cascade demo` tells the truth (issue 31, item 5): every claim its annotations make holds in what it prints.
+ * `cascade demo` tells the truth: every claim its annotations make holds in what it prints.
  * The test reads the demo's text as a person would — hit order, the channels beside each hit, status marks,
  * adjustments — and checks each query's claim; a query added without a check here fails.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 31, item 6: entities as `cascade entities` lists them after the household's memories are written. Names
+ * Entities as `cascade entities` lists them after the household's memories are written. Names
  * with particles, hyphens and titles stay whole; dates, weekdays and months are no entities; a person named at
  * the start of a sentence is counted in every memory once the name is known (from a speaker, a mid-sentence
  * mention, or another memory of the same batch).
@@ -12,7 +12,7 @@ import { emptyEngine } from "./helpers.js";
 const counts = async (engine: Engine) => Object.fromEntries((await engine.entities({ top: 50 })).entities.map((e) => [e.name, `${e.kind} ${e.memories}`]));
 
 describe("entities of a household's memories", () => {
-  test("the issue's memories, one at a time: whole names, no dates, Sam counted wherever he is named after he is known", async () => {
+  test("the household's memories, one at a time: whole names, no dates, Sam counted wherever he is named after he is known", async () => {
     const { engine } = await emptyEngine();
     for (const [text, speaker] of [
       ["Sam and I had dinner at Tasca do Chico in Lisbon on December 20", "Priya"],

@@ -1,6 +1,6 @@
 /**
  * Entity spans against two labelled JSONL sets: test/fixtures/entity-spans.jsonl (the development set: the
- * issue's cases and their kin) and entity-spans-2.jsonl (written at the same time, before the rules changed, and
+ * reported cases and their kin) and entity-spans-2.jsonl (written at the same time, before the rules changed, and
  * never used to fit them). A span counts when the extracted entity has the labelled name (normalised) AND kind;
  * dates, weekdays and months are never labelled, so extracting one costs precision. Scored twice: each sentence
  * alone (a tentative name, a sentence-opening English word, is dropped, as an empty store drops it) and as a

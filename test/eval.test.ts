@@ -49,10 +49,10 @@ test("import --format locomo keeps speaker, session date, dia_id and captions, n
   assert.equal(cli(["search", "zebra", "--channels", "bm25", "--db", db, "--json"]).json.hits.length, 0);
 });
 
-test("bench --chunks 2000 runs (smoke test; timings are reported, not asserted)", () => {
-  const r = cli(["bench", "--chunks", "2000", "--queries", "20", "--json"]);
+test("bench runs (smoke test; timings are reported, not asserted: `cascade bench --chunks 100000` measures)", () => {
+  const r = cli(["bench", "--chunks", "300", "--queries", "3", "--json"]);
   assert.equal(r.status, 0, r.stderr);
-  assert.equal(r.json.chunks, 2000);
+  assert.equal(r.json.chunks, 300);
   assert.equal(r.json["ann_recall@10"], 1);
   for (const c of ["fused", "bm25", "dense", "curated", "colbert"]) assert.ok(r.json.latency_ms[c].p95 >= 0);
 });

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -63,9 +63,11 @@ test("examples/mcp-desktop: the server starts as the config says and its tools r
   const args = server.args.map((a, i) => (server.args[i - 1] === "--db" ? db : a));
   assert.notDeepEqual(args, server.args, "the config names its store with --db");
   const client = new Client({ name: "desktop-assistant", version: "1.0.0" });
-  // offline: npx must find the installed package, never fetch one
-  const env = { ...(process.env as Record<string, string>), npm_config_offline: "true", npm_config_update_notifier: "false" };
-  await client.connect(new StdioClientTransport({ command: server.command, args, cwd: appWithCascadeInstalled(), env, stderr: "pipe" }));
+  // `cascade` is on the PATH, as the install the README gives leaves it
+  const app = appWithCascadeInstalled();
+  const env = { ...(process.env as Record<string, string>), PATH: `${join(app, "node_modules", ".bin")}${delimiter}${process.env.PATH ?? ""}` };
+  assert.equal(server.command, "cascade");
+  await client.connect(new StdioClientTransport({ command: server.command, args, cwd: app, env, stderr: "pipe" }));
   const text = (r: any): string => r.content.map((c: { text: string }) => c.text).join("\n");
   assert.match(text(await client.callTool({ name: "memory_add", arguments: { text: "The user's dentist appointment is on 3 July at 10:00." } })), /^Remembered \[m_[0-9A-Z]+\]/);
   assert.match(text(await client.callTool({ name: "memory_search", arguments: { query: "when is the dentist appointment?" } })), /^1\. \[m_[0-9A-Z]+\] \(current;.*\nThe user's dentist appointment is on 3 July at 10:00\./);

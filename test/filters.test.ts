@@ -1,5 +1,5 @@
 /**
- * Scopes and metadata filters (issue 17): `user`/`agent`/`session`/`speaker` and metadata paths, on search, list
+ * Scopes and metadata filters: `user`/`agent`/`session`/`speaker` and metadata paths, on search, list
  * and forget, through the SDK, the CLI and HTTP. The SQL and the in-memory evaluation of a condition are checked
  * against each other on random metadata, so that the two spellings of the filter cannot drift apart.
  */

@@ -1,5 +1,5 @@
 /**
- * Forgetting wins against a summariser that is still working (issue 36, item 3). A full pyramid build with a slow
+ * Forgetting wins against a summariser that is still working. A full pyramid build with a slow
  * chat summariser reads a day's turns, and while the model is answering, another connection forgets one of them
  * with `--purge`. The build must not then write the day's summary from what it read: before, the day, week and
  * month summaries held the forgotten text again after the purge had answered.

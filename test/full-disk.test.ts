@@ -1,5 +1,5 @@
 /**
- * A full disk (issue 36, item 7). SQLite's `max_page_count` (CASCADE_SQLITE_MAX_PAGES) stops the store file from
+ * A full disk. SQLite's `max_page_count` (CASCADE_SQLITE_MAX_PAGES) stops the store file from
  * growing: a real SQLITE_FULL from a real file. The store holds windows the pyramid has not summarised yet, so
  * opening it wants to write. Reads and doctor must still answer; every write fails with STORE_ERROR naming the
  * full disk, and an import says how far it got.

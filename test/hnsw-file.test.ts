@@ -1,5 +1,5 @@
 /**
- * A damaged vector-graph file never crashes the process (issue 36): the saved graph beside the store
+ * A damaged vector-graph file never crashes the process: the saved graph beside the store
  * (`<store>.hnsw`) truncated, its header or body altered, emptied, or taken from another store; each time a search in
  * a fresh CLI process answers what exact search answers, with exit 0, and `doctor` names the file as invalid
  * (with `--repair`, deleted). Before the file was verified, usearch read it unchecked and Node aborted in native code

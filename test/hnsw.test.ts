@@ -1,5 +1,5 @@
 /**
- * Approximate dense search (issue 20) on a real SQLite store with the threshold lowered to 100 chunks: the graph's
+ * Approximate dense search on a real SQLite store with the threshold lowered to 100 chunks: the graph's
  * answers against exact search on the same data, exact scores, filtered searches exact, writes and deletes kept in
  * step (also another connection's), the graph saved and loaded rather than rebuilt, a stale graph file caught, and
  * a graph saved with other build settings (or in the first layout) rebuilt while search-time settings reuse it.

@@ -1,5 +1,5 @@
 /**
- * Single requests that stalled the server (issue 36, item 9, and the OPTIONS note of item 10): a body's depth and
+ * Single requests that stalled the server: a body's depth and
  * entry counts are refused on its text, before JSON.parse builds it (a body that is also invalid JSON shows the
  * order: the shape error, not the syntax one); a browser's cross-site GET without an Origin is refused; doctor runs
  * in a thread of its own, once for every request waiting on it, and is ended when no one waits any more; OPTIONS

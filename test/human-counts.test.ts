@@ -1,5 +1,5 @@
 /**
- * Issue 31, item 7 (output): counts say singular and plural right ("1 memory", "1 day"), and joined memories never
+ * Counts say singular and plural right ("1 memory", "1 day"), and joined memories never
  * read as one sentence in a one-line preview.
  */
 import assert from "node:assert/strict";

@@ -94,7 +94,7 @@ describe("web inspector in headless Chromium", { skip: BROWSER_SKIP }, () => {
     await engine.retract((await engine.supersede(b, a, { reason: "typo: wrong pool" })).id);
     await engine.supersede(c, a, { reason: "pool shrunk" });
     await engine.buildPyramid();
-    // issue 31: Berlin (week 2026-W23) superseded by Prague (W24), in a namespace of its own
+    // Berlin (week 2026-W23) superseded by Prague (W24), in a namespace of its own
     const offsite = await space.acquire("offsite", { create: true });
     const written = (await offsite.engine.rememberMany(offsiteNotes(), { detect: false })).ids as string[];
     prague = written[offsiteNotes().findIndex((m) => m.text === PRAGUE)];

@@ -8,7 +8,7 @@ const POSTGRES = "We chose Postgres as the primary store for the billing service
 const DYNAMO = "Change of plan for billing: we are no longer using Postgres, the billing service will run on DynamoDB instead.";
 const QUESTION = "which database does the billing service use";
 
-test("--now is only the reference for relative time: a later-recorded revision still counts (CLI, issue 13)", () => {
+test("--now is only the reference for relative time: a later-recorded revision still counts (CLI)", () => {
   const db = join(tempDir(), "billing.db");
   // both recorded today (the wall clock), about events in February and June
   const old = cli(["add", POSTGRES, "--at", "2026-02-10", "--db", db, "--json"]).json;

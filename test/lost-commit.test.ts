@@ -1,5 +1,5 @@
 /**
- * A commit whose answer is lost (issue 36, item 6). A TCP proxy between the `pg` pool and PGlite served by
+ * A commit whose answer is lost. A TCP proxy between the `pg` pool and PGlite served by
  * pglite-socket lets a COMMIT reach the database, waits for the database's answer, and then cuts the connection
  * instead of passing it on: the write is stored, the client cannot know it. Such a transaction must not be run
  * again (it would be stored twice), the error must say the outcome is unknown, and a retry of a memory that

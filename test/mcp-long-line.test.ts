@@ -1,5 +1,5 @@
 /**
- * An MCP message longer than the SDK's 10 MB read buffer (issue 36, item 10): the SDK closed its transport and
+ * An MCP message longer than the SDK's 10 MB read buffer: the SDK closed its transport and
  * `cascade mcp` ended with exit 0, answering nothing more. The line is now skipped as it streams, answered with
  * a JSON-RPC error (id null), and the next message is served.
  */

@@ -1,5 +1,5 @@
 /**
- * `cascade migrate` from a store another process is writing (issue 36, item 10). Read page by page, the copy
+ * `cascade migrate` from a store another process is writing. Read page by page, the copy
  * met an edge naming a memory written after the memories' pages were read, failed half-way ("names …, which was
  * not copied before it") and left a half-written target. A SQLite source is now copied from a snapshot.
  */

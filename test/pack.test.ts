@@ -1,25 +1,25 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { test } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { MCP_TOOLS } from "../src/surfaces/mcp/tools.js";
 import { tempDir } from "./helpers.js";
 
 const root = new URL("../..", import.meta.url).pathname;
 
 /**
- * Installs the packed tarball the way npm would lay it out, without npm's resolver: the tarball is unpacked into
- * node_modules/cascade-memory and each of its declared `dependencies` is linked from the project's own
- * node_modules (which `npm ci` filled from the lockfile). An offline `npm install` cannot do this on a new machine:
- * `npm ci` stores tarballs in the cache but not the package metadata that resolving ranges needs (issue 11).
+ * `npm install <tarball>` into an empty project, with an empty npm cache of its own and no network (--offline):
+ * the tarball's declared `dependencies` are first linked into the project from this repository's node_modules
+ * (what `npm ci` installed from the lockfile), so npm resolves them against what is there instead of fetching
+ * them, and does the rest as for any user: unpacks the package, checks its dependencies are met, links its bin.
  * Only declared dependencies are linked, so a runtime import of a devDependency, or a file missing from `files`,
  * still fails here.
  */
 function installPacked(tarball: string, app: string): string {
-  const pkgDir = join(app, "node_modules", "cascade-memory");
-  mkdirSync(pkgDir, { recursive: true });
-  execFileSync("tar", ["-xzf", tarball, "-C", pkgDir, "--strip-components=1"], { stdio: "pipe" });
-  const manifest = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")) as { dependencies?: Record<string, string>; bin: Record<string, string> };
+  const manifest = JSON.parse(execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" })) as { dependencies?: Record<string, string> };
   for (const name of Object.keys(manifest.dependencies ?? {})) {
     const source = join(root, "node_modules", name);
     assert.ok(existsSync(source), `dependency ${name} is not installed in the project (run npm ci)`);
@@ -27,10 +27,16 @@ function installPacked(tarball: string, app: string): string {
     mkdirSync(join(target, ".."), { recursive: true });
     symlinkSync(source, target, "dir");
   }
-  return join(pkgDir, manifest.bin.cascade);
+  const cache = tempDir();
+  execFileSync("npm", ["install", tarball, "--offline", "--cache", cache, "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: app, stdio: "pipe" });
+  // npm wrote the dependency into the project and linked the bin where `npx cascade` finds it
+  assert.match((JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["cascade-memory"], /\.tgz$/);
+  const bin = join(app, "node_modules", ".bin", "cascade");
+  assert.ok(existsSync(bin), "npm linked node_modules/.bin/cascade");
+  return bin;
 }
 
-test("npm pack produces a package that installs and runs in an empty folder", () => {
+test("npm pack produces a package that npm installs into an empty project, whose CLI, SDK, adapters and MCP server run", async () => {
   const out = tempDir();
   // --ignore-scripts: the suite already built dist/; rebuilding here would rewrite files other tests are reading
   execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", out], { cwd: root, stdio: "pipe" });
@@ -41,8 +47,27 @@ test("npm pack produces a package that installs and runs in an empty folder", ()
 
   // Nothing of the project's own tree is reachable: the packed files are all the CLI and SDK have.
   assert.ok(!existsSync(join(app, "node_modules", "cascade-memory", "src")), "sources are not published");
-  const demo = JSON.parse(execFileSync(process.execPath, [bin, "demo", "--json"], { cwd: app, encoding: "utf8" }));
+  // the bin as npm linked it (its #! line finds node on the PATH)
+  const env = { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ""}` };
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
+  assert.equal(execFileSync(bin, ["--version"], { cwd: app, env, encoding: "utf8" }), `${pkg.version}\n`);
+  const demo = JSON.parse(execFileSync(bin, ["demo", "--json"], { cwd: app, env, encoding: "utf8" }));
   assert.equal(demo.imported, 30);
+
+  // the desktop-client configuration docs/INTEGRATIONS.md gives, with `cascade` being what this install put on the
+  // PATH (node_modules/.bin here; a global install links the same file): the server starts and lists its tools
+  const integrations = readFileSync(join(root, "docs", "INTEGRATIONS.md"), "utf8");
+  const config = JSON.parse(/## MCP[\s\S]*?```json\n([\s\S]*?)```/.exec(integrations)![1]) as { mcpServers: { cascade: { command: string; args: string[] } } };
+  const { command, args } = config.mcpServers.cascade;
+  assert.equal(command, "cascade", "the documented command is the installed bin");
+  const client = new Client({ name: "pack-test", version: "1.0.0" });
+  const db = join(app, "memory.db");
+  await client.connect(new StdioClientTransport({ command: bin, args: args.map((a) => (a.endsWith(".db") ? db : a)), cwd: app, env: env as Record<string, string>, stderr: "pipe" }));
+  try {
+    assert.deepEqual((await client.listTools()).tools.map((t) => t.name).sort(), Object.keys(MCP_TOOLS).sort());
+  } finally {
+    await client.close();
+  }
 
   writeFileSync(
     join(app, "agent.mjs"),

@@ -1,5 +1,5 @@
 /**
- * An interrupted purge can be finished (issue 36, item 4). `forget ID --purge` SIGKILLed once its delete has
+ * An interrupted purge can be finished. `forget ID --purge` SIGKILLed once its delete has
  * committed leaves the text in the day, week and month summaries (never rebuilt) and in free pages; before,
  * `forget ID --purge` then answered NOT_FOUND and nothing could erase it. Now that same command finishes the job
  * (`"forgotten": false`), and so does `cascade purge`, which needs no id; the SDK, HTTP and MCP offer the same.

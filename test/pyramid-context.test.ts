@@ -1,5 +1,5 @@
 /**
- * Issue 16: the pyramid on by default — kept current on every write, summaries beside the hits as `context`
+ * The pyramid on by default — kept current on every write, summaries beside the hits as `context`
  * (never instead of evidence), the turn level, a time phrase that matched nothing said so, stores from before
  * brought up to date on open.
  */

@@ -1,5 +1,5 @@
 /**
- * The README's Quick start works as written (issue 33, item 12): its blocks marked `quickstart cli`, `sdk`, `http`
+ * The README's Quick start works as written: its blocks marked `quickstart cli`, `sdk`, `http`
  * and `mcp` are run as a new user would run them, each in a fresh folder, and the outcome the README states is what
  * comes out. And the README, the package description, `cascade --help` and the docs agree on the channels.
  */

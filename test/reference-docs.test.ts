@@ -1,5 +1,5 @@
 /**
- * The reference pages in docs/ (issue 33, item 12): docs/CLI.md, docs/HTTP.md and docs/MCP.md are generated from the
+ * The reference pages in docs/: docs/CLI.md, docs/HTTP.md and docs/MCP.md are generated from the
  * command definitions, the OpenAPI document and the MCP server's tools. Regenerated here, they must equal the
  * committed files; and every command, every route and every tool must have its section there.
  */

@@ -1,5 +1,5 @@
 /**
- * Input that was stored wrong or lost without a word (issue 36, item 10): invalid UTF-8 in a JSONL line (stored
+ * Input that was stored wrong or lost without a word: invalid UTF-8 in a JSONL line (stored
  * as U+FFFD), a LoCoMo file that spells one session twice (`session_1` beside `session_01`) or repeats a
  * `dia_id` (one turn silently skipped as the other's duplicate), and messages that named their field twice.
  */

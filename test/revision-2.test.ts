@@ -24,13 +24,13 @@ test("revision detection on a second fixture (not fitted to): precision and reca
   const recall = tp / Math.max(1, tp + fn);
   console.log(`# second revision fixture: precision ${precision.toFixed(2)}, recall ${recall.toFixed(2)} (${tp} found, ${fn} missed, ${fp} false)` +
     (missed.length ? `\n#   missed: ${missed.join("; ")}` : "") + (wrong.length ? `\n#   false: ${wrong.join("; ")}` : ""));
-  // the two revisions a new user tried (issue 13) are edges
+  // the two revisions a new user tried are edges
   assert.ok(judgeRevision(revisionPairs2[0].older, revisionPairs2[0].newer).confidence >= 0.8);
   assert.ok(judgeRevision(revisionPairs2[1].older, revisionPairs2[1].newer).confidence >= 0.8);
   assert.ok(precision >= 0.9, `precision ${precision}`);
 });
 
-test("the two revisions a new user tried are linked on ingest, end to end (issue 13)", async () => {
+test("the two revisions a new user tried are linked on ingest, end to end", async () => {
   const { emptyEngine } = await import("./helpers.js");
   const { engine } = await emptyEngine("2026-07-01T00:00:00Z");
   for (const [older, newer] of [revisionPairs2[0], revisionPairs2[1]].map((p) => [p.older, p.newer])) {

@@ -15,7 +15,7 @@ const fixture = (name: string) => fileURLToPath(new URL(`../../test/fixtures/${n
 const SETS = [fixture("revisions-a.jsonl"), fixture("revisions-b.jsonl")];
 const EDGE = 0.8;
 
-test("both labelled sets (issue 31), and a third written after the rule: edges at precision ≥ 0.95 and recall ≥ 0.85", async () => {
+test("both labelled sets, and a third written after the rule: edges at precision ≥ 0.95 and recall ≥ 0.85", async () => {
   const report = await evaluateRevisions([...SETS, fixture("revisions-c.jsonl")]);
   assert.equal(report.edge_threshold, EDGE);
   const c = report.sets.pop()!;
@@ -135,7 +135,7 @@ describe("verdicts and their reasons", () => {
   });
 });
 
-test("the Lisbon case end to end: a reschedule told at the same instant as the plan supersedes it, and search --current-only shows December 27 (issue 31)", () => {
+test("the Lisbon case end to end: a reschedule told at the same instant as the plan supersedes it, and search --current-only shows December 27", () => {
   const db = join(tempDir(), "lisbon.db");
   // a fixed --now gives both memories one event time: the plan written first is the earlier one
   const run = (...args: string[]) => cli([...args, "--db", db, "--now", "2026-12-01T09:00:00Z"]);

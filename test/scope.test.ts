@@ -1,5 +1,5 @@
 /**
- * Scope is a boundary no inference crosses (issue 31): the user's report, exactly as typed on the CLI, and the
+ * Scope is a boundary no inference crosses: the user's report, exactly as typed on the CLI, and the
  * entity listing of one scope on the CLI, over HTTP and through MCP.
  */
 import assert from "node:assert/strict";
@@ -13,7 +13,7 @@ import { cli, tempDir } from "./helpers.js";
 
 const NOW = "2026-06-20T09:00:00Z";
 
-test("Bob's revision of a preference leaves Alice's standing (the CLI report of issue 31)", () => {
+test("Bob's revision of a preference leaves Alice's standing (as a user reported it on the CLI)", () => {
   const db = join(tempDir(), "seats.db");
   const run = (...args: string[]) => cli([...args, "--db", db, "--now", NOW]);
   const alice = run("add", "Prefers window seats on flights", "--user", "alice", "--at", "2026-06-01", "--json").json.id as string;

@@ -1,5 +1,5 @@
 /**
- * Issue 31, item 7: sentences are not split at abbreviations, initials or decimals, and a text with no final
+ * Sentences are not split at abbreviations, initials or decimals, and a text with no final
  * full stop never runs into the next line (a memory boundary). Boundary precision and recall are printed for the
  * development set and the held-out set (test/fixtures/sentences.ts) and held above floors.
  */
@@ -41,7 +41,7 @@ export function scoreSplits(cases: SplitCase[], split: (text: string) => number[
 const starts = (text: string) => sentenceSpans(text).map((s) => s.start);
 
 describe("sentence splitting", () => {
-  test("the issue's cases: a title keeps its name, a line without a full stop ends its sentence", () => {
+  test("the reported cases: a title keeps its name, a line without a full stop ends its sentence", () => {
     assert.deepEqual(sentencesOf("Sam booked an appointment with Dr. Okafor. It is on Monday."), ["Sam booked an appointment with Dr. Okafor.", "It is on Monday."]);
     assert.deepEqual(sentencesOf("I prefer aisle seats on flights\nSam is pescatarian"), ["I prefer aisle seats on flights", "Sam is pescatarian"]);
     assert.deepEqual(sentencesOf("J. R. R. Tolkien wrote it. It cost 3.5 dollars."), ["J. R. R. Tolkien wrote it.", "It cost 3.5 dollars."]);

@@ -1,5 +1,5 @@
 /**
- * Issue 31, item 8: `show` says whether a memory is current, what replaced it (or what it replaces) and whose it
+ * `show` says whether a memory is current, what replaced it (or what it replaces) and whose it
  * is, on every surface: the CLI's human output and --json, HTTP GET /v1/memories/{id}, MCP memory_get.
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * Issue 31 on the second fixture (test/fixtures/summary-scope-2.ts): each check is one thing a reader must or
+ * Superseded summary sources and scopes on the second fixture (test/fixtures/summary-scope-2.ts): each check is one thing a reader must or
  * must not see in `context` or `pyramid show`; the score is printed, and every check must hold.
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * Issue 31, items 4 and 1, on every surface that shows summaries: the CLI (human and --json), HTTP and MCP text
+ * Superseded summary sources and scopes, on every surface that shows summaries: the CLI (human and --json), HTTP and MCP text
  * mark the Berlin sentence of week 2026-W23 superseded by Prague, and a search filtered to bob quotes none of
  * Alice's sentences. (The inspector's page: test/inspector.test.ts.)
  */

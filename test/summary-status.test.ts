@@ -1,5 +1,5 @@
 /**
- * Issue 31, items 4 and 1: a summary sentence whose source was superseded is marked (or left out with
+ * A summary sentence whose source was superseded is marked (or left out with
  * current-only) wherever summaries are shown, and a filtered search's `context` quotes only memories that pass
  * the same filter. The offsite fixture: Berlin (week W23) superseded by Prague (W24); Alice's passport number
  * and Bob's notes in the same days.

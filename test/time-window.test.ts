@@ -1,5 +1,5 @@
 /**
- * A question that names a time finds that time's memories (issue 31, item 2): on the demo store (docs/GUIDE.md's
+ * A question that names a time finds that time's memories: on the demo store (docs/GUIDE.md's
  * own example), and on a second fixture of dated sessions and notes written before the rule (fixtures/dated-days).
  */
 import assert from "node:assert/strict";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { CascadeError, storeFailure } from "../errors.js";
 import { openStoreAt } from "./stores.js";
 import { loadGloveTable } from "../embed/glove-cache.js";
-import { SifEmbedder } from "../embed/sif.js";
+import { SifEmbedder, sifEmbedderId } from "../embed/sif.js";
 import { fixedClock, type Clock } from "../ports/clock.js";
 import type { Embedder, TokenVectors } from "../ports/embedder.js";
 import type { Store } from "../ports/store.js";
@@ -66,6 +66,24 @@ export function defaultGloveEmbedder(): SifEmbedder {
   return defaultEmbedder;
 }
 
+/** The GloVe table's width: the default vector space's size, known before its vectors are read. */
+const GLOVE_DIMENSIONS = 100;
+
+/**
+ * The default embedder under its own name and size, its word vectors read on the first text it embeds or the first
+ * word it looks up: a command that only reads what is stored (stats, show, list) never pays for them.
+ */
+class LazyGloveEmbedder implements Embedder, TokenVectors {
+  readonly id = sifEmbedderId();
+  readonly dimensions = GLOVE_DIMENSIONS;
+  embed(texts: string[]): Promise<Float32Array[]> {
+    return defaultGloveEmbedder().embed(texts);
+  }
+  termVector(term: string): Float32Array | null {
+    return defaultGloveEmbedder().termVector(term);
+  }
+}
+
 /**
  * Which embedder a store is opened with: an object given by the caller; else a spec given by the caller or the
  * environment (returned, so the store keeps it); else the spec the store keeps; else the offline default.
@@ -76,7 +94,7 @@ async function chooseEmbedder(given: Embedder | EmbedderSpec | undefined, store:
   if (asked) return { embedder: await embedderFromSpec(asked, defaultGloveEmbedder), spec: asked };
   const kept = await store.getMeta(EMBEDDER_SPEC_META);
   if (kept) return { embedder: await embedderFromSpec(parseWith(embedderSpecSchema, JSON.parse(kept), "embedder"), defaultGloveEmbedder), spec: null };
-  return { embedder: defaultGloveEmbedder(), spec: null };
+  return { embedder: new LazyGloveEmbedder(), spec: null };
 }
 
 /** Opens (creating on first write) a memory store with the offline defaults. */
@@ -95,7 +113,7 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Engin
     if (mustExist && inNamespace && !isFileLocation(path) && (await store.embedderStamp()) === null) throw noNamespace();
     const { embedder, spec } = await chooseEmbedder(options.embedder, store);
     // late interaction reads the offline word vectors even beside another embedder, loaded only when it runs
-    const tokens = options.tokens ?? (embedder instanceof SifEmbedder ? embedder : lazyTokens(defaultGloveEmbedder, "glove-wink-sg-100d", 100));
+    const tokens = options.tokens ?? (embedder instanceof SifEmbedder || embedder instanceof LazyGloveEmbedder ? embedder : lazyTokens(defaultGloveEmbedder, "glove-wink-sg-100d", GLOVE_DIMENSIONS));
     const clock = options.clock ?? (options.now !== undefined ? fixedClock(options.now) : undefined);
     const summarizer = options.summarizer ?? (options.chatSummarizer ? new ChatSummarizer(options.chatSummarizer) : undefined);
     const entities = options.entities?.chat && !options.entities.extractor ? { ...options.entities, extractor: new ChatEntityExtractor(options.entities.chat) } : options.entities;

@@ -101,7 +101,7 @@ export interface DenseOptions {
   queryWeighting: "idf" | "embedder";
   /**
    * A vector channel always has a nearest neighbour, so without a floor it returns its whole depth for any
-   * query, and recency then orders a pool that is most of a small store (issue 13).
+   * query, and recency then orders a pool that is most of a small store.
    * Dense: a chunk is evidence when its similarity to the query stands `denseZ` standard deviations above the
    * query's mean similarity to the store's chunks (its null distribution: most stored texts are unrelated to
    * any one query). Relative to the store, so it holds for any embedder's scale; null turns the floor off.
@@ -128,14 +128,14 @@ export const defaultLateInteraction: Readonly<LateInteractionOptions> = Object.f
    * A fifth of the question: one word of a five-word question matched exactly, or a near-synonym of one of three.
    * Chosen by leave-one-conversation-out among 0, 0.2, 0.3 and 0.4 (0.2 won every fold that picked a coverage
    * setting); 0.3 cost the open-domain category 2 points on LoCoMo. In the demo store 0.2 still lets "kafka
-   * consumer lag" return four notes that share only "latency" with it (docs/benchmark-notes.md, issue 13).
+   * consumer lag" return four notes that share only "latency" with it (docs/benchmark-notes.md).
    */
   minCoverage: 0.2,
   /**
    * Nearest corpus words looked up per query token (the token itself included when the corpus has it). On LoCoMo,
    * late interaction alone scored Recall@10 0.605 with 8, 0.642 with 4, 0.650 with 3, 0.653 with 2 and 0.630 with 1
    * (early build); 3 keeps room for a synonym (puppy → dog) beside the word itself. Leave-one-conversation-out
-   * (issue 13) chose 2 in all six folds for late interaction alone (cross-validated 0.703 against 0.689), but with
+   * (leave-one-conversation-out) chose 2 in all six folds for late interaction alone (cross-validated 0.703 against 0.689), but with
    * 2 the fused open-domain category fell 0.368 → 0.348 (the rule: no category may lose more than a point), so 3 stays.
    */
   expansions: 3,

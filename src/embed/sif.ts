@@ -66,6 +66,12 @@ function commonComponent(table: WordVectorTable, weightOf: (rank: number) => num
   return u;
 }
 
+/** The name of the vector space SIF makes from a table with these options (what a store is stamped with). */
+export function sifEmbedderId(options: Partial<SifOptions> = {}): string {
+  const opts = { ...defaultSifOptions, ...options };
+  return `glove-wink-sg-100d/sif${opts.dropStopWords ? "-content" : ""}${opts.removeCommonComponent ? "-pc1" : ""}`;
+}
+
 export class SifEmbedder implements Embedder, TokenVectors {
   readonly id: string;
   readonly dimensions: number;
@@ -80,7 +86,7 @@ export class SifEmbedder implements Embedder, TokenVectors {
     const opts = { ...defaultSifOptions, ...options };
     this.dimensions = table.dimensions;
     this.dropStopWords = opts.dropStopWords;
-    this.id = `glove-wink-sg-100d/sif${opts.dropStopWords ? "-content" : ""}${opts.removeCommonComponent ? "-pc1" : ""}`;
+    this.id = sifEmbedderId(opts);
     const vocab = table.words.length;
     this.weights = new Float32Array(vocab);
     for (let r = 0; r < vocab; r++) this.weights[r] = opts.a / (opts.a + zipfProbability(r, vocab));

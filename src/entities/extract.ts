@@ -12,7 +12,7 @@
  * `payments-api`. A text that cannot name anything for sure (see mayNameSomething) skips the tagger entirely.
  */
 import { isStopWord } from "../text/stopwords.js";
-import { its, nlp } from "../text/wink.js";
+import { wink } from "../text/wink.js";
 import { INNER_CAPITAL, isTimeWord, isTitle, nameSpans, SENTENCE_END } from "./names.js";
 
 import type { EntityKind, ExtractedEntity } from "../model/entity.js";
@@ -23,8 +23,6 @@ export interface EntityExtractor {
   extract(text: string, speaker: string | null): ExtractedEntity[] | Promise<ExtractedEntity[]>;
 }
 
-/** wink numbers the words of its lexicon first; a word read later and not in it gets a larger id. */
-const LEXICON_SIZE = nlp.readDoc("qzxqzxq").tokens().out(its.uniqueId)[0] as unknown as number;
 
 /** Lowercase, possessive dropped, spaces collapsed: "Priya's" → "priya", "Node  20" → "node 20". */
 export function normalizeEntity(name: string): string {
@@ -66,7 +64,8 @@ function knownLowercase(word: string): boolean {
   let known = lexiconCache.get(w);
   if (known === undefined) {
     if (lexiconCache.size > 200_000) lexiconCache.clear();
-    known = (nlp.readDoc(w).tokens().out(its.uniqueId)[0] as unknown as number) < LEXICON_SIZE;
+    const { nlp, its, lexiconSize } = wink();
+    known = (nlp.readDoc(w).tokens().out(its.uniqueId)[0] as unknown as number) < lexiconSize;
     lexiconCache.set(w, known);
   }
   return known;
@@ -134,6 +133,7 @@ export function extractEntities(text: string, speaker: string | null): Extracted
 
   const named: [number, number][] = [];
   if (mayNameSomething(text)) {
+    const { nlp, its } = wink();
     const doc = nlp.readDoc(text);
     const values = doc.tokens().out(its.value) as string[];
     const pos = doc.tokens().out(its.pos) as string[];

@@ -7,7 +7,7 @@
  */
 import { stemmer } from "stemmer";
 import { isStopWord } from "../text/stopwords.js";
-import { its, nlp } from "../text/wink.js";
+import { wink } from "../text/wink.js";
 
 export interface Token {
   /** Lowercased as written. */
@@ -64,6 +64,7 @@ function irrealis(tokens: Token[], text: string): string | null {
  * gets a reading.
  */
 function tag(text: string): Token[] {
+  const { nlp, its } = wink();
   const doc = nlp.readDoc(text);
   const words = doc.tokens().out() as string[];
   const pos = doc.tokens().out(its.pos) as (string | undefined)[];

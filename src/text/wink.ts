@@ -2,9 +2,36 @@
  * @module text/wink
  * The one wink-nlp instance (its English lite model: sentence boundaries, part of speech, lemmas; in process,
  * no download), shared by entity extraction and revision judging so that the model is loaded once.
+ *
+ * Loaded on first use, not at import: reading the model costs about half a second of CPU, which a command that
+ * never tags a sentence (`cascade --version`, `stats`, `show`, `list`) should not pay. Both packages are CommonJS,
+ * so a synchronous require keeps every caller synchronous.
  */
-import winkNLP from "wink-nlp";
-import model from "wink-eng-lite-web-model";
+import { createRequire } from "node:module";
+import type winkNLP from "wink-nlp";
 
-export const nlp = winkNLP(model, ["sbd", "pos"]);
-export const its = nlp.its;
+type Nlp = ReturnType<typeof winkNLP>;
+
+interface Wink {
+  nlp: Nlp;
+  its: Nlp["its"];
+  /**
+   * How many words the model's own lexicon holds: wink numbers those first, and a word read later that is not in
+   * it gets a larger id. Read before any text, since every unknown word a text brings takes the next id.
+   */
+  lexiconSize: number;
+}
+
+let loaded: Wink | undefined;
+
+/** The shared tagger and its accessors (`its.pos`, `its.lemma`, …), loaded on the first call. */
+export function wink(): Wink {
+  if (!loaded) {
+    const require = createRequire(import.meta.url);
+    const make = require("wink-nlp") as typeof winkNLP;
+    const nlp = make(require("wink-eng-lite-web-model"), ["sbd", "pos"]);
+    const lexiconSize = nlp.readDoc("qzxqzxq").tokens().out(nlp.its.uniqueId)[0] as unknown as number;
+    loaded = { nlp, its: nlp.its, lexiconSize };
+  }
+  return loaded;
+}

@@ -1,5 +1,5 @@
 /**
- * The contract's entity-forms case (issue 36, item 5): an entity keeps only the forms some memory still names it
+ * The contract's entity-forms case: an entity keeps only the forms some memory still names it
  * by. 'Mel' merged into 'Melanie' as an alias; forgetting the only memory that said 'Mel' forgets the alias, and
  * forgetting every memory that said 'Melanie' leaves the entity named 'Mel' (before, it kept the forgotten name).
  */

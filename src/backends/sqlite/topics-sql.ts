@@ -63,7 +63,7 @@ export function deleteTopicRows(stmt: Prepare, root: string): number {
 /**
  * First-chunk vectors of the memories people put in a topic. Automatic placements are left out: counted, they
  * pulled a topic's centroid towards what was placed there, so that a run of chat turns placed (wrongly) in
- * ops.config made the next chat turn fit it better (issue 13: 386 of 419 turns ended up there).
+ * ops.config made the next chat turn fit it better (386 of 419 turns ended up there).
  */
 export function topicMemberVectors(stmt: Prepare): Iterable<[string, Buffer]> {
   return stmt(

@@ -3,7 +3,6 @@
  * The `cascade` command line: the global flags, then one register function per command group (commands/*.ts,
  * graph-commands.ts, list-command.ts). Flags → engine calls → output; no retrieval logic lives here.
  */
-import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { CHANNEL_NAMES } from "../../index.js";
 import { registerEvalCommands } from "./commands/eval-commands.js";
@@ -20,9 +19,8 @@ import { addAnswersToHelp } from "./answers.js";
 import { mode, withEngine, type CliContext } from "./context.js";
 import { registerGraphCommands } from "./graph-commands.js";
 import { registerListCommand } from "./list-command.js";
+import { VERSION } from "./version.js";
 
-/** The package's version, read from the package.json beside dist/ (the one file every install has). */
-const VERSION = (JSON.parse(readFileSync(new URL("../../../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
 export function buildProgram(): Command {
   const program = new Command("cascade")

@@ -1,13 +1,11 @@
 /**
  * @module surfaces/cli/commands/server-commands
- * `cascade serve` (HTTP) and `cascade mcp` (Model Context Protocol on stdio).
+ * `cascade serve` (HTTP) and `cascade mcp` (Model Context Protocol on stdio). The HTTP and MCP stacks are imported
+ * when their command runs, so that every other command starts without loading them.
  */
 import cluster from "node:cluster";
 import { type Command } from "commander";
 import { MemorySpace } from "../../../index.js";
-import { serveUntilSignal } from "../../http/serve.js";
-import { serveMcpOverStdio } from "../../mcp/server.js";
-import { superviseWorkers } from "../../http/workers.js";
 import { toolListText } from "../../mcp/tools.js";
 import { integer, collect } from "../flags.js";
 import { boundHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT } from "../../heap.js";
@@ -31,6 +29,7 @@ export function registerServerCommands(program: Command, { withEngine, mode }: C
       const workers = o.workers ?? config.serve?.workers ?? 1;
       if (workers > 1 && cluster.isPrimary) {
         // the workers run this same command line; the primary only supervises them
+        const { superviseWorkers } = await import("../../http/workers.js");
         await superviseWorkers(workers, (line) => process.stderr.write(`${line}\n`));
         return;
       }
@@ -41,6 +40,7 @@ export function registerServerCommands(program: Command, { withEngine, mode }: C
         now,
         limits: { maxNamespaces: o.maxNamespaces ?? config.serve?.maxNamespaces, openStores: o.openNamespaces ?? config.serve?.openNamespaces },
       });
+      const { serveUntilSignal } = await import("../../http/serve.js");
       await serveUntilSignal(space, {
         host: o.host,
         port: o.port,
@@ -54,6 +54,7 @@ export function registerServerCommands(program: Command, { withEngine, mode }: C
     .command("mcp")
     .description(`Model Context Protocol server on stdio. Tools: ${toolListText()}`)
     .action(async (_o, cmd: Command) => {
+      const { serveMcpOverStdio } = await import("../../mcp/server.js");
       await withEngine(cmd, (e) => serveMcpOverStdio(e));
     });
 }
