@@ -77,7 +77,10 @@ OPERATIONS: Dict[str, str] = {
 }
 
 #: Operations with no method, and why.
-NOT_CLIENT_OPERATIONS: Dict[str, str] = {"inspector": "the web inspector's HTML page, for a browser"}
+NOT_CLIENT_OPERATIONS: Dict[str, str] = {
+    "inspector": "the web inspector's HTML page, for a browser",
+    "metrics": "Prometheus text for a scraper, not JSON for a program",
+}
 
 
 class _Clear:

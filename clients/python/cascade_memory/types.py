@@ -31,6 +31,8 @@ class Edge:
     provenance: Optional[str] = None
     confidence: Optional[float] = None
     reason: Optional[str] = None
+    # the statement (sentence) of ``to`` this edge replaces; None: all ``to`` says
+    statement: Optional[str] = None
     # in a page of memories: whether it holds at the page's as_of/known_at
     in_force: Optional[bool] = None
     # in a graph: whether it holds at the graph's as_of/known_at
@@ -51,6 +53,24 @@ class Suggestion:
 
 
 @dataclass
+class EnrichmentWarning:
+    """An optional step (entities, topic, revisions) that failed on a stored memory: it is stored without it."""
+
+    step: str
+    reason: str
+    # in a batch's answer: the item's index
+    index: Optional[int] = None
+
+
+@dataclass
+class RevisedStatement:
+    """A statement of a memory that a later memory replaced; the rest of what it says still stands."""
+
+    statement: str
+    by: str
+
+
+@dataclass
 class Remembered:
     id: str
     kind: str
@@ -58,6 +78,8 @@ class Remembered:
     at: str
     edges: List[Edge]
     suggestions: List[Suggestion]
+    existing: Optional[bool] = None
+    warnings: Optional[List[EnrichmentWarning]] = None
 
 
 @dataclass
@@ -73,6 +95,7 @@ class BatchResult:
     # one entry per item: its id, the id of the memory that already held it (dedupe), or None when it failed
     ids: List[Optional[str]]
     failed: List[BatchFailure]
+    warnings: List[EnrichmentWarning] = field(default_factory=list)
 
 
 @dataclass
@@ -89,6 +112,7 @@ class MessagesResult:
     ids: List[Optional[str]]
     failed: List[BatchFailure]
     facts: List[Fact]
+    warnings: List[EnrichmentWarning] = field(default_factory=list)
 
 
 @dataclass
@@ -114,6 +138,7 @@ class Memory:
     status: Optional[str] = None
     superseded_by: Optional[List[str]] = None
     supersedes: Optional[List[str]] = None
+    revised: Optional[List[RevisedStatement]] = None
 
 
 @dataclass
@@ -205,6 +230,9 @@ class Hit:
     status: str
     superseded_by: List[str]
     supersedes: List[str]
+    revised: List[RevisedStatement]
+    user: Optional[str]
+    agent: Optional[str]
     contradicts: List[str]
 
 
