@@ -28,15 +28,20 @@ test("the chat extractor's entities become mentions, the speaker included", asyn
   await engine.close();
 });
 
-test("an answer that is not JSON, or not a list of {name, kind}, is a PROVIDER_ERROR and nothing is written", async () => {
+test("an answer that is not JSON, or not a list of {name, kind}, is a PROVIDER_ERROR: the memory is stored without entities, with a warning naming it", async () => {
   const e = defaultGloveEmbedder();
   const store = new SqliteStore(":memory:");
   const extractor = new ChatEntityExtractor({ baseURL: chat.baseURL, model: "ner-model", retries: 0 });
   const engine = await Engine.create({ store, embedder: e, tokens: e }, { detection: { enabled: false }, entities: { extractor } });
   for (const reply of ["Lisbon and Mel", '{"entities": [{"name": "Lisbon"}]}', '{"people": []}']) {
     chat.reply = () => answer(reply);
-    await assert.rejects(engine.remember({ text: "Mel flew to Lisbon." }), (err: unknown) => err instanceof CascadeError && err.code === "PROVIDER_ERROR");
+    const r = await engine.remember({ text: "Mel flew to Lisbon." });
+    assert.equal(r.warnings?.length, 1);
+    assert.equal(r.warnings![0].step, "entities");
+    assert.match(r.warnings![0].reason, /^PROVIDER_ERROR: /);
   }
-  assert.equal((await engine.stats()).memories, 0);
+  // stored (an extractor is enrichment, not the memory), and no entity was made up from the nonsense
+  assert.equal((await engine.stats()).memories, 3);
+  assert.deepEqual((await engine.entities()).entities, []);
   await engine.close();
 });

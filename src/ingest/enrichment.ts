@@ -4,6 +4,7 @@
  * of them fails on a text (a rule that meets input it was never written for, a model that answers nonsense), the
  * memory is stored without that enrichment and the write's answer carries a warning naming the step and why.
  */
+import { CascadeError } from "../errors.js";
 
 /** The optional steps of a write. */
 export type EnrichmentStep = "entities" | "topic" | "revisions";
@@ -18,7 +19,9 @@ export class EnrichmentLog {
   readonly byIndex = new Map<number, EnrichmentWarning[]>();
 
   note(index: number, step: EnrichmentStep, err: unknown): void {
-    const reason = err instanceof Error ? `${err.name === "Error" ? "" : `${err.name}: `}${err.message}` : String(err);
+    // a Cascade error by its stable code (PROVIDER_ERROR: …), another by its kind (TypeError: …)
+    const kind = err instanceof CascadeError ? err.code : err instanceof Error && err.name !== "Error" ? err.name : null;
+    const reason = `${kind ? `${kind}: ` : ""}${err instanceof Error ? err.message : String(err)}`;
     const list = this.byIndex.get(index) ?? [];
     list.push({ step, reason: reason.slice(0, 300) });
     this.byIndex.set(index, list);
