@@ -27,7 +27,7 @@ describe("cascade CLI", () => {
     assert.equal(r.rrf_k, 60);
     assert.equal(r.hits[0].id, added.json.id);
     assert.ok(r.hits[0].sources_hit.includes("bm25"));
-    assert.deepEqual(Object.keys(r.hits[0]).sort(), ["adjustments", "at", "chunk", "contradicts", "id", "kind", "level", "ref", "rrf", "ranks", "score", "sources_hit", "speaker", "status", "superseded_by", "supersedes", "text", "title", "topic", "window"].sort());
+    assert.deepEqual(Object.keys(r.hits[0]).sort(), ["adjustments", "agent", "at", "chunk", "contradicts", "id", "kind", "level", "ref", "revised", "rrf", "ranks", "score", "sources_hit", "speaker", "status", "superseded_by", "supersedes", "text", "title", "topic", "user", "window"].sort());
     assert.equal(r.hits[0].status, "current");
     assert.deepEqual(Object.keys(r.channels).sort(), ["bm25", "colbert", "curated", "dense", "graph", "recency", "time"]);
     assert.equal(r.channels.curated.weight, 0.8);

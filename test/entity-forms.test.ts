@@ -19,7 +19,7 @@ test("an upgraded store keeps every form its older mentions may have used", asyn
   await engine.remember({ text: "Hey Mel, how was the camping?", speaker: "Caroline", at: "2026-06-10T09:07:00Z" });
   await engine.close();
   const raw = new Database(db);
-  raw.exec("DROP TABLE mention_forms");
+  raw.exec("DROP TABLE mention_forms; ALTER TABLE edges DROP COLUMN statement");
   raw.pragma("user_version = 13");
   raw.close();
 
