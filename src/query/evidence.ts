@@ -3,7 +3,7 @@
  * Which candidates have evidence. Recency and weak dense similarity are orderings, not evidence: recency ranks
  * only memories another channel found with evidence (never a weak dense hit), and a memory whose only support
  * is weak dense similarity (plus recency) is not returned. So a query that matches nothing returns nothing, and
- * "newest first" can never become the answer to a question (issue 13). Ranks are untouched: a memory left out
+ * "newest first" can never become the answer to a question. Ranks are untouched: a memory left out
  * here still held its place in the channel's list, so every `ranks` value stays its position there.
  */
 import type { Fused } from "../fuse/rrf.js";
