@@ -8,11 +8,11 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CascadeError, MemorySpace, openMemory, parseFilterArg, parseInstant, type Engine } from "../src/index.js";
-import { startHttpServer, type RunningServer } from "../src/surfaces/http/serve.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { CascadeError, parseFilterArg, type Engine } from "../src/index.js";
+import type { RunningServer } from "../src/surfaces/http/serve.js";
 import { cli, tempDir } from "./helpers.js";
+import { openEverySurface, type EverySurface } from "./every-surface.js";
 
 const NOW = "2026-06-20T09:00:00Z";
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
@@ -33,18 +33,14 @@ describe("the validation gaps: one answer on every surface", () => {
   let engine: Engine;
   let server: RunningServer;
   let mcp: Client;
+  let surfaces: EverySurface | undefined;
 
   before(async () => {
-    engine = await openMemory({ path: db, now: parseInstant("now", NOW) });
-    await engine.remember({ text: "The deploy freeze starts on Friday.", at: "2026-06-01" });
-    server = await startHttpServer(new MemorySpace(db, { now: parseInstant("now", NOW) }), { host: "127.0.0.1", port: 0 });
-    mcp = new Client({ name: "cascade-test", version: "1.0.0" });
-    await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", "--db", db, "--now", NOW], stderr: "pipe" }));
+    surfaces = await openEverySurface(db, NOW);
+    ({ engine, server, mcp } = surfaces);
   });
   after(async () => {
-    await mcp?.close();
-    await server?.close();
-    await engine?.close();
+    await surfaces?.close();
   });
 
   // a connection a request: seconds of CLI runs pass between calls, and a kept-alive socket the server closes
