@@ -447,6 +447,7 @@ export class WritePath {
         user: p.memory.user,
         agent: p.memory.agent,
         speaker: p.memory.speaker,
+        role: p.memory.role,
         vector: p.chunks[0].vector,
       })),
       this.config.detection,

@@ -10,7 +10,8 @@ import { isUnscoped, sameScope, type Scope } from "../model/scope.js";
 import type { RevisionJudge } from "../ports/judge.js";
 import type { Ranked } from "../model/types.js";
 import type { Store } from "../ports/store.js";
-import { judgeStatements, type StatementVerdict } from "./statements.js";
+import { judgeStatements, sentences, type StatementVerdict } from "./statements.js";
+import { judgeSlots } from "./slots.js";
 
 export interface DetectionOptions {
   enabled: boolean;
@@ -37,6 +38,8 @@ export interface NewMemory extends Scope {
   topic: string | null;
   /** Who said it: only the same speaker's earlier memories (or ones without a speaker) can be revised by it. */
   speaker: string | null;
+  /** "user", "assistant", …: in one user's scope the assistant speaks for that user (a booking it made, moved). */
+  role: string | null;
   vector: Float32Array;
 }
 
@@ -54,7 +57,8 @@ export async function detectRevisions(
   const judged = memories.filter((m) => mayRevise(m.text));
   if (judged.length === 0) return { edges, suggestions };
   const near = await nearestInScope(store, judged, opts.candidates * 4);
-  const neighbours = judged.map((m, i) => [...new Set(near[i].map((n) => n.memoryId))].filter((id) => id !== m.id));
+  const recent = await recentInScope(store, judged);
+  const neighbours = judged.map((m, i) => [...new Set([...near[i].map((n) => n.memoryId), ...recent[i]])].filter((id) => id !== m.id));
   const all = [...new Set(neighbours.flat())];
   // summaries restate memories; they are never beliefs to revise
   const summaries = new Set((await store.pyramidNodes({ ids: all })).map((n) => n.id));
@@ -68,26 +72,34 @@ export async function detectRevisions(
       return t < at || (t === at && id < m.id);
     };
     const earlier = neighbours[i].filter((id) => !summaries.has(id) && before(id));
+    // a memory already replaced whole is history: a later one restating the new value confirms that one
+    const replaced = await whollySuperseded(store, earlier, edges);
     let taken = 0;
     for (const id of earlier) {
-      if (taken === opts.candidates) break;
+      if (taken === opts.candidates + RECENT) break;
+      if (replaced.has(id)) continue;
       const older = await store.getMemory(id);
       // another scope's memory does not count as a candidate (an unscoped one may sit among an unscoped memory's);
-      // nor does another speaker's: a person revises their own statements, so an assistant's reply never replaces
-      // what the user said, nor one friend's plan another's (notes have no speaker and are compared as before)
-      if (!older || !sameScope(older, m) || (older.speaker && m.speaker && older.speaker !== m.speaker)) continue;
+      // nor does another speaker's: a person revises their own statements, so one friend's plan never replaces
+      // another's (notes have no speaker and are compared as before); in one user's scope, though, the assistant
+      // states that user's bookings and plans, so its turns and the user's revise each other
+      if (!older || !sameScope(older, m)) continue;
+      const assistantFor = m.user !== null && (older.role === "assistant" || m.role === "assistant");
+      if (older.speaker && m.speaker && older.speaker !== m.speaker && !assistantFor) continue;
       taken++;
       // only topics people chose keep two memories apart: an automatic placement may be wrong
       const olderTopic = older.metadata.placement ? null : older.topic;
       if (m.topic && olderTopic && m.topic !== olderTopic) continue;
       const olderJudged = { text: older.text, at: older.at };
       const newerJudged = { text: m.text, at: m.at };
-      // a rule-based judge reads statements, so a long memory is judged sentence by sentence (graph/statements.ts);
-      // a model reads the whole texts
-      const verdict: StatementVerdict = judge.provenance === "heuristic" ? await judgeStatements(judge, olderJudged, newerJudged, mayRevise) : await judge.judge(olderJudged, newerJudged);
+      // a rule-based judge reads statements, so a long memory is judged sentence by sentence (graph/statements.ts),
+      // and the values its statements give (graph/slots.ts); a model reads the whole texts
+      const heuristic = judge.provenance === "heuristic";
+      let verdict: StatementVerdict & { type?: "supersedes" | "refines" } = heuristic ? await judgeStatements(judge, olderJudged, newerJudged, mayRevise) : await judge.judge(olderJudged, newerJudged);
+      if (heuristic) verdict = withSlots(verdict, sentences(older.text), sentences(m.text));
       if (verdict.confidence >= opts.edgeThreshold) {
         edges.push({
-          type: "supersedes",
+          type: verdict.type ?? "supersedes",
           from: m.id,
           to: id,
           validFrom: at,
@@ -104,6 +116,48 @@ export async function detectRevisions(
     }
   }
   return { edges, suggestions };
+}
+
+/** Earlier memories of a scoped memory's own scope looked at besides its nearest: a new address shares few words
+ * with the old one, so similarity alone does not bring it up. */
+const RECENT = 30;
+
+async function recentInScope(store: Store, memories: NewMemory[]): Promise<string[][]> {
+  const out: string[][] = [];
+  for (const m of memories) {
+    if (isUnscoped(m)) {
+      out.push([]);
+      continue;
+    }
+    const until = Date.parse(m.at);
+    const { memories: listed } = await store.listMemories({ filter: { scope: { user: m.user, agent: m.agent }, until, excludeKinds: ["summary"] }, limit: RECENT, order: "desc" });
+    out.push(listed.map((x) => x.id));
+  }
+  return out;
+}
+
+/** Of these memories, those a supersedes edge replaces whole (stored, or found earlier in this batch). */
+async function whollySuperseded(store: Store, ids: string[], found: EdgeDraft[]): Promise<Set<string>> {
+  const out = new Set(found.filter((e) => e.type === "supersedes" && !e.statement).map((e) => e.to));
+  if (ids.length === 0) return out;
+  for (const e of await store.edgesTouching(ids, "supersedes")) {
+    if (e.retractedAt === null && e.validTo === null && !e.statement && ids.includes(e.to)) out.add(e.to);
+  }
+  return out;
+}
+
+/**
+ * The cue judge's verdict with the slots' (graph/slots.ts): another value for an attribute of the same thing is a
+ * revision whatever its wording; the same value again a confirmation, never a revision; a delay a refinement.
+ */
+function withSlots(verdict: StatementVerdict, older: string[], newer: string[]): StatementVerdict & { type?: "supersedes" | "refines" } {
+  const slots = judgeSlots(older.slice(0, 400), newer.slice(0, 48));
+  if (!slots) return verdict;
+  const statement = older.length > 1 ? slots.statement : undefined;
+  if (slots.kind === "refines") return { confidence: slots.confidence, reason: slots.reason, statement, type: "refines" };
+  if (slots.kind === "confirms") return verdict.confidence > 0 ? { confidence: 0, reason: `${slots.reason}, not a change (${verdict.reason})` } : verdict;
+  if (slots.confidence <= verdict.confidence) return verdict;
+  return { confidence: slots.confidence, reason: `another value: ${slots.reason}`, statement: verdict.statement ?? statement };
 }
 
 /**

@@ -63,7 +63,8 @@ export function prose(text: string): string {
  */
 const split = new Map<string, string[]>();
 
-function sentences(text: string): string[] {
+/** The statements of a text: its prose's sentences (kept for the last few hundred texts). */
+export function sentences(text: string): string[] {
   let found = split.get(text);
   if (!found) {
     found = sentencesOf(prose(text));

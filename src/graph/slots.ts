@@ -1,0 +1,278 @@
+/**
+ * @module graph/slots
+ * What a statement says, as slots: a typed value (an amount, a dose, a date, a time of day, a weekday that
+ * recurs, a street address, the person in a role) and the things it is said of (the statement's nouns and
+ * names: its anchors). Two statements of one person give the same attribute a value when they hold a slot of
+ * one kind and share an anchor ("rent … £1,150" and "rent here is £1,320 a month"); a different value is a
+ * change, the same one a confirmation. No word of change is needed: people rarely say "changed" when they
+ * give their new address. The kinds are value types, not topics, so they hold in any domain.
+ */
+import type { Parsed, Token } from "./revision-parse.js";
+import { parseMemory } from "./revision-parse.js";
+import { isStopWord } from "../text/stopwords.js";
+
+export type SlotKind = "amount" | "dose" | "date" | "clock" | "weekday" | "address" | "role";
+
+export interface Slot {
+  kind: SlotKind;
+  /** Stems of the words near its values (what the value is of), and which of them are common nouns. */
+  near: Set<string>;
+  nouns: Set<string>;
+  /** The values, normalised ("1150", "06-12", "tuesday"; a range gives both ends). */
+  values: Set<string>;
+  /** For a role: which role ("manager"); the attribute is the role itself. */
+  role?: string;
+}
+
+export interface Statement {
+  slots: Slot[];
+  /** Stems of the nouns and names the statement speaks of, without its values. */
+  anchors: Set<string>;
+}
+
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+const MONTH = "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+const DAY = "(\\d{1,2})(?:st|nd|rd|th)?";
+const DAY_MONTH = new RegExp(`\\b${DAY}(?:\\s*[-–]\\s*${DAY})?\\s+(?:of\\s+)?${MONTH}\\b`, "gi");
+const MONTH_DAY = new RegExp(`\\b${MONTH}\\.?\\s+${DAY}\\b(?!:)`, "gi");
+const ORDINAL = /\b(?:the\s+)?(\d{1,2})(st|nd|rd|th)\b/gi;
+const AMOUNT = /(?:[£$€]\s?(\d[\d,]*(?:\.\d+)?)\s?(k\b)?)|\b(\d[\d,]*(?:\.\d+)?)\s?(?:euros?|dollars?|pounds?|quid|bucks|eur|usd|gbp)\b/gi;
+const DOSE = /\b(\d+(?:\.\d+)?)\s?(mg|mcg|µg|ml|iu)\b/gi;
+const CLOCK = /\b(\d{1,2})(?:[:.](\d{2}))\s?(am|pm)?\b|\b(\d{1,2})\s?(am|pm)\b/gi;
+const WEEKDAY = /\b(mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day)?(s)?\b/gi;
+const STREET = /\b(\d{1,4}[a-z]?),?\s+((?:[A-Z][\w'’-]*\s+){1,3})(street|st|road|rd|lane|ln|avenue|ave|wharf|close|drive|dr|way|place|pl|square|sq|terrace|crescent|court|ct|gardens|grove|row|hill|park|boulevard|blvd|mews|walk|parade)\b/g;
+const POSTCODE = /\b([A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|[A-Z]\d[A-Z]\s?\d[A-Z]\d|[A-Z]\d{2}\s?[A-Z\d]{4})\b/g;
+const ROLES = "manager|boss|line manager|team lead|supervisor|gp|doctor|dentist|landlord|landlady|therapist|physio|physiotherapist|mentor|trainer|coach|accountant|tutor|consultant|vet";
+const ROLE_NAMED = new RegExp(`\\b(?:my|our|her|his|your)\\s+(?:new\\s+)?(${ROLES})(?:'s|\\s+is|\\s*[:,-])?\\s+((?:Dr\\.?\\s+)?[A-Z][\\w'-]+)`, "g");
+const NAMED_ROLE = new RegExp(`\\b((?:Dr\\.?\\s+)?[A-Z][\\w'-]+)(?:\\s+[A-Z][\\w'-]+)?\\s*(?:\\(|,\\s*)(?:my|our)\\s+(?:new\\s+)?(${ROLES})\\b`, "g");
+
+const WEEKDAYS: Record<string, string> = { mon: "monday", tue: "tuesday", tues: "tuesday", wed: "wednesday", wednes: "wednesday", thu: "thursday", thur: "thursday", thurs: "thursday", fri: "friday", sat: "saturday", satur: "saturday", sun: "sunday" };
+
+const monthOf = (m: string) => String(MONTHS.indexOf(m.slice(0, 3).toLowerCase()) + 1).padStart(2, "0");
+const number = (s: string) => String(Number(s.replace(/,/g, "")));
+const pad = (d: string) => d.padStart(2, "0");
+
+/** Words too general to name what a value belongs to. */
+const GENERIC = new Set(
+  `time day days week weeks month months year years today tomorrow tonight morning afternoon evening night nights
+  thing things lot bit min mins minute minutes hour hours sec pls please thanks ok okay yeah lol yes no one way
+  reminder remind calendar note list`.split(/\s+/),
+);
+
+/** Characters either side of a value within which a word says what the value is of. */
+const REACH = 45;
+
+function add(slots: Slot[], kind: SlotKind, values: string[], role?: string, at?: { index: number; length: number; words: Words }): void {
+  let found = slots.find((s) => s.kind === kind && s.role === role);
+  if (!found) {
+    found = { kind, values: new Set(), near: new Set(), nouns: new Set(), ...(role ? { role } : {}) };
+    slots.push(found);
+  }
+  values.forEach((v) => found.values.add(v));
+  if (!at) return;
+  for (const w of at.words.list) {
+    if (w.end < at.index - REACH || w.start > at.index + at.length + REACH) continue;
+    if (w.start >= at.index && w.end <= at.index + at.length) continue;
+    found.near.add(w.stem);
+    if (w.noun) found.nouns.add(w.stem);
+  }
+}
+
+/** The sentence's anchor words with where they stand. */
+interface Words {
+  list: { start: number; end: number; stem: string; noun: boolean }[];
+}
+
+function wordsOf(sentence: string): Words {
+  const p = parseMemory(sentence);
+  const pos = new Map<string, string>();
+  const stems = new Map<string, string>();
+  for (const t of p.tokens) {
+    if (!pos.has(t.lower)) pos.set(t.lower, t.pos);
+    stems.set(t.lower, t.stem);
+  }
+  const list: Words["list"] = [];
+  for (const m of sentence.matchAll(/\p{L}[\p{L}'’-]*/gu)) {
+    const lower = m[0].toLowerCase().replace(/['’]s$/, "");
+    const tag = pos.get(lower) ?? pos.get(m[0].toLowerCase());
+    if (tag !== "NOUN" && tag !== "PROPN") continue;
+    if (lower.length < 3 || isStopWord(lower) || GENERIC.has(lower) || isValueWord(lower)) continue;
+    list.push({ start: m.index, end: m.index + m[0].length, stem: stems.get(lower) ?? lower, noun: tag === "NOUN" });
+  }
+  return { list };
+}
+
+/** The slots of one sentence. */
+export function slotsOf(sentence: string): Slot[] {
+  const slots: Slot[] = [];
+  const words = wordsOf(sentence);
+  const at = (m: RegExpExecArray | RegExpMatchArray) => ({ index: m.index ?? 0, length: m[0].length, words });
+  const taken: [number, number][] = [];
+  const free = (i: number, n: number) => !taken.some(([a, b]) => i < b && i + n > a);
+  const take = (m: RegExpExecArray) => taken.push([m.index, m.index + m[0].length]);
+  for (const m of sentence.matchAll(STREET)) {
+    add(slots, "address", [`${m[1].toLowerCase()} ${m[2].trim().toLowerCase()}`], undefined, at(m));
+    take(m);
+  }
+  for (const m of sentence.matchAll(POSTCODE)) {
+    // a flight or product code looks like a postcode only without a letter pair at its end
+    if (!/\d[A-Z]{2}$|[A-Z]\d[A-Z]\d$|^[A-Z]\d{2}/.test(m[1].replace(/\s/g, ""))) continue;
+    if (!slots.some((s) => s.kind === "address")) add(slots, "address", [m[1].replace(/\s/g, "").toLowerCase()], undefined, at(m));
+    take(m);
+  }
+  for (const m of sentence.matchAll(DOSE)) {
+    add(slots, "dose", [`${number(m[1])}${m[2].toLowerCase()}`], undefined, at(m));
+    take(m);
+  }
+  for (const m of sentence.matchAll(AMOUNT)) {
+    if (!free(m.index, m[0].length)) continue;
+    const n = number(m[1] ?? m[3]) + (m[2] ? "000" : "");
+    add(slots, "amount", [n], undefined, at(m));
+    take(m);
+  }
+  for (const m of sentence.matchAll(DAY_MONTH)) {
+    const month = monthOf(m[3]);
+    add(slots, "date", [`${month}-${pad(m[1])}`, ...(m[2] ? [`${month}-${pad(m[2])}`] : [])], undefined, at(m));
+    take(m);
+  }
+  for (const m of sentence.matchAll(MONTH_DAY)) {
+    if (!free(m.index, m[0].length)) continue;
+    add(slots, "date", [`${monthOf(m[1])}-${pad(m[2])}`], undefined, at(m));
+    take(m);
+  }
+  const hasDate = slots.some((s) => s.kind === "date");
+  for (const m of sentence.matchAll(ORDINAL)) {
+    if (!free(m.index, m[0].length) || hasDate) continue;
+    add(slots, "date", [`-${pad(m[1])}`], undefined, at(m));
+    take(m);
+  }
+  for (const m of sentence.matchAll(CLOCK)) {
+    if (!free(m.index, m[0].length)) continue;
+    let hour = Number(m[1] ?? m[4]);
+    const minutes = m[2] ?? "00";
+    const half = (m[3] ?? m[5])?.toLowerCase();
+    if (half === "pm" && hour < 12) hour += 12;
+    if (half === "am" && hour === 12) hour = 0;
+    if (hour > 24 || Number(minutes) > 59) continue;
+    add(slots, "clock", [`${pad(String(hour))}:${minutes}`], undefined, at(m));
+    take(m);
+  }
+  // a weekday is its own slot when it recurs ("on Tuesdays", "monday nights", "every Friday"); next to a date it
+  // only names the date's day
+  if (!slots.some((s) => s.kind === "date")) {
+    for (const m of sentence.matchAll(WEEKDAY)) {
+      add(slots, "weekday", [WEEKDAYS[m[1].toLowerCase()]], undefined, at(m));
+    }
+  }
+  for (const m of sentence.matchAll(ROLE_NAMED)) add(slots, "role", [m[2].replace(/^Dr\.?\s+/, "").toLowerCase()], roleOf(m[1]));
+  for (const m of sentence.matchAll(NAMED_ROLE)) add(slots, "role", [m[1].replace(/^Dr\.?\s+/, "").toLowerCase()], roleOf(m[2]));
+  return slots;
+}
+
+const roleOf = (r: string) => (r.toLowerCase() === "boss" || r.toLowerCase() === "line manager" ? "manager" : r.toLowerCase());
+
+const isValueWord = (lower: string) =>
+  /\d/.test(lower) || /^(mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(days?)?\.?$/.test(lower) || new RegExp(`^${MONTH}\\.?$`, "i").test(lower);
+
+/** A cheap look before any tagging: a sentence with no digit, weekday, month or role holds no slot. */
+const MAY_HOLD = new RegExp(`\\d|\\b(mon|tue|wed|thu|fri|sat|sun)|\\b${MONTH}\\b|\\b(${ROLES})\\b`, "i");
+
+/** The statement's slots and anchors. */
+export function statementOf(sentence: string): Statement {
+  if (!MAY_HOLD.test(sentence)) return { slots: [], anchors: new Set() };
+  const p: Parsed = parseMemory(sentence);
+  const anchors = new Set(
+    p.tokens
+      .filter((t) => (t.pos === "NOUN" || t.pos === "PROPN") && /^\p{L}/u.test(t.lower) && t.lower.length > 1 && !isStopWord(t.lower) && !GENERIC.has(t.lower) && !isValueWord(t.lower))
+      .map((t) => t.stem),
+  );
+  return { slots: slotsOf(sentence), anchors };
+}
+
+export type SlotVerdict =
+  | { kind: "revises"; attribute: string; from: string; to: string; slot: SlotKind; shared: number }
+  | { kind: "confirms"; attribute: string }
+  | null;
+
+/**
+ * How the newer statement stands to the older: it gives an attribute they share another value (`revises`), the
+ * same value (`confirms`), or they share none (null). An attribute is shared when both hold a slot of one kind
+ * and speak of one thing (an anchor in common); an address and a named role are attributes by themselves.
+ */
+export function compareStatements(older: Statement, newer: Statement): SlotVerdict {
+  let confirmed: string | null = null;
+  for (const n of newer.slots) {
+    const o = older.slots.find((s) => s.kind === n.kind && s.role === n.role);
+    if (!o) continue;
+    const attribute = n.kind === "role" ? n.role! : n.kind === "address" ? "address" : sameThing(o, n);
+    if (!attribute) continue;
+    const same = [...n.values].some((v) => o.values.has(v) || sameDay(v, o.values));
+    if (same) {
+      confirmed ??= attribute;
+      continue;
+    }
+    return { kind: "revises", attribute, from: [...o.values].join("/"), to: [...n.values].join("/"), slot: n.kind, shared: [...n.near].filter((w) => o.near.has(w)).length };
+  }
+  return confirmed ? { kind: "confirms", attribute: confirmed } : null;
+}
+
+/**
+ * What two values of one kind are both of, or null: a common noun near both ("rent", "dose"), or two words
+ * near both. One name alone is not enough: a person's town stands beside most of their dates and amounts.
+ */
+function sameThing(o: Slot, n: Slot): string | null {
+  const shared = [...n.near].filter((w) => o.near.has(w));
+  // two names and none in common: two things of one kind (the Lisbon trip and the Edinburgh one)
+  const names = (s: Slot) => [...s.near].filter((w) => !s.nouns.has(w));
+  if (names(o).length && names(n).length && !names(n).some((w) => o.near.has(w))) return null;
+  const noun = shared.find((w) => n.nouns.has(w) && o.nouns.has(w));
+  if (noun) return `${noun} (${n.kind})`;
+  return shared.length >= 2 ? `${shared.slice(0, 2).join(" ")} (${n.kind})` : null;
+}
+
+/** "-19" (the 19th) is the same day as "10-19". */
+function sameDay(v: string, values: Set<string>): boolean {
+  if (!/^\d*-\d\d$/.test(v)) return false;
+  const day = v.slice(-3);
+  return [...values].some((x) => (x.startsWith("-") || v.startsWith("-")) && x.endsWith(day));
+}
+
+/** Kinds that are a person's standing attributes; a date or a time of day more often belongs to one event of many. */
+const ATTRIBUTE_KINDS = new Set<SlotKind>(["amount", "dose", "address", "role"]);
+
+/** A delay or a retime refines a booking: the booking stands, at a later hour. */
+const DELAY = /\b(delay(ed|s)?|retimed|running late|pushed back|behind schedule|later than planned)\b/i;
+
+export interface SlotJudgement {
+  kind: "revises" | "refines" | "confirms";
+  /** For a revision: an attribute (0.85) or an event's date or time (0.6, a suggestion). */
+  confidence: number;
+  reason: string;
+  /** The older memory's sentence the verdict is about. */
+  statement: string;
+}
+
+/**
+ * The slots' verdict on two memories, sentence by sentence (`sentences` splits a text into statements): the first
+ * revision found, else a refinement, else a confirmation, else null. A question or a wish states no value.
+ */
+export function judgeSlots(olderSentences: string[], newerSentences: string[]): SlotJudgement | null {
+  const read = (ss: string[]) => ss.filter((s) => MAY_HOLD.test(s) && !parseMemory(s).irrealis).map((s) => [s, statementOf(s)] as const);
+  const [older, newer] = [read(olderSentences), read(newerSentences)];
+  let confirmed: SlotJudgement | null = null;
+  for (const [ns, n] of newer) {
+    if (!n.slots.length) continue;
+    for (const [os, o] of older) {
+      const v = compareStatements(o, n);
+      if (!v) continue;
+      if (v.kind === "confirms") {
+        confirmed ??= { kind: "confirms", confidence: 0, reason: `confirms ${v.attribute}`, statement: os.trim() };
+        continue;
+      }
+      const reason = `${v.attribute}: ${v.from} → ${v.to}`;
+      if (DELAY.test(ns)) return { kind: "refines", confidence: 0.85, reason: `delayed, ${reason}`, statement: os.trim() };
+      return { kind: "revises", confidence: ATTRIBUTE_KINDS.has(v.slot) ? 0.85 : 0.6, reason, statement: os.trim() };
+    }
+  }
+  return confirmed;
+}
