@@ -76,7 +76,7 @@ export async function detectRevisions(
     const replaced = await whollySuperseded(store, earlier, edges);
     let taken = 0;
     for (const id of earlier) {
-      if (taken === opts.candidates + RECENT) break;
+      if (taken === opts.candidates + recent[i].length) break;
       if (replaced.has(id)) continue;
       const older = await store.getMemory(id);
       // another scope's memory does not count as a candidate (an unscoped one may sit among an unscoped memory's);
@@ -146,11 +146,16 @@ async function whollySuperseded(store: Store, ids: string[], found: EdgeDraft[])
   return out;
 }
 
+/** Up to this many sentences, a memory's values are read as statements (a chat message, a note). */
+const SLOT_SENTENCES = 8;
+
 /**
  * The cue judge's verdict with the slots' (graph/slots.ts): another value for an attribute of the same thing is a
  * revision whatever its wording; the same value again a confirmation, never a revision; a delay a refinement.
  */
 function withSlots(verdict: StatementVerdict, older: string[], newer: string[]): StatementVerdict & { type?: "supersedes" | "refines" } {
+  // a long reply or a pasted document gives many values of many things: its values are not one person's statements
+  if (newer.length > SLOT_SENTENCES) return verdict;
   const slots = judgeSlots(older.slice(0, 400), newer.slice(0, 48));
   if (!slots) return verdict;
   const statement = older.length > 1 ? slots.statement : undefined;
