@@ -144,3 +144,27 @@ test("cascade pyramid show --filter user=bob prints only his nodes and sentences
   const bad = run("pyramid", "show", "--filter", "user");
   assert.equal(bad.status, 2);
 });
+
+test("a summary sentence whose statement a later memory revised is marked, the message's other sentences stay current", async () => {
+  const engine = await openMemory({ path: join(tempDir(), "statement.db"), now: Date.parse("2026-11-20T12:00:00Z") });
+  const fee = "The mooring fee for the boat is 180 pounds a month.";
+  try {
+    const long = await engine.remember({
+      text: `I'm on the night shift at the depot from the 3rd. My sister's birthday is on the 22nd, so I need a present. ${fee}`,
+      user: "bob",
+      at: "2026-10-28T09:00:00Z",
+    });
+    const raised = await engine.remember({ text: "The mooring fee for the boat went up to 240 pounds a month.", user: "bob", at: "2026-11-10T09:00:00Z" });
+    assert.equal(raised.edges[0]?.statement, fee, "the detector names the statement (graph/slots.ts)");
+    assert.equal((await engine.show(long.id)).status, "current");
+    const week = (await engine.pyramid({ level: "week", filter: { user: "bob" } })).nodes.find((n) => n.id === "p_week_2026-W44~user:bob");
+    assert.ok(week, "Bob's week of the long message");
+    const marked = week.sentences.find((s) => s.text === fee);
+    assert.equal(marked?.status, "superseded");
+    assert.deepEqual(marked?.superseded_by, [raised.id]);
+    assert.ok(week.text.includes(`${fee} [superseded by ${raised.id}]`), week.text);
+    assert.ok(week.sentences.filter((s) => s.text !== fee).every((s) => s.status === "current"));
+  } finally {
+    await engine.close();
+  }
+});
