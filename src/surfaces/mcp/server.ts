@@ -86,6 +86,7 @@ export function createMcpServer(engine: Engine): McpServer {
         since: recallWireShape.since,
         until: recallWireShape.until,
         kinds: recallWireShape.kinds,
+        now: recallWireShape.now,
         as_of: recallWireShape.as_of,
         known_at: recallWireShape.known_at,
         current_only: recallWireShape.current_only,
