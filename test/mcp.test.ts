@@ -111,3 +111,25 @@ test("an argument a tool does not know is refused (as HTTP refuses an unknown fi
   assert.match(textOf(await client.callTool({ name: "memory_list", arguments: {} })), /^No memories\.$/);
   await client.close();
 });
+
+test("memory_search takes now, the reference for relative time, as the CLI's --now and HTTP's now do", async () => {
+  const db = join(tempDir(), "mcp-now.db");
+  const client = await connect(db);
+  try {
+    const march = textOf(await client.callTool({ name: "memory_add", arguments: { text: "Went climbing at the indoor wall with Priya.", at: "2026-03-04T18:00:00Z" } }));
+    const june = textOf(await client.callTool({ name: "memory_add", arguments: { text: "Went climbing at the outdoor crag with Tom.", at: "2026-06-10T18:00:00Z" } }));
+    const idOf = (text: string) => /\[(m_[0-9A-Z]+)\]/.exec(text)![1];
+    const first = (text: string) => /\[(m_[0-9A-Z]+)\]/.exec(text)?.[1];
+    const tool = await client.listTools();
+    assert.ok((tool.tools.find((t) => t.name === "memory_search")!.inputSchema.properties as any).now, "memory_search lists now");
+    const then = textOf(await client.callTool({ name: "memory_search", arguments: { query: "where did I go climbing last week?", now: "2026-03-10T12:00:00Z" } }));
+    assert.equal(first(then), idOf(march), then);
+    const today = textOf(await client.callTool({ name: "memory_search", arguments: { query: "where did I go climbing last week?" } }));
+    assert.equal(first(today), idOf(june), today);
+    const bad = await client.callTool({ name: "memory_search", arguments: { query: "climbing", now: "garbage" } });
+    assert.equal(bad.isError, true);
+    assert.match(textOf(bad), /error INVALID_INPUT: now: "garbage" is not an ISO 8601 date or date-time/);
+  } finally {
+    await client.close();
+  }
+});

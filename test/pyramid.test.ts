@@ -152,7 +152,7 @@ test("cascade pyramid build / show and search over summaries, on the command lin
   assert.deepEqual(built.json.recomputed, { day: 80, week: 16, month: 4 });
   const weeks = run("pyramid", "show", "--level", "week", "--json");
   assert.equal(weeks.json.nodes.length, 16);
-  assert.deepEqual(Object.keys(weeks.json.nodes[0]).sort(), ["children", "end", "id", "level", "sentences", "start", "text"]);
+  assert.deepEqual(Object.keys(weeks.json.nodes[0]).sort(), ["agent", "children", "end", "id", "level", "sentences", "start", "text", "user"]);
   assert.equal(run("pyramid", "show", "--level", "year").status, 2);
   const hits = run("search", "what happened last Tuesday", "--json");
   assert.equal(hits.json.context[0].level, "day");

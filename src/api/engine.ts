@@ -30,6 +30,8 @@ import { PyramidKeeper, type RefreshReport } from "../pyramid/keeper.js";
 import { catchUpPyramid, rebuildPyramid } from "../pyramid/maintain.js";
 import { resolveRecallOptions, type RecallOptions } from "../query/options.js";
 import { search } from "../query/search.js";
+import { whereOf } from "../query/where.js";
+import type { FieldCondition } from "../model/filter.js";
 import type { WindowLevel } from "../time/windows.js";
 import { resolveEngineConfig, type EngineConfig, type ResolvedEngineConfig } from "./engine-config.js";
 import { forgetMemory, forgetWhere, purgeForgotten, type ForgetDeps, type ForgetOptions, type Forgotten, type ForgetWhereOptions, type ForgottenWhere, type Purged } from "./forgetting.js";
@@ -393,9 +395,13 @@ export class Engine {
   }
 
   /** The pyramid's nodes, oldest first (days, then weeks, then months), or one level's. */
-  async pyramid(options: { level?: string } = {}): Promise<{ zone: string; dirty: number; nodes: PyramidNodeJson[] }> {
+  /**
+   * The pyramid's nodes. `filter` (JSON, as search's) or `where` (parsed `--filter` arguments) picks the nodes of
+   * the one user or agent it names, and shows only the sentences whose sources pass it.
+   */
+  async pyramid(options: { level?: string; filter?: unknown; where?: FieldCondition[] } = {}): Promise<{ zone: string; dirty: number; nodes: PyramidNodeJson[] }> {
     await this.keeper.settle();
-    return pyramidView(this.ports.store, options.level, this.clock.now());
+    return pyramidView(this.ports.store, options.level, this.clock.now(), whereOf(options));
   }
 
   // ---- the store ----

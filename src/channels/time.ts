@@ -14,12 +14,13 @@ import { SUMMARY_KIND } from "../model/pyramid.js";
 import type { Ranked, SearchFilter } from "../model/types.js";
 import type { Store } from "../ports/store.js";
 import type { Channel, ChannelQuery } from "./channel.js";
+import { WHOLE } from "../pyramid/scopes.js";
 import { MIN_WINDOW_FIT, windowFit } from "../time/windows.js";
 
 /**
- * Summary nodes have no topic, user, agent or metadata of their own (they roll up many memories), so a topic or a
- * scope/metadata condition leaves none, as the store's filter does for summaries in the other channels; a kind
- * filter may exclude them.
+ * Summary nodes have no topic or metadata of their own (they roll up many memories), so a topic or a scope/metadata
+ * condition leaves none here (a user's own nodes come to a filtered search as `context`), and an unfiltered one
+ * ranks the whole namespace's nodes only; a kind filter may exclude them.
  */
 function admitsSummaries(f: SearchFilter): boolean {
   if (f.under !== undefined || f.topics !== undefined || (f.where?.length ?? 0) > 0) return false;
@@ -32,7 +33,7 @@ type Span = { start: number; end: number };
 async function summaryNodes(store: Store, q: ChannelQuery, span: Span): Promise<Ranked[]> {
   const level = q.time?.level;
   if (!level || !admitsSummaries(q.filter)) return [];
-  const nodes = (await store.pyramidNodes({ level, from: span.start, to: span.end }))
+  const nodes = (await store.pyramidNodes({ level, from: span.start, to: span.end, scope: WHOLE }))
     .map((n) => ({ n, fit: windowFit(n, span) }))
     .filter((x) => x.fit >= MIN_WINDOW_FIT && x.n.start >= (q.filter.since ?? -Infinity) && x.n.start < (q.filter.until ?? Infinity))
     .sort((a, b) => b.fit - a.fit || b.n.start - a.n.start)

@@ -8,7 +8,7 @@ import { withSpeaker } from "../text/speaker.js";
 import { z } from "zod";
 import type { ExtractedEntity } from "../model/entity.js";
 import { chatCompletion, parseModelJson, resolveChatOptions, type ChatOptions, type ResolvedChatOptions } from "../providers/chat.js";
-import { normalizeEntity, type EntityExtractor } from "./extract.js";
+import { isRoleLabel, normalizeEntity, type EntityExtractor } from "./extract.js";
 
 const SYSTEM = `You extract the named entities a short memory mentions: people, organisations, products, places, and
 technical identifiers (service names, error codes, versions). Not pronouns, dates, amounts or common nouns.
@@ -31,10 +31,11 @@ export class ChatEntityExtractor implements EntityExtractor {
     const { content, url } = await chatCompletion(this.opts, SYSTEM, withSpeaker(speaker ?? null, text), "json");
     const answer = parseModelJson(content, url, answerSchema, "has no entities list of {name, kind}");
     const out = new Map<string, ExtractedEntity>();
-    if (speaker) out.set(normalizeEntity(speaker), { name: speaker, key: normalizeEntity(speaker), kind: "person" });
+    // a role label ("user", "assistant") says which side spoke, not who (entities/extract.ts)
+    if (speaker && !isRoleLabel(normalizeEntity(speaker))) out.set(normalizeEntity(speaker), { name: speaker, key: normalizeEntity(speaker), kind: "person" });
     for (const e of answer.entities) {
       const key = normalizeEntity(e.name);
-      if (key.length >= 2 && !out.has(key)) out.set(key, { name: e.name.trim(), key, kind: e.kind });
+      if (key.length >= 2 && !isRoleLabel(key) && !out.has(key)) out.set(key, { name: e.name.trim(), key, kind: e.kind });
     }
     return [...out.values()];
   }

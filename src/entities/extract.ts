@@ -108,12 +108,22 @@ function sentenceOpeners(text: string, named: [number, number][]): string[] {
   return out;
 }
 
+/**
+ * The labels chat transcripts give their sides ("user", "assistant", "system", "ai", "bot"). As a speaker they say
+ * which side of a conversation spoke, not who: made "person" entities, "user" and "assistant" became the two most
+ * mentioned people of any chat store and joined every memory to every other at two hops. A real speaker name stays.
+ */
+const ROLE_LABELS = new Set(["user", "assistant", "system", "ai", "bot"]);
+
+/** Whether a normalised name is a role label, not somebody (see ROLE_LABELS). */
+export const isRoleLabel = (key: string): boolean => ROLE_LABELS.has(key);
+
 export function extractEntities(text: string, speaker: string | null): ExtractedEntity[] {
   const out = new Map<string, ExtractedEntity>();
   const add = (name: string, kind: EntityKind, tentative = false) => {
     const clean = name.replace(/^[\s"'“”(]+|[\s"'“”),.!?:;]+$/g, "");
     const key = normalizeEntity(clean);
-    if (key.length < 2 || key.length > 80 || isStopWord(key) || isTimeWord(key)) return;
+    if (key.length < 2 || key.length > 80 || isStopWord(key) || isTimeWord(key) || isRoleLabel(key)) return;
     const known = out.get(key);
     if (known && !(known.tentative && !tentative)) return;
     out.set(key, { name: clean.replace(/['’]s$/i, ""), key, kind, ...(tentative ? { tentative: true as const } : {}) });

@@ -46,6 +46,9 @@ export interface PyramidNode {
   end: number;
   text: string;
   children: number;
+  /** Whose node it is: a user's (`user` set), an agent's (`agent` set), or the whole namespace's (both null). */
+  user: string | null;
+  agent: string | null;
 }
 
 /** One summary in a search result's `context`. */

@@ -27,6 +27,11 @@ export interface NodeQuery {
   ids?: string[];
   /** Nodes whose window holds one of these instants (ms): the windows of a search's top hits. */
   containing?: number[];
+  /**
+   * Only the day, week and month nodes of this scope: a user's (`{user, agent: null}`), an agent's
+   * (`{user: null, agent}`) or the whole namespace's (both null). Turn nodes come whatever their scope.
+   */
+  scope?: Scope;
 }
 
 /** The vector space a store was built in; recorded by the first write, checked on every open. */
@@ -207,7 +212,7 @@ export interface Store {
   /** What feeds a window: its raw memories (day), its day nodes (week), the week nodes overlapping it (month). */
   windowInputs(window: Window): Promise<Memory[]>;
   /**
-   * Replaces the window's node (if any; a turn node: the node with the same id) with this summary memory and its
+   * Replaces the node with the same id (a window's node in one scope, or a turn node), if any, with this summary memory and its
    * children, in one transaction. Writes nothing and answers false when one of the children, or of `sources` (the
    * memories its sentences were read from), no longer exists: a summary is never written from a memory forgotten
    * after it was read (a slow summariser racing a forget would otherwise bring the forgotten text back).
@@ -218,8 +223,8 @@ export interface Store {
   setMeta(key: string, value: string): Promise<void>;
   /** Memories longer than one chunk (not summaries) without a turn-level node: what a store from before the turn level lacks. */
   memoriesWithoutTurnNode(): Promise<string[]>;
-  /** Removes the window's node from every index; false when there was none. */
-  deleteSummary(level: WindowLevel, start: number): Promise<boolean>;
+  /** Removes the summary node with this id (a window's node in one scope) from every index; false when there was none. */
+  deleteSummary(id: string): Promise<boolean>;
   pyramidNodes(query?: NodeQuery): Promise<PyramidNode[]>;
   /** The children of a summary node (turns, or nodes one level down), oldest first. */
   summaryChildren(id: string): Promise<string[]>;

@@ -2,7 +2,9 @@
  * @module pyramid/build
  * Incremental rollups. Writes mark the day, week and month of every memory they touch dirty; a build
  * recomputes exactly those windows, days first (they read turns), then weeks (they read day nodes), then months
- * (they read the week nodes overlapping them, keeping only the sentences from their own days). A window left
+ * (they read the week nodes overlapping them, keeping only the sentences from their own days). Each window is
+ * summarised once for the whole namespace and once for each user and each agent it holds, every scope from its
+ * own memories or its own nodes one level down (pyramid/scopes.ts). A window left
  * with nothing to summarise loses its node. An unchanged pyramid is a build that does nothing. A summary is
  * written only if every memory it was read from still exists at that moment (the store checks, under its write
  * lock): a memory forgotten while a slow summariser was at work never comes back in a summary.
@@ -15,7 +17,9 @@ import type { Embedder } from "../ports/embedder.js";
 import type { EmbedderStamp, Store } from "../ports/store.js";
 import type { SummaryLimits, Summarizer } from "../ports/summarizer.js";
 import { prepareMemories } from "../ingest/prepare.js";
+import { scopeOf, type Scope } from "../model/scope.js";
 import { formatInstant } from "../time/iso.js";
+import { feeds, nodeScopesOf, sameNodeScope, scopedNodeId, WHOLE } from "./scopes.js";
 import { windowAt, windowName, windowTitle, type Window, type WindowLevel } from "../time/windows.js";
 
 export interface PyramidOptions {
@@ -97,22 +101,33 @@ async function buildPass(deps: BuildDeps, opts: PyramidOptions, report: BuildRep
     const window = windowAt(d.level, d.start, opts.zone);
     if (refused.some((r) => r.start >= window.start && r.start < window.end)) continue; // it would miss a refused child
     const inputs = await store.windowInputs(window);
-    const sentences = await candidateSentences(store, window, inputs);
-    const summary = sentences.length
-      ? await deps.summarizer.summarize({ window, title: windowTitle(window, opts.zone), sentences, limits: opts.limits[window.level] })
-      : [];
-    if (summary.length > 0) {
-      const read = [...new Set(sentences.flatMap((s) => s.sources))];
-      if (await store.writeSummary(await prepareNode(deps, window, opts.zone, summary), window, inputs.map((m) => m.id), deps.stamp, read)) {
-        report.written++;
-        await store.clearDirtyWindows([d]);
-      } else {
-        refused.push(window);
-        report.refused++;
-      }
-    } else {
-      if (await store.deleteSummary(window.level, window.start)) report.removed++;
-      await store.clearDirtyWindows([d]);
+    // every scope the window's memories (or its child nodes) call for, and every scope it has a node for now:
+    // a user whose last memory of the day was forgotten loses that day's node
+    const existing = (await store.pyramidNodes({ level: window.level, from: window.start, to: window.end })).filter((n) => n.start === window.start);
+    const scopes: Scope[] = [];
+    for (const s of [...(window.level === "day" ? nodeScopesOf(inputs) : inputs.map(scopeOf)), ...existing.map(scopeOf)]) {
+      if (!scopes.some((t) => sameNodeScope(t, s))) scopes.push(s);
+    }
+    let complete = true;
+    for (const scope of scopes) {
+      // a day reads the scope's own turns; a week or a month the nodes of the same scope one level down
+      const own = inputs.filter((m) => (window.level === "day" ? feeds(scope, m) : sameNodeScope(scopeOf(m), scope)));
+      const id = scopedNodeId(nodeId(window, opts.zone), scope);
+      const sentences = await candidateSentences(store, window, own);
+      const summary = sentences.length
+        ? await deps.summarizer.summarize({ window, title: windowTitle(window, opts.zone), sentences, limits: opts.limits[window.level] })
+        : [];
+      if (summary.length > 0) {
+        const read = [...new Set(sentences.flatMap((s) => s.sources))];
+        const node = await prepareNode(deps, window, opts.zone, summary, undefined, scope);
+        if (await store.writeSummary(node, window, own.map((m) => m.id), deps.stamp, read)) report.written++;
+        else complete = false;
+      } else if (await store.deleteSummary(id)) report.removed++;
+    }
+    if (complete) await store.clearDirtyWindows([d]);
+    else {
+      refused.push(window);
+      report.refused++;
     }
     report.recomputed[window.level]++;
     onProgress?.(i + 1, dirty.length);
@@ -144,7 +159,15 @@ async function candidateSentences(store: Store, window: Window, inputs: Memory[]
 }
 
 /** The summary memory of a node, ready to write (its id is the node's stable id). */
-export async function prepareNode(deps: BuildDeps, window: Window | { level: "turn"; start: number; end: number }, zone: string, summary: SummarySentence[], node?: { id: string; title: string }) {
+export async function prepareNode(
+  deps: BuildDeps,
+  window: Window | { level: "turn"; start: number; end: number },
+  zone: string,
+  summary: SummarySentence[],
+  node?: { id: string; title: string },
+  /** A window's node for one user or one agent (see pyramid/scopes.ts); the whole namespace's by default. */
+  scope: Scope = WHOLE,
+) {
   const [prepared] = await prepareMemories(
     [
       {
@@ -159,8 +182,8 @@ export async function prepareNode(deps: BuildDeps, window: Window | { level: "tu
         role: null,
         speaker: null,
         session: null,
-        user: null,
-        agent: null,
+        user: scope.user,
+        agent: scope.agent,
         metadata: {
           level: window.level,
           start: formatInstant(window.start),
@@ -176,5 +199,5 @@ export async function prepareNode(deps: BuildDeps, window: Window | { level: "tu
   // A summary restates its turns: counting its words again would make them look commoner than they are, and
   // every lexical channel's term weights (and which words are pruned) would shift with the pyramid on or off.
   const chunks = prepared.chunks.map((c) => ({ ...c, terms: [] }));
-  return { ...prepared, chunks, memory: { ...prepared.memory, id: node?.id ?? nodeId(window as Window, zone) } };
+  return { ...prepared, chunks, memory: { ...prepared.memory, id: node?.id ?? scopedNodeId(nodeId(window as Window, zone), scope) } };
 }

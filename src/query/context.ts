@@ -10,9 +10,10 @@
  * - for a question that names a time span ("what did Melanie do in July 2023"), first the nodes of that span at
  *   the level that fits it (what the time channel would rank).
  *
- * Only the sentences whose every source passes the search's filter are read (query/summary-sentences.ts): a
- * search filtered to one user never quotes another's turn from a shared day, and a sentence whose source was
- * superseded is marked (or left out with current-only).
+ * A search filtered to one user (or one agent) reads that scope's nodes, the others the whole namespace's; only the
+ * sentences whose every source passes the search's filter are read (query/summary-sentences.ts): a search filtered
+ * to one user never quotes another's turn, and a sentence whose source was superseded is marked (or left out with
+ * current-only).
  *
  * A context entry's text is an excerpt: the summary's sentences closest to the question (at most `sentences`,
  * in the summary's order), so that an agent reading within a word budget gets the later state without paying for
@@ -28,7 +29,7 @@ import { formatInstant } from "../time/iso.js";
 import type { ParsedTime } from "../time/expressions.js";
 import { MIN_WINDOW_FIT, windowFit } from "../time/windows.js";
 import { dot, isZero } from "../vectors/math.js";
-import { readSentences, sentenceLine } from "./summary-sentences.js";
+import { nodeScopeOf, readSentences, sentenceLine } from "./summary-sentences.js";
 
 export interface ContextOptions {
   /** The summaries of the windows of this many top hits. */
@@ -134,6 +135,8 @@ export async function summaryContext(deps: { store: Store; embedder: Embedder },
   const shown = new Set(input.hits.map((h) => h.id));
   const reading = { filter: sourceFilter(input.filter), time: { asOf: input.asOf, knownAt: input.knownAt }, currentOnly: input.currentOnly };
   const holdsLaterState = laterStateOf(input.hits);
+  // a search filtered to one user (or agent) reads that scope's nodes: its week is chosen from its own days
+  const scope = nodeScopeOf(input.filter);
   const levels = new Set(opts.levels);
   const candidates: { n: PyramidNode; hits: string[]; group: number; order: number; span?: true }[] = [];
   const at = (h: Hit) => Date.parse(h.at);
@@ -141,7 +144,7 @@ export async function summaryContext(deps: { store: Store; embedder: Embedder },
   // the question's own span first, best-fitting and latest first (as the time channel ranks them)
   const span = input.time?.span;
   if (opts.timeSpan === "context" && span && input.time?.level) {
-    const nodes = (await store.pyramidNodes({ level: input.time.level, from: span.start, to: span.end }))
+    const nodes = (await store.pyramidNodes({ level: input.time.level, from: span.start, to: span.end, scope }))
       .map((n) => ({ n, fit: windowFit(n, span) }))
       .filter((x) => x.fit >= MIN_WINDOW_FIT)
       .sort((a, b) => b.fit - a.fit || b.n.start - a.n.start);
@@ -152,7 +155,7 @@ export async function summaryContext(deps: { store: Store; embedder: Embedder },
     const nodes: PyramidNode[] = (
       await Promise.all([
         levels.has("turn") ? store.pyramidNodes({ ids: top.map((h) => turnNodeId(h.id)) }) : [],
-        [...levels].some((l) => l !== "turn") ? store.pyramidNodes({ containing: top.map(at) }) : [],
+        [...levels].some((l) => l !== "turn") ? store.pyramidNodes({ containing: top.map(at), scope }) : [],
       ])
     ).flat();
     const rankOf = new Map(top.map((h, i) => [h.id, i]));

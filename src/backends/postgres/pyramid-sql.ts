@@ -101,12 +101,7 @@ export async function lockAll(q: Queryable, ns: string, ids: string[]): Promise<
   return found.length === wanted.length ? new Map(found.map((r) => [r.id, r.rowid])) : null;
 }
 
-export async function nodeRowid(q: Queryable, ns: string, level: WindowLevel, start: number): Promise<number | undefined> {
-  const [row] = await q.query<{ rowid: number }>("SELECT memory_rowid AS rowid FROM summary_nodes WHERE namespace = $1 AND level = $2 AND start_ms = $3", [ns, level, start]);
-  return row?.rowid;
-}
-
-/** The row of the summary node with this memory id (turn nodes are found by id: several may share an instant). */
+/** The row of the summary node with this memory id (a window has a node per scope, and turn nodes may share an instant). */
 export async function nodeRowidById(q: Queryable, ns: string, id: string): Promise<number | undefined> {
   const [row] = await q.query<{ rowid: number }>(
     "SELECT n.memory_rowid AS rowid FROM summary_nodes n JOIN memories m ON m.namespace = n.namespace AND m.rowid = n.memory_rowid WHERE n.namespace = $1 AND m.id = $2",
@@ -147,8 +142,13 @@ export async function listNodes(q: Queryable, ns: string, query: NodeQuery): Pro
   if (query.containing !== undefined) {
     conditions.push(`EXISTS (SELECT 1 FROM unnest(${p.add(query.containing)}::float8[]) AS t (v) WHERE n.start_ms <= t.v AND n.end_ms > t.v AND n.level <> 'turn')`);
   }
+  if (query.scope !== undefined) {
+    const { user, agent } = query.scope;
+    const same = (column: string, v: string | null) => (v === null ? `${column} IS NULL` : `${column} = ${p.add(v)}`);
+    conditions.push(`(n.level = 'turn' OR (${same("m.user_id", user)} AND ${same("m.agent_id", agent)}))`);
+  }
   return q.query<PyramidNode>(
-    `SELECT m.id, n.level, n.start_ms AS start, n.end_ms AS "end", m.text,
+    `SELECT m.id, n.level, n.start_ms AS start, n.end_ms AS "end", m.text, m.user_id AS "user", m.agent_id AS agent,
             (SELECT count(*) FROM summary_children c WHERE c.namespace = $1 AND c.parent_rowid = n.memory_rowid)::int AS children
      FROM summary_nodes n JOIN memories m ON m.namespace = n.namespace AND m.rowid = n.memory_rowid
      WHERE ${conditions.join(" AND ")}

@@ -331,6 +331,12 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE edges ADD COLUMN IF NOT EXISTS statement text;
   `,
+  // 9: summaries per scope (SQLite's 16): a window has a node for the whole namespace and one for each user and
+  // each agent whose memories it holds, so a level and a start no longer name one node. Nodes are found by id.
+  `
+  DROP INDEX IF EXISTS summary_nodes_window;
+  CREATE INDEX IF NOT EXISTS summary_nodes_window ON summary_nodes (namespace, level, start_ms);
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

@@ -474,7 +474,7 @@ export class PostgresStore implements Store {
       const locked = await pyramid.lockAll(tx, this.ns, [...childIds, ...sources]);
       if (!locked) return false;
       await rows.checkStamp(tx, this.ns, stamp);
-      const old = window.level === "turn" ? await pyramid.nodeRowidById(tx, this.ns, node.memory.id) : await pyramid.nodeRowid(tx, this.ns, window.level, window.start);
+      const old = await pyramid.nodeRowidById(tx, this.ns, node.memory.id);
       if (old !== undefined) await rows.removeMemoryRow(tx, this.ns, old, node.memory.id);
       const { rowids: [rowid], chunks } = await insertMemories(tx, this.ns, [node]);
       await addCounts(tx, this.ns, { chunk_count: chunks });
@@ -502,11 +502,11 @@ export class PostgresStore implements Store {
     return pyramid.memoriesWithoutTurnNode(this.db, this.ns);
   }
 
-  async deleteSummary(level: WindowLevel, start: number): Promise<boolean> {
+  async deleteSummary(id: string): Promise<boolean> {
     return this.write(async (tx) => {
-      const rowid = await pyramid.nodeRowid(tx, this.ns, level, start);
+      const rowid = await pyramid.nodeRowidById(tx, this.ns, id);
       if (rowid === undefined) return false;
-      await rows.removeMemoryRow(tx, this.ns, rowid, `${level} node`);
+      await rows.removeMemoryRow(tx, this.ns, rowid, id);
       return true;
     });
   }

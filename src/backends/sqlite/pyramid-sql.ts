@@ -60,11 +60,7 @@ export function allExist(stmt: Prepare, ids: string[]): boolean {
   return (stmt("SELECT count(*) FROM memories WHERE id IN (SELECT value FROM json_each(?))").pluck().get(JSON.stringify(wanted)) as number) === wanted.length;
 }
 
-export function nodeRowid(stmt: Prepare, level: WindowLevel, start: number): number | undefined {
-  return stmt("SELECT memory_rowid FROM summary_nodes WHERE level = ? AND start_ms = ?").pluck().get(level, start) as number | undefined;
-}
-
-/** The row of the summary node with this memory id (turn nodes are found by id: several may share an instant). */
+/** The row of the summary node with this memory id (a window has a node per scope, and turn nodes may share an instant). */
 export function nodeRowidById(stmt: Prepare, id: string): number | undefined {
   return stmt("SELECT n.memory_rowid FROM summary_nodes n JOIN memories m ON m.rowid = n.memory_rowid WHERE m.id = ?").pluck().get(id) as number | undefined;
 }
@@ -94,10 +90,11 @@ export function listNodes(stmt: Prepare, q: NodeQuery): PyramidNode[] {
     ? "memories m CROSS JOIN summary_nodes n ON n.memory_rowid = m.rowid WHERE m.id IN (SELECT value FROM json_each(@ids)) AND"
     : "summary_nodes n JOIN memories m ON m.rowid = n.memory_rowid WHERE @ids IS NULL AND";
   return stmt(
-    `SELECT m.id, n.level, n.start_ms AS start, n.end_ms AS end, m.text,
+    `SELECT m.id, n.level, n.start_ms AS start, n.end_ms AS end, m.text, m.user_id AS "user", m.agent_id AS agent,
             (SELECT count(*) FROM summary_children c WHERE c.parent_rowid = n.memory_rowid) AS children
      FROM ${source} (@level IS NULL OR n.level = @level) AND (@to IS NULL OR n.start_ms < @to) AND (@from IS NULL OR n.end_ms > @from)
        AND (@containing IS NULL OR EXISTS (SELECT 1 FROM json_each(@containing) t WHERE n.start_ms <= t.value AND n.end_ms > t.value AND n.level <> 'turn'))
+       AND (@scoped = 0 OR n.level = 'turn' OR (m.user_id IS @user AND m.agent_id IS @agent))
      ORDER BY CASE n.level WHEN 'turn' THEN 0 WHEN 'day' THEN 1 WHEN 'week' THEN 2 ELSE 3 END, n.start_ms`,
   ).all({
     level: q.level ?? null,
@@ -105,6 +102,9 @@ export function listNodes(stmt: Prepare, q: NodeQuery): PyramidNode[] {
     to: q.to ?? null,
     ids: q.ids ? JSON.stringify(q.ids) : null,
     containing: q.containing ? JSON.stringify(q.containing) : null,
+    scoped: q.scope ? 1 : 0,
+    user: q.scope?.user ?? null,
+    agent: q.scope?.agent ?? null,
   }) as PyramidNode[];
 }
 

@@ -250,6 +250,13 @@ const MIGRATIONS: Migration[] = [
   `
   ALTER TABLE edges ADD COLUMN statement TEXT;
   `,
+  // 16: summaries per scope. A window has a node for the whole namespace and one for each user and each agent whose
+  // memories it holds (the node's memory carries that user or agent; its id names the scope), so a level and a
+  // start no longer name one node: the window's index stops being unique. Nodes are found and replaced by id.
+  `
+  DROP INDEX IF EXISTS summary_nodes_window;
+  CREATE INDEX summary_nodes_window ON summary_nodes (level, start_ms);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

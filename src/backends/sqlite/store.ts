@@ -367,7 +367,7 @@ export class SqliteStore implements Store {
       // under the write lock: a forget committed before this point is seen, one after it waits and rebuilds the window
       if (!pyramid.allExist(this.prepare, [...childIds, ...sources])) return false;
       rows.checkStamp(this.prepare, stamp);
-      const old = window.level === "turn" ? pyramid.nodeRowidById(this.prepare, node.memory.id) : pyramid.nodeRowid(this.prepare, window.level, window.start);
+      const old = pyramid.nodeRowidById(this.prepare, node.memory.id);
       if (old !== undefined) removed.push(...rows.removeMemoryRow(this.prepare, old, node.memory.id));
       const { rowid, chunks } = rows.insertMemory(this.prepare, node);
       added.push(...chunks);
@@ -382,15 +382,13 @@ export class SqliteStore implements Store {
   }
 
 
-  async deleteSummary(level: WindowLevel, start: number): Promise<boolean> {
-    const removed = this.db.transaction(() => this.removeNode(level, start))();
+  async deleteSummary(id: string): Promise<boolean> {
+    const removed = this.db.transaction(() => {
+      const rowid = pyramid.nodeRowidById(this.prepare, id);
+      return rowid === undefined ? [] : rows.removeMemoryRow(this.prepare, rowid, id);
+    })();
     this.vectors.forget(removed);
     return removed.length > 0;
-  }
-
-  private removeNode(level: WindowLevel, start: number): number[] {
-    const rowid = pyramid.nodeRowid(this.prepare, level, start);
-    return rowid === undefined ? [] : rows.removeMemoryRow(this.prepare, rowid, `${level} node`);
   }
 
   async pyramidNodes(query: NodeQuery = {}): Promise<PyramidNode[]> {

@@ -15,7 +15,7 @@ export const COMMAND_ANSWERS: Readonly<Record<string, string>> = {
   purge: `{"summaries_rebuilt", "turn_summaries_removed", "terms_dropped", "checkpointed"}; "checkpointed": false when another process held the log open (purge again later)`,
   search: `{"query", "k", "rrf_k", "hits", "context", "time", "time_note", "channels", "annotate_ms", "took_ms"}; each hit has "id", "text", "at", "topic", "speaker", "ref", "chunk", "sources_hit", "ranks", "rrf", "score", "adjustments", "status", "superseded_by", "supersedes", "contradicts"`,
   "pyramid build": `{"recomputed": {"day", "week", "month"}, "turns", "written", "removed", "refused", "took_ms"}; "refused": summaries not written because a memory they were read from was forgotten meanwhile (their windows are read again)`,
-  "pyramid show": `{"zone", "dirty", "nodes": [{"id", "level", "start", "end", "text", "sentences", "children"}]}; a sentence whose source was superseded is marked [superseded by …]`,
+  "pyramid show": `{"zone", "dirty", "nodes": [{"id", "level", "start", "end", "text", "sentences", "children", "user", "agent"}]}; "user"/"agent": whose node it is (both null: the whole namespace's); a sentence whose source was superseded, or whose statement was revised, is marked [superseded by …]`,
   supersede: `the edge`,
   history: `{"id", "chain", "edges", "revisions"}: the chain oldest to newest, every edge touching it (retracted ones too), the corrections`,
   retract: `the edge, with "retracted_at"`,

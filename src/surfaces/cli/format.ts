@@ -84,7 +84,8 @@ export function formatPyramid(r: { zone: string; dirty: number; nodes: PyramidNo
   // the start of each summary, then any sentence a later memory replaced, so that a stale one is never missed
   const lines = r.nodes.map((n) => {
     const stale = n.sentences.filter((s) => s.status === "superseded").map((s) => `\n    ${sentence(s)}`);
-    return `${n.level.padEnd(6)} ${n.start.slice(0, 10)}..${n.end.slice(0, 10)}  ${countOf(n.children, CHILD_NOUN[n.level]).padStart(13)}  ${n.id}\n    ${oneLine(n.text, 150)}${stale.join("")}`;
+    const whose = n.user !== null ? `  user ${n.user}` : n.agent !== null ? `  agent ${n.agent}` : "";
+    return `${n.level.padEnd(6)} ${n.start.slice(0, 10)}..${n.end.slice(0, 10)}  ${countOf(n.children, CHILD_NOUN[n.level]).padStart(13)}  ${n.id}${whose}\n    ${oneLine(n.text, 150)}${stale.join("")}`;
   });
   const state = r.dirty ? `${countOf(r.dirty, "window")} changed since the last build: run cascade pyramid build` : "up to date";
   return `${lines.join("\n") || "no summary nodes yet (cascade pyramid build)"}\n(${countOf(r.nodes.length, "node")}, time zone ${r.zone}, ${state})`;

@@ -7,7 +7,7 @@ import { isServerWorker } from "./workers.js";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import { CascadeError, decodeUtf8, respelled, storeFailure, wireName, isPostgresUrl, memoryChangesSchema, parseWith, recallOptionsFromWire, type Engine, type ErrorCode, type MemoryInput, type MemorySpace } from "../../index.js";
+import { CascadeError, decodeUtf8, respelled, storeFailure, wireName, isPostgresUrl, memoryChangesSchema, parseFilterArgs, parseWith, recallOptionsFromWire, type Engine, type ErrorCode, type MemoryInput, type MemorySpace } from "../../index.js";
 import { openApiDocument } from "./openapi.js";
 import { oneTurnEach, overlapping } from "./search-queue.js";
 import { batchBodySchema, decisionBodySchema, forgetWhereBodySchema, messagesBodySchema, repathBodySchema, searchBodySchema, supersedeBodySchema, topicBodySchema } from "./schemas.js";
@@ -211,7 +211,10 @@ export function createHttpApp(space: MemorySpace, options: HttpOptions): Hono {
     return c.json(c.req.param("op") === "topics:move" ? await e.moveTopic(b.from, b.to) : await e.mergeTopic(b.from, b.to));
   });
   app.delete("/v1/topics/:path", async (c) => c.json(await (await engine(c)).deleteTopic(c.req.param("path"))));
-  app.get("/v1/pyramid", async (c) => c.json(await (await engine(c)).pyramid({ level: c.req.query("level") })));
+  // `?filter=user=alice`: the CLI's spelling (as GET /v1/memories): that user's nodes, only sentences from memories matching it
+  app.get("/v1/pyramid", async (c) =>
+    c.json(await (await engine(c)).pyramid({ level: c.req.query("level"), where: c.req.queries("filter")?.length ? parseFilterArgs(c.req.queries("filter")!, "filter") : undefined })),
+  );
   app.post("/v1/pyramid:build", async (c) => c.json(await (await engine(c)).buildPyramid()));
 
   return app;

@@ -215,8 +215,11 @@ export function openApiDocument() {
       "/v1/topics/{path}": { delete: { summary: "delete an empty topic", parameters: [{ name: "path", in: "path", required: true, schema: { type: "string" } }], responses: { "200": ok("{path, deleted}"), ...errors } } },
       "/v1/pyramid": {
         get: {
-          summary: "summary pyramid nodes",
-          parameters: [{ name: "level", in: "query", schema: { type: "string", enum: ["turn", "day", "week", "month"] } }],
+          summary: "summary pyramid nodes: the whole namespace's, or those of the one user or agent the filter names",
+          parameters: [
+            { name: "level", in: "query", schema: { type: "string", enum: ["turn", "day", "week", "month"] } },
+            { name: "filter", in: "query", schema: { type: "array", items: { type: "string" } }, description: "a condition in the CLI's spelling (user=alice); repeatable; that user's nodes, only sentences from memories matching it" },
+          ],
           responses: { "200": ok("{zone, dirty, nodes}"), ...errors },
         },
       },

@@ -86,6 +86,7 @@ export function createMcpServer(engine: Engine): McpServer {
         since: recallWireShape.since,
         until: recallWireShape.until,
         kinds: recallWireShape.kinds,
+        now: recallWireShape.now,
         as_of: recallWireShape.as_of,
         known_at: recallWireShape.known_at,
         current_only: recallWireShape.current_only,
@@ -227,11 +228,14 @@ export function createMcpServer(engine: Engine): McpServer {
       description:
         "Summaries of what happened per day, week or month (oldest first). Use it for overviews (\"what happened last week\", " +
         "\"how did X evolve this quarter\"); memory_search also finds these summaries when a question names a time.",
-      inputSchema: { level: z.enum(["turn", "day", "week", "month"]).optional().describe("Only this level (default: all)") },
+      inputSchema: {
+        level: z.enum(["turn", "day", "week", "month"]).optional().describe("Only this level (default: all)"),
+        filter: whereSchema.optional().describe(`${FILTER_DESCRIPTION} Naming one user (or agent) gives that user's own summaries.`),
+      },
     },
     (a) =>
       guarded(async () => {
-        const { nodes, dirty } = await engine.pyramid({ level: a.level });
+        const { nodes, dirty } = await engine.pyramid({ level: a.level, filter: a.filter });
         const stale = dirty ? `\n(${countOf(dirty, "window")} changed since the summaries were built.)` : "";
         return (nodes.length ? nodes.map((n) => `[${n.id}] ${n.level} ${n.start} to ${n.end} (${countOf(n.children, CHILD_NOUN[n.level])}):\n${n.text}`).join("\n\n") : "No summaries yet.") + stale;
       }),

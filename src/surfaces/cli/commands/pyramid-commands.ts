@@ -8,6 +8,7 @@ import { formatPyramid } from "../format.js";
 import { emit } from "../output.js";
 import { progressBar } from "../progress.js";
 import { type CliContext } from "../context.js";
+import { FILTER_HELP, filterConditions, keepWhole } from "../filter-flag.js";
 
 export function registerPyramidCommands(program: Command, { withEngine, mode }: CliContext): void {
   const pyramid = program.command("pyramid").description("the summary pyramid: day, week and month rollups, searchable beside the raw memories");
@@ -27,10 +28,11 @@ export function registerPyramidCommands(program: Command, { withEngine, mode }: 
     });
   pyramid
     .command("show")
-    .description("list the pyramid's nodes (oldest first)")
+    .description("list the pyramid's nodes (oldest first): the whole namespace's, or with --filter those of the one user or agent it names")
     .addOption(new Option("--level <level>", "only this level").choices(["turn", "day", "week", "month"]))
+    .option("--filter <cond>", `${FILTER_HELP}; as search: the nodes of the user (or agent) it names, only the sentences from memories matching it`, keepWhole)
     .action(async (o, cmd: Command) => {
-      const r = await withEngine(cmd, (e) => e.pyramid({ level: o.level }));
+      const r = await withEngine(cmd, (e) => e.pyramid({ level: o.level, where: filterConditions(o) }));
       emit(mode(cmd), r, () => formatPyramid(r));
     });
 }
