@@ -21,7 +21,7 @@ test("agent tools: history shows the chain; forget erases within the scope and r
   assert.deepEqual(await tools.history.run({ id: s.bobs }), unknown);
   assert.equal((await s.engine.show(s.bobs)).text, "Bob prefers Lufthansa for flights to Berlin too", "Bob's memory is still there");
 
-  assert.deepEqual(await tools.forget.run({ id: added.id }), { id: added.id, forgotten: true, summaries_rebuilt: 3 }, "its day, week and month summaries are rebuilt");
+  assert.deepEqual(await tools.forget.run({ id: added.id }), { id: added.id, forgotten: true, summaries_rebuilt: 6 }, "its day, week and month summaries are rebuilt: the namespace's and Alex's own");
   const found = (await tools.search.run({ query: "KLM Berlin" })) as { hits: { id: string }[] };
   assert.ok(!found.hits.some((h) => h.id === added.id), "a forgotten memory is not found again");
   await s.engine.close();

@@ -378,9 +378,9 @@ class Client:
         """Deletes an empty topic."""
         return self._call(TopicDeleted, "DELETE", f"/v1/topics/{_segment(path)}")
 
-    def pyramid(self, *, level: Optional[str] = None) -> Pyramid:
-        """The summary nodes (``level``: day, week or month)."""
-        return self._call(Pyramid, "GET", "/v1/pyramid", {"level": level})
+    def pyramid(self, *, level: Optional[str] = None, filter: Optional[Filter] = None) -> Pyramid:
+        """The summary nodes (``level``: day, week or month), every scope's; with ``filter``, the one user's or agent's it names."""
+        return self._call(Pyramid, "GET", "/v1/pyramid", {"level": level, "filter": _filter_query(filter)})
 
     def build_pyramid(self) -> PyramidBuild:
         """Recomputes the summary windows that changed."""

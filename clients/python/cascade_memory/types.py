@@ -410,6 +410,9 @@ class PyramidNode:
     text: str
     children: int
     sentences: List[Sentence] = field(default_factory=list)
+    # whose node it is: a user's, an agent's, or the whole namespace's (both None)
+    user: Optional[str] = None
+    agent: Optional[str] = None
 
 
 @dataclass
