@@ -45,6 +45,7 @@ import * as revisions from "./revision-actions.js";
 import { rememberMessages, type MessagesResult } from "./fact-actions.js";
 import * as topics from "./topic-actions.js";
 import { attributes, inSpan, type Span } from "../tracing.js";
+import { enrichmentCheck } from "./enrichment-check.js";
 import { tracedStore } from "./traced-store.js";
 import { WritePath, type BatchOptions, type BatchResult, type MemoryChanges, type Remembered, type WriteOptions } from "./write-path.js";
 
@@ -411,6 +412,7 @@ export class Engine {
     return this.span("cascade.maintenance", { "cascade.task": options.repair ? "doctor_repair" : "doctor" }, async (span) => {
       await this.keeper.settle();
       const checks = await this.ports.store.doctor(Boolean(options.repair), { signal: options.signal });
+      checks.push(await enrichmentCheck(this.ports.store, options.repair ? (limit) => this.writes.retryEnrichment(limit) : null));
       const ok = checks.every((c) => c.ok || c.repaired);
       span.setAttribute("cascade.ok", ok);
       return { ok, checks };

@@ -143,6 +143,15 @@ function splitSupersedes(input: unknown): { supersedes: string[]; rest: unknown 
   return { supersedes: list as string[], rest };
 }
 
+/** What a retry of failed enrichment did (see WritePath.retryEnrichment). */
+export interface RetryReport {
+  tried: number;
+  cleared: number;
+  failedAgain: number;
+  /** Failures left as they were: topic placement, or entities with no extractor configured. */
+  notRetried: number;
+}
+
 export class WritePath {
   /** Topic centroids, loaded on the first write that needs them and kept current by this engine's writes. */
   private placer: TopicPlacer | null = null;
@@ -184,6 +193,53 @@ export class WritePath {
       await this.deps.keeper.endWrite(next.chunks.length > 1 ? [id] : [], true);
     }
     return (await this.deps.store.getMemory(id))!;
+  }
+
+  /**
+   * Runs the failed enrichment steps of stored memories again, the oldest `limit` first: a step that succeeds now
+   * adds what it finds (mentions, revision edges) and its failure is forgotten; one that fails again counts one
+   * more attempt. Topic placement is not rerun: a stored memory keeps the topic it has until `update` sets one.
+   */
+  async retryEnrichment(limit: number): Promise<RetryReport> {
+    const { store } = this.deps;
+    const { first } = await store.enrichment.pending(limit);
+    const report: RetryReport = { tried: 0, cleared: 0, failedAgain: 0, notRetried: 0 };
+    const now = this.deps.clock.now();
+    this.deps.keeper.beginWrite();
+    try {
+      for (const f of first) {
+        const memory = await store.getMemory(f.memoryId);
+        if (!memory || f.step === "topic" || (f.step === "entities" && !this.config.extractor)) {
+          report.notRetried++;
+          continue;
+        }
+        report.tried++;
+        const log = new EnrichmentLog();
+        if (f.step === "entities") {
+          const [found] = (await extractEntities([memory], this.config.extractor, log))!;
+          if (!log.byIndex.size) {
+            const [kept] = await keepKnownEntities([{ memory, chunks: [] }], [found], this.knownKeys);
+            await store.enrichment.attachEntities(memory.id, kept.entities ?? []);
+          }
+        } else {
+          // detection compares the memory's first chunk: its vector is the embedding of that chunk's text
+          const chunkId = (await store.firstChunkIds([memory.id])).get(memory.id);
+          const text = chunkId === undefined ? memory.text : (await store.hydrate([chunkId])).get(chunkId)?.text ?? memory.text;
+          const [vector] = await this.deps.embedder.embed([text]);
+          const chunk = { ord: 0, start: 0, end: text.length, text, indexedText: text, contextChars: 0, vector, terms: [] };
+          await this.detect([{ memory, chunks: [chunk] }], now, [0], log);
+          if (!log.byIndex.size) await store.enrichment.clear(memory.id, "revisions");
+        }
+        const again = log.byIndex.get(0);
+        if (again?.length) {
+          report.failedAgain++;
+          await store.enrichment.record([{ memoryId: memory.id, step: f.step, reason: again[0].reason, at: now }]);
+        } else report.cleared++;
+      }
+    } finally {
+      await this.deps.keeper.endWrite([], true);
+    }
+    return report;
   }
 
   /** Topics changed: centroids and descriptions are read again on the next write. */
@@ -277,6 +333,11 @@ export class WritePath {
       const finished = await finishMemories(valid.map((v) => drafts.get(v.index)!.draft), this.deps.embedder, now, contexts, this.config.denseContext);
       const found = this.config.extractor ? valid.map((v) => drafts.get(v.index)!.entities!) : null;
       const prepared = await keepKnownEntities(await this.placeTopics(finished, valid.map((v) => v.index), log), found, this.knownKeys);
+      // the steps that failed so far are recorded with the memory, in its transaction, for a later retry
+      prepared.forEach((p, i) => {
+        const failed = log.byIndex.get(valid[i].index);
+        if (failed?.length) p.failures = failed.map((w) => ({ ...w, at: now }));
+      });
       // a context taken from earlier in this batch names its memory once that memory has an id
       contexts.forEach((c, i) => c?.batchIndex !== undefined && (prepared[i].contextOf = prepared[c.batchIndex].memory.id));
       prepared.forEach((p, i) => {
@@ -327,6 +388,9 @@ export class WritePath {
       // Explicit supersedes always wins: only memories that named no predecessor are looked at.
       const looked = written.filter((i) => valid[i].supersedes.length === 0);
       const detected = options.detect !== false ? await this.detect(looked.map((i) => prepared[i]), now, looked.map((i) => valid[i].index), log) : null;
+      // detection runs once the memories are committed: its failures are recorded right after
+      const undetected = looked.flatMap((i) => (log.byIndex.get(valid[i].index) ?? []).filter((w) => w.step === "revisions").map((w) => ({ memoryId: prepared[i].memory.id, step: w.step, reason: w.reason, at: now })));
+      if (undetected.length) await this.deps.store.enrichment.record(undetected);
       if (options.onRevisions) {
         const ids = new Set(written.map((i) => prepared[i].memory.id));
         const suggestions = detected?.suggested ? (await this.deps.store.listSuggestions("open")).filter((s) => ids.has(s.from)) : [];

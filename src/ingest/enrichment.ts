@@ -5,9 +5,9 @@
  * memory is stored without that enrichment and the write's answer carries a warning naming the step and why.
  */
 import { CascadeError } from "../errors.js";
+import type { EnrichmentStep } from "../ports/enrichment.js";
 
-/** The optional steps of a write. */
-export type EnrichmentStep = "entities" | "topic" | "revisions";
+export type { EnrichmentStep };
 
 export interface EnrichmentWarning {
   step: EnrichmentStep;

@@ -97,6 +97,8 @@ export interface PreparedMemory {
   entities?: ExtractedEntity[];
   /** Set by a deduplicating import: the line's key, stored (unique) with the memory. */
   importKey?: string;
+  /** Enrichment steps that failed on it (ports/enrichment), recorded in the same transaction. */
+  failures?: { step: "entities" | "topic" | "revisions"; reason: string; at: number }[];
 }
 
 /** The turn before a memory in its session, indexed with it (see ingest/context.ts). */

@@ -6,6 +6,7 @@
  */
 import type { StoreCopy } from "./copy.js";
 import type { EntityReads } from "./entities.js";
+import type { EnrichmentFailures } from "./enrichment.js";
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../model/graph.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "../model/types.js";
 import type { Scope } from "../model/scope.js";
@@ -100,6 +101,8 @@ export interface Store {
   readonly entities: EntityReads;
   /** The whole store in pages, read out or written in with ids and times kept (see ports/copy; `cascade migrate`). */
   readonly copy: StoreCopy;
+  /** Enrichment steps that failed on stored memories, until a retry succeeds (see ports/enrichment). */
+  readonly enrichment: EnrichmentFailures;
   /** The embedder stamp, or null for a store that has never been written. */
   embedderStamp(): Promise<EmbedderStamp | null>;
   /**

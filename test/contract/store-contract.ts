@@ -11,6 +11,7 @@ import type { Store } from "../../src/ports/store.js";
 import { parseFilterArg } from "../../src/query/where.js";
 import { windowAt } from "../../src/time/windows.js";
 import { copyCase } from "./copy-case.js";
+import { enrichmentCase } from "./enrichment-case.js";
 import { entityBatchCase } from "./entity-batch-case.js";
 import { entityFormsCase } from "./entity-forms-case.js";
 import { entityScopeCase } from "./entity-scope-case.js";
@@ -44,6 +45,7 @@ export const CONTRACT_CASES = [
   "memories say who spoke them",
   "scope: exact-scope filter, neighbours, previous turn and entity counts within one scope",
   "a name's aliases resolve within the scope of the memories that mention it",
+  "failed enrichment is recorded with its memory until a retry clears it",
 ] as const;
 
 export type ContractCase = (typeof CONTRACT_CASES)[number];
@@ -55,6 +57,7 @@ const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>>
   "a batch's mentions resolve as one memory at a time would": entityBatchCase,
   "scope: exact-scope filter, neighbours, previous turn and entity counts within one scope": scopeCase,
   "a name's aliases resolve within the scope of the memories that mention it": entityScopeCase,
+  "failed enrichment is recorded with its memory until a retry clears it": enrichmentCase,
   async "memories know their neighbours in their session"(open) {
     const store = await open();
     // written out of order, two at one instant (insertion order decides), another session, no session

@@ -9,7 +9,7 @@ import { TABLES } from "./schema.js";
 
 /** The tables in an order that deletes the rows pointing at a row before that row (the foreign keys cascade anyway, but then row by row). */
 const CHILDREN_FIRST = [
-  "postings", "curated_postings", "memory_fields", "memory_revisions", "mention_forms", "mentions", "entity_aliases", "summary_children", "summary_nodes",
+  "postings", "curated_postings", "enrichment_failures", "memory_fields", "memory_revisions", "mention_forms", "mentions", "entity_aliases", "summary_children", "summary_nodes",
   "edges", "suggestions", "chunks", "dirty_windows", "topics", "entities", "terms", "memories", "meta",
 ] as const;
 

@@ -337,6 +337,20 @@ const MIGRATIONS: string[] = [
   DROP INDEX IF EXISTS summary_nodes_window;
   CREATE INDEX IF NOT EXISTS summary_nodes_window ON summary_nodes (namespace, level, start_ms);
   `,
+  // 10: enrichment that failed on a stored memory, kept until a retry succeeds (SQLite's 17).
+  `
+  CREATE TABLE IF NOT EXISTS enrichment_failures (
+    namespace    text NOT NULL DEFAULT 'default',
+    memory_rowid bigint NOT NULL,
+    step         text NOT NULL,
+    reason       text NOT NULL,
+    at_ms        bigint NOT NULL,
+    attempts     integer NOT NULL DEFAULT 1,
+    PRIMARY KEY (namespace, memory_rowid, step),
+    FOREIGN KEY (namespace, memory_rowid) REFERENCES memories (namespace, rowid) ON DELETE CASCADE
+  );
+  CREATE INDEX IF NOT EXISTS enrichment_failures_at ON enrichment_failures (namespace, at_ms);
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;
@@ -345,6 +359,7 @@ export const PG_SCHEMA_VERSION = MIGRATIONS.length;
 export const TABLES = [
   "meta", "memories", "chunks", "postings", "curated_postings", "terms", "edges", "suggestions", "dirty_windows", "summary_nodes",
   "summary_children", "topics", "entities", "entity_aliases", "mentions", "mention_forms", "memory_fields", "memory_revisions",
+  "enrichment_failures",
 ] as const;
 
 /** A fixed advisory-lock key for migrations ("cascad" in ASCII): one migrating process at a time. */

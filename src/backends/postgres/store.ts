@@ -29,6 +29,8 @@ import * as rows from "./memory-sql.js";
 import { MEMORY_COLUMNS, toMemory, type MemoryRow } from "./memory-sql.js";
 import * as pyramid from "./pyramid-sql.js";
 import { migrate, TABLES } from "./schema.js";
+import { postgresEnrichmentFailures } from "./enrichment-sql.js";
+import type { EnrichmentFailures } from "../../ports/enrichment.js";
 import { dropNamespace } from "./drop-sql.js";
 import { addCounts, counts } from "./index-sql.js";
 import { insertMemories } from "./write-sql.js";
@@ -66,6 +68,7 @@ const STATS_MIN_CHUNKS = 100;
 
 export class PostgresStore implements Store {
   readonly entities: EntityReads;
+  readonly enrichment: EnrichmentFailures;
 
   readonly copy: StoreCopy = {
     read: (section, page) => copy.readSection(this.db, this.ns, section, page),
@@ -104,6 +107,7 @@ export class PostgresStore implements Store {
     private readonly pgvector: boolean,
   ) {
     this.entities = postgresEntityReads(db, namespace);
+    this.enrichment = postgresEnrichmentFailures(db, namespace, (fn) => this.write(fn));
     this.approximate = approximate === false || !pgvector ? null : { ...defaultApproximateSearch, ...approximate };
     this.matrix = pgvector ? null : new MatrixVectors(db, namespace);
   }

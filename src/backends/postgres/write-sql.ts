@@ -14,6 +14,7 @@ import { matchText, metadataFields } from "../../query/where.js";
 import { analyze } from "./analyze.js";
 import type { Queryable } from "./connection.js";
 import { insertMentionsMany } from "./entities-sql.js";
+import { insertFailures } from "./enrichment-sql.js";
 import { addCounts, countTerms, curatedText, insertPostings, postingsOf, type ChunkPostings } from "./index-sql.js";
 import { Overlap } from "./overlap.js";
 import { markDirty } from "./pyramid-sql.js";
@@ -58,6 +59,7 @@ export async function insertMemories(tx: Queryable, ns: string, batch: PreparedM
       [ns, withContext.map((x) => x[0]), withContext.map((x) => x[1])],
     );
   }
+  await insertFailures(q, ns, batch.flatMap((p, i) => (p.failures ?? []).map((f) => ({ rowid: rowids[i], ...f }))));
   const chunks = await insertContent(tx, ns, batch.map((p, i) => ({ rowid: rowids[i], prepared: p })), encoding);
   return { rowids, chunks: chunks.length };
 }

@@ -14,6 +14,7 @@ import { toMemory, type MemoryRow } from "../rows.js";
 import { distinctContentWords } from "../../text/tokenize.js";
 import { toBlob } from "../../vectors/math.js";
 import * as pyramid from "./pyramid-sql.js";
+import { insertFailures } from "./enrichment-sql.js";
 import { dropUnusedForms, insertMentions, removeMentions } from "./entities-sql.js";
 import { setImportKey } from "./import-keys-sql.js";
 import { insertFields } from "./fields-sql.js";
@@ -65,7 +66,7 @@ export function countTerms(prepare: Prepare, tally: TermTally): void {
 /** Writes a memory with its chunks and index rows; its words are added to `tally` (counted now when none is given). */
 export function insertMemory(
   prepare: Prepare,
-  { memory: m, chunks, contextOf, entities, importKey }: PreparedMemory,
+  { memory: m, chunks, contextOf, entities, importKey, failures }: PreparedMemory,
   tally?: TermTally,
 ): { rowid: number; chunks: { chunkId: number; vector: Float32Array }[] } {
   const info = prepare(
@@ -83,6 +84,7 @@ export function insertMemory(
     prepare("UPDATE memories SET context_rowid = (SELECT rowid FROM memories WHERE id = ?) WHERE rowid = ?").run(contextOf, memoryRowid);
   }
   if (importKey) setImportKey(prepare, memoryRowid, importKey);
+  if (failures?.length) insertFailures(prepare, memoryRowid, failures);
   const own: TermTally = tally ?? new Map();
   const added = insertContent(prepare, memoryRowid, { memory: m, chunks, entities }, own);
   if (!tally) countTerms(prepare, own);

@@ -257,6 +257,19 @@ const MIGRATIONS: Migration[] = [
   DROP INDEX IF EXISTS summary_nodes_window;
   CREATE INDEX summary_nodes_window ON summary_nodes (level, start_ms);
   `,
+  // 17: enrichment that failed on a stored memory (entities, topic, revisions: ingest/enrichment.ts), kept until a
+  // retry (`cascade doctor --repair`) succeeds; the row goes with its memory.
+  `
+  CREATE TABLE IF NOT EXISTS enrichment_failures (
+    memory_rowid INTEGER NOT NULL REFERENCES memories (rowid) ON DELETE CASCADE,
+    step         TEXT NOT NULL,
+    reason       TEXT NOT NULL,
+    at_ms        INTEGER NOT NULL,
+    attempts     INTEGER NOT NULL DEFAULT 1,
+    PRIMARY KEY (memory_rowid, step)
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS enrichment_failures_at ON enrichment_failures (at_ms);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -25,6 +25,7 @@ import { recordIntegrity, refuseWritesWhileDamaged } from "./damage.js";
 import { filterCondition, isEmptyFilter } from "./filter-sql.js";
 import * as graph from "./graph-sql.js";
 import { sqliteEntityReads } from "./entities-sql.js";
+import { sqliteEnrichmentFailures } from "./enrichment-sql.js";
 import { LexicalSql, SELECTIVE_CHUNKS } from "./lexical-sql.js";
 import * as rows from "./memory-sql.js";
 import { MEMORY_COLUMNS, toMemory, type MemoryRow } from "./memory-sql.js";
@@ -95,6 +96,7 @@ export class SqliteStore implements Store {
   /** The reader threads: BM25's ranking on the first, posting lists on the second (or on the first too). */
   private sides: SideReader[] = [];
   readonly entities = sqliteEntityReads(this.prepare, this.owners);
+  readonly enrichment = sqliteEnrichmentFailures(this.prepare, (fn) => this.db.transaction(fn)());
 
   readonly copy: StoreCopy = {
     read: async (section, page) => readSection(this.prepare, section, page),

@@ -14,8 +14,8 @@ import { globalFlags, settings, type CliContext } from "../context.js";
 export function registerStoreCommands(program: Command, { withEngine, mode }: CliContext): void {
   program
     .command("doctor")
-    .description("check that the store's indexes agree with its tables (exit 1 if not); --repair rebuilds them")
-    .option("--repair", "rebuild the indexes that disagree from the tables")
+    .description("check that the store's indexes agree with its tables (exit 1 if not) and list failed enrichment; --repair rebuilds the indexes and retries the enrichment")
+    .option("--repair", "rebuild the indexes that disagree from the tables, and retry failed enrichment steps")
     .action(async (o, cmd: Command) => {
       const r = await withEngine(cmd, (e) => e.doctor({ repair: o.repair }));
       emit(mode(cmd), r, () =>
