@@ -10,7 +10,7 @@ import { DEMO_NOW, demoCorpus, MemorySpace, parseInstant } from "../src/index.js
 import { startHttpServer, type RunningServer } from "../src/surfaces/http/serve.js";
 import { BROWSER_SKIP, launchChromium, SCREENSHOT_DIR } from "./browser.js";
 import { tempDir } from "./helpers.js";
-import { BERLIN, PRAGUE, offsiteNotes } from "./fixtures/offsite.js";
+import { BERLIN, PASSPORT, PRAGUE, offsiteNotes } from "./fixtures/offsite.js";
 
 const TOKEN = "inspector-e2e-token";
 
@@ -135,11 +135,11 @@ describe("web inspector in headless Chromium", { skip: BROWSER_SKIP }, () => {
     await page.reload(); // a fresh document: the first Tab starts at the top
     await page.locator("#query").waitFor({ state: "visible" });
     const stops: string[] = [];
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 11; i++) {
       await page.keyboard.press("Tab");
       stops.push((await page.evaluate("document.activeElement.id || document.activeElement.textContent.trim()")) as string);
     }
-    assert.deepEqual(stops.slice(0, 10), ["Skip to the panel", "Search", "Timeline", "History", "Pyramid", "Topics", "Stats & doctor", "namespace", "query", "Search"]);
+    assert.deepEqual(stops, ["Skip to the panel", "Search", "Now", "Timeline", "History", "Pyramid", "Topics", "Stats & doctor", "namespace", "query", "Search"]);
     await page.keyboard.press("Shift+Tab"); // back to the query box
     await page.keyboard.type("what did we decide about where configuration lives?");
     await page.keyboard.press("Enter");
@@ -381,6 +381,79 @@ describe("web inspector in headless Chromium", { skip: BROWSER_SKIP }, () => {
     await go("#topics");
     await go("#pyramid");
     await until("the current pyramid", async () => (await text(page.locator("#pyramid-view p.muted"))).includes("0 windows out of date"));
+  });
+
+  test("now: the current facts, what each replaced, the earlier versions a click away, as of any date", async () => {
+    await go("#now");
+    const fact = page.locator(`#now-facts li[data-id="${pool.new}"]`);
+    await until("the pool fact", async () => (await fact.count()) > 0);
+    assert.match(await text(page.locator("#now-summary")), /^\d+ facts for everyone in the namespace, as of 2026-06-20 09:00 UTC\.$/);
+    assert.equal(await page.locator(`#now-facts > li[data-id="${pool.old}"]`).count(), 0, "a replaced memory is never listed as current");
+    assert.equal(await text(fact.locator(".text")), "Connection pool size goes to 20.");
+    assert.match(await text(fact.locator(".since")), /^true since 2026-06-01 · history of …/);
+    assert.equal(await text(fact.locator(".replaced")), "Replaced “Connection pool size is 50.” (true since 2026-03-01).");
+    const earlier = fact.locator("details li");
+    assert.equal(await earlier.isVisible(), false, "the earlier versions are folded until asked for");
+    await fact.locator("details summary").click();
+    await earlier.first().waitFor({ state: "visible" });
+    assert.match(await text(earlier), /^“Connection pool size is 50\.” true 2026-03-01 to 2026-06-01 \(…\w+\)why: pool shrunk$/);
+    await shot("now-1-everyone");
+    await earlier.locator("a").first().click();
+    await until("the replaced memory's history", async () => (await text(page.locator("#history-text"))).startsWith("Connection pool size is 50."));
+    await page.goBack();
+    await until("the facts again", async () => (await page.locator(`#now-facts li[data-id="${pool.new}"]`).count()) > 0);
+
+    await page.locator("#now-as-of").fill("2026-04-01");
+    await page.locator("#now-form button[type=submit]").click();
+    await until("the state as of April", async () => (await page.locator(`#now-facts li[data-id="${pool.old}"]`).count()) > 0);
+    assert.equal(await page.locator(`#now-facts li[data-id="${pool.new}"]`).count(), 0, "not yet true in April");
+    assert.match(await text(page.locator("#now-summary")), /as of 2026-04-01\.$/);
+    assert.equal(await text(page.locator(`#now-facts li[data-id="${pool.old}"] .replaced`)), "The first value recorded: it replaced nothing.");
+    assert.equal(await page.evaluate("location.hash"), "#now?as_of=2026-04-01");
+    assert.deepEqual(await unlabelled(), []);
+  });
+
+  test("now: pick a user, see only that user's standing facts and what they replaced; a scope with none says so", async () => {
+    await page.fill("#namespace", "offsite");
+    await page.press("#namespace", "Enter");
+    try {
+      await go("#now");
+      const alice = page.locator('#now-picks a[data-scope="user=alice"]');
+      await until("the scopes the offsite notes name", async () => (await alice.count()) === 1);
+      assert.equal(await text(page.locator("#now-picks")), "Scopes in the newest memories: everyone · user alice · user bob");
+      await alice.click();
+      await until("alice's facts", async () => (await text(page.locator("#now-summary"))).startsWith("2 facts for user alice"));
+      assert.equal(await page.locator("#now-scope").inputValue(), "user");
+      assert.equal(await page.locator("#now-name").inputValue(), "alice");
+      const facts = page.locator("#now-facts > li");
+      const shown = await Promise.all((await facts.all()).map((li) => text(li.locator(".text"))));
+      assert.deepEqual(shown, [PRAGUE, PASSPORT], "alice's two standing facts, newest first: Berlin is replaced, bob's notes are his");
+      const moved = page.locator(`#now-facts li[data-id="${prague}"]`);
+      assert.match(await text(moved.locator(".since")), /^true since 2026-06-09 09:00 UTC · user alice · history of/);
+      assert.equal(await text(moved.locator(".replaced")), `Replaced “${BERLIN}” (true since 2026-06-02 09:00 UTC).`);
+      await moved.locator("details summary").click();
+      assert.match(await text(moved.locator("details li")), /true 2026-06-02 09:00 UTC to 2026-06-09 09:00 UTC/);
+      await shot("now-2-user");
+      await moved.locator(".since a").click();
+      await until("the history of the Prague note", async () => (await text(page.locator("#history-text"))).startsWith(PRAGUE));
+      await page.goBack();
+
+      await until("the user form again", async () => (await page.locator("#now-name").count()) === 1);
+      await page.locator("#now-name").fill("");
+      await page.locator("#now-form button[type=submit]").click();
+      assert.match(await errorText(), /^Error Name: which user\? Type a name or pick one/);
+      await page.locator("#now-scope").selectOption("agent");
+      await page.locator("#now-name").fill("planner");
+      await page.locator("#now-form button[type=submit]").click();
+      await until("an empty scope", async () => (await text(page.locator("#now-summary"))).startsWith("0 facts for agent planner"));
+      assert.equal(await text(page.locator("#now-none")), "Nothing recorded holds in this scope at that time.");
+      assert.equal(await errorText(), "");
+      await shot("now-3-empty");
+      assert.deepEqual(await unlabelled(), []);
+    } finally {
+      await page.fill("#namespace", "");
+      await page.press("#namespace", "Enter");
+    }
   });
 
   test("nothing left the loopback server, and no script or policy error", async () => {

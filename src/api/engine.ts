@@ -35,6 +35,7 @@ import type { FieldCondition } from "../model/filter.js";
 import type { WindowLevel } from "../time/windows.js";
 import { resolveEngineConfig, type EngineConfig, type ResolvedEngineConfig } from "./engine-config.js";
 import { forgetMemory, forgetWhere, purgeForgotten, type ForgetDeps, type ForgetOptions, type Forgotten, type ForgetWhereOptions, type ForgottenWhere, type Purged } from "./forgetting.js";
+import { currentState, type CurrentStateJson, type CurrentStateOptions } from "./current-state.js";
 import { graphAround, link, listEntities, type EntitiesOptions, type GraphJson, type GraphOptions, type LinkInput } from "./graph-actions.js";
 import { listMemories, withStatus, type ListJson, type ListedMemory, type ListOptions } from "./list.js";
 import { pyramidView, shownSentences, type PyramidNodeJson } from "./pyramid-read.js";
@@ -328,6 +329,17 @@ export class Engine {
   /** The memories and entities around a memory, with every edge's type, validity and provenance. */
   async graph(id: string, options: GraphOptions = {}): Promise<GraphJson> {
     return graphAround(this.ports.store, id, options, this.clock.now());
+  }
+
+  /**
+   * What is true now in a scope (a filter as search takes it): the standing statements, newest first, each with
+   * when it became true and what it replaced; `about` narrows to an entity or a subject, `asOf`/`knownAt` read
+   * another time, `history` adds the older versions (api/current-state.ts).
+   */
+  async currentState(options: CurrentStateOptions = {}): Promise<CurrentStateJson> {
+    await this.keeper.settle();
+    const search = async (query: string, o: RecallOptions) => (await this.recall(query, { ...o, excludeKinds: ["summary"], pyramid: false })).hits.map((h) => h.id);
+    return currentState({ store: this.ports.store, now: this.clock.now(), search }, options);
   }
 
   /** Entities with how many memories mention them, most mentioned first; `filter`: those of one scope, counted in it. */

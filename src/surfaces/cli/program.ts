@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { CHANNEL_NAMES } from "../../index.js";
+import { registerCurrentCommand } from "./commands/current-command.js";
 import { registerEvalCommands } from "./commands/eval-commands.js";
 import { registerExportCommand } from "./commands/export-command.js";
 import { registerMemoryCommands } from "./commands/memory-commands.js";
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
   registerSearchCommand(program, context);
   registerPyramidCommands(program, context);
   registerRevisionCommands(program, context);
+  registerCurrentCommand(program, context);
   registerGraphCommands(program, context);
   registerTopicCommands(program, context);
   registerServerCommands(program, context);

@@ -53,6 +53,7 @@ const OPERATION_IDS: Record<string, string> = {
   "post /v1/links": "link",
   "get /v1/graph/{id}": "graphAround",
   "get /v1/entities": "listEntities",
+  "get /v1/current": "currentState",
   "get /v1/stats": "stats",
   "get /v1/doctor": "doctor",
   "post /v1/pyramid:build": "buildPyramid",
@@ -246,6 +247,20 @@ export function openApiDocument() {
             { name: "filter", in: "query", schema: { type: "array", items: { type: "string" } }, description: "a condition in the CLI's spelling (user=alice); repeatable; only entities those memories mention, counted over them" },
           ],
           responses: { "200": ok("{entities}"), ...errors },
+        },
+      },
+      "/v1/current": {
+        get: {
+          summary: "what is true now: each standing fact of a scope, when it became true and what it replaced",
+          parameters: [
+            { name: "filter", in: "query", schema: { type: "array", items: { type: "string" } }, description: "a condition in the CLI's spelling (user=alice); repeatable; the scope whose facts are listed" },
+            { name: "about", in: "query", schema: { type: "string", maxLength: 200 }, description: "an entity's name, or else what a search for it finds" },
+            { name: "as_of", in: "query", schema: { type: "string" }, description: "as the world stood then" },
+            { name: "known_at", in: "query", schema: { type: "string" }, description: "only memories and edges recorded (and not retracted) by then" },
+            { name: "history", in: "query", schema: { type: "string", enum: ["true", "false"] }, description: "also every older version behind each fact" },
+            { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 1000 } },
+          ],
+          responses: { "200": ok("{as_of, known_at, about, facts, truncated}"), ...errors },
         },
       },
       "/v1/stats": { get: { summary: "memories, chunks, terms, bytes, embedder", responses: { "200": ok("the stats"), ...errors } } },

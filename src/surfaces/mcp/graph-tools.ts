@@ -2,13 +2,13 @@
  * @module surfaces/mcp/graph-tools
  * MCP tools `memory_link`, `memory_graph` and `memory_entities`: typed relations between memories, the
  * neighbourhood of a memory (memories and entities, each edge with its type and whether it is still current), and
- * the entities one scope's memories mention.
+ * the entities one scope's memories mention; `memory_current`, what is true now in a scope.
  */
 import { MCP_TOOLS } from "./tools.js";
 import { registerStrictTool } from "./strict-tool.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { EDGE_TYPES, MAX_GRAPH_DEPTH, recallWireShape, type Engine, type GraphJson } from "../../index.js";
+import { EDGE_TYPES, MAX_GRAPH_DEPTH, recallWireShape, type CurrentStateJson, type Engine, type GraphJson } from "../../index.js";
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
 
@@ -20,6 +20,18 @@ export function renderGraph(g: GraphJson): string {
   );
   const edges = g.edges.map((e) => `- ${e.from} ${e.type} ${e.to}${e.current ? "" : " (no longer current)"}`);
   return `Around ${g.id} as of ${g.as_of}${g.truncated ? " (truncated)" : ""}:\n${nodes.join("\n")}\n\nEdges:\n${edges.join("\n") || "- none"}`;
+}
+
+/** Each standing fact on a line, with when it became true and the value it replaced, for a model to quote. */
+export function renderCurrent(s: CurrentStateJson): string {
+  const about = s.about === null ? "" : "entity" in s.about ? ` about ${s.about.entity.name}` : ` about "${s.about.query}"`;
+  if (s.facts.length === 0) return `Nothing is recorded as true${about} as of ${s.as_of} in this scope.`;
+  const lines = s.facts.map((f) => {
+    const replaced = f.replaced.map((r) => `\n  replaced [${r.id}] "${r.text}" (true since ${r.since}${r.reason ? `; ${r.reason}` : ""})`).join("");
+    const earlier = (f.history ?? []).filter((h) => !f.replaced.some((r) => r.edge === h.edge)).map((h) => `\n  earlier [${h.id}] "${h.text}" (${h.since} to ${h.until})`).join("");
+    return `- [${f.id}] since ${f.since}${f.user ? ` (user ${f.user})` : ""}: ${f.text}${replaced}${earlier}`;
+  });
+  return `True${about} as of ${s.as_of} (newest first${s.truncated ? "; more exist, raise limit" : ""}):\n${lines.join("\n")}`;
 }
 
 export function registerGraphTools(server: McpServer, engine: Engine, guarded: (fn: () => Promise<string>) => Promise<ToolResult>): void {
@@ -78,5 +90,25 @@ export function registerGraphTools(server: McpServer, engine: Engine, guarded: (
         const { entities } = await engine.entities({ query: a.query, top: a.top, filter: a.filter });
         return entities.length ? entities.map((e) => `- [${e.id}] ${e.name} (${e.kind}; mentioned by ${e.memories})`).join("\n") : "No entities.";
       }),
+  );
+
+  registerStrictTool(server,
+    "memory_current",
+    {
+      annotations: MCP_TOOLS.memory_current.annotations,
+      description:
+        "What is true NOW: the current facts of a user or agent (newest first), each with when it became true and the older value it " +
+        'replaced. Use it for "where does Maya live now?", "what is X these days?", "what changed?": replaced values are never listed ' +
+        "as current. as_of reads the state at another time; about narrows to an entity (a person, place, product) or a subject.",
+      inputSchema: {
+        filter: recallWireShape.filter,
+        about: z.string().optional().describe("An entity's name (\"Berlin\", \"Maya\"), or else a subject search finds (\"home address\")"),
+        as_of: z.string().optional().describe("ISO date: the state as the world stood then"),
+        known_at: z.string().optional().describe("ISO date: only what Cascade had recorded by then"),
+        history: z.boolean().optional().describe("Also every older version behind each fact"),
+        limit: z.number().int().optional().describe("At most this many facts (default 50)"),
+      },
+    },
+    (a) => guarded(async () => renderCurrent(await engine.currentState({ filter: a.filter, about: a.about, asOf: a.as_of, knownAt: a.known_at, history: a.history, limit: a.limit }))),
   );
 }

@@ -27,6 +27,7 @@ export const MCP_TOOLS = {
   memory_link: { summary: "relate two memories with a typed edge", annotations: relate },
   memory_graph: { summary: "the memories and entities around a memory", annotations: read },
   memory_entities: { summary: "the entities memories mention, optionally one scope's", annotations: read },
+  memory_current: { summary: "what is true now in a scope: each standing fact, since when, and what it replaced", annotations: read },
 } as const satisfies Record<string, { summary: string; annotations: ToolAnnotations }>;
 
 export type McpToolName = keyof typeof MCP_TOOLS;

@@ -21,6 +21,7 @@ export const INSPECTOR_HTML = `<!doctype html>
   <h1>Cascade <span>inspector</span></h1>
   <nav aria-label="Panels">
     <a href="#search" data-tab="search">Search</a>
+    <a href="#now" data-tab="now">Now</a>
     <a href="#timeline" data-tab="timeline">Timeline</a>
     <a href="#history" data-tab="history">History</a>
     <a href="#pyramid" data-tab="pyramid">Pyramid</a>

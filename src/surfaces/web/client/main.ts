@@ -1,11 +1,12 @@
 /**
  * @module web/client/main
- * The inspector's entry point: a hash router (`#search?query=…`, `#history/ID`, …) over six panels, the token
+ * The inspector's entry point: a hash router (`#search?query=…`, `#history/ID`, …) over seven panels, the token
  * prompt (shown when the API answers 401), and one error box that shows the API's own message for any failed
  * request, so bad input never leaves a blank page.
  */
 import { ApiError, api, session } from "./api.js";
 import { clear, h } from "./dom.js";
+import { renderCurrent } from "./current.js";
 import { renderHistory } from "./history.js";
 import { renderPyramid } from "./pyramid.js";
 import { renderSearch } from "./search.js";
@@ -16,6 +17,7 @@ import type { Panel, PanelContext } from "./panel.js";
 
 const panels: Record<string, Panel> = {
   search: renderSearch,
+  now: renderCurrent,
   timeline: renderTimeline,
   history: renderHistory,
   pyramid: renderPyramid,
