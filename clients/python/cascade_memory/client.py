@@ -12,6 +12,7 @@ from .errors import CascadeError
 from .transport import Transport
 from .types import (
     BatchResult,
+    CurrentState,
     DoctorReport,
     Edge,
     EntityList,
@@ -65,6 +66,7 @@ OPERATIONS: Dict[str, str] = {
     "link": "link",
     "graphAround": "graph",
     "listEntities": "entities",
+    "currentState": "current",
     "listTopics": "topics",
     "saveTopic": "save_topic",
     "moveTopic": "move_topic",
@@ -350,6 +352,21 @@ class Client:
 
     def entities(self, *, query: Optional[str] = None, top: Optional[int] = None, filter: Optional[Filter] = None) -> EntityList:
         return self._call(EntityList, "GET", "/v1/entities", {"query": query, "top": top, "filter": _filter_query(filter)})
+
+    def current(
+        self,
+        *,
+        filter: Optional[Filter] = None,
+        about: Optional[str] = None,
+        as_of: Optional[str] = None,
+        known_at: Optional[str] = None,
+        history: Optional[bool] = None,
+        limit: Optional[int] = None,
+    ) -> CurrentState:
+        """What is true now in a scope, newest first: each standing fact with what it replaced (``history``: every
+        older version behind it); ``about`` narrows to an entity's memories, or to what a search finds for it."""
+        return self._call(CurrentState, "GET", "/v1/current", {"filter": _filter_query(filter), "about": about, "as_of": as_of,
+                                                               "known_at": known_at, "history": history, "limit": limit})
 
     def suggestions(self) -> SuggestionList:
         """Open revision suggestions, waiting for a decision."""

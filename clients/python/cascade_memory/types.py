@@ -402,6 +402,48 @@ class TopicDeleted:
 
 
 @dataclass
+class Replaced:
+    """An older memory (or one sentence of it) that a current fact replaced."""
+
+    id: str
+    text: str
+    statement: bool  # True when only that sentence of the older memory was replaced
+    since: str
+    until: str
+    reason: Optional[str]
+    confidence: float
+    provenance: str
+    edge: str
+    attribute: Optional[str] = None
+
+
+@dataclass
+class CurrentFact:
+    """A statement that stands now: the memory's text, or only its sentences that still stand."""
+
+    id: str
+    text: str
+    since: str
+    kind: str
+    user: Optional[str]
+    agent: Optional[str]
+    speaker: Optional[str]
+    revised: List[RevisedStatement]
+    replaced: List[Replaced]
+    history: Optional[List[Replaced]] = None
+
+
+@dataclass
+class CurrentState:
+    as_of: str
+    known_at: str
+    # {"entity": {"id", "name", "kind"}} or {"query": ...}, or None
+    about: Optional[Dict[str, Any]]
+    facts: List[CurrentFact]
+    truncated: bool
+
+
+@dataclass
 class PyramidNode:
     id: str
     level: str

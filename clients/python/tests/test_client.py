@@ -117,6 +117,11 @@ class MemoriesTest(unittest.TestCase):
         self.assertEqual((edge.type, edge.from_, edge.to, edge.reason, edge.valid_from, edge.recorded_at), ("supersedes", june, feb.id, "reverted", "2026-06-01T00:00:00Z", NOW))
         self.assertEqual([(c.id, c.status) for c in self.memory.history(feb.id).chain], [(feb.id, "superseded"), (june, "current")])
         self.assertEqual(self.memory.history(feb.id, as_of="2026-03-01").chain[0].status, "current")
+        now = self.memory.current(about="pool", history=True, limit=5)
+        self.assertEqual([f.id for f in now.facts], [june])  # the February value is not current
+        self.assertEqual([(r.id, r.reason, r.statement) for r in now.facts[0].replaced], [(feb.id, "reverted", False)])
+        self.assertEqual([f.id for f in self.memory.current(about="pool", as_of="2026-03-01").facts], [feb.id])
+        self.assertEqual(self.memory.current(filter={"user": "nobody"}).facts, [])
         self.assertEqual([c.status for c in self.memory.history(feb.id, known_at=NOW).chain], ["superseded", "current"])
 
         note = self.memory.remember("Pool sizes are reviewed every quarter.", topic="ops.config", at="2026-06-03")
