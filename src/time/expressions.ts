@@ -185,7 +185,7 @@ const PATTERNS: [RegExp, Resolve][] = [
     const sat = saturdayBefore(ctx.today);
     return weekend({ ...sat, d: sat.d - 7 * (count(m[1]) - 1) }, ctx);
   }],
-  [/\b(?:(?:over|on|during|at) )?(?:the )?(last|this past|past|previous|this) weekend\b/i, (m, ctx) =>
+  [/\b(?:(?:over|on|during) )?(?:the )?(last|this past|past|previous|this) weekend\b/i, (m, ctx) =>
     m[1].toLowerCase() === "this" ? weekend({ ...mondayOf(ctx.today), d: mondayOf(ctx.today).d + 5 }, ctx) : weekend(saturdayBefore(ctx.today), ctx)],
   // "over the weekend": the latest weekend that has begun (this one on a Saturday or Sunday)
   [/\bover the weekend\b/i, (_m, ctx) => weekend({ ...ctx.today, d: ctx.today.d - ((weekdayOf(ctx.today) + 2) % 7) }, ctx)],
