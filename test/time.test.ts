@@ -97,6 +97,7 @@ test("weekends: last weekend is the latest whole weekend before now, the one bef
     ["two weekends ago", "", "2026-11-07T00:00:00Z", "2026-11-09T00:00:00Z", "day"],
     ["plans this weekend", "plans", "2026-11-21T00:00:00Z", "2026-11-23T00:00:00Z", "day"],
     ["the weekend before November 11", "", "2026-11-07T00:00:00Z", "2026-11-09T00:00:00Z", "day"],
+    ["what did I do last weekend before November 11?", "what did I do?", "2026-11-07T00:00:00Z", "2026-11-09T00:00:00Z", "day"],
   ]);
   for (const now of ["2026-11-21T09:00:00Z", "2026-11-22T23:00:00Z"]) { // Saturday, Sunday: the weekend before this one
     checkCases(now, [

@@ -83,7 +83,7 @@ const weekend = (saturday: CivilDate, ctx: Context) => ({
 });
 /** The Saturday of the last whole weekend before `c` (on a Saturday or Sunday, the weekend before that one). */
 const saturdayBefore = (c: CivilDate): CivilDate => ({ ...c, d: c.d - weekdayOf(c) - 2 });
-/** A weekday (0 Monday ... 6 Sunday) or the weekend, in the Monday-to-Sunday week that begins on `monday`. */
+/** A weekday named ("saturday") or the weekend, in the Monday-to-Sunday week that begins on `monday`. */
 const inWeek = (monday: CivilDate, which: string, ctx: Context) =>
   which.toLowerCase() === "weekend" ? weekend({ ...monday, d: monday.d + 5 }, ctx) : day({ ...monday, d: monday.d + WEEKDAYS.indexOf(which.toLowerCase()) }, ctx);
 /** The last such weekday strictly before `c`, or the last whole weekend before it. */
@@ -174,14 +174,15 @@ const PATTERNS: [RegExp, Resolve][] = [
     const last = before(ctx.today, m[1], ctx);
     return before(civilDate(last.start + 12 * 3_600_000, ctx.zone), m[1], ctx);
   }],
-  // "the Saturday before November 11"; "the Saturday before" alone is the one before today
-  [new RegExp(`\\b(?:on |over )?(?:the )?${DAY_OR_WEEKEND} before (?:the )?(?:${DAY_NUM} (?:of )?${MONTH}|${MONTH} ${DAY_NUM})(?:,? ${YEAR})?\\b`, "i"), (m, ctx) => {
+  // "the Saturday before November 11", "last weekend before April 10"; "the Saturday before" alone: before today
+  [new RegExp(`\\b(?:on |over )?(?:the )?(?:last )?${DAY_OR_WEEKEND} before (?:the )?(?:${DAY_NUM} (?:of )?${MONTH}|${MONTH} ${DAY_NUM})(?:,? ${YEAR})?\\b`, "i"), (m, ctx) => {
     const anchor = dateFromGroups(m, 2, ctx);
     return anchor ? before(anchor, m[1], ctx) : null;
   }],
   [new RegExp(`\\b(?:on |over )?the ${DAY_OR_WEEKEND} before(?=\\s*(?:[?.!,;:]|$))`, "i"), (m, ctx) => before(ctx.today, m[1], ctx)],
   // weekends: Saturday 00:00 to Monday 00:00
   [new RegExp(`\\b${COUNT_A} weekends? ago\\b`, "i"), (m, ctx) => {
+    if (count(m[1]) < 1) return null;
     const sat = saturdayBefore(ctx.today);
     return weekend({ ...sat, d: sat.d - 7 * (count(m[1]) - 1) }, ctx);
   }],
