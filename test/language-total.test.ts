@@ -78,6 +78,24 @@ test("generated text: any string, any mix of words, punctuation and scripts — 
   await fc.assert(fc.asyncProperty(text, text, async (a, b) => everyStep(a, b)), { seed: 45, numRuns: 400 });
 });
 
+test("time words in any order and any zone: the reader returns, and any window it gives runs forward", () => {
+  const piece = fc.constantFrom(
+    "last", "this", "past", "the", "on", "over", "weekend", "weekends", "week", "weeks", "ago", "before", "between", "from", "and", "to",
+    "through", "-", "–", "—", ",", "?", "a", "two", "0", "9", "11", "31", "999", "Nov", "November", "Dec", "Feb", "29", "2025", "0042",
+    "9th", "of", "Saturday", "Sunday", "Monday", "yesterday", "Q4", "2026-11-09", " ", "  ",
+  );
+  const text = fc.array(piece, { maxLength: 14 }).map((p) => p.join(" "));
+  const zone = fc.constantFrom("UTC", "Europe/Berlin", "Pacific/Kiritimati", "America/St_Johns");
+  const now = fc.integer({ min: Date.parse("1990-01-01"), max: Date.parse("2100-01-01") });
+  fc.assert(
+    fc.property(text, now, zone, (t, n, z) => {
+      const p = parseTimeExpressions(t, n, z);
+      return p.span === null || p.span.end > p.span.start;
+    }),
+    { seed: 44, numRuns: 3000 },
+  );
+});
+
 /** Every text of the evaluation data this machine has: [dataset, texts]. */
 function corpora(): [string, string[]][] {
   const out: [string, string[]][] = [];

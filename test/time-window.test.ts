@@ -87,3 +87,21 @@ test("dated sessions and notes: a question naming only an empty day returns noth
   assert.match(other.time_note ?? "", /matched no memory: the results come from outside it$/);
   await engine.close();
 });
+
+test("'what did I do last weekend?' ranks the weekend's memory first, above a weekday note about the weekend", async () => {
+  const { engine } = await emptyEngine("2026-11-20T12:00:00Z"); // a Friday: last weekend is 14-15 November
+  const { ids } = await engine.rememberMany([
+    { at: "2026-11-08T10:00:00Z", text: "Cleaned out the garage and took old paint to the recycling centre." },
+    { at: "2026-11-12T18:00:00Z", text: "Booked a table for the weekend; the weekend forecast says rain." },
+    { at: "2026-11-14T11:00:00Z", text: "Hiked the ridge trail with Priya and grilled dinner at her place after." },
+    { at: "2026-11-17T09:00:00Z", text: "Sprint planning: the team agreed to cut scope on the billing export." },
+    { at: "2026-11-19T20:00:00Z", text: "Finished reading the second volume of the trilogy." },
+  ]);
+  const r = await engine.recall("what did I do last weekend?", { now: "2026-11-20T12:00:00Z" });
+  assert.equal(r.hits[0]?.id, ids[2], JSON.stringify(topics(r, 3)));
+  assert.deepEqual(r.time, { phrase: "last weekend", start: "2026-11-14T00:00:00Z", end: "2026-11-16T00:00:00Z", level: "day", matched: 1 });
+  const range = await engine.recall("what did I do between November 11 and November 13?", { now: "2026-11-20T12:00:00Z" });
+  assert.equal(range.hits[0]?.id, ids[1], JSON.stringify(topics(range, 3)));
+  assert.equal(range.time?.end, "2026-11-14T00:00:00Z");
+  await engine.close();
+});

@@ -77,3 +77,94 @@ test("a question is only a time when what is left asks what took place and names
     assert.equal(namesOnlyTime(rest), false, rest);
   }
 });
+
+/** [query, remaining text, start, end, level] read at `now`. */
+type Case = [string, string, string, string, string];
+function checkCases(now: string, cases: Case[]): void {
+  for (const [query, text, start, end, level] of cases) {
+    const p = parseTimeExpressions(query, Date.parse(now));
+    assert.ok(p.span, `${query}: no span`);
+    assert.deepEqual([p.text, iso(p.span.start), iso(p.span.end), p.span.level], [text, start, end, level], `${query} at ${now}`);
+  }
+}
+
+test("weekends: last weekend is the latest whole weekend before now, the one before it when now is a weekend", () => {
+  checkCases("2026-11-20T12:00:00Z", [ // a Friday
+    ["what did I do last weekend?", "what did I do?", "2026-11-14T00:00:00Z", "2026-11-16T00:00:00Z", "day"],
+    ["this past weekend", "", "2026-11-14T00:00:00Z", "2026-11-16T00:00:00Z", "day"],
+    ["what happened over the weekend", "what happened", "2026-11-14T00:00:00Z", "2026-11-16T00:00:00Z", "day"],
+    ["the weekend before last", "", "2026-11-07T00:00:00Z", "2026-11-09T00:00:00Z", "day"],
+    ["two weekends ago", "", "2026-11-07T00:00:00Z", "2026-11-09T00:00:00Z", "day"],
+    ["plans this weekend", "plans", "2026-11-21T00:00:00Z", "2026-11-23T00:00:00Z", "day"],
+    ["the weekend before November 11", "", "2026-11-07T00:00:00Z", "2026-11-09T00:00:00Z", "day"],
+    ["what did I do last weekend before November 11?", "what did I do?", "2026-11-07T00:00:00Z", "2026-11-09T00:00:00Z", "day"],
+  ]);
+  for (const now of ["2026-11-21T09:00:00Z", "2026-11-22T23:00:00Z"]) { // Saturday, Sunday: the weekend before this one
+    checkCases(now, [
+      ["last weekend", "", "2026-11-14T00:00:00Z", "2026-11-16T00:00:00Z", "day"],
+      ["the weekend before last", "", "2026-11-07T00:00:00Z", "2026-11-09T00:00:00Z", "day"],
+      ["this weekend", "", "2026-11-21T00:00:00Z", "2026-11-23T00:00:00Z", "day"],
+      ["over the weekend", "", "2026-11-21T00:00:00Z", "2026-11-23T00:00:00Z", "day"],
+    ]);
+  }
+  checkCases("2026-11-23T08:00:00Z", [ // a Monday: the weekend that just ended
+    ["last weekend", "", "2026-11-21T00:00:00Z", "2026-11-23T00:00:00Z", "day"],
+    ["over the weekend", "", "2026-11-21T00:00:00Z", "2026-11-23T00:00:00Z", "day"],
+  ]);
+  // in the pyramid's zone: the weekend starts at local midnight
+  const p = parseTimeExpressions("last weekend", Date.parse("2026-11-20T12:00:00Z"), "Europe/Berlin");
+  assert.deepEqual([iso(p.span!.start), iso(p.span!.end)], ["2026-11-13T23:00:00Z", "2026-11-15T23:00:00Z"]);
+});
+
+test("a range of days runs from the first day's midnight to the end of the last", () => {
+  const [start, end, level] = ["2026-11-09T00:00:00Z", "2026-11-12T00:00:00Z", "week"]; // three days: week summaries
+  checkCases("2026-11-20T12:00:00Z", [
+    ["what did I do between November 9 and November 11?", "what did I do?", start, end, level],
+    ["between Nov 9 and 11", "", start, end, level],
+    ["from 9 to 11 November", "", start, end, level],
+    ["November 9–11", "", start, end, level],
+    ["November 9-11", "", start, end, level],
+    ["from November 9 to 11", "", start, end, level],
+    ["Nov 9th through 11th", "", start, end, level],
+    ["between 9 and 11 November", "", start, end, level],
+    ["9–11 Nov trip", "trip", start, end, level],
+    ["from the 9th to the 11th of November", "", start, end, level],
+    ["between 28 October and 3 November", "", "2026-10-28T00:00:00Z", "2026-11-04T00:00:00Z", "week"],
+    ["November 9–11, 2025", "", "2025-11-09T00:00:00Z", "2025-11-12T00:00:00Z", "week"],
+    ["from Dec 28 to Jan 3", "", "2025-12-28T00:00:00Z", "2026-01-04T00:00:00Z", "week"],
+    ["between November 9 and 10", "", "2026-11-09T00:00:00Z", "2026-11-11T00:00:00Z", "day"],
+    ["from 1 to 30 September", "", "2026-09-01T00:00:00Z", "2026-10-01T00:00:00Z", "month"],
+  ]);
+  // not ranges: two days named with "and", a range that ends before it starts, a day that does not exist
+  checkCases("2026-11-20T12:00:00Z", [
+    ["Nov 9 and 11", "and 11", "2026-11-09T00:00:00Z", "2026-11-10T00:00:00Z", "day"],
+  ]);
+  for (const q of ["from 9 to 5", "between 9 and 11", "November 11-9", "between November 9 and November 31"]) {
+    const p = parseTimeExpressions(q, Date.parse("2026-11-20T12:00:00Z"));
+    assert.ok(!p.span || p.span.end - p.span.start <= 86_400_000, `${q}: ${p.span && iso(p.span.start)} to ${p.span && iso(p.span.end)}`);
+  }
+});
+
+test("a weekday N weeks ago is that one day of the week N weeks ago; the weekday before last or before a date", () => {
+  checkCases("2026-11-20T12:00:00Z", [ // a Friday; two weeks ago is the week of 2-8 November
+    ["what did I do two weeks ago on Saturday?", "what did I do?", "2026-11-07T00:00:00Z", "2026-11-08T00:00:00Z", "day"],
+    ["on Saturday two weeks ago", "", "2026-11-07T00:00:00Z", "2026-11-08T00:00:00Z", "day"],
+    ["the Saturday two weeks ago", "", "2026-11-07T00:00:00Z", "2026-11-08T00:00:00Z", "day"],
+    ["a week ago Saturday", "", "2026-11-14T00:00:00Z", "2026-11-15T00:00:00Z", "day"],
+    ["Tuesday 3 weeks ago", "", "2026-10-27T00:00:00Z", "2026-10-28T00:00:00Z", "day"],
+    ["on Saturday last week", "", "2026-11-14T00:00:00Z", "2026-11-15T00:00:00Z", "day"],
+    ["two weeks ago on the weekend", "", "2026-11-07T00:00:00Z", "2026-11-09T00:00:00Z", "day"],
+    ["last Saturday", "", "2026-11-14T00:00:00Z", "2026-11-15T00:00:00Z", "day"],
+    ["the Saturday before last", "", "2026-11-07T00:00:00Z", "2026-11-08T00:00:00Z", "day"],
+    ["what did I do the Saturday before?", "what did I do?", "2026-11-14T00:00:00Z", "2026-11-15T00:00:00Z", "day"],
+    ["the Saturday before November 11", "", "2026-11-07T00:00:00Z", "2026-11-08T00:00:00Z", "day"],
+    ["the Friday before 13 November", "", "2026-11-06T00:00:00Z", "2026-11-07T00:00:00Z", "day"],
+    ["a week ago", "", "2026-11-09T00:00:00Z", "2026-11-16T00:00:00Z", "week"],
+  ]);
+  checkCases("2026-11-21T09:00:00Z", [ // a Saturday: last Saturday is a week back
+    ["last Saturday", "", "2026-11-14T00:00:00Z", "2026-11-15T00:00:00Z", "day"],
+    ["two weeks ago on Saturday", "", "2026-11-07T00:00:00Z", "2026-11-08T00:00:00Z", "day"],
+  ]);
+  // the Saturday before something it cannot date is not read as a date
+  assert.equal(parseTimeExpressions("the Saturday before the trip", Date.parse("2026-11-20T12:00:00Z")).span, null);
+});
