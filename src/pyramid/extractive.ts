@@ -12,6 +12,7 @@
  * names in `revises` the memories whose statements it revised, so that a search can tell which summaries carry
  * a later state of its hits (query/context.ts).
  */
+import { pacer } from "../event-loop.js";
 import { judgeRevision } from "../graph/cue-judge.js";
 import type { SummarySentence } from "../model/pyramid.js";
 import type { Embedder } from "../ports/embedder.js";
@@ -90,6 +91,8 @@ export class ExtractiveSummarizer implements Summarizer {
 
     const picked: Candidate[] = [];
     const gone = new Set<number>(); // picked, or replaced by a later sentence
+    // each pick may ask the revision judge about every other candidate: a server answers others in between
+    const pause = pacer();
     let chars = 0;
     while (picked.length < limits.maxSentences) {
       let best: Candidate | null = null;
@@ -103,11 +106,12 @@ export class ExtractiveSummarizer implements Summarizer {
       }
       if (!best) break;
       const revised = new Set<string>();
-      const kept = this.latestVersion(best, candidates, gone, revised);
+      const kept = await this.latestVersion(best, candidates, gone, revised, pause);
       gone.add(best.order).add(kept.order);
       // and nothing older that the kept sentence already restates or revises may be picked later
       for (const c of candidates) {
         if (c.order >= kept.order || gone.has(c.order)) continue;
+        await pause();
         const how = this.replaces(kept, c);
         if (how) gone.add(c.order);
         if (how === "revises") for (const id of c.sentence.sources) revised.add(id);
@@ -124,10 +128,11 @@ export class ExtractiveSummarizer implements Summarizer {
    * The last sentence in the chain of later restatements or revisions of `c`; the memories whose statements it
    * revised (not merely restated) are added to `revised`.
    */
-  private latestVersion(c: Candidate, candidates: Candidate[], gone: Set<number>, revised: Set<string>): Candidate {
+  private async latestVersion(c: Candidate, candidates: Candidate[], gone: Set<number>, revised: Set<string>, pause: () => Promise<void> | undefined): Promise<Candidate> {
     let current = c;
     for (const later of candidates) {
       if (later.order <= current.order || gone.has(later.order)) continue;
+      await pause();
       const how = this.replaces(later, current);
       if (!how) continue;
       if (how === "revises") for (const id of current.sentence.sources) revised.add(id);
