@@ -186,7 +186,11 @@ function blockEnd(text: string, start: number): number {
   return cut > start ? cut : Math.min(text.length, until);
 }
 
-/** The text's tokens, their parts of speech and the spaces before each, block by block (see TAG_BLOCK). */
+/** The text's tokens, their parts of speech and the spaces before each, tagged block by block (see TAG_BLOCK). */
+export function tagText(text: string): Tagged {
+  return toEnd(tag(text));
+}
+
 function* tag(text: string): Paced<Tagged> {
   const { nlp, its } = wink();
   const values: string[] = [];
