@@ -3,13 +3,14 @@
  * written to a fresh store in a server in a child process while /health is polled every 10 ms and a search is
  * sent every 50 ms from here; then a batch of 40 texts of 25,000 characters the same way; then a short memory
  * over HTTP, and the same with the CLI (`cascade add`, a new process, as a script would) after the big one and
- * on an empty store. Reported: each write's time, time per MB, and the longest /health and search answers while
+ * on an empty store; then the same megabyte without full stops or line breaks (one "sentence") added with the
+ * CLI, and a short memory after it. Reported: each write's time, time per MB, and the longest /health and search answers while
  * it ran (how long the server's one thread was held).
  *
  *   npm run build && node dist/bench/big-write.js
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bigText } from "./big-text.js";
@@ -80,6 +81,15 @@ try {
     await new Promise((r) => child.once("exit", r));
   }
   report.cli_add_after_big_ms = cliAdd(db, "Grace Liu postponed the team offsite to Monday, May 4.");
+  // the same text without a full stop or a line break: one "sentence" of a megabyte
+  const flat = join(dir, "flat.txt");
+  writeFileSync(flat, bigText(BIG).replace(/[\n.!?]+/g, " "));
+  const flatDb = join(dir, "flat.db");
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [CLI, "add", "--file", flat, "--db", flatDb], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(r.stderr);
+  report.cli_add_unpunctuated_ms = Math.round(performance.now() - t0);
+  report.cli_add_after_unpunctuated_ms = cliAdd(flatDb, "Grace Liu postponed the team offsite to Monday, May 4.");
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -14,6 +14,7 @@
  */
 import { pacer } from "../event-loop.js";
 import { judgeRevision } from "../graph/cue-judge.js";
+import { MAX_STATEMENT_CHARS } from "../graph/statements.js";
 import type { SummarySentence } from "../model/pyramid.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { SummaryRequest, Summarizer } from "../ports/summarizer.js";
@@ -147,7 +148,9 @@ export class ExtractiveSummarizer implements Summarizer {
     if (later.sentence.speaker !== earlier.sentence.speaker) return null;
     const similarity = dot(later.vector, earlier.vector);
     if (similarity >= this.opts.restatement) return "restates";
-    if (similarity >= this.opts.related && judgeRevision(earlier.sentence.text, later.sentence.text).confidence >= this.opts.revision) return "revises";
+    // a "sentence" of a text without full stops may be the whole text: its start stands for it (graph/statements)
+    const statement = (text: string) => text.slice(0, MAX_STATEMENT_CHARS);
+    if (similarity >= this.opts.related && judgeRevision(statement(earlier.sentence.text), statement(later.sentence.text)).confidence >= this.opts.revision) return "revises";
     return null;
   }
 }
