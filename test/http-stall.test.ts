@@ -3,7 +3,7 @@
  * entry counts are refused on its text, before JSON.parse builds it (a body that is also invalid JSON shows the
  * order: the shape error, not the syntax one); a browser's cross-site GET without an Origin is refused; doctor runs
  * in a thread of its own, once for every request waiting on it, and is ended when no one waits any more; OPTIONS
- * tells nothing without a token.
+ * tells nothing without a token; /health answers while a 1 MB memory is written.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -14,6 +14,7 @@ import { doctorInThread } from "../src/backends/sqlite/doctor-thread.js";
 import { sharedJobs } from "../src/surfaces/http/shared-jobs.js";
 import { startHttpServer, type RunningServer } from "../src/surfaces/http/serve.js";
 import { sendHttp as send, tempDir } from "./helpers.js";
+import { bigText } from "../bench/big-text.js";
 
 
 const JSON_TYPE = { "content-type": "application/json" };
@@ -60,6 +61,24 @@ describe("a served store", () => {
       const r = await send(server.url, "GET", "/v1/stats", { ...auth, ...headers });
       assert.equal(r.status, 200, JSON.stringify(headers));
     }
+  });
+
+  test("/health answers while a memory of 975,000 characters of varied English is written", async () => {
+    // extraction, detection and summaries of a long text pause for I/O (entities/extract, graph/detect): it held
+    // the server's thread for seconds before
+    let done = false;
+    const write = send(server.url, "POST", "/v1/memories", { ...JSON_TYPE, ...auth }, JSON.stringify({ text: bigText(975_000) })).finally(() => (done = true));
+    let answeredMeanwhile = 0;
+    while (!done) {
+      const h = await send(server.url, "GET", "/health", {});
+      if (!done) {
+        assert.equal(h.status, 200);
+        answeredMeanwhile++;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.equal((await write).status, 201);
+    assert.ok(answeredMeanwhile >= 1, "/health answered while the write was in flight");
   });
 
   test("doctor over HTTP answers its checks", async () => {

@@ -120,6 +120,8 @@ interface Drafted {
 
 /** A batch validated and drafted ahead of its turn (WritePath.writeMany). */
 interface Lookahead {
+  /** The input index after the batch's last. */
+  end: number;
   valid: Item[];
   /** Items that failed validation: reported when the batch's turn comes. */
   failures: { index: number; err: unknown }[];
@@ -128,6 +130,23 @@ interface Lookahead {
 }
 
 const DEFAULT_BATCH = 256; // large enough to amortise a commit, small enough that progress moves
+/**
+ * Characters of text in one batch (beyond its first memory): a transaction cannot pause, and 40 texts of 25,000
+ * characters in one held a server's thread ~180 ms; a batch of short memories is still whole.
+ */
+const BATCH_CHARS = 262_144;
+
+/** Where the batch starting at `start` ends: `batchSize` inputs, or fewer when their texts pass BATCH_CHARS. */
+function batchEnd(inputs: readonly unknown[], start: number, batchSize: number): number {
+  const length = (input: unknown) => {
+    const text = (input as { text?: unknown } | null)?.text;
+    return typeof text === "string" ? text.length : 0;
+  };
+  let end = start + 1;
+  let chars = length(inputs[start]);
+  while (end < inputs.length && end - start < batchSize && chars + length(inputs[end]) <= BATCH_CHARS) chars += length(inputs[end++]);
+  return Math.min(end, inputs.length);
+}
 
 /** Takes `supersedes` (an id or ref, or a list of them) off a memory input. */
 function splitSupersedes(input: unknown): { supersedes: string[]; rest: unknown } {
@@ -289,11 +308,12 @@ export class WritePath {
     // each batch is validated and drafted (chunked, embedded, its entities extracted) while the one before it is
     // written: on a server the write is mostly waiting, and drafting needs nothing the write changes
     const ahead = (start: number): Promise<Lookahead> => {
+      const end = batchEnd(inputs, start, batchSize);
       const look = (async () => {
         if (start > 0) await letIoIn(); // the batch before is sent first
         const valid: Item[] = [];
         const failures: Lookahead["failures"] = [];
-        for (let index = start; index < Math.min(inputs.length, start + batchSize); index++) {
+        for (let index = start; index < end; index++) {
           await letIoInEvery(index - start); // a write in flight is answered in between
           try {
             const { supersedes, rest } = splitSupersedes(inputs[index]);
@@ -305,14 +325,14 @@ export class WritePath {
         // lines the store or this run surely holds are not drafted (a resumed import embeds nothing twice); the
         // batch's own dedupe, once the batch before is written, decides
         const likely = options.dedupe ? (await partition(valid, false)).fresh : valid;
-        return { valid, failures, drafts: await this.draft(likely, log) };
+        return { end, valid, failures, drafts: await this.draft(likely, log) };
       })();
       look.catch(() => {}); // a failure is thrown when the batch's turn comes, not before the batch ahead is written
       return look;
     };
     let next: Promise<Lookahead> | null = inputs.length > 0 ? ahead(0) : null;
-    for (let start = 0; next; start += batchSize) {
-      const { valid: checked, failures, drafts } = await next;
+    while (next) {
+      const { end, valid: checked, failures, drafts } = await next;
       next = null;
       for (const f of failures) fail(f.index, f.err);
       let valid: (Item & { importKey?: string })[] = checked;
@@ -345,7 +365,7 @@ export class WritePath {
         const ref = valid[i].memory.metadata.ref;
         if (typeof ref === "string") refs.set(ref, p.memory.id);
       });
-      if (start + batchSize < inputs.length) next = ahead(start + batchSize);
+      if (end < inputs.length) next = ahead(end);
       const edgesOf = (i: number): EdgeDraft[] =>
         valid[i].supersedes.map((old) => ({
           type: "supersedes",
@@ -396,7 +416,7 @@ export class WritePath {
         const suggestions = detected?.suggested ? (await this.deps.store.listSuggestions("open")).filter((s) => ids.has(s.from)) : [];
         options.onRevisions({ edges: [...edges, ...(detected?.edges ?? [])], suggestions });
       }
-      options.onProgress?.(Math.min(start + batchSize, inputs.length), inputs.length);
+      options.onProgress?.(end, inputs.length);
       // let a server answer other requests between batches: an await alone resumes before any I/O is read
       if (next) await letIoIn();
     }

@@ -13,7 +13,8 @@
  */
 import { isStopWord } from "../text/stopwords.js";
 import { wink } from "../text/wink.js";
-import { INNER_CAPITAL, isTimeWord, isTitle, nameSpans, SENTENCE_END } from "./names.js";
+import { pacer } from "../event-loop.js";
+import { eachNameSpan, INNER_CAPITAL, isTimeWord, isTitle, SENTENCE_END, type Tagged } from "./names.js";
 
 import type { EntityKind, ExtractedEntity } from "../model/entity.js";
 export type { EntityKind, ExtractedEntity };
@@ -52,9 +53,12 @@ const IDENTIFIER_PATTERNS: { when: RegExp; pattern: RegExp }[] = [
   { when: /[a-z]-\d/, pattern: /\b[a-z]+(?:-[a-z]+)*-\d+[a-z0-9-]*\b/g }, // eu-west-1, node-18-alpine
 ];
 
+/** Whether the word at `index` opens a sentence: only spaces, or a sentence's end, before it (read backwards over
+ * the spaces alone, so that asking costs the same at the end of a long text as at its start). */
 const opensSentenceAt = (text: string, index: number) => {
-  const before = text.slice(0, index).trimEnd();
-  return before.length === 0 || SENTENCE_END.has(before[before.length - 1]);
+  let at = index;
+  while (at > 0 && /\s/.test(text[at - 1])) at--;
+  return at === 0 || SENTENCE_END.has(text[at - 1]);
 };
 
 /** Whether wink knows a word in lowercase (a common word, not a name); cached, as tagging one word costs ~10 µs. */
@@ -80,8 +84,10 @@ const CAPITALISED = /[\p{Lu}][\p{L}\p{N}]*/gu;
  * lowercase word. Most text that
  * names nothing ("Thanks! The kids loved it.") never reaches the tagger.
  */
-function mayNameSomething(text: string): boolean {
+function* mayNameSomething(text: string): Paced<boolean> {
+  let read = 0;
   for (const m of text.matchAll(CAPITALISED)) {
+    if (++read % WORDS_BETWEEN_PAUSES === 0) yield;
     const word = m[0];
     const lower = word.toLowerCase();
     if (isStopWord(lower) || isTimeWord(lower)) continue;
@@ -95,13 +101,18 @@ function mayNameSomething(text: string): boolean {
  * Capitalised English words that open a sentence, alone ("Sam is pescatarian", "Grace started", but also
  * "Painting is fun"): tentative names, kept by ingest only when the store already knows the name.
  */
-function sentenceOpeners(text: string, named: [number, number][]): string[] {
+function* sentenceOpeners(text: string, named: [number, number][]): Paced<string[]> {
   const out: string[] = [];
+  let next = 0;
+  let read = 0;
   for (const m of text.matchAll(CAPITALISED)) {
+    if (++read % WORDS_BETWEEN_PAUSES === 0) yield;
     const word = m[0];
     const lower = word.toLowerCase();
     if (isStopWord(lower) || isTimeWord(lower) || isTitle(lower) || INNER_CAPITAL.test(word) || !opensSentenceAt(text, m.index!)) continue;
-    if (named.some(([s, e]) => m.index! >= s && m.index! < e)) continue; // inside a name found for sure ("Mt. Rainier")
+    // inside a name found for sure ("Mt. Rainier"): the names are in text order, as the words are
+    while (next < named.length && named[next][1] <= m.index!) next++;
+    if (next < named.length && named[next][0] <= m.index!) continue;
     if (/^(?:\s+\p{Lu}|-)/u.test(text.slice(m.index! + word.length))) continue; // the start of a longer name
     if (knownLowercase(word)) out.push(word);
   }
@@ -118,7 +129,98 @@ const ROLE_LABELS = new Set(["user", "assistant", "system", "ai", "bot"]);
 /** Whether a normalised name is a role label, not somebody (see ROLE_LABELS). */
 export const isRoleLabel = (key: string): boolean => ROLE_LABELS.has(key);
 
+/**
+ * Work that stops now and then (at each `yield`) so that a caller on a server's one thread can let I/O in: a
+ * 1,000,000-character text costs about a second of tagging and reading names.
+ */
+type Paced<T> = Generator<void, T, void>;
+
+/** Capitalised words (or name spans) read between two chances to pause. */
+const WORDS_BETWEEN_PAUSES = 2048;
+
+/** Runs paced work to its end without pausing. */
+function toEnd<T>(work: Paced<T>): T {
+  for (;;) {
+    const step = work.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Runs paced work, letting I/O in every few milliseconds (event-loop's pacer). */
+async function paced<T>(work: Paced<T>): Promise<T> {
+  const pause = pacer();
+  for (;;) {
+    const step = work.next();
+    if (step.done) return step.value;
+    await pause();
+  }
+}
+
+/**
+ * Texts longer than this are tagged a block at a time, each block ending before a paragraph break (or a line
+ * break, or a sentence's end, or at least a space): the tagger reads sentences one by one, and a block that
+ * starts with the spaces before its first word gives the same tokens, tags and spaces as the whole text would.
+ */
+const TAG_BLOCK = 8192;
+
+/** Where the block starting at `start` ends: before the spaces ahead of a break found after TAG_BLOCK characters. */
+function blockEnd(text: string, start: number): number {
+  if (text.length - start <= TAG_BLOCK * 2) return text.length;
+  const from = start + TAG_BLOCK;
+  const until = start + TAG_BLOCK * 4;
+  let cut = -1;
+  for (const found of [text.indexOf("\n\n", from), text.indexOf("\n", from)]) {
+    if (found >= 0 && found < until) {
+      cut = found;
+      break;
+    }
+  }
+  for (const [pattern, after] of [[/[.!?]\s/g, 1], [/\s/g, 0]] as const) {
+    if (cut >= 0) break;
+    pattern.lastIndex = from;
+    const m = pattern.exec(text.slice(0, until));
+    if (m) cut = m.index + after;
+  }
+  if (cut < 0) cut = until;
+  while (cut > start && /\s/.test(text[cut - 1])) cut--;
+  return cut > start ? cut : Math.min(text.length, until);
+}
+
+/** The text's tokens, their parts of speech and the spaces before each, tagged block by block (see TAG_BLOCK). */
+export function tagText(text: string): Tagged {
+  return toEnd(tag(text));
+}
+
+function* tag(text: string): Paced<Tagged> {
+  const { nlp, its } = wink();
+  const values: string[] = [];
+  const pos: string[] = [];
+  const spaces: string[] = [];
+  for (let start = 0; start < text.length; ) {
+    const end = blockEnd(text, start);
+    const tokens = nlp.readDoc(text.slice(start, end)).tokens();
+    const [v, p, s] = [tokens.out(its.value) as string[], tokens.out(its.pos) as string[], tokens.out(its.precedingSpaces) as string[]];
+    for (let i = 0; i < v.length; i++) {
+      values.push(v[i]);
+      pos.push(p[i]);
+      spaces.push(s[i]);
+    }
+    start = end;
+    yield;
+  }
+  return { values, pos, spaces };
+}
+
 export function extractEntities(text: string, speaker: string | null): ExtractedEntity[] {
+  return toEnd(extraction(text, speaker));
+}
+
+/** extractEntities, pausing for I/O every few milliseconds: the same entities, for a long text on a server. */
+export function extractEntitiesPaced(text: string, speaker: string | null): Promise<ExtractedEntity[]> {
+  return paced(extraction(text, speaker));
+}
+
+function* extraction(text: string, speaker: string | null): Paced<ExtractedEntity[]> {
   const out = new Map<string, ExtractedEntity>();
   const add = (name: string, kind: EntityKind, tentative = false) => {
     const clean = name.replace(/^[\s"'“”(]+|[\s"'“”),.!?:;]+$/g, "");
@@ -130,24 +232,25 @@ export function extractEntities(text: string, speaker: string | null): Extracted
   };
   if (speaker) add(speaker, "person");
 
-  const covered: [number, number][] = [];
+  // the characters inside an identifier: a look-up per character, where a list of spans cost a scan of every
+  // identifier for every token (a long text with thousands of them took seconds)
+  let covered: Uint8Array | null = null;
   for (const { when, pattern } of IDENTIFIER_PATTERNS) {
     if (!when.test(text)) continue;
     for (const m of text.matchAll(pattern)) {
       const start = m.index!;
-      if (covered.some(([s, e]) => start < e && start + m[0].length > s)) continue;
-      covered.push([start, start + m[0].length]);
+      const end = start + m[0].length;
+      covered ??= new Uint8Array(text.length);
+      if (covered.subarray(start, end).includes(1)) continue;
+      covered.fill(1, start, end);
       add(m[0], "identifier");
     }
   }
 
   const named: [number, number][] = [];
-  if (mayNameSomething(text)) {
-    const { nlp, its } = wink();
-    const doc = nlp.readDoc(text);
-    const values = doc.tokens().out(its.value) as string[];
-    const pos = doc.tokens().out(its.pos) as string[];
-    const spaces = doc.tokens().out(its.precedingSpaces) as string[];
+  yield;
+  if (yield* mayNameSomething(text)) {
+    const { values, pos, spaces } = yield* tag(text);
     // character offsets, to skip tokens already inside an identifier
     const starts: number[] = [];
     let at = 0;
@@ -156,17 +259,23 @@ export function extractEntities(text: string, speaker: string | null): Extracted
       starts.push(at);
       at += values[i].length;
     }
-    const skip = (i: number) => covered.some(([s, e]) => starts[i] >= s && starts[i] < e);
-    for (const { first, last, tentative } of nameSpans({ values, pos, spaces }, { skip, knownLowercase })) {
+    const inIdentifier = covered;
+    const skip = inIdentifier ? (i: number) => inIdentifier[starts[i]] === 1 : () => false;
+    let read = 0;
+    for (const { first, last, tentative } of eachNameSpan({ values, pos, spaces }, { skip, knownLowercase })) {
+      if (++read % WORDS_BETWEEN_PAUSES === 0) yield;
       let name = "";
       for (let k = first; k <= last; k++) name += (k > first ? spaces[k] : "") + values[k];
       add(name, "name", tentative);
       if (!tentative) named.push([starts[first], starts[last] + values[last].length]);
     }
   }
-  for (const word of sentenceOpeners(text, named)) add(word, "name", true);
+  for (const word of yield* sentenceOpeners(text, named)) add(word, "name", true);
   return [...out.values()];
 }
 
-/** The default extractor: offline, deterministic. */
-export const offlineExtractor: EntityExtractor = { id: "wink-pos", extract: extractEntities };
+/** The default extractor: offline, deterministic; a long text is read with pauses for I/O (extractEntitiesPaced). */
+export const offlineExtractor: EntityExtractor = {
+  id: "wink-pos",
+  extract: (text, speaker) => (text.length > TAG_BLOCK ? extractEntitiesPaced(text, speaker) : extractEntities(text, speaker)),
+};

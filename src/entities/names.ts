@@ -58,7 +58,20 @@ export const isTitle = (word: string): boolean => TITLES.has(bare(word));
 /** Whether a lowercase word names a time on its own (a weekday or a month, singular or plural). */
 export const isTimeWord = (w: string): boolean => WEEKDAY.has(w) || MONTH.has(w) || MONTH.has(w.replace(/s$/, ""));
 
-export function nameSpans(t: Tagged, opts: { skip: (i: number) => boolean; knownLowercase: (word: string) => boolean }): NameSpan[] {
+export interface NameSpanOptions {
+  skip: (i: number) => boolean;
+  knownLowercase: (word: string) => boolean;
+}
+
+export function nameSpans(t: Tagged, opts: NameSpanOptions): NameSpan[] {
+  return [...eachNameSpan(t, opts)];
+}
+
+/**
+ * The name spans one at a time, in token order: a caller reading a long text can stop between two (see
+ * entities/extract). Each token is read a bounded number of times, so the whole is linear in the tokens.
+ */
+export function* eachNameSpan(t: Tagged, opts: NameSpanOptions): Generator<NameSpan, void, void> {
   const { values, pos, spaces } = t;
   const n = values.length;
   const opensSentence = (i: number) => i === 0 || SENTENCE_END.has(values[i - 1]);
@@ -73,18 +86,30 @@ export function nameSpans(t: Tagged, opts: { skip: (i: number) => boolean; known
     return !opensSentence(i) && !NEVER_NAME_POS.has(pos[i]);
   };
   // a name word that names no time: never a weekday or quarter; a month only before a name ("May Chen", whatever
-  // its tag); an abbreviation ("Dec", "Jan") not before a number or with a full stop ("Jan Smit" is a person)
+  // its tag); an abbreviation ("Dec", "Jan") not before a number or with a full stop ("Jan Smit" is a person).
+  // Kept per token: a month asks about the word after it, so a run of months ("May May May…") would otherwise
+  // be read again from each of its words, and every token is asked about several times below.
+  const known = new Int8Array(n); // 0 not yet asked, 1 a name word, -1 not
   const word = (i: number): boolean => {
+    if (i >= n) return false;
+    if (known[i] !== 0) return known[i] > 0;
+    // a run of months is read from its far end, so that a long one never recurses deeply
+    let end = i;
+    while (end < n && isMonthBefore(end)) end++;
+    for (let k = end; k >= i; k--) known[k] = wordAt(k) ? 1 : -1;
+    return known[i] > 0;
+  };
+  const isMonthBefore = (i: number) => MONTH.has(bare(values[i])) && known[i] === 0 && i + 1 < n;
+  const wordAt = (i: number): boolean => {
     if (i >= n) return false;
     const w = bare(values[i]);
     if (WEEKDAY.has(w) || QUARTER.test(values[i])) return false;
-    if (MONTH.has(w)) return CAPITALISED.test(values[i]) && spaces[i + 1] !== "" && word(i + 1);
+    if (MONTH.has(w)) return CAPITALISED.test(values[i]) && spaces[i + 1] !== "" && i + 1 < n && known[i + 1] > 0;
     if (SHORT_TIMES.has(w) && (values[i].endsWith(".") || /^\d/.test(values[i + 1] ?? ""))) return false;
     return nameWord(i);
   };
   const title = (i: number) => i + 1 < n && isTitle(values[i]) && word(i + 1);
 
-  const spans: NameSpan[] = [];
   const midSentence = new Set<string>();
   for (let i = 1; i < n; i++) if (!opensSentence(i) && CAPITALISED.test(values[i])) midSentence.add(values[i]);
   let i = 0;
@@ -131,8 +156,7 @@ export function nameSpans(t: Tagged, opts: { skip: (i: number) => boolean; known
     // one capitalised English word the tagger does not call a proper noun may be emphasis ("I Love it") or a
     // name ("walked Scout"): tentative, like a sentence's first word
     const emphasis = single && pos[first] !== "PROPN" && !INNER_CAPITAL.test(v) && opts.knownLowercase(v);
-    if (!(single && isTitle(v)) && !uncertain) spans.push(emphasis ? { first, last, tentative: true } : { first, last });
+    if (!(single && isTitle(v)) && !uncertain) yield emphasis ? { first, last, tentative: true } : { first, last };
     i = last + 1;
   }
-  return spans;
 }

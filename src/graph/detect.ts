@@ -5,12 +5,13 @@
  * sort the verdicts into edges (confident), suggestions (plausible) and nothing. Scope is never crossed: Bob's
  * "no longer prefers window seats" says nothing about Alice (model/scope.ts).
  */
+import { pacer } from "../event-loop.js";
 import type { EdgeDraft, Suggestion } from "../model/graph.js";
 import { isUnscoped, sameScope, type Scope } from "../model/scope.js";
 import type { RevisionJudge } from "../ports/judge.js";
 import type { Ranked } from "../model/types.js";
 import type { Store } from "../ports/store.js";
-import { judgeStatements, sentences, type StatementVerdict } from "./statements.js";
+import { judgedStatements, judgeStatements, type StatementVerdict } from "./statements.js";
 import { judgeSlots } from "./slots.js";
 
 export interface DetectionOptions {
@@ -63,6 +64,8 @@ export async function detectRevisions(
   // summaries restate memories; they are never beliefs to revise
   const summaries = new Set((await store.pyramidNodes({ ids: all })).map((n) => n.id));
   const times = await store.eventTimes(all.filter((id) => !summaries.has(id)));
+  // judging runs on the one thread, a batch's pairs one after another: a server answers others in between
+  const pause = pacer();
   for (const [i, m] of judged.entries()) {
     const at = Date.parse(m.at);
     // two memories told at one instant (an import without times, a fixed --now) came in the order they were
@@ -78,6 +81,7 @@ export async function detectRevisions(
     for (const id of earlier) {
       if (taken === opts.candidates + recent[i].length) break;
       if (replaced.has(id)) continue;
+      await pause();
       const older = await store.getMemory(id);
       // another scope's memory does not count as a candidate (an unscoped one may sit among an unscoped memory's);
       // nor does another speaker's: a person revises their own statements, so one friend's plan never replaces
@@ -95,8 +99,8 @@ export async function detectRevisions(
       // a rule-based judge reads statements, so a long memory is judged sentence by sentence (graph/statements.ts),
       // and the values its statements give (graph/slots.ts); a model reads the whole texts
       const heuristic = judge.provenance === "heuristic";
-      let verdict: StatementVerdict & { type?: "supersedes" | "refines" } = heuristic ? await judgeStatements(judge, olderJudged, newerJudged, mayRevise) : await judge.judge(olderJudged, newerJudged);
-      if (heuristic) verdict = withSlots(verdict, sentences(older.text), sentences(m.text));
+      let verdict: StatementVerdict & { type?: "supersedes" | "refines" } = heuristic ? await judgeStatements(judge, olderJudged, newerJudged, mayRevise, pause) : await judge.judge(olderJudged, newerJudged);
+      if (heuristic) verdict = withSlots(verdict, judgedStatements(older.text, SLOT_OLDER), judgedStatements(m.text, SLOT_NEWER + 1));
       if (verdict.confidence >= opts.edgeThreshold) {
         edges.push({
           type: verdict.type ?? "supersedes",
@@ -148,6 +152,9 @@ async function whollySuperseded(store: Store, ids: string[], found: EdgeDraft[])
 
 /** Up to this many sentences, a memory's values are read as statements (a chat message, a note). */
 const SLOT_SENTENCES = 8;
+/** Sentences of the older and the newer memory whose values are compared: the cost is bounded whatever their size. */
+const SLOT_OLDER = 400;
+const SLOT_NEWER = 48;
 
 /**
  * The cue judge's verdict with the slots' (graph/slots.ts): another value for an attribute of the same thing is a
@@ -156,7 +163,7 @@ const SLOT_SENTENCES = 8;
 function withSlots(verdict: StatementVerdict, older: string[], newer: string[]): StatementVerdict & { type?: "supersedes" | "refines" } {
   // a long reply or a pasted document gives many values of many things: its values are not one person's statements
   if (newer.length > SLOT_SENTENCES) return verdict;
-  const slots = judgeSlots(older.slice(0, 400), newer.slice(0, 48));
+  const slots = judgeSlots(older.slice(0, SLOT_OLDER), newer.slice(0, SLOT_NEWER));
   if (!slots) return verdict;
   const statement = older.length > 1 ? slots.statement : undefined;
   if (slots.kind === "refines") return { confidence: slots.confidence, reason: slots.reason, statement, type: "refines" };

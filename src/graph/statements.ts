@@ -10,7 +10,7 @@
  * sentences is judged whole, as before.
  */
 import type { JudgedMemory, RevisionJudge, Verdict } from "../ports/judge.js";
-import { sentencesOf } from "../text/sentences.js";
+import { sentenceSpans, sentencesOf } from "../text/sentences.js";
 import { distinctContentWords } from "../text/tokenize.js";
 
 /** Up to this many sentences, a memory is one statement and is judged whole. */
@@ -74,22 +74,79 @@ export function sentences(text: string): string[] {
   return found;
 }
 
+/** Characters of a text read at first for its leading sentences; doubled until enough are found. */
+const LEADING_CHARS = 16_384;
+/** Sentence ends within this many characters of a cut are not trusted (text/sentences looks 64 ahead). */
+const CUT_MARGIN = 128;
+
+/**
+ * The first `count` statements of a text, read from as little of it as gives them: an earlier memory is compared
+ * by its first MAX_COMPARED sentences only, and splitting the whole of a 1,000,000-character one again for every
+ * later write (each process, or each time it left the cache) cost every later `add` seconds. The sentences found
+ * are the whole text's first ones: those ending near the cut are not counted.
+ */
+export function leadingSentences(text: string, count: number): string[] {
+  const whole = split.get(text);
+  if (whole) return whole.slice(0, count);
+  for (let length = LEADING_CHARS; length < text.length; length *= 2) {
+    const read = prose(text.slice(0, length));
+    // where a sentence ends is decided by the words just after it: those near the cut may end otherwise in the whole
+    const spans = sentenceSpans(read).filter((s) => s.end < read.length - CUT_MARGIN);
+    if (spans.length > count) return spans.slice(0, count).map((s) => read.slice(s.start, s.end));
+  }
+  return sentences(text).slice(0, count);
+}
+
+/**
+ * A statement longer than this is not one a person makes (a text with no full stops, a log pasted whole): its
+ * first characters stand for it, so that judging a pair costs the same whatever the two texts' size.
+ */
+export const MAX_STATEMENT_CHARS = 4000;
+
+const bounded = (text: string) => (text.length > MAX_STATEMENT_CHARS ? text.slice(0, MAX_STATEMENT_CHARS) : text);
+
+/** The first `count` statements of a text, each of at most MAX_STATEMENT_CHARS: what a judge reads of a memory. */
+export const judgedStatements = (text: string, count: number): string[] => leadingSentences(text, count).map(bounded);
+
+/**
+ * The sentences of a newer memory worth judging, with their content words: worked out once per memory, not once per
+ * earlier memory it is compared with (a long newer memory has thousands of sentences to test).
+ */
+let lastJudged: { text: string; mayRevise: (text: string) => boolean; found: { sentence: string; words: string[] }[] } | null = null;
+
+function judgedSentences(text: string, mayRevise: (text: string) => boolean): { sentence: string; words: string[] }[] {
+  if (lastJudged?.text === text && lastJudged.mayRevise === mayRevise) return lastJudged.found;
+  const found: { sentence: string; words: string[] }[] = [];
+  for (const sentence of sentences(text)) {
+    if (found.length === MAX_JUDGED) break;
+    if (!mayRevise(sentence)) continue;
+    found.push({ sentence: bounded(sentence), words: distinctContentWords(bounded(sentence)) });
+  }
+  lastJudged = { text, mayRevise, found };
+  return found;
+}
+
 /**
  * The judge's verdict on the pair, statement by statement when either memory is longer than a statement.
- * `mayRevise` is the cheap test of a sentence worth judging (the judge's own, RevisionJudge.mayRevise).
+ * `mayRevise` is the cheap test of a sentence worth judging (the judge's own, RevisionJudge.mayRevise); `pause`, when
+ * given, is awaited between two judged sentences (event-loop's pacer).
  */
-export async function judgeStatements(judge: RevisionJudge, older: JudgedMemory, newer: JudgedMemory, mayRevise: (text: string) => boolean): Promise<StatementVerdict> {
-  const olderSentences = sentences(older.text).slice(0, MAX_COMPARED);
-  const newerSentences = sentences(newer.text);
-  if (olderSentences.length <= STATEMENT_SENTENCES && newerSentences.length <= STATEMENT_SENTENCES) return judge.judge(older, newer);
+export async function judgeStatements(
+  judge: RevisionJudge,
+  older: JudgedMemory,
+  newer: JudgedMemory,
+  mayRevise: (text: string) => boolean,
+  pause: () => Promise<void> | undefined = () => undefined,
+): Promise<StatementVerdict> {
+  const olderSentences = judgedStatements(older.text, MAX_COMPARED);
+  const newerSentences = leadingSentences(newer.text, STATEMENT_SENTENCES + 1);
+  if (olderSentences.length <= STATEMENT_SENTENCES && newerSentences.length <= STATEMENT_SENTENCES) {
+    return judge.judge({ ...older, text: bounded(older.text) }, { ...newer, text: bounded(newer.text) });
+  }
   const olderWords = olderSentences.map((s) => new Set(distinctContentWords(s)));
   let best: StatementVerdict = NO_REVISION;
-  let judged = 0;
-  for (const sentence of newerSentences) {
-    if (judged === MAX_JUDGED) break;
-    if (!mayRevise(sentence)) continue;
-    judged++;
-    const words = distinctContentWords(sentence);
+  for (const { sentence, words } of judgedSentences(newer.text, mayRevise)) {
+    await pause(); // up to MAX_JUDGED pairs, each a tagging of two sentences
     let match = -1;
     let most = MIN_SHARED_WORDS - 1;
     olderWords.forEach((set, i) => {

@@ -16,7 +16,8 @@ import { distinctContentWords } from "../text/tokenize.js";
 import { formatInstant } from "../time/iso.js";
 import { normalizeInPlace } from "../vectors/math.js";
 import type { ValidMemory } from "./validate-memory.js";
-import { letIoIn, letIoInEvery } from "../event-loop.js";
+import { letIoIn, letIoInEvery, pacer } from "../event-loop.js";
+import { eachSentenceSpans, type Span } from "../text/sentences.js";
 
 /**
  * ulid's default generator asks the OS for randomness once per character, which cost a third of import time;
@@ -50,6 +51,17 @@ function indexedText(memory: ValidMemory, text: string): string {
   return withSpeaker(memory.speaker, text);
 }
 
+/** A text's sentences, split with pauses for I/O (a long one's splitting is tens of milliseconds). */
+async function pacedSentenceSpans(text: string): Promise<Span[]> {
+  const work = eachSentenceSpans(text);
+  const pause = pacer();
+  for (;;) {
+    const step = work.next();
+    if (step.done) return step.value;
+    await pause();
+  }
+}
+
 /** A memory chunked and embedded on its own text: all of preparing that reads nothing from the store. */
 export interface DraftMemory {
   memory: ValidMemory;
@@ -68,7 +80,7 @@ export async function draftMemories(memories: ValidMemory[], embedder: Embedder)
   for (const [i, m] of memories.entries()) {
     await letIoInEvery(i);
     // scripts without spaces are cut into words here, so every backend's index sees the words a query will use
-    chunks.push(chunkText(m.text, defaultChunking).map((c) => ({ ...c, ownText: segmentScripts(indexedText(m, c.text)) })));
+    chunks.push(chunkText(m.text, defaultChunking, await pacedSentenceSpans(m.text)).map((c) => ({ ...c, ownText: segmentScripts(indexedText(m, c.text)) })));
   }
   const texts = chunks.flat().map((c) => c.text);
   const vectors: Float32Array[] = [];

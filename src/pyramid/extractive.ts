@@ -12,7 +12,9 @@
  * names in `revises` the memories whose statements it revised, so that a search can tell which summaries carry
  * a later state of its hits (query/context.ts).
  */
+import { pacer } from "../event-loop.js";
 import { judgeRevision } from "../graph/cue-judge.js";
+import { MAX_STATEMENT_CHARS } from "../graph/statements.js";
 import type { SummarySentence } from "../model/pyramid.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { SummaryRequest, Summarizer } from "../ports/summarizer.js";
@@ -90,6 +92,8 @@ export class ExtractiveSummarizer implements Summarizer {
 
     const picked: Candidate[] = [];
     const gone = new Set<number>(); // picked, or replaced by a later sentence
+    // each pick may ask the revision judge about every other candidate: a server answers others in between
+    const pause = pacer();
     let chars = 0;
     while (picked.length < limits.maxSentences) {
       let best: Candidate | null = null;
@@ -103,11 +107,12 @@ export class ExtractiveSummarizer implements Summarizer {
       }
       if (!best) break;
       const revised = new Set<string>();
-      const kept = this.latestVersion(best, candidates, gone, revised);
+      const kept = await this.latestVersion(best, candidates, gone, revised, pause);
       gone.add(best.order).add(kept.order);
       // and nothing older that the kept sentence already restates or revises may be picked later
       for (const c of candidates) {
         if (c.order >= kept.order || gone.has(c.order)) continue;
+        await pause();
         const how = this.replaces(kept, c);
         if (how) gone.add(c.order);
         if (how === "revises") for (const id of c.sentence.sources) revised.add(id);
@@ -124,10 +129,11 @@ export class ExtractiveSummarizer implements Summarizer {
    * The last sentence in the chain of later restatements or revisions of `c`; the memories whose statements it
    * revised (not merely restated) are added to `revised`.
    */
-  private latestVersion(c: Candidate, candidates: Candidate[], gone: Set<number>, revised: Set<string>): Candidate {
+  private async latestVersion(c: Candidate, candidates: Candidate[], gone: Set<number>, revised: Set<string>, pause: () => Promise<void> | undefined): Promise<Candidate> {
     let current = c;
     for (const later of candidates) {
       if (later.order <= current.order || gone.has(later.order)) continue;
+      await pause();
       const how = this.replaces(later, current);
       if (!how) continue;
       if (how === "revises") for (const id of current.sentence.sources) revised.add(id);
@@ -142,7 +148,9 @@ export class ExtractiveSummarizer implements Summarizer {
     if (later.sentence.speaker !== earlier.sentence.speaker) return null;
     const similarity = dot(later.vector, earlier.vector);
     if (similarity >= this.opts.restatement) return "restates";
-    if (similarity >= this.opts.related && judgeRevision(earlier.sentence.text, later.sentence.text).confidence >= this.opts.revision) return "revises";
+    // a "sentence" of a text without full stops may be the whole text: its start stands for it (graph/statements)
+    const statement = (text: string) => text.slice(0, MAX_STATEMENT_CHARS);
+    if (similarity >= this.opts.related && judgeRevision(statement(earlier.sentence.text), statement(later.sentence.text)).confidence >= this.opts.revision) return "revises";
     return null;
   }
 }

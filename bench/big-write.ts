@@ -1,0 +1,96 @@
+/**
+ * One large text against `cascade serve`: a 975,000-character memory of varied English (bench/big-text.ts) is
+ * written to a fresh store in a server in a child process while /health is polled every 10 ms and a search is
+ * sent every 50 ms from here; then a batch of 40 texts of 25,000 characters the same way; then a short memory
+ * over HTTP, and the same with the CLI (`cascade add`, a new process, as a script would) after the big one and
+ * on an empty store; then the same megabyte without full stops or line breaks (one "sentence") added with the
+ * CLI, and a short memory after it. Reported: each write's time, time per MB, and the longest /health and search answers while
+ * it ran (how long the server's one thread was held).
+ *
+ *   npm run build && node dist/bench/big-write.js
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bigText } from "./big-text.js";
+import { spawnServer } from "./spawn-server.js";
+
+const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
+const BIG = 975_000;
+
+async function post(url: string, path: string, body: unknown): Promise<number> {
+  const res = await fetch(url + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  await res.arrayBuffer();
+  if (res.status >= 300) throw new Error(`${path}: ${res.status}`);
+  return res.status;
+}
+
+/** Runs `write` while polling /health (every 10 ms) and search (every 50 ms): the write's time and the longest answers. */
+async function whileWriting(url: string, write: () => Promise<unknown>) {
+  let running = true;
+  const longest = { health: 0, search: 0, healthAnswers: 0 };
+  const poll = async (every: number, send: () => Promise<unknown>, key: "health" | "search") => {
+    while (running) {
+      const t = performance.now();
+      await send();
+      longest[key] = Math.max(longest[key], performance.now() - t);
+      if (key === "health") longest.healthAnswers++;
+      await new Promise((r) => setTimeout(r, every));
+    }
+  };
+  const polls = [
+    poll(10, async () => (await fetch(`${url}/health`)).arrayBuffer(), "health"),
+    poll(50, () => post(url, "/v1/search", { query: "Lisbon trip moved" }), "search"),
+  ];
+  const t0 = performance.now();
+  await write();
+  const took = performance.now() - t0;
+  running = false;
+  await Promise.all(polls);
+  return { took_ms: Math.round(took), health_max_ms: Math.round(longest.health), search_max_ms: Math.round(longest.search), health_answers: longest.healthAnswers };
+}
+
+function cliAdd(db: string, text: string): number {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [CLI, "add", text, "--db", db], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return Math.round(performance.now() - t0);
+}
+
+const dir = mkdtempSync(join(tmpdir(), "cascade-big-write-"));
+const db = join(dir, "big.db");
+const short = "Marcus Okafor moved the quarterly review to Thursday, March 3.";
+const report: Record<string, unknown> = {};
+try {
+  report.cli_add_empty_store_ms = cliAdd(join(dir, "empty.db"), short);
+  const { child, url } = await spawnServer(db);
+  try {
+    await post(url, "/v1/memories", { text: "Priya moved the Lisbon trip to Friday." });
+    await post(url, "/v1/search", { query: "Lisbon" });
+    const text = bigText(BIG);
+    const big = await whileWriting(url, () => post(url, "/v1/memories", { text }));
+    report.big = { chars: text.length, ...big, ms_per_mb: Math.round(big.took_ms / (text.length / 1e6)) };
+    const texts = Array.from({ length: 40 }, (_, i) => bigText(25_000, 100 + i));
+    report.batch_40x25k = await whileWriting(url, () => post(url, "/v1/memories:batch", { memories: texts.map((t) => ({ text: t })) }));
+    const t0 = performance.now();
+    await post(url, "/v1/memories", { text: short });
+    report.http_add_after_ms = Math.round(performance.now() - t0);
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+  }
+  report.cli_add_after_big_ms = cliAdd(db, "Grace Liu postponed the team offsite to Monday, May 4.");
+  // the same text without a full stop or a line break: one "sentence" of a megabyte
+  const flat = join(dir, "flat.txt");
+  writeFileSync(flat, bigText(BIG).replace(/[\n.!?]+/g, " "));
+  const flatDb = join(dir, "flat.db");
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [CLI, "add", "--file", flat, "--db", flatDb], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(r.stderr);
+  report.cli_add_unpunctuated_ms = Math.round(performance.now() - t0);
+  report.cli_add_after_unpunctuated_ms = cliAdd(flatDb, "Grace Liu postponed the team offsite to Monday, May 4.");
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+console.log(JSON.stringify(report, null, 2));
