@@ -127,7 +127,10 @@ async function run(store: Store, embedder: Embedder, spec: string | null, batch:
     // refused while a chunk written during the pass lacks its new vector: another pass embeds those
     if ((await store.reembed.switchOver()) === 0) {
       const took = Date.now() - began;
-      return { from, to, chunks: total, embedded, resumed: kept, passes, switched: true, took_ms: took, chunks_per_s: took > 0 ? Math.round((embedded / took) * 1000 * 10) / 10 : 0 };
+      // the chunks switched: with any written during the last pass
+      const chunks = (await store.reembed.progress()).total;
+      options.onProgress?.({ done: chunks, total: chunks, rate: took > 0 ? (embedded / took) * 1000 : 0, eta_s: 0 });
+      return { from, to, chunks, embedded, resumed: kept, passes, switched: true, took_ms: took, chunks_per_s: took > 0 ? Math.round((embedded / took) * 1000 * 10) / 10 : 0 };
     }
   }
 }
