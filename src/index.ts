@@ -6,6 +6,8 @@ export { openMemory, defaultStorePath, defaultGloveEmbedder, type OpenMemoryOpti
 export { openStoreAt, scratchStores, isPostgresUrl, type ScratchKind, type PostgresUrl } from "./api/stores.js";
 export { backupStore, type BackupReport } from "./api/backup.js";
 export { migrateStore, copyStore, DEFAULT_MIGRATE_BATCH, type MigrateOptions, type MigrateReport, type MigratedNamespace } from "./api/migrate.js";
+export { reembedStore, DEFAULT_REEMBED_BATCH, type ReembedOptions, type ReembedProgress, type ReembedReport } from "./api/reembed.js";
+export { embedderSpecSchema, type EmbedderSpec } from "./embed/spec.js";
 export type { CopyCounts, StoreCopy } from "./ports/copy.js";
 export { Engine, type EnginePorts, type EngineConfig, type Remembered, type BatchResult, type BatchOptions, type PyramidNodeJson, type TopicJson } from "./api/engine.js";
 export { ExtractiveSummarizer, type ExtractiveOptions } from "./pyramid/extractive.js";

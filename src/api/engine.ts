@@ -111,7 +111,8 @@ export class Engine {
       throw new CascadeError(
         "EMBEDDER_MISMATCH",
         `this store was built with embedder ${stamp.id} (${stamp.dimensions}-d), not ${ports.embedder.id} ` +
-          `(${ports.embedder.dimensions}-d): open it with the same embedder or use another store`,
+          `(${ports.embedder.dimensions}-d): open it with the same embedder, or move it to this one with ` +
+          "`cascade reembed --embedder SPEC` (reembedStore in the SDK)",
         { field: "embedder" },
       );
     }

@@ -41,6 +41,44 @@ export interface EmbedderStamp {
   dimensions: number;
 }
 
+/**
+ * A re-embedding under way (api/reembed.ts): the embedder a store is moving to, and the spec (JSON) the store
+ * keeps for it once it has moved (null: an embedder given as an object, which the caller must give again).
+ */
+export interface ReembedTarget {
+  stamp: EmbedderStamp;
+  spec: string | null;
+}
+
+/** A chunk still lacking a vector of the new embedder: the text its vector is made from, and its indexed text. */
+export interface ReembedChunk {
+  chunkId: number;
+  text: string;
+  indexedText: string;
+}
+
+/**
+ * New vectors built beside the live ones, in a table the first `start` creates and the switch drops: searches and
+ * writes keep the old embedder's vectors meanwhile. A new vector is kept with the indexed text of the chunk it was
+ * made for, so a chunk rewritten (or a chunk id taken again) since then counts as not done.
+ */
+export interface StoreReembed {
+  /** Records the target; the vectors kept for another target are dropped, those for this one kept (a resume). */
+  start(target: ReembedTarget): Promise<{ kept: number }>;
+  /** The target under way, if any, with the chunks done (a new vector for their current text) and in all. */
+  progress(): Promise<{ target: ReembedTarget | null; done: number; total: number }>;
+  /** Up to `limit` chunks after chunk id `after` without a new vector for their current text, in id order. */
+  todo(after: number, limit: number): Promise<ReembedChunk[]>;
+  /** Keeps new vectors (one transaction). */
+  save(rows: { chunkId: number; indexedText: string; vector: Float32Array }[]): Promise<void>;
+  /**
+   * In one transaction: when every chunk has its new vector, puts them in place of the old, stamps the store with
+   * the target (and keeps its spec), drops the new-vector table and answers 0; otherwise changes nothing and
+   * answers how many chunks still lack one (written since they were listed).
+   */
+  switchOver(): Promise<number>;
+}
+
 /** A chunk with its memory, for the final top-k only. */
 export interface HydratedChunk {
   chunkId: number;
@@ -252,6 +290,8 @@ export interface Store {
   settle(): Promise<void>;
   /** Every memory id in insertion order (benchmarks pick memories by it). */
   memoryIdsInOrder(): Promise<string[]>;
+  /** Moving the store to another embedder beside the live vectors (api/reembed.ts). */
+  readonly reembed: StoreReembed;
   /** Every chunk vector, straight from the tables, one at a time (checks of the derived vector index). */
   allVectors(): AsyncIterable<[number, Float32Array]>;
   /**

@@ -12,6 +12,7 @@ import { parseFilterArg } from "../../src/query/where.js";
 import { windowAt } from "../../src/time/windows.js";
 import { copyCase } from "./copy-case.js";
 import { enrichmentCase } from "./enrichment-case.js";
+import { reembedCase } from "./reembed-case.js";
 import { entityBatchCase } from "./entity-batch-case.js";
 import { entityFormsCase } from "./entity-forms-case.js";
 import { entityScopeCase } from "./entity-scope-case.js";
@@ -46,6 +47,7 @@ export const CONTRACT_CASES = [
   "scope: exact-scope filter, neighbours, previous turn and entity counts within one scope",
   "a name's aliases resolve within the scope of the memories that mention it",
   "failed enrichment is recorded with its memory until a retry clears it",
+  "a re-embedding builds beside the live vectors and switches in one step",
 ] as const;
 
 export type ContractCase = (typeof CONTRACT_CASES)[number];
@@ -53,6 +55,7 @@ export type ContractCase = (typeof CONTRACT_CASES)[number];
 const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>> = {
   "expired memories leave every channel and the list": expiryCase,
   "a whole store copies into another, ids and times kept": copyCase,
+  "a re-embedding builds beside the live vectors and switches in one step": reembedCase,
   "an entity keeps only the forms some memory names it by": entityFormsCase,
   "a batch's mentions resolve as one memory at a time would": entityBatchCase,
   "scope: exact-scope filter, neighbours, previous turn and entity counts within one scope": scopeCase,

@@ -38,7 +38,7 @@ export async function checkStamp(q: Queryable, ns: string, stamp: EmbedderStamp)
     throw new CascadeError(
       "EMBEDDER_MISMATCH",
       `this store was built with embedder ${have.id} (${have.dimensions}-d) and cannot take vectors from ${stamp.id} ` +
-        `(${stamp.dimensions}-d); open it with the same embedder or use a new --db`,
+        `(${stamp.dimensions}-d); open it with the same embedder, or move it with \`cascade reembed --embedder SPEC\``,
       { field: "embedder" },
     );
   }

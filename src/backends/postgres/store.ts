@@ -17,7 +17,7 @@ import type { PyramidNode } from "../../model/pyramid.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "../../model/types.js";
 import type { Scope } from "../../model/scope.js";
 import type { EntityReads } from "../../ports/entities.js";
-import type { DoctorCheck, EmbedderStamp, HydratedChunk, LexicalQuery, ListQuery, NodeQuery, SessionNeighbours, Store, StoreStats } from "../../ports/store.js";
+import type { DoctorCheck, EmbedderStamp, HydratedChunk, LexicalQuery, ListQuery, NodeQuery, SessionNeighbours, Store, StoreReembed, StoreStats } from "../../ports/store.js";
 import type { Window, WindowLevel } from "../../time/windows.js";
 import type { Database, Queryable } from "./connection.js";
 import { runDoctor } from "./doctor.js";
@@ -39,6 +39,7 @@ import type { StoreCopy } from "../../ports/copy.js";
 import * as topics from "./topics-sql.js";
 import * as vectors from "./vector-sql.js";
 import { MatrixVectors } from "./vector-matrix.js";
+import * as reembed from "./reembed-sql.js";
 import { defaultApproximateSearch, ensureHnswIndex, isLightFilter, nearestByGraph, type ApproximateSearch } from "./hnsw-sql.js";
 
 export interface PostgresStoreOptions {
@@ -77,6 +78,23 @@ export class PostgresStore implements Store {
     },
     counts: () => copy.copyCounts(this.db, this.ns),
     namespaces: () => copy.namespaces(this.db),
+  };
+
+  readonly reembed: StoreReembed = {
+    start: (target) => this.write((tx) => reembed.start(tx, this.ns, target)),
+    progress: () => reembed.progress(this.db, this.ns),
+    todo: (after, limit) => reembed.todo(this.db, this.ns, after, limit),
+    save: (rows) => this.write((tx) => reembed.save(tx, this.ns, rows)),
+    switchOver: async () => {
+      const missing = await this.write((tx) => reembed.switchOver(tx, this.ns));
+      if (missing === 0) {
+        // every vector changed: what this process derived from them is read again (the HNSW index is per dimension)
+        this.graphReady = undefined;
+        this.nullSample.sample = null;
+        this.matrix?.reset();
+      }
+      return missing;
+    },
   };
 
   /** A statistics refresh running beside the writes (see wrote), or null. */

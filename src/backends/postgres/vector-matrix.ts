@@ -46,6 +46,13 @@ export class MatrixVectors {
     private readonly ns: string,
   ) {}
 
+  /** Forgets the matrix (every vector was replaced by a re-embedding): the next search reads it again. */
+  reset(): void {
+    this.matrix = null;
+    this.key = "";
+    this.searched = null;
+  }
+
   /** The nearest chunks by inner product (cosine of unit vectors), with the filter's meaning in the SQL store. */
   async nearest(vector: Float32Array, depth: number, filter: SearchFilter): Promise<Ranked[]> {
     const { liveAt, ...rest } = filter;

@@ -46,7 +46,7 @@ function mismatch(have: EmbedderStamp, want: EmbedderStamp): CascadeError {
   return new CascadeError(
     "EMBEDDER_MISMATCH",
     `this store was built with embedder ${have.id} (${have.dimensions}-d) and cannot take vectors from ${want.id} ` +
-      `(${want.dimensions}-d); open it with the same embedder or use a new --db`,
+      `(${want.dimensions}-d); open it with the same embedder, or move it with \`cascade reembed --embedder SPEC\``,
     { field: "embedder" },
   );
 }

@@ -13,7 +13,7 @@ import { CascadeError } from "../../errors.js";
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../../model/graph.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "../../model/types.js";
 import type { Scope } from "../../model/scope.js";
-import type { DoctorCheck, EmbedderStamp, HydratedChunk, LexicalQuery, ListQuery, NodeQuery, SessionNeighbours, Store, StoreStats } from "../../ports/store.js";
+import type { DoctorCheck, EmbedderStamp, HydratedChunk, LexicalQuery, ListQuery, NodeQuery, SessionNeighbours, Store, StoreReembed, StoreStats } from "../../ports/store.js";
 import { listMemoryIds } from "./list-sql.js";
 import { guarded, runDoctor } from "./doctor.js";
 import { doctorInThread } from "./doctor-thread.js";
@@ -42,6 +42,7 @@ import { copyCounts, readSection, writeSection } from "./copy-sql.js";
 import type { StoreCopy } from "../../ports/copy.js";
 import { OwnerCache } from "./owner-cache.js";
 import { SideReader, type SideJob } from "./side-reader.js";
+import * as reembed from "./reembed-sql.js";
 
 export interface SqliteStoreOptions {
   /** Largest filter result applied in memory rather than by a join (tests set 0 to exercise the join). */
@@ -106,6 +107,19 @@ export class SqliteStore implements Store {
     },
     counts: async () => copyCounts(this.prepare),
     namespaces: async () => ["default"],
+  };
+
+  readonly reembed: StoreReembed = {
+    start: async (target) => reembed.start(this.db, target),
+    progress: async () => reembed.progress(this.db),
+    todo: async (after, limit) => reembed.todo(this.db, after, limit),
+    save: async (rows) => reembed.save(this.db, rows),
+    switchOver: async () => {
+      const missing = reembed.switchOver(this.db);
+      // every vector changed (and perhaps their size): the matrix and the saved graph are rebuilt from the table
+      if (missing === 0) this.vectors.invalidate();
+      return missing;
+    },
   };
 
   /** The reader thread for a job, started the first time a search of a large enough store on a file asks for one. */

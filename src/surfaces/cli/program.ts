@@ -10,6 +10,7 @@ import { registerEvalCommands } from "./commands/eval-commands.js";
 import { registerExportCommand } from "./commands/export-command.js";
 import { registerMemoryCommands } from "./commands/memory-commands.js";
 import { registerMigrateCommand } from "./commands/migrate-command.js";
+import { registerReembedCommand } from "./commands/reembed-command.js";
 import { registerPyramidCommands } from "./commands/pyramid-commands.js";
 import { registerRevisionCommands } from "./commands/revision-commands.js";
 import { registerSearchCommand } from "./commands/search-command.js";
@@ -50,6 +51,7 @@ export function buildProgram(): Command {
   registerServerCommands(program, context);
   registerStoreCommands(program, context);
   registerMigrateCommand(program, context);
+  registerReembedCommand(program, context);
   registerListCommand(program, context);
   registerExportCommand(program, context);
   registerEvalCommands(program, context);

@@ -5,25 +5,28 @@
 import cliProgress from "cli-progress";
 
 export interface Progress {
-  update(done: number, total: number): void;
+  /** `rate`: units a second, shown when the bar was made with `{ rate: true }`. */
+  update(done: number, total: number, rate?: number): void;
   stop(): void;
 }
 
-export function progressBar(label: string, unit: string): Progress {
+export function progressBar(label: string, unit: string, options: { rate?: boolean } = {}): Progress {
   if (!process.stderr.isTTY) return { update() {}, stop() {} };
+  const rate = options.rate ? ` | {rate} ${unit}/s` : "";
   const bar = new cliProgress.SingleBar(
-    { format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit} | {eta_formatted} left`, stream: process.stderr, hideCursor: true },
+    { format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit}${rate} | {eta_formatted} left`, stream: process.stderr, hideCursor: true },
     cliProgress.Presets.shades_classic,
   );
   let started = false;
   return {
-    update(done, total) {
+    update(done, total, perSecond) {
+      const payload = { rate: perSecond === undefined ? "?" : perSecond.toFixed(perSecond < 10 ? 1 : 0) };
       if (!started) {
-        bar.start(total, 0);
+        bar.start(total, 0, payload);
         started = true;
       }
       bar.setTotal(total);
-      bar.update(done);
+      bar.update(done, payload);
     },
     stop() {
       if (started) bar.stop();
