@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { openMemory, parseInstant } from "../src/index.js";
 import { prose } from "../src/graph/statements.js";
-import { speaksInFirstPerson } from "../src/query/speakers.js";
+import { asksWhatTheAssistantDid, speaksInFirstPerson } from "../src/query/speakers.js";
 import { tempDir } from "./helpers.js";
 
 const NOW = parseInstant("now", "2026-04-20T12:00:00Z");
@@ -93,7 +93,24 @@ test("a first-person question raises what the user said, by speaker or by role, 
   assert.equal(reason(ids[0], third.hits), undefined, "a question not in the first person raises nothing");
 });
 
+test("a question about what the assistant did finds the assistant's turn: the user's turns are not raised", async () => {
+  const memory = await openMemory({ path: join(tempDir(), "dinner.db"), now: NOW });
+  const turns = [
+    { role: "user", session: "d1", at: at(15, 0), text: "I'd like dinner for two on Saturday, somewhere Italian near my office, around 8pm." },
+    { role: "assistant", session: "d1", at: at(15, 1), text: "Done: I booked a table for two at Trattoria Sole on Saturday at 8pm, under your name." },
+    { role: "user", session: "d2", at: at(16, 0), text: "My sister might join us for dinner on Saturday, so maybe three of us." },
+    { role: "user", session: "d3", at: at(17, 0), text: "I booked the cinema for Saturday afternoon myself." },
+  ];
+  const ids = (await memory.rememberMany(turns)).ids as string[];
+  const r = await memory.recall("where did you book dinner for me on Saturday?", { k: 5 });
+  await memory.close();
+  assert.equal(r.hits[0].id, ids[1], "the assistant's booking comes first");
+  assert.ok(!r.hits.some((h) => h.adjustments.some((a) => a.reason.includes(`question's "I" or "my"`))), "no user turn is raised");
+});
+
 test("first person and prose: what the rules read", () => {
+  for (const q of ["Where did you book dinner for me?", "How did you recommend structuring my week?", "What have you told me about my loan?", "you booked it for me, where?"]) assert.ok(asksWhatTheAssistantDid(q), q);
+  for (const q of ["Can you show me my budget?", "What would you suggest for my app?", "What do you need from me?", "which database did I choose"]) assert.equal(asksWhatTheAssistantDid(q), false, q);
   for (const q of ["What did I decide about the database?", "my sprint ends when", "When I'm done, what's next", "I've moved it, right?"]) assert.ok(speaksInFirstPerson(q), q);
   for (const q of ["What did Priya decide?", "In which city is the offsite", "iterate over items"]) assert.equal(speaksInFirstPerson(q), false, q);
   // a known limit of a word rule: a hyphenated word that starts with "mine" reads as the pronoun

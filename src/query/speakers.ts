@@ -17,8 +17,9 @@
  * role) "user". On BEAM's user–assistant chats 1–10, 147 of 179 questions are answered by the user's messages
  * alone and 78% of all evidence messages are the user's, while the assistant's replies, ~17 times longer (median
  * 3,764 against 222 characters), fill most of every channel's list. So a first-person question raises what the user
- * said by `userShare` (chosen by leave-one-conversation-out, docs/BENCHMARKS.md). A conversation with no speaker
- * called "user" (LoCoMo, a household's named people, notes) is untouched.
+ * said by `userShare` (chosen by leave-one-conversation-out, docs/BENCHMARKS.md), unless it asks what the assistant
+ * did or said ("where did you book dinner for me?"). A conversation with no speaker called "user" (LoCoMo, a
+ * household's named people, notes) is untouched.
  */
 import { normalizeEntity } from "../entities/extract.js";
 import type { EntityInfo } from "../model/entity.js";
@@ -45,6 +46,18 @@ export function speaksInFirstPerson(question: string): boolean {
   return FIRST_PERSON.test(question);
 }
 
+/** The one asked is the subject of something done before: "did you", "have you", "you booked", "you said". */
+const ASSISTANT_DID = /\b(?:did|have|had)\s+you\b|\byou\s+(?:(?!need\b|feed\b|proceed\b|succeed\b|exceed\b)\w+ed|said|told|gave|made|found|sent|wrote|put|chose|took|bought|got|set|went|showed|brought|thought|meant|built|kept|paid)\b/i;
+
+/**
+ * Whether a question asks what the assistant did or said ("where did you book dinner for me?", "how did you
+ * recommend structuring my week?"): its "me" and "my" name the user, but the answer is the assistant's own turn, so
+ * the user's turns are not raised. A request ("can you", "would you suggest") is not such a question.
+ */
+export function asksWhatTheAssistantDid(question: string): boolean {
+  return ASSISTANT_DID.test(question);
+}
+
 /**
  * share 20%: chosen by leave-one-conversation-out on the six shared LoCoMo conversations over share {0.1, 0.15,
  * 0.2, 0.3} × channel depth {75, 100} and the step off; every fold chose 0.2 with depth 100 (docs/benchmark-notes.md).
@@ -63,7 +76,7 @@ export async function raiseNamedSpeakers(store: Pick<Store, "speakersOf" | "enti
   if (scored.length < 2) return scored;
   // a person is an entity seen as a speaker (entities/extract.ts); the store resolved short forms to them
   const people = o.share > 0 ? new Set(named.filter((e) => e.kind === "person").map((e) => e.key)) : new Set<string>();
-  const user = o.userShare > 0 && speaksInFirstPerson(question);
+  const user = o.userShare > 0 && speaksInFirstPerson(question) && !asksWhatTheAssistantDid(question);
   const labels = o.aboutShare > 0 ? cueSpeakers(question) : [];
   if (people.size === 0 && !user && labels.length === 0) return scored;
   const speakers = await store.speakersOf(scored.map((s) => s.memoryId));
