@@ -81,6 +81,10 @@ for (const backend of ["sqlite", "pglite"] as const) {
     };
     const report = await reembedStore({ path, embedder: newE, batch: 8 });
     const during = writer ? 1 : 0;
+    if (writer) {
+      // a process still holding the store with the old embedder is told what happened, not that the store is damaged
+      await assert.rejects(writer.recall("billing DynamoDB", { k: 1 }), (e: unknown) => e instanceof CascadeError && e.code === "EMBEDDER_MISMATCH" && /moved to another embedder \(cascade reembed\)/.test(e.message));
+    }
     await writer?.close();
     assert.equal(report.switched, true);
     assert.equal(report.resumed, 24);

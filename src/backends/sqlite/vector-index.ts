@@ -79,12 +79,28 @@ export class VectorIndex {
     const matrix = new VectorMatrix(dimensions, this.capacity() + 1024);
     const bytes = dimensions * 4;
     let damaged: { chunk: number; count: number; what: string } | null = null;
+    /** Sizes of the vectors not of this size: one size for all of them is another embedder's, not damage. */
+    const otherSizes = new Set<number>();
+    let rows = 0;
     for (const row of this.rows()) {
+      rows++;
       // a damaged page can leave a NULL, a text or a blob of another size where the vector was: copied unchecked,
       // it failed deep in the matrix as INTERNAL "Cannot convert undefined or null to object"
       if (Buffer.isBuffer(row[1]) && row[1].length === bytes) matrix.add(row[0], row[1]);
-      else if (damaged) damaged.count++;
-      else damaged = { chunk: row[0], count: 1, what: Buffer.isBuffer(row[1]) ? `${row[1].length} bytes where ${bytes} belong` : `${row[1] === null ? "no" : "not a"} vector` };
+      else {
+        otherSizes.add(Buffer.isBuffer(row[1]) ? row[1].length : -1);
+        if (damaged) damaged.count++;
+        else damaged = { chunk: row[0], count: 1, what: Buffer.isBuffer(row[1]) ? `${row[1].length} bytes where ${bytes} belong` : `${row[1] === null ? "no" : "not a"} vector` };
+      }
+    }
+    const [other] = otherSizes;
+    if (damaged && damaged.count === rows && otherSizes.size === 1 && other > 0 && other % 4 === 0) {
+      // every vector is another embedder's: another process moved the store (`cascade reembed`) while this one held it
+      throw new CascadeError(
+        "EMBEDDER_MISMATCH",
+        `every vector of the store is ${other / 4}-d and this process embeds ${dimensions}-d: the store was moved to another embedder (cascade reembed) while it was open; restart with the store's embedder`,
+        { field: "embedder" },
+      );
     }
     if (damaged) {
       const others = damaged.count > 1 ? ` (and ${damaged.count - 1} other ${damaged.count === 2 ? "chunk" : "chunks"})` : "";
