@@ -52,8 +52,11 @@ export function loggingDatabase(db: Database, into: Map<string, Logged>, namespa
   };
 }
 
-/** Statements that touch no row of a namespace (transaction control, settings, locks, statistics, catalogs). */
-const NOT_ROUTED = /^\s*(BEGIN|COMMIT|ROLLBACK|SET|ANALYZE|VACUUM|SELECT pg_advisory_xact_lock|SELECT reltuples|SELECT format_type|SELECT extversion|SELECT 1 FROM pg_indexes)\b/i;
+/**
+ * Statements that touch no row of a namespace (transaction control, settings, locks, statistics, catalogs, and the
+ * re-embedding's side table made and dropped at run time: DDL, which Citus propagates to every node).
+ */
+const NOT_ROUTED = /^\s*(BEGIN|COMMIT|ROLLBACK|SET|ANALYZE|VACUUM|SELECT pg_advisory_xact_lock|SELECT reltuples|SELECT format_type|SELECT extversion|SELECT 1 FROM pg_indexes|SELECT to_regclass|CREATE TABLE IF NOT EXISTS reembed_vectors|DROP TABLE reembed_vectors)\b/i;
 
 const CASCADE_TABLES = new Set<string>(TABLES);
 
