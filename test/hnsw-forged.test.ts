@@ -13,7 +13,7 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, copyFileSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { cli, tempDir } from "./helpers.js";
@@ -151,3 +151,40 @@ for (const [what, make, named] of oddPaths) {
     assert.ok(!existsSync(`${db}.hnsw`));
   });
 }
+
+/** A sparse file of `bytes` zeros followed by the record of the source's graph, altered to name it whole. */
+function sparseGraph(file: string, bytes: number): void {
+  const data = readFileSync(`${source}.hnsw`);
+  const recordLength = data.readUInt32LE(data.length - 12);
+  const record = JSON.parse(data.subarray(data.length - 12 - recordLength, data.length - 12).toString("utf8"));
+  record.bytes = bytes;
+  const json = Buffer.from(JSON.stringify(record));
+  const tail = Buffer.alloc(4);
+  tail.writeUInt32LE(json.length);
+  const fd = openSync(file, "w");
+  writeSync(fd, Buffer.concat([json, tail, Buffer.from("CSCDHNSW")]), 0, json.length + 12, bytes);
+  closeSync(fd);
+}
+
+test("a sparse graph file of 64 GB whose record names it whole: doctor, search and --repair answer in seconds", () => {
+  // Its bytes are zeros (no disk used) and its record matches its length, so only the structure can refuse it. Before,
+  // the whole file was hashed before the structure's answer was used: 20 GB kept doctor reading for 69 s.
+  const db = join(dir, "sparse.db");
+  for (const suffix of ["", "-wal"]) if (existsSync(source + suffix)) copyFileSync(source + suffix, db + suffix);
+  sparseGraph(`${db}.hnsw`, 64 * 2 ** 30);
+
+  const quick = { env: ENV, timeoutMs: 20_000 };
+  const doctor = cli(["doctor", "--db", db], quick);
+  assert.equal(doctor.status, 1, `doctor answers in time: ${doctor.stderr}`);
+  assert.match(doctor.stdout, /FAILED +approximate vector index: the saved graph file is invalid: its structure is not a graph usearch can load safely/);
+  const r = cli(["search", QUERY, "--db", db, "--json"], quick);
+  assert.equal(r.status, 0, `search answers in time: ${r.stderr}`);
+  assert.equal(topText(r), exactTop);
+  assert.ok(existsSync(`${db}.hnsw.invalid-structure`));
+  rmSync(`${db}.hnsw.invalid-structure`);
+
+  sparseGraph(`${db}.hnsw`, 64 * 2 ** 30);
+  const repair = cli(["doctor", "--repair", "--db", db], quick);
+  assert.match(repair.stdout, /REPAIRED +approximate vector index: .*set aside as sparse\.db\.hnsw\.invalid-structure/, repair.stdout);
+  rmSync(`${db}.hnsw.invalid-structure`);
+});

@@ -153,9 +153,9 @@ export class HnswGraph {
   /**
    * The graph saved at `path` as it is, once its checksum and its structure verify (vectors/graph-file.ts), or why
    * not: no file, built with other settings, or damaged or not a file (`rejected`; `describes` then tells if a
-   * graph that loaded is current).
+   * graph that loaded is current). `chunks`, the table's count, bounds what the file may claim to hold.
    */
-  static open(path: string, dimensions: number, o: HnswOptions): Opened {
+  static open(path: string, dimensions: number, o: HnswOptions, chunks: number): Opened {
     const { center: _, ...wanted } = HnswGraph.saved(o, dimensions, new Float32Array(0));
     const settingsMatch = (r: SavedRecord) => {
       const { center, bytes: _b, sha256: _s, count: _c, maxKey: _m, ...settings } = r;
@@ -163,7 +163,7 @@ export class HnswGraph {
     };
     let record: ReturnType<typeof readGraphFile>;
     try {
-      record = readGraphFile(path, settingsMatch, o.connectivity);
+      record = readGraphFile(path, settingsMatch, { connectivity: o.connectivity, chunks });
     } catch (err) {
       return { graph: null, why: `unreadable (${(err as Error).message})` };
     }
@@ -191,7 +191,7 @@ export class HnswGraph {
    * rebuilds, and sets aside a file that was `rejected` (damaged, or not a file).
    */
   static load(path: string, matrix: VectorMatrix, o: HnswOptions): { graph: HnswGraph; changed: number } | { graph: null; rejected?: Rejection } {
-    const opened = HnswGraph.open(path, matrix.dimensions, o);
+    const opened = HnswGraph.open(path, matrix.dimensions, o, matrix.count);
     if (!opened.graph) return { graph: null, rejected: opened.rejected };
     const { graph } = opened;
     const changed = graph.catchUp(matrix);
