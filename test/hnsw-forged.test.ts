@@ -188,3 +188,29 @@ test("a sparse graph file of 64 GB whose record names it whole: doctor, search a
   assert.match(repair.stdout, /REPAIRED +approximate vector index: .*set aside as sparse\.db\.hnsw\.invalid-structure/, repair.stdout);
   rmSync(`${db}.hnsw.invalid-structure`);
 });
+
+test("a directory named like an earlier layout's side file (<store>.hnsw.meta): forget --purge and doctor --repair answer, never INTERNAL", () => {
+  // Before, the save removed `<path>.meta` unconditionally: EISDIR after the graph's rename, so every save "failed",
+  // `forget --purge` answered INTERNAL on a store it had purged, and --repair of a stale graph "could not be checked".
+  const db = join(dir, "meta-dir.db");
+  for (const suffix of ["", "-wal", ".hnsw"]) if (existsSync(source + suffix)) copyFileSync(source + suffix, db + suffix);
+  mkdirSync(`${db}.hnsw.meta`);
+  const list = cli(["list", "--db", db, "--json"], TIMEOUT).json as { memories: { id: string }[] };
+  const victim = list.memories[0].id;
+
+  const purge = cli(["forget", victim, "--purge", "--db", db], TIMEOUT);
+  assert.equal(purge.status, 0, `forget --purge answers: ${purge.stdout}${purge.stderr}`);
+  assert.doesNotMatch(purge.stdout + purge.stderr, /INTERNAL|EISDIR/);
+  const doctor = cli(["doctor", "--db", db], TIMEOUT);
+  assert.match(doctor.stdout, /ok +approximate vector index: \d+ vectors, in step with the table/, doctor.stdout);
+
+  // another store's graph (its keys stand for other vectors): --repair deletes it
+  const other = join(dir, "meta-other.db");
+  writeFileSync(join(dir, "other.jsonl"), Array.from({ length: 150 }, (_, i) => JSON.stringify({ text: `zebra ${i} quokka wombat ${i * 7} kestrel` })).join("\n"));
+  assert.equal(cli(["import", join(dir, "other.jsonl"), "--db", other], { env: ENV }).status, 0);
+  assert.equal(cli(["search", "zebra", "--db", other], { env: ENV }).status, 0);
+  copyFileSync(`${other}.hnsw`, `${db}.hnsw`);
+  const repair = cli(["doctor", "--repair", "--db", db], TIMEOUT);
+  assert.match(repair.stdout, /REPAIRED +approximate vector index: the graph does not describe the table/, repair.stdout);
+  assert.ok(lstatSync(`${db}.hnsw.meta`).isDirectory(), "what is not Cascade's is left alone");
+});

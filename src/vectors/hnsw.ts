@@ -328,9 +328,7 @@ export class HnswGraph {
       throw err;
     }
     syncFolder(dirname(path));
-    // the earlier layouts' files
-    rmSync(`${path}.meta`, { force: true });
-    rmSync(`${path}.center`, { force: true });
+    removeEarlierLayout(path);
   }
 
   /** Deletes the saved graph; what is not a file there (a directory, a FIFO) is set aside instead, never opened. */
@@ -338,9 +336,7 @@ export class HnswGraph {
     const kind = graphPathKind(path);
     if (typeof kind === "object") setAside(path, kind.kind);
     else rmSync(path, { force: true });
-    // the earlier layouts' files
-    rmSync(`${path}.meta`, { force: true });
-    rmSync(`${path}.center`, { force: true });
+    removeEarlierLayout(path);
   }
 
   /**
@@ -358,6 +354,15 @@ export class HnswGraph {
     }
     return gone;
   }
+}
+
+/**
+ * Deletes the earlier layouts' files beside the graph (`<path>.meta`, `<path>.center`) when they are files. Something
+ * else under those names (a directory) is not Cascade's to delete: removing it threw EISDIR, which failed every save
+ * after its rename and made `forget --purge` answer INTERNAL on a store it had purged.
+ */
+function removeEarlierLayout(path: string): void {
+  for (const name of [`${path}.meta`, `${path}.center`]) if (lstatSync(name, { throwIfNoEntry: false })?.isDirectory() === false) rmSync(name, { force: true });
 }
 
 /** Makes a rename in `folder` durable (a crash right after it cannot bring back the old file); best effort. */
