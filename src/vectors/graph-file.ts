@@ -21,7 +21,7 @@
  * (a FIFO opened for reading would wait for a writer forever).
  */
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, renameSync, rmSync, writeSync, type Stats } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync, renameSync, rmSync, writeSync, type Stats } from "node:fs";
 
 export const MAGIC = Buffer.from("CSCDHNSW");
 export const TAIL = 4 + MAGIC.length;
@@ -303,11 +303,22 @@ export interface GraphLimits {
 }
 
 /**
- * The record of the graph file at `path` once the whole file verifies (structure and checksum), or why it does not.
- * `limits.connectivity` is what the caller builds with: a file built otherwise is refused before its structure is
- * read (the caller compares the record's settings first and rebuilds).
+ * A name for the file open as `fd` that keeps naming it whatever is renamed over `path` since it was opened (Linux's
+ * /proc/self/fd); elsewhere `path` itself.
  */
-export function readGraphFile(path: string, settingsMatch: (record: SavedRecord) => boolean, limits: GraphLimits): SavedRecord | Rejection | "other settings" | "absent" {
+function nameOfOpen(fd: number, path: string): string {
+  const self = `/proc/self/fd/${fd}`;
+  return existsSync(self) ? self : path;
+}
+
+/**
+ * What `load` makes of the graph file at `path` once the whole file verifies (structure and checksum), or why it does
+ * not. `load` is given a name for the very file that was checked, still open: usearch opens files by name, and the
+ * path itself could name another file by then (one renamed over it between the check and the load). `limits.connectivity`
+ * is what the caller builds with: a file built otherwise is refused before its structure is read (the caller compares
+ * the record's settings first and rebuilds).
+ */
+export function readGraphFile<T>(path: string, settingsMatch: (record: SavedRecord) => boolean, limits: GraphLimits, load: (checked: string, record: SavedRecord) => T): T | Rejection | "other settings" | "absent" {
   const kind = graphPathKind(path);
   if (kind !== "file") return kind;
   // O_NONBLOCK: were the path swapped for a FIFO since the lstat above, opening it still would not wait
@@ -338,7 +349,7 @@ export function readGraphFile(path: string, settingsMatch: (record: SavedRecord)
     // of 20 GB kept doctor and search reading for 69 s), and what is wrong is known already
     if (wrong) return { kind: "structure", why: `its structure is not a graph usearch can load safely: ${wrong}` };
     if (reader.finish() !== record.sha256) return { kind: "checksum", why: "its checksum does not match its bytes" };
-    return record;
+    return load(nameOfOpen(fd, path), record);
   } finally {
     closeSync(fd);
   }

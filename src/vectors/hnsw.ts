@@ -161,27 +161,30 @@ export class HnswGraph {
       const { center, bytes: _b, sha256: _s, count: _c, maxKey: _m, ...settings } = r;
       return JSON.stringify(settings) === JSON.stringify(wanted) && center.length === dimensions;
     };
-    let record: ReturnType<typeof readGraphFile>;
+    // usearch loads the file that was checked, by a name that still names it (see readGraphFile)
+    const load = (checked: string, { center, count, maxKey }: SavedRecord): Opened => {
+      const index = HnswGraph.empty(dimensions, o);
+      try {
+        index.load(checked);
+      } catch (err) {
+        const why = `usearch refused it (${(err as Error).message})`;
+        return { graph: null, why, rejected: { kind: "structure", why } };
+      }
+      if (index.size() !== count) {
+        const why = `${index.size()} vectors where ${count} were saved`;
+        return { graph: null, why, rejected: { kind: "structure", why } };
+      }
+      return { graph: new HnswGraph(index, dimensions, Float32Array.from(center), o, typeof maxKey === "number" ? maxKey : null) };
+    };
+    let opened: ReturnType<typeof readGraphFile<Opened>>;
     try {
-      record = readGraphFile(path, settingsMatch, { connectivity: o.connectivity, chunks });
+      opened = readGraphFile(path, settingsMatch, { connectivity: o.connectivity, chunks }, load);
     } catch (err) {
       return { graph: null, why: `unreadable (${(err as Error).message})` };
     }
-    if (record === "absent" || record === "other settings") return { graph: null, why: record };
-    if ("kind" in record) return { graph: null, why: record.why, rejected: record };
-    const { center, count, maxKey } = record;
-    const index = HnswGraph.empty(dimensions, o);
-    try {
-      index.load(path);
-    } catch (err) {
-      const why = `usearch refused it (${(err as Error).message})`;
-      return { graph: null, why, rejected: { kind: "structure", why } };
-    }
-    if (index.size() !== count) {
-      const why = `${index.size()} vectors where ${count} were saved`;
-      return { graph: null, why, rejected: { kind: "structure", why } };
-    }
-    return { graph: new HnswGraph(index, dimensions, Float32Array.from(center), o, typeof maxKey === "number" ? maxKey : null) };
+    if (opened === "absent" || opened === "other settings") return { graph: null, why: opened };
+    if ("kind" in opened) return { graph: null, why: opened.why, rejected: opened };
+    return opened;
   }
 
   /**
