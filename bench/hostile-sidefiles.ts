@@ -38,11 +38,12 @@ const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 214748364
 const QUERY = "harbor lantern meadow";
 
 type Outcome = "crash" | "hang" | "internal" | "error" | "ok";
+/** Runs with --json: the error's code is only printed there (a human-readable failure is one line without it). */
 function run(args: string[]): Outcome {
-  const r = spawnSync(process.execPath, [CLI, ...args], { env: ENV, encoding: "utf8", timeout: TIMEOUT_MS, killSignal: "SIGKILL" });
+  const r = spawnSync(process.execPath, [CLI, ...args, "--json"], { env: ENV, encoding: "utf8", timeout: TIMEOUT_MS, killSignal: "SIGKILL" });
   if (r.error && (r.error as NodeJS.ErrnoException).code === "ETIMEDOUT") return "hang";
   if (r.status === null || r.status > 2) return "crash";
-  if (/\bINTERNAL\b/.test(r.stdout + r.stderr)) return "internal";
+  if (/"code":\s*"INTERNAL"/.test(r.stdout)) return "internal";
   return r.status === 0 ? "ok" : "error";
 }
 
