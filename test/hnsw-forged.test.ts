@@ -13,7 +13,7 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, copyFileSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { cli, tempDir } from "./helpers.js";
@@ -151,3 +151,66 @@ for (const [what, make, named] of oddPaths) {
     assert.ok(!existsSync(`${db}.hnsw`));
   });
 }
+
+/** A sparse file of `bytes` zeros followed by the record of the source's graph, altered to name it whole. */
+function sparseGraph(file: string, bytes: number): void {
+  const data = readFileSync(`${source}.hnsw`);
+  const recordLength = data.readUInt32LE(data.length - 12);
+  const record = JSON.parse(data.subarray(data.length - 12 - recordLength, data.length - 12).toString("utf8"));
+  record.bytes = bytes;
+  const json = Buffer.from(JSON.stringify(record));
+  const tail = Buffer.alloc(4);
+  tail.writeUInt32LE(json.length);
+  const fd = openSync(file, "w");
+  writeSync(fd, Buffer.concat([json, tail, Buffer.from("CSCDHNSW")]), 0, json.length + 12, bytes);
+  closeSync(fd);
+}
+
+test("a sparse graph file of 64 GB whose record names it whole: doctor, search and --repair answer in seconds", () => {
+  // Its bytes are zeros (no disk used) and its record matches its length, so only the structure can refuse it. Before,
+  // the whole file was hashed before the structure's answer was used: 20 GB kept doctor reading for 69 s.
+  const db = join(dir, "sparse.db");
+  for (const suffix of ["", "-wal"]) if (existsSync(source + suffix)) copyFileSync(source + suffix, db + suffix);
+  sparseGraph(`${db}.hnsw`, 64 * 2 ** 30);
+
+  const quick = { env: ENV, timeoutMs: 20_000 };
+  const doctor = cli(["doctor", "--db", db], quick);
+  assert.equal(doctor.status, 1, `doctor answers in time: ${doctor.stderr}`);
+  assert.match(doctor.stdout, /FAILED +approximate vector index: the saved graph file is invalid: its structure is not a graph usearch can load safely/);
+  const r = cli(["search", QUERY, "--db", db, "--json"], quick);
+  assert.equal(r.status, 0, `search answers in time: ${r.stderr}`);
+  assert.equal(topText(r), exactTop);
+  assert.ok(existsSync(`${db}.hnsw.invalid-structure`));
+  rmSync(`${db}.hnsw.invalid-structure`);
+
+  sparseGraph(`${db}.hnsw`, 64 * 2 ** 30);
+  const repair = cli(["doctor", "--repair", "--db", db], quick);
+  assert.match(repair.stdout, /REPAIRED +approximate vector index: .*set aside as sparse\.db\.hnsw\.invalid-structure/, repair.stdout);
+  rmSync(`${db}.hnsw.invalid-structure`);
+});
+
+test("a directory named like an earlier layout's side file (<store>.hnsw.meta): forget --purge and doctor --repair answer, never INTERNAL", () => {
+  // Before, the save removed `<path>.meta` unconditionally: EISDIR after the graph's rename, so every save "failed",
+  // `forget --purge` answered INTERNAL on a store it had purged, and --repair of a stale graph "could not be checked".
+  const db = join(dir, "meta-dir.db");
+  for (const suffix of ["", "-wal", ".hnsw"]) if (existsSync(source + suffix)) copyFileSync(source + suffix, db + suffix);
+  mkdirSync(`${db}.hnsw.meta`);
+  const list = cli(["list", "--db", db, "--json"], TIMEOUT).json as { memories: { id: string }[] };
+  const victim = list.memories[0].id;
+
+  const purge = cli(["forget", victim, "--purge", "--db", db], TIMEOUT);
+  assert.equal(purge.status, 0, `forget --purge answers: ${purge.stdout}${purge.stderr}`);
+  assert.doesNotMatch(purge.stdout + purge.stderr, /INTERNAL|EISDIR/);
+  const doctor = cli(["doctor", "--db", db], TIMEOUT);
+  assert.match(doctor.stdout, /ok +approximate vector index: \d+ vectors, in step with the table/, doctor.stdout);
+
+  // another store's graph (its keys stand for other vectors): --repair deletes it
+  const other = join(dir, "meta-other.db");
+  writeFileSync(join(dir, "other.jsonl"), Array.from({ length: 150 }, (_, i) => JSON.stringify({ text: `zebra ${i} quokka wombat ${i * 7} kestrel` })).join("\n"));
+  assert.equal(cli(["import", join(dir, "other.jsonl"), "--db", other], { env: ENV }).status, 0);
+  assert.equal(cli(["search", "zebra", "--db", other], { env: ENV }).status, 0);
+  copyFileSync(`${other}.hnsw`, `${db}.hnsw`);
+  const repair = cli(["doctor", "--repair", "--db", db], TIMEOUT);
+  assert.match(repair.stdout, /REPAIRED +approximate vector index: the graph does not describe the table/, repair.stdout);
+  assert.ok(lstatSync(`${db}.hnsw.meta`).isDirectory(), "what is not Cascade's is left alone");
+});

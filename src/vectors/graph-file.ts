@@ -21,7 +21,7 @@
  * (a FIFO opened for reading would wait for a writer forever).
  */
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, renameSync, rmSync, writeSync, type Stats } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync, renameSync, rmSync, writeSync, type Stats } from "node:fs";
 
 export const MAGIC = Buffer.from("CSCDHNSW");
 export const TAIL = 4 + MAGIC.length;
@@ -64,6 +64,14 @@ const USEARCH = {
   /** Levels a graph of 2^32 nodes could reach at connectivity 2 are ~32; anything above is not a real graph. */
   maxLevel: 64,
 } as const;
+
+/**
+ * The most vector slots a graph saved for a table of `chunks` chunks may have: its chunks, the slots removals freed,
+ * and the few a catch-up adds (one far from the table is rebuilt anyway: a catch-up stops at a quarter changed).
+ * Generous, so a real file is never refused; bounded, so that a forged file's counts (a sparse file of many
+ * gigabytes with a record naming it whole) cannot make the check read for minutes before finding it wrong.
+ */
+export const slotsAtMost = (chunks: number): number => 4 * chunks + 100_000;
 
 /** What a path holds, read with lstat (never opened): a regular file, nothing, or why it is not usable. */
 export function graphPathKind(path: string): "file" | "absent" | Rejection {
@@ -163,11 +171,13 @@ function u64(view: Buffer, at: number): number {
 }
 
 /** Checks usearch's part of the file (see the module note); a string says what is wrong. */
-function checkStructure(r: Reader, record: SavedRecord, connectivity: number): string | null {
+function checkStructure(r: Reader, record: SavedRecord, limits: GraphLimits): string | null {
+  const { connectivity } = limits;
   const dims = r.take(8);
   if (!dims) return "too short for its vector table";
   const rows = dims.readUInt32LE(0);
   const width = dims.readUInt32LE(4);
+  if (rows > slotsAtMost(limits.chunks)) return `${rows} vector slots where the table holds ${limits.chunks} chunks`;
   if (width !== record.dimensions) return `${width} bytes per vector where ${record.dimensions} dimensions at 8 bits take ${record.dimensions}`;
   if (rows * width > r.left) return `${rows} vectors of ${width} bytes do not fit in the file`;
   r.skip(rows * width);
@@ -286,12 +296,29 @@ function wellFormed(record: SavedRecord): boolean {
   );
 }
 
+/** What a graph file is checked against: the connectivity the caller builds with, and the table's chunk count. */
+export interface GraphLimits {
+  connectivity: number;
+  chunks: number;
+}
+
 /**
- * The record of the graph file at `path` once the whole file verifies (checksum and structure), or why it does not.
- * `connectivity` is what the caller builds with: a file built otherwise is refused before its structure is read
- * (the caller compares the record's settings first and rebuilds).
+ * A name for the file open as `fd` that keeps naming it whatever is renamed over `path` since it was opened (Linux's
+ * /proc/self/fd); elsewhere `path` itself.
  */
-export function readGraphFile(path: string, settingsMatch: (record: SavedRecord) => boolean, connectivity: number): SavedRecord | Rejection | "other settings" | "absent" {
+function nameOfOpen(fd: number, path: string): string {
+  const self = `/proc/self/fd/${fd}`;
+  return existsSync(self) ? self : path;
+}
+
+/**
+ * What `load` makes of the graph file at `path` once the whole file verifies (structure and checksum), or why it does
+ * not. `load` is given a name for the very file that was checked, still open: usearch opens files by name, and the
+ * path itself could name another file by then (one renamed over it between the check and the load). `limits.connectivity`
+ * is what the caller builds with: a file built otherwise is refused before its structure is read (the caller compares
+ * the record's settings first and rebuilds).
+ */
+export function readGraphFile<T>(path: string, settingsMatch: (record: SavedRecord) => boolean, limits: GraphLimits, load: (checked: string, record: SavedRecord) => T): T | Rejection | "other settings" | "absent" {
   const kind = graphPathKind(path);
   if (kind !== "file") return kind;
   // O_NONBLOCK: were the path swapped for a FIFO since the lstat above, opening it still would not wait
@@ -317,11 +344,12 @@ export function readGraphFile(path: string, settingsMatch: (record: SavedRecord)
     if (record.bytes !== size - TAIL - length) return { kind: "truncated", why: `${size - TAIL - length} graph bytes where ${record.bytes} were saved` };
     if (!settingsMatch(record)) return "other settings";
     const reader = new Reader(fd, record.bytes);
-    const wrong = checkStructure(reader, record, connectivity);
-    const sha256 = reader.finish();
-    if (sha256 !== record.sha256) return { kind: "checksum", why: "its checksum does not match its bytes" };
+    const wrong = checkStructure(reader, record, limits);
+    // said before the rest is hashed: a forged file can be far longer than any graph of this store (a sparse file
+    // of 20 GB kept doctor and search reading for 69 s), and what is wrong is known already
     if (wrong) return { kind: "structure", why: `its structure is not a graph usearch can load safely: ${wrong}` };
-    return record;
+    if (reader.finish() !== record.sha256) return { kind: "checksum", why: "its checksum does not match its bytes" };
+    return load(nameOfOpen(fd, path), record);
   } finally {
     closeSync(fd);
   }

@@ -153,35 +153,38 @@ export class HnswGraph {
   /**
    * The graph saved at `path` as it is, once its checksum and its structure verify (vectors/graph-file.ts), or why
    * not: no file, built with other settings, or damaged or not a file (`rejected`; `describes` then tells if a
-   * graph that loaded is current).
+   * graph that loaded is current). `chunks`, the table's count, bounds what the file may claim to hold.
    */
-  static open(path: string, dimensions: number, o: HnswOptions): Opened {
+  static open(path: string, dimensions: number, o: HnswOptions, chunks: number): Opened {
     const { center: _, ...wanted } = HnswGraph.saved(o, dimensions, new Float32Array(0));
     const settingsMatch = (r: SavedRecord) => {
       const { center, bytes: _b, sha256: _s, count: _c, maxKey: _m, ...settings } = r;
       return JSON.stringify(settings) === JSON.stringify(wanted) && center.length === dimensions;
     };
-    let record: ReturnType<typeof readGraphFile>;
+    // usearch loads the file that was checked, by a name that still names it (see readGraphFile)
+    const load = (checked: string, { center, count, maxKey }: SavedRecord): Opened => {
+      const index = HnswGraph.empty(dimensions, o);
+      try {
+        index.load(checked);
+      } catch (err) {
+        const why = `usearch refused it (${(err as Error).message})`;
+        return { graph: null, why, rejected: { kind: "structure", why } };
+      }
+      if (index.size() !== count) {
+        const why = `${index.size()} vectors where ${count} were saved`;
+        return { graph: null, why, rejected: { kind: "structure", why } };
+      }
+      return { graph: new HnswGraph(index, dimensions, Float32Array.from(center), o, typeof maxKey === "number" ? maxKey : null) };
+    };
+    let opened: ReturnType<typeof readGraphFile<Opened>>;
     try {
-      record = readGraphFile(path, settingsMatch, o.connectivity);
+      opened = readGraphFile(path, settingsMatch, { connectivity: o.connectivity, chunks }, load);
     } catch (err) {
       return { graph: null, why: `unreadable (${(err as Error).message})` };
     }
-    if (record === "absent" || record === "other settings") return { graph: null, why: record };
-    if ("kind" in record) return { graph: null, why: record.why, rejected: record };
-    const { center, count, maxKey } = record;
-    const index = HnswGraph.empty(dimensions, o);
-    try {
-      index.load(path);
-    } catch (err) {
-      const why = `usearch refused it (${(err as Error).message})`;
-      return { graph: null, why, rejected: { kind: "structure", why } };
-    }
-    if (index.size() !== count) {
-      const why = `${index.size()} vectors where ${count} were saved`;
-      return { graph: null, why, rejected: { kind: "structure", why } };
-    }
-    return { graph: new HnswGraph(index, dimensions, Float32Array.from(center), o, typeof maxKey === "number" ? maxKey : null) };
+    if (opened === "absent" || opened === "other settings") return { graph: null, why: opened };
+    if ("kind" in opened) return { graph: null, why: opened.why, rejected: opened };
+    return opened;
   }
 
   /**
@@ -191,7 +194,7 @@ export class HnswGraph {
    * rebuilds, and sets aside a file that was `rejected` (damaged, or not a file).
    */
   static load(path: string, matrix: VectorMatrix, o: HnswOptions): { graph: HnswGraph; changed: number } | { graph: null; rejected?: Rejection } {
-    const opened = HnswGraph.open(path, matrix.dimensions, o);
+    const opened = HnswGraph.open(path, matrix.dimensions, o, matrix.count);
     if (!opened.graph) return { graph: null, rejected: opened.rejected };
     const { graph } = opened;
     const changed = graph.catchUp(matrix);
@@ -328,9 +331,7 @@ export class HnswGraph {
       throw err;
     }
     syncFolder(dirname(path));
-    // the earlier layouts' files
-    rmSync(`${path}.meta`, { force: true });
-    rmSync(`${path}.center`, { force: true });
+    removeEarlierLayout(path);
   }
 
   /** Deletes the saved graph; what is not a file there (a directory, a FIFO) is set aside instead, never opened. */
@@ -338,9 +339,7 @@ export class HnswGraph {
     const kind = graphPathKind(path);
     if (typeof kind === "object") setAside(path, kind.kind);
     else rmSync(path, { force: true });
-    // the earlier layouts' files
-    rmSync(`${path}.meta`, { force: true });
-    rmSync(`${path}.center`, { force: true });
+    removeEarlierLayout(path);
   }
 
   /**
@@ -358,6 +357,15 @@ export class HnswGraph {
     }
     return gone;
   }
+}
+
+/**
+ * Deletes the earlier layouts' files beside the graph (`<path>.meta`, `<path>.center`) when they are files. Something
+ * else under those names (a directory) is not Cascade's to delete: removing it threw EISDIR, which failed every save
+ * after its rename and made `forget --purge` answer INTERNAL on a store it had purged.
+ */
+function removeEarlierLayout(path: string): void {
+  for (const name of [`${path}.meta`, `${path}.center`]) if (lstatSync(name, { throwIfNoEntry: false })?.isDirectory() === false) rmSync(name, { force: true });
 }
 
 /** Makes a rename in `folder` durable (a crash right after it cannot bring back the old file); best effort. */

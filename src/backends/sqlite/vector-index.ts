@@ -206,7 +206,7 @@ export class VectorIndex {
     if (!this.approximate || dimensions === null) return null;
     const name = "approximate vector index";
     const matrix = this.load(dimensions);
-    const opened = this.graph ? { graph: this.graph } : path ? HnswGraph.open(path, dimensions, this.approximate) : { graph: null, why: "absent" };
+    const opened = this.graph ? { graph: this.graph } : path ? HnswGraph.open(path, dimensions, this.approximate, matrix.count) : { graph: null, why: "absent" };
     const graph = opened.graph;
     if (!graph) {
       const why = "why" in opened ? opened.why : "absent";
