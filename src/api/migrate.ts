@@ -42,19 +42,46 @@ export interface MigrateReport {
 
 export const DEFAULT_MIGRATE_BATCH = 500;
 
+/** Where a copy goes on from: an interrupted copy's mark (api/copy-mark). */
+export interface CopyPosition {
+  section: CopySection;
+  after: string | null;
+  done: number;
+}
+
+export interface CopyOptions {
+  batch: number;
+  /** Called after each page (awaited: a caller may hold the copy there). */
+  onProgress?: (done: number, total: number) => unknown;
+  /** Go on from here instead of the start (the pages before it are in the target). */
+  resume?: CopyPosition;
+  /** The mark each page's transaction keeps, given where the next page starts (section null: the copy is whole). */
+  mark?: (next: { section: CopySection | null; after: string | null; done: number; total: number }) => string;
+  /** Checked before each page: once aborted, the copy stops between pages (what is written stays, marked). */
+  signal?: AbortSignal;
+}
+
 /** Copies a whole store, section by section, a page per transaction; `onProgress` after each page. */
-export async function copyStore(source: Store, target: Store, options: { batch: number; onProgress?: (done: number, total: number) => void }): Promise<void> {
+export async function copyStore(source: Store, target: Store, options: CopyOptions): Promise<void> {
   const c = await source.copy.counts();
   const total = c.memories + c.summaries + c.edges + c.suggestions + c.topics + c.entities;
-  let done = 0;
-  for (const section of COPY_ORDER) {
-    let after: string | null = null;
+  let done = options.resume?.done ?? 0;
+  const first = options.resume ? COPY_ORDER.indexOf(options.resume.section) : 0;
+  for (let i = first; i < COPY_ORDER.length; i++) {
+    const section = COPY_ORDER[i];
+    let after: string | null = i === first ? (options.resume?.after ?? null) : null;
     do {
+      options.signal?.throwIfAborted();
       const page: { records: CopySections[CopySection][]; next: string | null } = await source.copy.read(section, { after, limit: options.batch });
+      const counted = section !== "settings" && section !== "dirtyWindows" ? page.records.length : 0;
+      const next = page.next !== null ? { section, after: page.next } : { section: COPY_ORDER[i + 1] ?? null, after: null };
       // the dirty windows replace those the copied memories marked, so they are written even when there are none
-      if (page.records.length > 0 || section === "dirtyWindows") await target.copy.write(section, page.records);
-      if (section !== "settings" && section !== "dirtyWindows") done += page.records.length;
-      options.onProgress?.(Math.min(done, total), total);
+      // (and, last of the sections, they carry the mark that says every page is in)
+      if (page.records.length > 0 || section === "dirtyWindows") {
+        await target.copy.write(section, page.records, options.mark?.({ ...next, done: done + counted, total }));
+      }
+      done += counted;
+      await options.onProgress?.(Math.min(done, total), total);
       after = page.next;
     } while (after !== null);
   }
