@@ -49,10 +49,14 @@ function formatReport(r: MigrateReport): string {
 export function registerMigrateCommand(program: Command, { mode }: CliContext): void {
   program
     .command("migrate")
-    .description("copy a whole store (every namespace) into an empty one, e.g. a SQLite file into PostgreSQL; exit 1 if the counts differ")
+    .description("copy a whole store (every namespace) into an empty one, e.g. a SQLite file into PostgreSQL; run again to resume an interrupted copy; exit 1 if the counts differ")
     .requiredOption("--from <location>", "the store to copy: a file, postgres://…, pglite:<dir>")
-    .requiredOption("--to <location>", "an empty store to copy into: a file, postgres://…, pglite:<dir>")
+    .requiredOption("--to <location>", "an empty store to copy into (or one an interrupted copy of the same source left): a file, postgres://…, pglite:<dir>")
     .option("--batch <n>", "records per transaction", integer("--batch", 1))
+    .addHelpText(
+      "after",
+      "\nThe target is marked incomplete until the last page commits: every other command refuses it, and the same migrate run\nagain goes on from the last page that committed. Ctrl-C (SIGINT) or SIGTERM stops between pages (exit 130/143).",
+    )
     .action(async (o: { from: string; to: string; batch?: number }, cmd: Command) => {
       const bars = new Map<string, Progress>();
       const abort = new AbortController();
