@@ -38,7 +38,7 @@ export function parseMark(text: string): CopyMark {
 
 /** The one line every command but a resuming migrate answers for a marked store. */
 export function interruptedCopy(location: string, mark: CopyMark): CascadeError {
-  const where = mark.section === null ? "before it finished" : `after ${mark.done} of ${mark.total} records`;
+  const where = mark.section === null ? "before it finished" : mark.total === 0 ? "before its first page" : `after ${mark.done} of ${mark.total} records`;
   return new CascadeError(
     "STORE_ERROR",
     `${location} is an incomplete copy: cascade migrate from ${mark.from} was interrupted ${where}; run \`cascade migrate --from ${mark.from} --to ${location}\` again to resume it`,

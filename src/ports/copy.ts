@@ -101,8 +101,8 @@ export interface StoreCopy {
   write<S extends CopySection>(section: S, records: CopySections[S][], mark?: string): Promise<void>;
   /** The copy mark (see write): set while a copy into this store has not finished; null on every other store. */
   mark(): Promise<string | null>;
-  /** Removes the copy mark: the copy is whole. */
-  unmark(): Promise<void>;
+  /** Sets the copy mark on its own (a copy marks its target before the first page), or removes it (null: the copy is whole). */
+  setMark(mark: string | null): Promise<void>;
   counts(): Promise<CopyCounts>;
   /** The namespaces this store's tables hold (a SQLite file holds one: its others are files beside it). */
   namespaces(): Promise<string[]>;

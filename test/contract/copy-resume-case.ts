@@ -2,7 +2,8 @@
  * The contract's interrupted-copy case (ports/copy: the copy mark). A copy stopped after its third page leaves the
  * target marked, the mark naming where the next page starts; a page that is refused leaves the mark as it was (it
  * is kept in the page's transaction); the copy resumed from the mark ends with every record once, as a copy that
- * was never stopped; the settings the copy carries never hold the mark, and getMeta never sees it.
+ * was never stopped; the settings the copy carries never hold the mark, and getMeta never sees it. A mark is also
+ * set and removed on its own (setMark), as migrate marks its target before the first page and clears it at the end.
  */
 import assert from "node:assert/strict";
 import { copyStore } from "../../src/api/migrate.js";
@@ -16,6 +17,8 @@ export async function copyResumeCase(open: () => Promise<Store>): Promise<void> 
   const { store: source } = await fullStore(open);
   const target = await open();
   assert.equal(await target.copy.mark(), null, "a new store carries no mark");
+  await target.copy.setMark("before the first page");
+  assert.equal(await target.copy.mark(), "before the first page", "a mark set on its own");
   const stop = new AbortController();
   let pages = 0;
   const mark = (next: Next) => JSON.stringify(next);
@@ -40,7 +43,7 @@ export async function copyResumeCase(open: () => Promise<Store>): Promise<void> 
   const settings = await target.copy.read("settings", { after: null, limit: 1 });
   assert.ok(!JSON.stringify(settings.records).includes("incomplete"), "the mark is not a setting a copy carries");
   assert.equal(await target.getMeta("copy.incomplete"), null);
-  await target.copy.unmark();
+  await target.copy.setMark(null);
   assert.equal(await target.copy.mark(), null);
   await source.close();
   await target.close();

@@ -82,7 +82,7 @@ export class PostgresStore implements Store {
       );
     },
     mark: () => copy.copyMark(this.db, this.ns),
-    unmark: () => copy.setCopyMark(this.db, this.ns, null),
+    setMark: (mark) => copy.setCopyMark(this.db, this.ns, mark),
     counts: () => copy.copyCounts(this.db, this.ns),
     namespaces: () => copy.namespaces(this.db),
   };

@@ -109,7 +109,7 @@ export class SqliteStore implements Store {
       this.vectors.add(added);
     },
     mark: async () => copyMark(this.prepare),
-    unmark: async () => setCopyMark(this.prepare, null),
+    setMark: async (mark) => setCopyMark(this.prepare, mark),
     counts: async () => copyCounts(this.prepare),
     namespaces: async () => ["default"],
   };
