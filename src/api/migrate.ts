@@ -221,17 +221,17 @@ export async function migrateStore(options: MigrateOptions): Promise<MigrateRepo
     await target.close();
   }
   const mark = (next: Omit<CopyMark, "from" | "source">) => formatMark({ from, source: canonical(from), ...next });
-  // a fresh target is marked before anything else, so no kill from here on leaves a store that opens as whole
-  // (a kill before the first page left one that opened empty, exit 0)
-  if (resume.size === 0) {
-    await eachNamespace(to, namespaces, (_, t) => t.copy.setMark(mark({ section: COPY_ORDER[0], after: null, done: 0, total: 0 })));
-  }
-
-  // A SQLite source another process writes (a server) is read from a snapshot: read page by page, a later page
-  // held an edge naming a memory written after the memories' pages were read, and the copy failed half-way.
-  const snapshot = isFileLocation(from) ? snapshotSqliteStore(from, namespaces) : null;
   const results: MigratedNamespace[] = [];
+  let snapshot: { location: string; remove: () => void } | null = null;
   try {
+    // a fresh target is marked before anything else, so no kill from here on leaves a store that opens as whole
+    // (a kill before the first page left one that opened empty, exit 0)
+    if (resume.size === 0) {
+      await eachNamespace(to, namespaces, (_, t) => t.copy.setMark(mark({ section: COPY_ORDER[0], after: null, done: 0, total: 0 })));
+    }
+    // A SQLite source another process writes (a server) is read from a snapshot: read page by page, a later page
+    // held an edge naming a memory written after the memories' pages were read, and the copy failed half-way.
+    snapshot = isFileLocation(from) ? snapshotSqliteStore(from, namespaces) : null;
     for (const ns of namespaces) {
       const [s, t] = [await openStoreAt(namespacePath(snapshot?.location ?? from, ns)), await openStoreAt(namespacePath(to, ns))];
       try {
