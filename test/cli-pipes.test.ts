@@ -34,6 +34,32 @@ for (const args of [["search", "project"], ["export"], ["list"], ["search", "pro
   });
 }
 
+/** As closedPipe, but the reader takes the first line before it closes (`cascade export | head -1`). */
+function firstLineThenClose(args: string[]): Promise<{ code: number | null; stderr: string; first: string }> {
+  const child = spawn(process.execPath, [process.env.CASCADE_TEST_CLI ?? CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let [stdout, stderr] = ["", ""];
+  child.stdout.on("data", (d) => {
+    stdout += d;
+    if (stdout.includes("\n")) child.stdout.destroy();
+  });
+  child.stderr.on("data", (d) => (stderr += d));
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stderr, first: stdout.split("\n")[0] })));
+}
+
+// output larger than a pipe's buffer (64 KiB), so that writes are still to come when the reader leaves
+const big = join(dir, "big.db");
+writeFileSync(join(dir, "more.jsonl"), Array.from({ length: 700 }, (_, i) => JSON.stringify({ text: `Project note ${i}: the release train moved on by step ${i} of the plan` })).join("\n"));
+assert.equal(cli(["import", join(dir, "more.jsonl"), "--db", big]).status, 0);
+
+for (const args of [["export"], ["list", "--limit", "1000"], ["search", "project", "-k", "700"]]) {
+  test(`cascade ${args.join(" ")} read for one line, then the pipe closed: exit 0, nothing on stderr`, async () => {
+    const r = await firstLineThenClose([...args, "--db", big]);
+    assert.notEqual(r.first, "", "the reader got its line");
+    assert.equal(r.stderr, "", "nothing on stderr");
+    assert.equal(r.code, 0);
+  });
+}
+
 test("cascade export to a full disk (/dev/full) says so in one line, exit 1", { skip: !existsSync("/dev/full") && "no /dev/full here" }, async () => {
   const full = openSync("/dev/full", "w");
   try {

@@ -3,8 +3,15 @@
  * `migrateStore`: copies every namespace of one store location into an empty one (a SQLite file into
  * PostgreSQL, PGlite into a file, ...), through the Store port only (ports/copy): sections in COPY_ORDER, a page
  * of records per transaction, ids and times kept. Then both sides are counted, kind by kind, and the report says
- * whether they agree. Refused before anything is written: a source that holds nothing, a target that already
- * holds something, the same location twice.
+ * whether they agree. Refused before anything is written: a source that holds nothing (or is itself an unfinished
+ * copy), a target that already holds something, the same location twice.
+ *
+ * Each page's transaction keeps a mark in the target's namespace (api/copy-mark) saying where the next page starts;
+ * the marks go only after the last namespace is in, the default namespace's last. So a copy killed half-way is
+ * refused by every other command, and the same migrate run again goes on from the last page that committed (a
+ * target marked by a copy of another source is refused). The source's snapshot is removed on every exit the
+ * process sees (the CLI turns SIGINT and SIGTERM into an abort between pages); one a SIGKILL left is removed by the
+ * next migrate (api/snapshots).
  */
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
@@ -13,15 +20,22 @@ import { countOf } from "../text/plural.js";
 import { COPY_ORDER, type CopyCounts, type CopySection, type CopySections } from "../ports/copy.js";
 import type { Store } from "../ports/store.js";
 import { DEFAULT_NAMESPACE, isFileLocation, namespaceDir, namespacePath } from "./namespaces.js";
-import { openStoreAt, snapshotSqliteStore } from "./stores.js";
+import { openStoreAt } from "./stores.js";
+import { removeStaleSnapshots, snapshotSqliteStore } from "./snapshots.js";
+import { formatMark, interruptedCopy, parseMark, type CopyMark } from "./copy-mark.js";
 
 export interface MigrateOptions {
   from: string;
   to: string;
   /** Records per page, one transaction each (default 500). */
   batch?: number;
-  /** Called after each page: records copied so far of the namespace's total. */
-  onProgress?: (progress: { namespace: string; done: number; total: number }) => void;
+  /** Called after each page: records copied so far of the namespace's total (awaited: a caller may hold the copy there). */
+  onProgress?: (progress: { namespace: string; done: number; total: number }) => unknown;
+  /**
+   * Stops the copy between pages (the CLI aborts on SIGINT and SIGTERM): what is written stays, marked incomplete,
+   * the snapshot goes, and the same migrate run again resumes.
+   */
+  signal?: AbortSignal;
 }
 
 export interface MigratedNamespace {
@@ -42,19 +56,46 @@ export interface MigrateReport {
 
 export const DEFAULT_MIGRATE_BATCH = 500;
 
+/** Where a copy goes on from: an interrupted copy's mark (api/copy-mark). */
+export interface CopyPosition {
+  section: CopySection;
+  after: string | null;
+  done: number;
+}
+
+export interface CopyOptions {
+  batch: number;
+  /** Called after each page (awaited: a caller may hold the copy there). */
+  onProgress?: (done: number, total: number) => unknown;
+  /** Go on from here instead of the start (the pages before it are in the target). */
+  resume?: CopyPosition;
+  /** The mark each page's transaction keeps, given where the next page starts (section null: the copy is whole). */
+  mark?: (next: { section: CopySection | null; after: string | null; done: number; total: number }) => string;
+  /** Checked before each page: once aborted, the copy stops between pages (what is written stays, marked). */
+  signal?: AbortSignal;
+}
+
 /** Copies a whole store, section by section, a page per transaction; `onProgress` after each page. */
-export async function copyStore(source: Store, target: Store, options: { batch: number; onProgress?: (done: number, total: number) => void }): Promise<void> {
+export async function copyStore(source: Store, target: Store, options: CopyOptions): Promise<void> {
   const c = await source.copy.counts();
   const total = c.memories + c.summaries + c.edges + c.suggestions + c.topics + c.entities;
-  let done = 0;
-  for (const section of COPY_ORDER) {
-    let after: string | null = null;
+  let done = options.resume?.done ?? 0;
+  const first = options.resume ? COPY_ORDER.indexOf(options.resume.section) : 0;
+  for (let i = first; i < COPY_ORDER.length; i++) {
+    const section = COPY_ORDER[i];
+    let after: string | null = i === first ? (options.resume?.after ?? null) : null;
     do {
+      options.signal?.throwIfAborted();
       const page: { records: CopySections[CopySection][]; next: string | null } = await source.copy.read(section, { after, limit: options.batch });
+      const counted = section !== "settings" && section !== "dirtyWindows" ? page.records.length : 0;
+      const next = page.next !== null ? { section, after: page.next } : { section: COPY_ORDER[i + 1] ?? null, after: null };
       // the dirty windows replace those the copied memories marked, so they are written even when there are none
-      if (page.records.length > 0 || section === "dirtyWindows") await target.copy.write(section, page.records);
-      if (section !== "settings" && section !== "dirtyWindows") done += page.records.length;
-      options.onProgress?.(Math.min(done, total), total);
+      // (and, last of the sections, they carry the mark that says every page is in)
+      if (page.records.length > 0 || section === "dirtyWindows") {
+        await target.copy.write(section, page.records, options.mark?.({ ...next, done: done + counted, total }));
+      }
+      done += counted;
+      await options.onProgress?.(Math.min(done, total), total);
       after = page.next;
     } while (after !== null);
   }
@@ -89,11 +130,15 @@ async function namespacesAt(location: string, store: Store): Promise<string[]> {
   return [DEFAULT_NAMESPACE, ...others.sort()];
 }
 
-/** What each namespace at a location holds; one that was ever written (stamped) or holds any record is occupied. */
-async function contentsAt(location: string, store: Store): Promise<{ ns: string; counts: CopyCounts; occupied: boolean }[]> {
+/**
+ * What each namespace at a location holds; one that was ever written (stamped) or holds any record is occupied.
+ * `mark`: the copy mark of a migrate that has not finished there (api/copy-mark), or null.
+ */
+async function contentsAt(location: string, store: Store): Promise<{ ns: string; counts: CopyCounts; occupied: boolean; mark: CopyMark | null }[]> {
   return eachNamespace(location, await namespacesAt(location, store), async (ns, s) => {
     const counts = await s.copy.counts();
-    return { ns, counts, occupied: (await s.embedderStamp()) !== null || Object.values(counts).some((n) => n > 0) };
+    const mark = await s.copy.mark();
+    return { ns, counts, occupied: (await s.embedderStamp()) !== null || Object.values(counts).some((n) => n > 0), mark: mark === null ? null : parseMark(mark) };
   });
 }
 
@@ -121,12 +166,29 @@ function targetFiles(to: string, namespaces: string[]): string[] {
 
 /**
  * A failed copy removes what it created (the target was empty), so that trying again is possible; a server's
- * target cannot be removed here, so the error says what it holds.
+ * target cannot be removed here, so the error says what it holds (marked incomplete: a rerun resumes it).
  */
 function leaveNoHalfCopy(err: unknown, to: string, created: string[]): unknown {
   for (const path of created) rmSync(path, { recursive: true, force: true });
   if (!(err instanceof CascadeError) || created.length > 0 || err.isUsageError) return err;
-  return new CascadeError(err.code, `${err.message}; ${to} holds part of the copy: clear those namespaces (or pick another target) before trying again`, { cause: err });
+  return new CascadeError(err.code, `${err.message}; ${to} holds part of the copy, marked incomplete: run cascade migrate again to resume it (or clear those namespaces)`, { cause: err });
+}
+
+/**
+ * Which namespaces of the target to copy into, and from where: a fresh copy needs every namespace empty; a target
+ * marked by an interrupted copy of the same source goes on where each namespace's mark says. There a namespace
+ * with no mark is empty (not reached yet) or whole (its mark was removed as the copy finished: see migrateStore).
+ */
+function planResume(from: string, to: string, held: Awaited<ReturnType<typeof contentsAt>>): Map<string, CopyMark | "whole"> {
+  const marked = held.filter((c) => c.mark !== null);
+  if (marked.length === 0) {
+    const busy = held.find((c) => c.occupied);
+    if (busy) throw invalidInput("--to", `${to} already holds a store (namespace ${busy.ns}: ${countOf(busy.counts.memories, "memory")}); migrate copies into an empty location only`);
+    return new Map();
+  }
+  const other = marked.find((c) => c.mark!.source !== canonical(from));
+  if (other) throw invalidInput("--from", `${to} holds an interrupted copy of ${other.mark!.from}, not of ${from}: resume it with --from ${other.mark!.from}`);
+  return new Map(held.filter((c) => c.mark !== null || c.occupied).map((c) => [c.ns, c.mark ?? "whole"]));
 }
 
 /** Copies every namespace at `from` into the empty location `to` and compares the counts of both (see the module note). */
@@ -136,6 +198,7 @@ export async function migrateStore(options: MigrateOptions): Promise<MigrateRepo
   checkLocations(from, to);
   const batch = options.batch ?? DEFAULT_MIGRATE_BATCH;
   if (!Number.isInteger(batch) || batch < 1) throw invalidInput("--batch", `${batch} must be a whole number of records, at least 1`);
+  removeStaleSnapshots();
 
   // the source is checked before the target is opened, so a refused copy creates no target file
   const source = await openStoreAt(from);
@@ -143,43 +206,68 @@ export async function migrateStore(options: MigrateOptions): Promise<MigrateRepo
   try {
     const held = await contentsAt(from, source);
     if (!held.some((c) => c.occupied)) throw invalidInput("--from", `the store at ${from} is empty: nothing to copy`);
+    const half = held.find((c) => c.mark !== null);
+    if (half) throw invalidInput("--from", interruptedCopy(from, half.mark!).message);
     namespaces = held.map((c) => c.ns);
   } finally {
     await source.close();
   }
   const createdFiles = targetFiles(to, namespaces).filter((f) => !existsSync(f)); // before opening the target creates it
   const target = await openStoreAt(to);
+  let resume: Map<string, CopyMark | "whole">;
   try {
-    const busy = (await contentsAt(to, target)).find((c) => c.occupied);
-    if (busy) {
-      throw invalidInput("--to", `${to} already holds a store (namespace ${busy.ns}: ${countOf(busy.counts.memories, "memory")}); migrate copies into an empty location only`);
-    }
+    resume = planResume(from, to, await contentsAt(to, target));
   } finally {
     await target.close();
   }
-
-  // A SQLite source another process writes (a server) is read from a snapshot: read page by page, a later page
-  // held an edge naming a memory written after the memories' pages were read, and the copy failed half-way.
-  const snapshot = isFileLocation(from) ? snapshotSqliteStore(from, namespaces) : null;
+  const mark = (next: Omit<CopyMark, "from" | "source">) => formatMark({ from, source: canonical(from), ...next });
   const results: MigratedNamespace[] = [];
+  let snapshot: { location: string; remove: () => void } | null = null;
   try {
+    // a fresh target is marked before anything else, so no kill from here on leaves a store that opens as whole
+    // (a kill before the first page left one that opened empty, exit 0)
+    if (resume.size === 0) {
+      await eachNamespace(to, namespaces, (_, t) => t.copy.setMark(mark({ section: COPY_ORDER[0], after: null, done: 0, total: 0 })));
+    }
+    // A SQLite source another process writes (a server) is read from a snapshot: read page by page, a later page
+    // held an edge naming a memory written after the memories' pages were read, and the copy failed half-way.
+    snapshot = isFileLocation(from) ? snapshotSqliteStore(from, namespaces) : null;
     for (const ns of namespaces) {
       const [s, t] = [await openStoreAt(namespacePath(snapshot?.location ?? from, ns)), await openStoreAt(namespacePath(to, ns))];
       try {
-        await copyStore(s, t, { batch, onProgress: (done, total) => options.onProgress?.({ namespace: ns, done, total }) });
+        const was = resume.get(ns);
+        if (was !== "whole" && was?.section !== null) {
+          await copyStore(s, t, {
+            batch,
+            mark,
+            signal: options.signal,
+            resume: was && was.section ? { section: was.section, after: was.after, done: was.done } : undefined,
+            onProgress: (done, total) => options.onProgress?.({ namespace: ns, done, total }),
+          });
+        }
         await t.settle();
         const [sc, tc] = [await s.copy.counts(), await t.copy.counts()];
         results.push({ namespace: ns, source: sc, target: tc, ok: (Object.keys(sc) as (keyof CopyCounts)[]).every((k) => sc[k] === tc[k]) });
       } catch (err) {
         if (err instanceof CascadeError) throw err;
+        if (options.signal?.aborted) throw new CascadeError("STORE_ERROR", `migrate was interrupted while copying namespace ${ns}; ${to} is marked incomplete: run the same cascade migrate again to resume it`, { cause: err });
         throw new CascadeError("STORE_ERROR", `migrate: copying namespace ${ns} failed: ${(err as Error).message}`, { cause: err });
       } finally {
         await s.close();
         await t.close();
       }
     }
+    // every namespace is in: the marks go, the default namespace's last (while it is marked, a rerun resumes)
+    for (const ns of [...namespaces].reverse()) {
+      const t = await openStoreAt(namespacePath(to, ns));
+      try {
+        await t.copy.setMark(null);
+      } finally {
+        await t.close();
+      }
+    }
   } catch (err) {
-    throw leaveNoHalfCopy(err, to, createdFiles);
+    throw options.signal?.aborted || resume.size > 0 ? err : leaveNoHalfCopy(err, to, createdFiles);
   } finally {
     snapshot?.remove();
   }

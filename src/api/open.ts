@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { CascadeError, storeFailure } from "../errors.js";
 import { openStoreAt } from "./stores.js";
+import { refuseIncompleteCopy } from "./copy-mark.js";
 import { loadGloveTable } from "../embed/glove-cache.js";
 import { SifEmbedder, sifEmbedderId } from "../embed/sif.js";
 import { fixedClock, type Clock } from "../ports/clock.js";
@@ -111,6 +112,8 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Engin
   try {
     // a PostgreSQL namespace is rows in shared tables: it exists once something was written (and so stamped)
     if (mustExist && inNamespace && !isFileLocation(path) && (await store.embedderStamp()) === null) throw noNamespace();
+    // a copy cascade migrate has not finished looks whole and is not: refused, saying how to resume it
+    await refuseIncompleteCopy(store, base);
     const { embedder, spec } = await chooseEmbedder(options.embedder, store);
     // late interaction reads the offline word vectors even beside another embedder, loaded only when it runs
     const tokens = options.tokens ?? (embedder instanceof SifEmbedder || embedder instanceof LazyGloveEmbedder ? embedder : lazyTokens(defaultGloveEmbedder, "glove-wink-sg-100d", GLOVE_DIMENSIONS));

@@ -6,41 +6,17 @@
  * that needs stores (the SDK's openMemory, eval, bench) receives them from here, so the engine, the channels
  * and the harnesses never pick a backend themselves.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { join } from "node:path";
 import { CascadeError } from "../errors.js";
-import { snapshotFile } from "../backends/sqlite/snapshot.js";
 import { SqliteStore } from "../backends/sqlite/store.js";
-import { namespacePath } from "./namespaces.js";
 import type { Store, StoreMaker } from "../ports/store.js";
 
 /** Opens the store at a location (a SQLite file, created on first write, or ":memory:"; or a PostgreSQL location). */
 export async function openStoreAt(location: string): Promise<Store> {
   if (/^(postgres|postgresql|pglite):/i.test(location)) return (await import("../backends/postgres/open.js")).openPostgresLocation(location);
   return new SqliteStore(location);
-}
-
-/**
- * Consistent copies of a SQLite store's namespace files in a temporary folder, laid out as at `location` (a
- * namespace's file is where namespacePath puts it), for a reader that pages through a store another process may
- * be writing. `remove` deletes the folder.
- */
-export function snapshotSqliteStore(location: string, namespaces: string[]): { location: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), "cascade-snapshot-"));
-  const copy = join(dir, basename(location));
-  try {
-    for (const ns of namespaces) {
-      const [from, to] = [namespacePath(location, ns), namespacePath(copy, ns)];
-      if (!existsSync(from)) continue;
-      mkdirSync(dirname(to), { recursive: true });
-      snapshotFile(from, to);
-    }
-  } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
-  return { location: copy, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** A PostgreSQL server's URL (`postgres://…` or `postgresql://…`). */

@@ -113,3 +113,9 @@ export const toStoredEntity = (e: CopiedEntityRow): StoredEntity => ({
 
 /** The prefix the engine's own meta keys (getMeta/setMeta) are stored under, in both stores. */
 export const ENGINE_META = "engine.";
+
+/**
+ * The meta key of a copy's mark (StoreCopy.write): outside ENGINE_META, so a copy never carries it along with the
+ * settings and getMeta never sees it.
+ */
+export const COPY_MARK = "copy.incomplete";

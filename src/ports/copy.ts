@@ -93,8 +93,16 @@ export interface StoreCopy {
    * previous page (null for the first); `next` is null after the last. `settings` and `dirtyWindows` come whole.
    */
   read<S extends CopySection>(section: S, page: { after: string | null; limit: number }): Promise<{ records: CopySections[S][]; next: string | null }>;
-  /** Writes one page read from another store, in one transaction, keeping ids and times; refused (nothing written) if an id exists. */
-  write<S extends CopySection>(section: S, records: CopySections[S][]): Promise<void>;
+  /**
+   * Writes one page read from another store, in one transaction, keeping ids and times; refused (nothing written) if
+   * an id exists. `mark`, when given, is kept as the store's copy mark in the same transaction, so the mark never
+   * names a page that did not commit (api/migrate keeps its cursor there to resume an interrupted copy).
+   */
+  write<S extends CopySection>(section: S, records: CopySections[S][], mark?: string): Promise<void>;
+  /** The copy mark (see write): set while a copy into this store has not finished; null on every other store. */
+  mark(): Promise<string | null>;
+  /** Sets the copy mark on its own (a copy marks its target before the first page), or removes it (null: the copy is whole). */
+  setMark(mark: string | null): Promise<void>;
   counts(): Promise<CopyCounts>;
   /** The namespaces this store's tables hold (a SQLite file holds one: its others are files beside it). */
   namespaces(): Promise<string[]>;

@@ -26,7 +26,7 @@ async function readAll(store: Store, section: CopySection): Promise<unknown[]> {
  * The source: memories (one indexed with another as its context), a correction, edges (one retracted),
  * suggestions (one decided), topics, a summary node, entities with an alias, meta.
  */
-async function fullStore(open: () => Promise<Store>) {
+export async function fullStore(open: () => Promise<Store>) {
   const { store, ids } = await seeded(open);
   const named = await prepared([
     { text: "Maria reviewed the billing rollout.", at: at(7) },

@@ -11,6 +11,7 @@ import type { Store } from "../../src/ports/store.js";
 import { parseFilterArg } from "../../src/query/where.js";
 import { windowAt } from "../../src/time/windows.js";
 import { copyCase } from "./copy-case.js";
+import { copyResumeCase } from "./copy-resume-case.js";
 import { enrichmentCase } from "./enrichment-case.js";
 import { reembedCase } from "./reembed-case.js";
 import { entityBatchCase } from "./entity-batch-case.js";
@@ -42,6 +43,7 @@ export const CONTRACT_CASES = [
   "a correction replaces the content and keeps the revision",
   "expired memories leave every channel and the list",
   "a whole store copies into another, ids and times kept",
+  "a copy stopped part-way is marked, and resumes from its mark",
   "memories know their neighbours in their session",
   "memories say who spoke them",
   "scope: exact-scope filter, neighbours, previous turn and entity counts within one scope",
@@ -56,6 +58,7 @@ const cases: Record<ContractCase, (open: () => Promise<Store>) => Promise<void>>
   "expired memories leave every channel and the list": expiryCase,
   "a whole store copies into another, ids and times kept": copyCase,
   "a re-embedding builds beside the live vectors and switches in one step": reembedCase,
+  "a copy stopped part-way is marked, and resumes from its mark": copyResumeCase,
   "an entity keeps only the forms some memory names it by": entityFormsCase,
   "a batch's mentions resolve as one memory at a time would": entityBatchCase,
   "scope: exact-scope filter, neighbours, previous turn and entity counts within one scope": scopeCase,

@@ -10,7 +10,7 @@ import { CascadeError } from "../../errors.js";
 import type { CopyCounts, CopySection, CopySections, StoredMemory } from "../../ports/copy.js";
 import type { WindowLevel } from "../../time/windows.js";
 import {
-  ENGINE_META, paged, toStoredEntity, toStoredMemories, type CopiedChunkRow, type CopiedEntityRow, type CopiedMemoryRow, type CopiedNodeRow, type Page,
+  COPY_MARK, ENGINE_META, paged, toStoredEntity, toStoredMemories, type CopiedChunkRow, type CopiedEntityRow, type CopiedMemoryRow, type CopiedNodeRow, type Page,
 } from "../copy-rows.js";
 import { toEdge, toSuggestion, type EdgeRow, type SuggestionRow } from "../rows.js";
 import type { Queryable } from "./connection.js";
@@ -234,6 +234,18 @@ const WRITERS: { [S in CopySection]: Writer<S> } = {
 
 export function writeSection<S extends CopySection>(q: Queryable, ns: string, section: S, records: CopySections[S][]): Promise<number> {
   return WRITERS[section](q, ns, records);
+}
+
+/** The namespace's copy mark (ports/copy), or null. */
+export async function copyMark(q: Queryable, ns: string): Promise<string | null> {
+  const [row] = await q.query<{ value: string }>("SELECT value FROM meta WHERE namespace = $1 AND key = $2", [ns, COPY_MARK]);
+  return row?.value ?? null;
+}
+
+/** Sets the namespace's copy mark, or removes it (null); in the transaction `q` is, when it is one. */
+export async function setCopyMark(q: Queryable, ns: string, mark: string | null): Promise<void> {
+  if (mark === null) await q.query("DELETE FROM meta WHERE namespace = $1 AND key = $2", [ns, COPY_MARK]);
+  else await q.query("INSERT INTO meta (namespace, key, value) VALUES ($1, $2, $3) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value", [ns, COPY_MARK, mark]);
 }
 
 export async function copyCounts(q: Queryable, ns: string): Promise<CopyCounts> {

@@ -73,9 +73,17 @@ export class PostgresStore implements Store {
 
   readonly copy: StoreCopy = {
     read: (section, page) => copy.readSection(this.db, this.ns, section, page),
-    write: async (section, records) => {
-      await this.wrote(await this.write((tx) => copy.writeSection(tx, this.ns, section, records)));
+    write: async (section, records, mark) => {
+      await this.wrote(
+        await this.write(async (tx) => {
+          const chunks = await copy.writeSection(tx, this.ns, section, records);
+          if (mark !== undefined) await copy.setCopyMark(tx, this.ns, mark);
+          return chunks;
+        }),
+      );
     },
+    mark: () => copy.copyMark(this.db, this.ns),
+    setMark: (mark) => copy.setCopyMark(this.db, this.ns, mark),
     counts: () => copy.copyCounts(this.db, this.ns),
     namespaces: () => copy.namespaces(this.db),
   };

@@ -38,7 +38,7 @@ import { defaultApproximateSearch, VectorIndex, type ApproximateSearch } from ".
 import { StatementCache } from "./statement-cache.js";
 import { purgeDeleted, type PurgeReport } from "./purge.js";
 import { idsByImportKey } from "./import-keys-sql.js";
-import { copyCounts, readSection, writeSection } from "./copy-sql.js";
+import { copyCounts, copyMark, readSection, setCopyMark, writeSection } from "./copy-sql.js";
 import type { StoreCopy } from "../../ports/copy.js";
 import { OwnerCache } from "./owner-cache.js";
 import { SideReader, type SideJob } from "./side-reader.js";
@@ -101,10 +101,16 @@ export class SqliteStore implements Store {
 
   readonly copy: StoreCopy = {
     read: async (section, page) => readSection(this.prepare, section, page),
-    write: async (section, records) => {
-      const added = this.db.transaction(() => writeSection(this.prepare, section, records))();
+    write: async (section, records, mark) => {
+      const added = this.db.transaction(() => {
+        const chunks = writeSection(this.prepare, section, records);
+        if (mark !== undefined) setCopyMark(this.prepare, mark);
+        return chunks;
+      })();
       this.vectors.add(added);
     },
+    mark: async () => copyMark(this.prepare),
+    setMark: async (mark) => setCopyMark(this.prepare, mark),
     counts: async () => copyCounts(this.prepare),
     namespaces: async () => ["default"],
   };

@@ -26,7 +26,7 @@ export const COMMAND_ANSWERS: Readonly<Record<string, string>> = {
   list: `{"memories": [each with "status", "superseded_by", "supersedes"], "edges": [every edge touching them, with "in_force"], "next_cursor"}; pass next_cursor as --cursor for the next page`,
   stats: `memories (summary nodes counted apart as "summaries"), chunks, vocabulary, bytes, embedder`,
   doctor: `{"ok", "checks": [{"name", "ok", "detail", "repaired"}]}; exit 1 when a check fails`,
-  migrate: `{"from", "to", "ok", "took_ms", "namespaces": [{"namespace", "source", "target", "ok"}]} (a table without --json); exit 1 if the counts differ; a non-empty target, the source itself or a source that is not there: exit 2, nothing written`,
+  migrate: `{"from", "to", "ok", "took_ms", "namespaces": [{"namespace", "source", "target", "ok"}]} (a table without --json); exit 1 if the counts differ; a non-empty target (other than one an interrupted copy of the same source left, which it resumes), the source itself, a source that is not there or is an unfinished copy: exit 2, nothing written; stopped by SIGINT or SIGTERM: exit 130 or 143, the target marked incomplete until a rerun finishes it`,
   export: `JSONL on stdout, one memory a line with its corrections and edges (import reads it back)`,
 };
 
