@@ -91,6 +91,7 @@ describe("GET /metrics on a real loopback server", () => {
     assert.ok(sample(text, "cascade_chunks", { namespace: "default" }) >= WRITES);
     assert.ok(sample(text, "cascade_store_bytes", { namespace: "default" }) > 0);
     assert.match(text, /^cascade_pyramid_dirty_windows\{namespace="default"\} \d+$/m);
+    assert.match(text, /^cascade_enrichment_failures\{namespace="default"\} 0$/m);
     assert.match(text, /^# TYPE cascade_http_request_duration_seconds histogram$/m);
   });
 });

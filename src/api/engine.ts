@@ -439,11 +439,13 @@ export class Engine {
 
   /**
    * Figures for monitoring, read without waiting for the pyramid's pending refresh (its backlog is one of them):
-   * the store's counts and size, and the windows written to and not summarised again yet.
+   * the store's counts and size, the windows written to and not summarised again yet, and the enrichment steps that
+   * failed on stored memories and wait for `doctor --repair`.
    */
-  async vitals(): Promise<StoreStats & { dirtyWindows: number }> {
-    const [stats, dirty] = await Promise.all([this.ports.store.stats(), this.ports.store.dirtyWindows()]);
-    return { ...stats, dirtyWindows: dirty.length };
+  async vitals(): Promise<StoreStats & { dirtyWindows: number; enrichmentFailures: number }> {
+    const [stats, dirty, failed] = await Promise.all([this.ports.store.stats(), this.ports.store.dirtyWindows(), this.ports.store.enrichment.pending(0)]);
+    const enrichmentFailures = Object.values(failed.byStep).reduce((sum, n) => sum + (n ?? 0), 0);
+    return { ...stats, dirtyWindows: dirty.length, enrichmentFailures };
   }
 
   async close(): Promise<void> {

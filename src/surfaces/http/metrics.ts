@@ -43,6 +43,7 @@ export function createServerMetrics(space: MemorySpace): ServerMetrics {
   const chunks = gauge("cascade_chunks", "Chunks indexed, per open namespace");
   const bytes = gauge("cascade_store_bytes", "Bytes the store takes (SQLite: the namespace's database, write-ahead log and vector graph; PostgreSQL: Cascade's tables, which every namespace shares), per open namespace");
   const lag = gauge("cascade_pyramid_dirty_windows", "Pyramid windows written to and not summarised again yet, per open namespace");
+  const enrichment = gauge("cascade_enrichment_failures", "Enrichment steps that failed on stored memories and wait for doctor --repair, per open namespace");
   const scrapeErrors = new Counter({ name: "cascade_metrics_namespace_errors_total", help: "Namespaces whose figures a scrape could not read (closed or removed meanwhile)", registers: [registry] });
 
   const middleware: MiddlewareHandler = async (c, next) => {
@@ -67,7 +68,7 @@ export function createServerMetrics(space: MemorySpace): ServerMetrics {
   };
 
   const readStores = async () => {
-    for (const g of [memories, chunks, bytes, lag]) g.reset(); // a namespace closed since the last scrape drops out
+    for (const g of [memories, chunks, bytes, lag, enrichment]) g.reset(); // a namespace closed since the last scrape drops out
     for (const namespace of space.openNamespaces()) {
       try {
         const lease = await space.acquire(namespace);
@@ -77,6 +78,7 @@ export function createServerMetrics(space: MemorySpace): ServerMetrics {
           chunks.set({ namespace }, v.chunks);
           bytes.set({ namespace }, v.bytes);
           lag.set({ namespace }, v.dirtyWindows);
+          enrichment.set({ namespace }, v.enrichmentFailures);
         } finally {
           lease.release();
         }
