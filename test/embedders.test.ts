@@ -63,7 +63,7 @@ describe("OpenAI-compatible embedder against a local server", () => {
     data: input.map((_, i) => ({ index: i, embedding: Array.from({ length: dims }, (_, j) => (j === i % dims ? 3 : 0)) })),
   });
   const embedder = (opts: Partial<ConstructorParameters<typeof OpenAIEmbedder>[0]> = {}) =>
-    new OpenAIEmbedder({ baseURL, model: "test-model", dimensions: 4, apiKey: "sk-test", retries: 1, retryDelayMs: 5, timeoutMs: 500, ...opts });
+    new OpenAIEmbedder({ baseURL, model: "test-model", dimensions: 4, apiKey: "sk-test", retries: 1, retryDelayMs: 5, timeoutMs: 10_000, ...opts });
   const failsWith = async (p: Promise<unknown>, message: RegExp) =>
     assert.rejects(p, (err: unknown) => err instanceof CascadeError && err.code === "PROVIDER_ERROR" && message.test(err.message));
 
