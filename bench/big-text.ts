@@ -3,6 +3,7 @@
  * organisations and products by name, dates, amounts, times, changes of plan. Deterministic (seeded), so that two
  * runs time the same text. Used by bench/big-write.ts and by the test that a big write leaves the server answering.
  */
+import { seededRandom } from "../src/bench/corpus.js";
 
 const PEOPLE = ["Priya Raman", "Marcus Okafor", "Ana de la Cruz", "Jean-Luc Martin", "Dr. Ines Alves", "Sam", "Grace Liu", "Rafael van der Berg", "Mohammed bin Salman", "Lena Fischer", "Tom O'Brien", "Yuki Tanaka", "Elena", "Hector", "Aisha", "Nils Eriksson"];
 const PLACES = ["Lisbon", "Aix-en-Provence", "Tasca do Chico", "Berlin", "Mt. Rainier", "the Bay Area", "Osaka", "Nairobi", "Porto", "Reykjavik", "São Paulo", "Vancouver"];
@@ -30,21 +31,9 @@ function pick<T>(r: () => number, xs: T[]): T {
   return xs[Math.floor(r() * xs.length)];
 }
 
-/** mulberry32: a small seeded generator. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** About `chars` characters of varied sentences in paragraphs of five, never cut inside a sentence. */
 export function bigText(chars: number, seed = 42): string {
-  const r = seeded(seed);
+  const r = seededRandom(seed);
   const out: string[] = [];
   let length = 0;
   while (length < chars) {

@@ -19,11 +19,11 @@
  * CASCADE_TEST_CLI measures another build (the code before a fix).
  */
 import { spawnSync, execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync, writeSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { forgeGraphFile, graphLayout, writeGraphRecord, type GraphLayout } from "../test/fixtures/graph-forgery.js";
 
 const CLI = process.env.CASCADE_TEST_CLI ?? new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
 const ENV = { ...process.env, CASCADE_APPROXIMATE_ABOVE: "100" };
@@ -47,47 +47,8 @@ function run(args: string[]): Outcome {
   return r.status === 0 ? "ok" : "error";
 }
 
-/** Where usearch's fields lie in a graph file (usearch 2.x; the layout is described in src/vectors/graph-file.ts). */
-function layout(data: Buffer) {
-  const recordLength = data.readUInt32LE(data.length - 12);
-  const rows = data.readUInt32LE(0);
-  const head = 8 + rows * data.readUInt32LE(4);
-  const graph = head + 64;
-  const nodes = Number(data.readBigUInt64LE(graph));
-  const m = Number(data.readBigUInt64LE(graph + 8));
-  const base = Number(data.readBigUInt64LE(graph + 16));
-  const levels = graph + 40;
-  const nodeAt: number[] = [];
-  let at = levels + 2 * nodes;
-  for (let i = 0; i < nodes; i++) {
-    nodeAt.push(at);
-    at += 14 + base * 4 + data.readInt16LE(levels + 2 * i) * (4 + m * 4);
-  }
-  return { graphBytes: data.length - 12 - recordLength, recordLength, head, graph, levels, nodeAt, nodes };
-}
-
-/** Alters the graph's bytes and writes a record whose checksum matches them, as someone who knows the layout would. */
-function forge(file: string, alter: (data: Buffer, l: ReturnType<typeof layout>) => void): void {
-  const data = readFileSync(file);
-  const l = layout(data);
-  alter(data, l);
-  const record = JSON.parse(data.subarray(l.graphBytes, l.graphBytes + l.recordLength).toString("utf8"));
-  record.sha256 = createHash("sha256").update(data.subarray(0, l.graphBytes)).digest("hex");
-  writeRecord(file, data.subarray(0, l.graphBytes), record);
-}
-
-function writeRecord(file: string, graph: Buffer, record: unknown, at = graph.length): void {
-  const json = Buffer.from(JSON.stringify(record));
-  const tail = Buffer.alloc(4);
-  tail.writeUInt32LE(json.length);
-  const fd = openSync(file, "w");
-  if (graph.length) writeSync(fd, graph);
-  writeSync(fd, Buffer.concat([json, tail, Buffer.from("CSCDHNSW")]), 0, json.length + 12, at);
-  closeSync(fd);
-}
-
 /** One field usearch trusts, forged; try i takes the (i mod 13)th. */
-const FIELDS: ((d: Buffer, l: ReturnType<typeof layout>) => void)[] = [
+const FIELDS: ((d: Buffer, l: GraphLayout) => void)[] = [
   (d) => d.writeUInt32LE(d.readUInt32LE(0) + 1000, 0),
   (d) => d.writeUInt32LE(4096, 4),
   (d, l) => d.writeBigUInt64LE(1n << 40n, l.head + 33),
@@ -138,8 +99,8 @@ try {
   const source = store("source", 300);
   const other = store("other", 250);
   const faults: Fault[] = [
-    { name: "graph bytes altered (1–8 random), checksum matching", make: (db) => forge(`${db}.hnsw`, (d, l) => { for (let n = 1 + Math.floor(next() * 8); n > 0; n--) d[Math.floor(next() * l.graphBytes)] ^= 1 + Math.floor(next() * 255); }) },
-    { name: "one graph field forged (13 kinds in turn), checksum matching", make: (db, i) => forge(`${db}.hnsw`, FIELDS[i % FIELDS.length]) },
+    { name: "graph bytes altered (1–8 random), checksum matching", make: (db) => forgeGraphFile(`${db}.hnsw`, (d, l) => { for (let n = 1 + Math.floor(next() * 8); n > 0; n--) d[Math.floor(next() * l.graphBytes)] ^= 1 + Math.floor(next() * 255); }) },
+    { name: "one graph field forged (13 kinds in turn), checksum matching", make: (db, i) => forgeGraphFile(`${db}.hnsw`, FIELDS[i % FIELDS.length]) },
     { name: "graph truncated to half", make: (db) => truncateSync(`${db}.hnsw`, Math.floor(readFileSync(`${db}.hnsw`).length / 2)) },
     { name: "graph emptied", make: (db) => truncateSync(`${db}.hnsw`, 0) },
     { name: "another store's graph", make: (db) => copyFileSync(`${other}.hnsw`, `${db}.hnsw`) },
@@ -147,10 +108,10 @@ try {
       name: "sparse 20 GB file, record naming it whole",
       make: (db) => {
         const data = readFileSync(`${db}.hnsw`);
-        const l = layout(data);
+        const l = graphLayout(data);
         const record = JSON.parse(data.subarray(l.graphBytes, l.graphBytes + l.recordLength).toString("utf8"));
         record.bytes = 20 * 2 ** 30;
-        writeRecord(`${db}.hnsw`, Buffer.alloc(0), record, record.bytes);
+        writeGraphRecord(`${db}.hnsw`, Buffer.alloc(0), record, record.bytes);
       },
     },
     { name: "a directory at the graph's path", make: (db) => (rmSync(`${db}.hnsw`), mkdirSync(`${db}.hnsw`)) },
@@ -158,7 +119,7 @@ try {
     { name: "a symbolic link to a FIFO", make: (db) => (rmSync(`${db}.hnsw`), execFileSync("mkfifo", [`${db}.fifo`]), symlinkSync(`${db}.fifo`, `${db}.hnsw`)) },
     { name: "a symbolic link to /dev/zero", make: (db) => (rmSync(`${db}.hnsw`), symlinkSync("/dev/zero", `${db}.hnsw`)) },
     { name: "an earlier layout's side file (.hnsw.meta) a directory", make: (db) => mkdirSync(`${db}.hnsw.meta`) },
-    { name: "the set-aside name a directory, graph forged", make: (db, i) => (mkdirSync(`${db}.hnsw.invalid-structure`), forge(`${db}.hnsw`, FIELDS[i % FIELDS.length])) },
+    { name: "the set-aside name a directory, graph forged", make: (db, i) => (mkdirSync(`${db}.hnsw.invalid-structure`), forgeGraphFile(`${db}.hnsw`, FIELDS[i % FIELDS.length])) },
     { name: "a chunk's vector NULL (damaged page)", make: (db) => damageVector(db, "NULL") },
     { name: "a chunk's vector 3 bytes (damaged page)", make: (db) => damageVector(db, "x'010203'") },
   ];
@@ -207,7 +168,7 @@ try {
       const chunk = s.prepare("SELECT c.id FROM chunks c JOIN memories m ON m.rowid = c.memory_rowid WHERE m.id = ?").pluck().get(victim) as number;
       s.close();
       const data = readFileSync(`${db}.hnsw`);
-      const l = layout(data);
+      const l = graphLayout(data);
       const width = data.readUInt32LE(4);
       const slot = l.nodeAt.findIndex((at) => data.readBigUInt64LE(at) === BigInt(chunk));
       const row = Buffer.from(data.subarray(8 + slot * width, 8 + (slot + 1) * width));

@@ -12,10 +12,10 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { closeSync, copyFileSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { forgeGraphFile, graphLayout, writeGraphRecord, type GraphLayout } from "./fixtures/graph-forgery.js";
 import { cli, tempDir } from "./helpers.js";
 
 const ENV = { CASCADE_APPROXIMATE_ABOVE: "100" };
@@ -39,43 +39,17 @@ const topText = (r: ReturnType<typeof cli>) => (r.json as { hits: { text: string
 /** What exact search answers (the threshold left at its default: no graph). */
 const exactTop = topText(cli(["search", QUERY, "--db", source, "--json"]));
 
-/** Where usearch's fields lie in a graph file (usearch 2.x; see src/vectors/graph-file.ts for the layout). */
-function layout(data: Buffer) {
-  const recordLength = data.readUInt32LE(data.length - 12);
-  const graphBytes = data.length - 12 - recordLength;
-  const rows = data.readUInt32LE(0);
-  const width = data.readUInt32LE(4);
-  const head = 8 + rows * width;
-  const graph = head + 64;
-  const nodes = Number(data.readBigUInt64LE(graph));
-  const m = Number(data.readBigUInt64LE(graph + 8));
-  const base = Number(data.readBigUInt64LE(graph + 16));
-  const levels = graph + 40;
-  const nodeAt: number[] = [];
-  let at = levels + 2 * nodes;
-  for (let i = 0; i < nodes; i++) {
-    nodeAt.push(at);
-    at += 10 + 4 + base * 4 + data.readInt16LE(levels + 2 * i) * (4 + m * 4);
-  }
-  assert.equal(at, graphBytes, "the test's reading of the layout matches the file");
-  return { graphBytes, head, graph, levels, nodeAt, nodes };
+/** The layout as the forgeries read it, checked against the file once. */
+function layout(data: Buffer): GraphLayout {
+  const l = graphLayout(data);
+  assert.equal(l.end, l.graphBytes, "the test's reading of the layout matches the file");
+  return l;
 }
 
 /** Alters the graph's bytes and writes a record whose checksum matches them (the length stays the same). */
-function forge(file: string, alter: (data: Buffer, l: ReturnType<typeof layout>) => void): void {
-  const data = readFileSync(file);
-  const l = layout(data);
-  alter(data, l);
-  const recordLength = data.readUInt32LE(data.length - 12);
-  const record = JSON.parse(data.subarray(l.graphBytes, l.graphBytes + recordLength).toString("utf8"));
-  record.sha256 = createHash("sha256").update(data.subarray(0, l.graphBytes)).digest("hex");
-  const json = Buffer.from(JSON.stringify(record));
-  const tail = Buffer.alloc(4);
-  tail.writeUInt32LE(json.length);
-  writeFileSync(file, Buffer.concat([data.subarray(0, l.graphBytes), json, tail, Buffer.from("CSCDHNSW")]));
-}
+const forge = (file: string, alter: (d: Buffer, l: GraphLayout) => void) => forgeGraphFile(file, (d) => alter(d, layout(d)));
 
-const forgeries: [string, (d: Buffer, l: ReturnType<typeof layout>) => void][] = [
+const forgeries: [string, (d: Buffer, l: GraphLayout) => void][] = [
   ["the vector count", (d) => d.writeUInt32LE(d.readUInt32LE(0) + 1000, 0)],
   ["the bytes per vector", (d) => d.writeUInt32LE(4096, 4)],
   ["the header's dimensions", (d, l) => d.writeBigUInt64LE(1n << 40n, l.head + 33)],
@@ -155,15 +129,10 @@ for (const [what, make, named] of oddPaths) {
 /** A sparse file of `bytes` zeros followed by the record of the source's graph, altered to name it whole. */
 function sparseGraph(file: string, bytes: number): void {
   const data = readFileSync(`${source}.hnsw`);
-  const recordLength = data.readUInt32LE(data.length - 12);
-  const record = JSON.parse(data.subarray(data.length - 12 - recordLength, data.length - 12).toString("utf8"));
+  const l = graphLayout(data);
+  const record = JSON.parse(data.subarray(l.graphBytes, l.graphBytes + l.recordLength).toString("utf8"));
   record.bytes = bytes;
-  const json = Buffer.from(JSON.stringify(record));
-  const tail = Buffer.alloc(4);
-  tail.writeUInt32LE(json.length);
-  const fd = openSync(file, "w");
-  writeSync(fd, Buffer.concat([json, tail, Buffer.from("CSCDHNSW")]), 0, json.length + 12, bytes);
-  closeSync(fd);
+  writeGraphRecord(file, Buffer.alloc(0), record, bytes);
 }
 
 test("a sparse graph file of 64 GB whose record names it whole: doctor, search and --repair answer in seconds", () => {
