@@ -1,5 +1,5 @@
 /**
- * Re-embedding a large store while it is searched (issue 47, "Measure"): a SQLite store of N synthetic memories
+ * Re-embedding a large store while it is searched: a SQLite store of N synthetic memories
  * (one chunk each; the corpus and ingest batches of bench/pg-ingest.ts) is built with the offline default embedder
  * (GloVe, 100-d) and served by `cascade serve` in a child process (bench/spawn-server.ts). Fused search latency
  * (the default /v1/search, every channel) is timed sequentially over a fixed seeded query set; then

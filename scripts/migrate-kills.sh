@@ -1,5 +1,5 @@
 #!/bin/bash
-# Probe for docs/RELIABILITY.md (issue 49): a 3,000-memory SQLite store, `cascade migrate` started five times and
+# Probe for docs/RELIABILITY.md: a 3,000-memory SQLite store, `cascade migrate` started five times and
 # killed with SIGKILL after a growing delay, `stats` on the target after each kill, then one rerun that resumes.
 # Prints how far each killed copy got, what stats said, the resumed counts and the snapshots left behind.
 # Usage: npm run build && scripts/migrate-kills.sh [delays in seconds, default "1.2 1.4 1.6 1.8 2.0"]
