@@ -23,6 +23,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { damageVector } from "../test/fixtures/damage-vector.js";
 import { forgeGraphFile, graphLayout, writeGraphRecord, type GraphLayout } from "../test/fixtures/graph-forgery.js";
 
 const CLI = process.env.CASCADE_TEST_CLI ?? new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
@@ -63,18 +64,6 @@ const FIELDS: ((d: Buffer, l: GraphLayout) => void)[] = [
   (d, l) => d.writeUInt32LE(0x7fff_fff0, l.nodeAt[11] + 14),
   (d, l) => d.writeBigUInt64LE(d.readBigUInt64LE(l.nodeAt[1]), l.nodeAt[2]),
 ];
-
-/** A chunk's vector replaced by `value` (SQL), as a damaged page leaves it; NOT NULL is taken off the column first. */
-function damageVector(db: string, value: string): void {
-  const s = new Database(db);
-  s.unsafeMode(true);
-  s.pragma("writable_schema = ON");
-  s.prepare("UPDATE sqlite_schema SET sql = replace(sql, 'BLOB NOT NULL', 'BLOB') WHERE name = 'chunks'").run();
-  s.close();
-  const again = new Database(db);
-  again.prepare(`UPDATE chunks SET vector = ${value} WHERE rowid = (SELECT min(rowid) FROM chunks)`).run();
-  again.close();
-}
 
 const dir = mkdtempSync(join(tmpdir(), "cascade-hostile-sidefiles-"));
 const words = "pool config deploy cache latency ledger retry queue timeout shard replica index schema vacuum budget harbor lantern meadow orchard quarry".split(" ");

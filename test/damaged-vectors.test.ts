@@ -9,8 +9,8 @@ import assert from "node:assert/strict";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, test } from "node:test";
-import Database from "better-sqlite3";
 import { openMemory, parseInstant } from "../src/index.js";
+import { damageVector } from "./fixtures/damage-vector.js";
 import { cli, tempDir } from "./helpers.js";
 
 const NOW = "2026-06-03T10:00:00Z";
@@ -27,14 +27,7 @@ before(async () => {
 function damaged(value: string): string {
   const path = join(tempDir(), "memory.db");
   copyFileSync(pristine, path);
-  const db = new Database(path);
-  db.unsafeMode(true); // lets writable_schema edit the schema (better-sqlite3 opens connections in defensive mode)
-  db.pragma("writable_schema = ON");
-  db.prepare("UPDATE sqlite_schema SET sql = replace(sql, 'BLOB NOT NULL', 'BLOB') WHERE name = 'chunks'").run();
-  db.close();
-  const again = new Database(path);
-  again.prepare(`UPDATE chunks SET vector = ${value} WHERE rowid = (SELECT min(rowid) FROM chunks)`).run();
-  again.close();
+  damageVector(path, value);
   return path;
 }
 
