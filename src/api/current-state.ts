@@ -61,8 +61,6 @@ export interface ReplacedJson {
   confidence: number;
   provenance: string;
   edge: string;
-  /** What the change is about ("home address"), when the edge carries such a label. */
-  attribute?: string;
 }
 
 export interface CurrentFactJson {
@@ -217,7 +215,6 @@ async function describeReplaced(store: Store, facts: CurrentFactJson[], known: E
   const describe = (e: Edge): ReplacedJson | null => {
     const older = memories.get(e.to);
     if (!older || !memoryPassesFilter(older, scope)) return null;
-    const attribute = (e as Edge & { attribute?: string | null }).attribute;
     return {
       id: older.id,
       text: e.statement ?? older.text,
@@ -228,7 +225,6 @@ async function describeReplaced(store: Store, facts: CurrentFactJson[], known: E
       confidence: e.confidence,
       provenance: e.provenance,
       edge: e.id,
-      ...(attribute ? { attribute } : {}),
     };
   };
   const byNewest = (a: Edge, b: Edge) => b.validFrom - a.validFrom || b.recordedAt - a.recordedAt;

@@ -414,7 +414,6 @@ class Replaced:
     confidence: float
     provenance: str
     edge: str
-    attribute: Optional[str] = None
 
 
 @dataclass

@@ -35,7 +35,7 @@ const quote = (text: string, max = 80) => {
   return `"${one.length > max ? `${one.slice(0, max - 1)}…` : one}"`;
 };
 const replacedLine = (r: ReplacedJson) =>
-  `${r.attribute ? `${r.attribute}: ` : ""}${quote(r.text, 60)} (${day(r.since)}${r.reason ? `; ${r.reason}` : ""}${r.confidence < 1 ? `; confidence ${r.confidence.toFixed(2)}` : ""})`;
+  `${quote(r.text, 60)} (${day(r.since)}${r.reason ? `; ${r.reason}` : ""}${r.confidence < 1 ? `; confidence ${r.confidence.toFixed(2)}` : ""})`;
 
 /** One line per fact, then an indented line for what it replaced and (with --history) each older version. */
 export function formatCurrent(s: CurrentStateJson): string {

@@ -18,7 +18,6 @@ interface Replaced {
   reason: string | null;
   confidence: number;
   edge: string;
-  attribute?: string;
 }
 interface Fact {
   id: string;
@@ -62,7 +61,6 @@ function olderLine(r: Replaced): HTMLElement {
   return h(
     "li",
     { "data-id": r.id },
-    r.attribute ? h("strong", {}, `${r.attribute}: `) : null,
     `“${r.text}” `,
     h("span", { class: "muted" }, `true ${when(r.since)} to ${when(r.until)} (${r.statement ? "one sentence of " : ""}`, historyLink(r.id), ")"),
     r.reason ? h("div", { class: "muted" }, `why: ${r.reason}${r.confidence < 1 ? ` (confidence ${r.confidence.toFixed(2)})` : ""}`) : null,
