@@ -102,6 +102,13 @@ test("eval jsonl: a user's own memories and questions, any order; each mistake n
   }
   writeFileSync(file, '{"id": "m1", "text": "x"}\n{"question": \n');
   refused(["eval", "jsonl", file], /mine\.jsonl:2 is not valid JSON/);
+  // a folder: each .jsonl file in it is one conversation, in name order; a folder without one is refused
+  const folder = tempDir();
+  writeFileSync(join(folder, "b.jsonl"), jsonl([{ id: "m1", text: "Standup moved to Thursday." }, { question: "When is standup?", evidence: ["m1"] }]));
+  writeFileSync(join(folder, "a.jsonl"), jsonl([{ id: "m1", text: "The gym opens at six." }, { question: "When does the gym open?", evidence: ["m1"] }]));
+  writeFileSync(join(folder, "notes.txt"), "not a conversation");
+  assert.deepEqual(DATASET_READERS.jsonl(folder).map((c) => c.turns[0].input.text), ["The gym opens at six.", "Standup moved to Thursday."]);
+  refused(["eval", "jsonl", tempDir()], /holds no \.jsonl file/);
 });
 
 test("eval mixed --cv leaves one dataset out: each set's in-sample figure beside its cross-validated one", () => {

@@ -5,7 +5,9 @@
  */
 import type { EvalConversation } from "../dataset.js";
 import { loadBeam } from "./beam.js";
-import type { OnSkip } from "./files.js";
+import { join } from "node:path";
+import { entries, isDirectory, type OnSkip } from "./files.js";
+import { invalidInput } from "../../errors.js";
 import { loadJsonl } from "./jsonl.js";
 import { loadLocomo } from "./locomo.js";
 import { loadLongMemEval } from "./longmemeval.js";
@@ -20,8 +22,16 @@ export const DATASET_READERS: Record<string, (path: string, onSkip?: OnSkip) => 
   beam: loadBeam,
   longmemeval: loadLongMemEval,
   madial: loadMadial,
-  jsonl: (path) => [loadJsonl(path)],
+  jsonl: loadJsonlFiles,
 };
+
+/** A JSONL file is one conversation; a folder, each of its `.jsonl` files in name order. */
+function loadJsonlFiles(path: string): EvalConversation[] {
+  if (!isDirectory(path)) return [loadJsonl(path)];
+  const files = entries(path).filter((f) => f.endsWith(".jsonl"));
+  if (files.length === 0) throw invalidInput("path", `${path} holds no .jsonl file`);
+  return files.map((f) => loadJsonl(join(path, f)));
+}
 
 export const DATASET_NAMES = Object.keys(DATASET_READERS);
 
