@@ -55,6 +55,27 @@ test("a later value of what the question asks ranks above the earlier one, with 
   assert.equal(second.status, "current", "nothing is marked superseded: only the order changes");
 });
 
+test("a dose, a who- or where-question, and a message whose value and subject sit in two sentences", async () => {
+  assert.deepEqual([...valuesIn("it's sertraline 100mg tablets this time").get("dose")!], ["100mg"]);
+  // the drug is named in one sentence and the dose in the next; "currently" says when, not what
+  const chat = [
+    said("User", 2, "can you add a daily reminder for my sertraline? 50mg, I take it in the morning"),
+    said("Assistant", 2, "Done: a daily reminder at 8:00 for your sertraline dose."),
+    said("User", 9, "picked up my prescription, it's sertraline 100mg tablets this time. still one every morning."),
+    said("Assistant", 9, FILLER),
+  ];
+  const hits = (await ask(chat, "What dose of sertraline am I currently on?")).filter((h) => /mg/.test(h.text));
+  assert.match(hits[0].text, /100mg/, "the later dose comes first");
+  assert.match(hits[0].adjustments.map((a) => a.reason).join(" "), /dose 50mg → 100mg/);
+  // "who" asks for a present value as "what" does
+  const contract = [
+    said("User", 2, "My phone contract is with EE, it costs £32 a month."),
+    said("User", 9, "Moved the phone contract to Three, it costs £18 a month now."),
+  ];
+  const who = await ask(contract, "Who is my phone contract with and what does it cost?");
+  assert.match(who[0].text, /£18/);
+});
+
 test("a later value of another thing, another speaker's or another scope's value, or a value restated moves nothing", async () => {
   const moved = (hits: { adjustments: { reason: string }[] }[]) => hits.some((h) => h.adjustments.some((a) => a.reason.startsWith("a later value")));
   // another thing: the kitchen's budget is asked, the bathroom's comes later

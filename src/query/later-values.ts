@@ -43,6 +43,8 @@ const MAY_STATE_VALUE = new RegExp(`\\d|\\b(?:${NUMBER_WORDS.join("|")})\\b|day\
 /** Kinds of value a sentence states, each with the pattern that finds it; a count is keyed by what it counts. */
 const KINDS: [string, RegExp][] = [
   ["percent", /(\d+(?:\.\d+)?)\s?(?:%|percent\b)/gi],
+  // a dose is a kind of its own ("50mg" → "100mg"), not a count of milligrams
+  ["dose", /\b(\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ml|iu))\b/gi],
   ["money", /[$£€]\s?(\d[\d,]*(?:\.\d+)?k?)/gi],
   ["clock", /\b(\d{1,2}(?::\d\d)?\s?[ap]\.?m\.?|\d{1,2}:\d\d)(?![\d%])/gi],
   ["date", new RegExp(`\\b((?:${MONTH_NAME})\\.?\\s+\\d{1,2}(?!\\d)|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?(?:${MONTH_NAME})\\b)`, "gi")],
@@ -90,15 +92,38 @@ interface Statement {
 /** A condition or a possibility names a value without stating it ("if the slot moved to April 2"). */
 const UNREAL = /\b(?:if|unless|might|could|would|maybe|perhaps|suppose|supposing|assuming|whether)\b/i;
 
+/**
+ * A chat message is often fragments: "Leah and Sam set a date!! 12 June 2027." names the thing in one sentence
+ * and gives its value in the next. Up to this many sentences, a message is also read whole, as one statement,
+ * which answers when it holds more of the question's words than any of its sentences.
+ */
+const FRAGMENTS = 4;
+
+/** Stems of the words a question names a kind of value with ("what dose", "how much does it cost"). */
+const KIND_WORDS: Record<string, string[]> = {
+  dose: ["dose", "dosag"],
+  money: ["cost", "price", "pai", "fee", "charg"],
+  clock: ["time"],
+  date: ["date"],
+  percent: ["percentag", "rate"],
+};
+
 /** A hit's sentence that speaks to the question: the one holding most of its words, among those stating a value. */
 function answeringStatement(text: string, asked: Set<string>): Statement | null {
+  const split = sentencesOf(text);
+  return bestStatement(split.length > 1 && split.length <= FRAGMENTS ? [...split, split.join(" ")] : split, asked);
+}
+
+function bestStatement(sentences: string[], asked: Set<string>): Statement | null {
   let best: Statement | null = null;
-  for (const sentence of sentencesOf(text)) {
+  for (const sentence of sentences) {
     if (!MAY_STATE_VALUE.test(sentence) || UNREAL.test(sentence)) continue;
     const all = stems(sentence);
-    const matched = new Set([...all].filter((s) => asked.has(s)));
-    if (matched.size === 0 || (best && matched.size <= best.matched.size)) continue;
     const values = valuesIn(sentence);
+    // "100mg" answers "what dose" as "dose" would: a word naming the kind of a value the sentence gives is held
+    const named = [...asked].filter((w) => [...values.keys()].some((k) => KIND_WORDS[k]?.includes(w)));
+    const matched = new Set([...all.values()].filter((s) => asked.has(s)).concat(named));
+    if (matched.size === 0 || (best && matched.size <= best.matched.size)) continue;
     if (values.size) best = { matched, words: all, values };
   }
   return best;
@@ -140,6 +165,9 @@ function sameSlot(earlier: Statement, later: Statement, kind: string, asked: Set
   return (shared > 0 && shared * 2 >= earlier.matched.size) || (kind.startsWith("count:") && asked.has(kind.slice("count:".length)) && later.matched.has(kind.slice("count:".length)));
 }
 
+/** Words that ask for the present ("currently", "these days") say when, not what: no statement need hold them. */
+const PRESENT = new Set(["now", "current", "these", "dai", "present", "moment", "right", "todai", "anymor"]);
+
 const whoSaid = (c: HydratedChunk): string | null => c.memory.speaker?.toLowerCase() ?? c.memory.role;
 
 /**
@@ -149,7 +177,7 @@ const whoSaid = (c: HydratedChunk): string | null => c.memory.speaker?.toLowerCa
  */
 export function asksForCurrentValue(question: string): boolean {
   const q = question.toLowerCase();
-  if (!/^\s*(?:what|which|when|how (?:many|much|long|often))\b/.test(q)) return false;
+  if (!/^\s*(?:what|which|when|who|where|how (?:many|much|long|often))\b/.test(q)) return false;
   if (/\b(?:did|was|were|had|ever|between|before|after|first|order|since|all|each|every|total|change[ds]?|improve[ds]?|increase[ds]?|decrease[ds]?)\b/.test(q)) return false;
   return /\b(?:is|are|am|do|does|have|has|should|will|can)\b|['’]s\b/.test(q);
 }
@@ -171,7 +199,7 @@ export function kindsAsked(question: string): ((kind: string) => boolean) | null
 
 export async function orderLaterValues(store: Pick<Store, "hydrate">, question: string, ranked: Annotated[], k: number, o: LaterValueOptions): Promise<Annotated[]> {
   if (o.depth <= 0 || ranked.length < 2 || !asksForCurrentValue(question)) return ranked;
-  const asked = stems(question);
+  const asked = new Set([...stems(question)].filter((s) => !PRESENT.has(s)));
   if (asked.size === 0) return ranked;
   const pool = ranked.slice(0, o.depth * k);
   const kinds = kindsAsked(question);
