@@ -17,6 +17,8 @@ interface Line {
   [k: string]: unknown;
 }
 
+/** --explain prints each question's ranks and each missed change to stderr: for the in-sample file only. */
+const explain = process.argv.includes("--explain");
 const file = process.argv.slice(2).find((a) => !a.startsWith("--")) ?? new URL("../../test/fixtures/scenario-changes.jsonl", import.meta.url).pathname;
 const lines = readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as Line);
 const memories = lines.filter((l) => l.type === "memory");
@@ -63,6 +65,11 @@ try {
       if (rank(answers) < rank(stale)) s.currentFirst++;
     }
     byKind.set(String(q.kind), s);
+    if (explain) console.error(`Q ${q.kind} "${q.question}": answer at ${rank(answers) + 1}, stale at ${rank(stale) + 1}; top ${refs.slice(0, 5).join(" ")}`);
+  }
+  if (explain) {
+    for (const l of lines.filter((x) => x.type === "change")) if (!found.has(pair(l.old, l.new))) console.error(`missed ${l.old} -> ${l.new} (${l.attribute})`);
+    for (const p of found) if (!changes.has(p)) console.error(`extra edge ${p}`);
   }
   const report = {
     memories: memories.length,
