@@ -49,7 +49,7 @@ export interface EngineConfig {
   summarizer?: Summarizer;
   /** Which summaries a search returns as `context` (see query/context.ts). */
   context?: Partial<ContextOptions>;
-  /** Automatic topic placement of memories added without a topic. */
+  /** Automatic topic placement of memories added without a topic (`unsorted: true` files those that fit none under `unsorted`). */
   placement?: Partial<PlacementOptions>;
   /** Index each turn with the turn before it in its session (lexical channels only; default true). */
   conversationContext?: boolean;

@@ -427,10 +427,6 @@ export class WritePath {
   }
 
   /**
-   * Gives each memory that came without a topic the nearest topic (or `unsorted`), recording the choice and its
-   * confidence in `metadata.placement`. Explicit topics are never changed. A store with no topic places nothing.
-   */
-  /**
    * The keys (exact, or an alias) of entities some memory of `scope` mentions: one look-up of the keys (then one
    * per key an alias may explain), one of their mentions in the scope.
    */
@@ -453,6 +449,12 @@ export class WritePath {
     return new Map(items.map((v, i) => [v.index, { draft: drafts[i], entities: entities?.[i] ?? null }]));
   }
 
+  /**
+   * Gives each memory that came without a topic the nearest topic when one fits, recording the decision (and,
+   * when none fits, that the placer abstained and which topic was nearest) in `metadata.placement`. A memory that
+   * fits none keeps no topic, unless `placement.unsorted` files it under `unsorted`. Explicit topics are never
+   * changed. A store with no topic places nothing.
+   */
   private async placeTopics(prepared: PreparedMemory[], indexes: number[], log: EnrichmentLog): Promise<PreparedMemory[]> {
     if (!this.config.placement.enabled || prepared.length === 0) return prepared;
     const placer = await this.loadPlacer();

@@ -62,7 +62,15 @@ export const engineConfigSchema = z
       .strict()
       .optional(),
     placement: z
-      .object({ enabled: z.boolean(), minSimilarity: z.number().min(-1).max(1), minConfidence: unit, certainLift: z.number().positive().max(2), minCohesion: z.number().min(0).max(2) })
+      .object({
+        enabled: z.boolean(),
+        minSimilarity: z.number().min(-1).max(1),
+        minConfidence: unit,
+        certainLift: z.number().positive().max(2),
+        minCohesion: z.number().min(0).max(2),
+        /** File a memory that fits no topic under `unsorted` (off: it keeps no topic). */
+        unsorted: z.boolean(),
+      })
       .partial()
       .strict()
       .optional(),

@@ -5,8 +5,10 @@
  * (cosine ≥ minSimilarity) and distinctive enough. Distinctiveness is the lift: the best topic's similarity minus
  * the mean similarity to the other topics and to the store as a whole (the centroid of all members). Everyday sentences ("the cat knocked over the lamp") are about as
  * close to every topic as to their nearest one; a memory that belongs somewhere stands out. Confidence is the
- * lift over `certainLift`, capped at 1. Below minConfidence the memory goes to `unsorted`: a wrong guess with a
- * high score is worse than no guess.
+ * lift over `certainLift`, capped at 1. Below minConfidence the placer abstains: the memory keeps no topic (a wrong
+ * guess with a high score is worse than no guess), and the decision — abstained, the nearest topic and its
+ * similarity — is still recorded. With `unsorted: true` such a memory is filed under the topic `unsorted` instead
+ * (the behaviour before abstention, which made `unsorted` a pseudo-topic full of unrelated memories).
  */
 import { dot, isZero, normalizeInPlace } from "../vectors/math.js";
 
@@ -25,6 +27,11 @@ export interface PlacementOptions {
    * is still the least unlike, and the memory went there. Cohesion asks whether it is like the members at all.
    */
   minCohesion: number;
+  /**
+   * File a memory that fits no topic under the topic `unsorted` instead of leaving it without one (off by default:
+   * `unsorted` then collects unrelated memories and shows up in the topic tree and `under`/`match` filters).
+   */
+  unsorted: boolean;
 }
 
 export const defaultPlacement: Readonly<PlacementOptions> = Object.freeze({
@@ -32,22 +39,32 @@ export const defaultPlacement: Readonly<PlacementOptions> = Object.freeze({
   minSimilarity: 0.45,
   // On the test fixture (6 topics, 48 labelled memories, 6 that fit none) nothing-fits memories had lifts of
   // 0.11-0.23 and well-placed ones 0.13-0.40: a lift of 0.16 (confidence 0.5) trades a few right answers for
-  // no wrong ones (41 right, 7 unsorted, 0 wrong). In-sample figures.
+  // no wrong ones (41 right, 7 not placed, 0 wrong). In-sample figures.
   minConfidence: 0.5,
   certainLift: 0.32,
   // Chosen from LoCoMo chat turns against the demo store's topics (best ratio: median 0.84, 90th percentile 0.92)
   // and members left out of their own topic (10th percentile 0.94); scored once on a second fixture (docs).
   minCohesion: 0.9,
+  unsorted: false,
 });
 
+/** Where a memory that fits no topic goes with `unsorted: true`; rows of stores written before abstention may hold it. */
 export const UNSORTED = "unsorted";
 
+/**
+ * The decision recorded in a memory's `metadata.placement`. Memories placed before abstention existed have no
+ * `abstained` field: for them, `topic: "unsorted"` means the placer found no topic that fits.
+ */
 export interface Placement {
-  topic: string;
-  /** How distinctive the best topic is, 0-1 (see the module comment); 0 when the memory went to `unsorted`. */
+  /** The topic given: the best one; when none fits, null (or `unsorted` with the `unsorted` option). */
+  topic: string | null;
+  /** True when no topic fitted (the memory kept no topic, or went to `unsorted`). */
+  abstained: boolean;
+  /** How distinctive the best topic is, 0-1 (see the module comment); 0 when the placer abstained. */
   confidence: number;
+  /** The cosine of the memory to the nearest topic's centroid. */
   similarity: number;
-  /** The best topic, even when the memory went to `unsorted`. */
+  /** The best topic, even when the placer abstained. */
   nearest: string;
   runner_up: string | null;
 }
@@ -89,7 +106,8 @@ export class TopicPlacer {
     const confidence = Math.round(Math.max(0, Math.min(1, lift / this.opts.certainLift)) * 1000) / 1000;
     const fits = best.similarity >= this.opts.minSimilarity && confidence >= this.opts.minConfidence && this.cohesive(best.topic, vector);
     return {
-      topic: fits ? best.topic : UNSORTED,
+      topic: fits ? best.topic : this.opts.unsorted ? UNSORTED : null,
+      abstained: !fits,
       confidence: fits ? confidence : 0,
       similarity: Math.round(best.similarity * 1000) / 1000,
       nearest: best.topic,

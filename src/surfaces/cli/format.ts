@@ -97,7 +97,6 @@ export function formatPyramid(r: { zone: string; dirty: number; nodes: PyramidNo
  * read now: one whose source was superseded since is marked).
  */
 export function formatMemory(m: ListedMemory & { children?: string[]; sentences?: ShownSentence[] }, namespace?: string): string {
-  const placed = m.metadata.placement as { topic: string; confidence: number; similarity: number; nearest: string } | undefined;
   const rows: [string, string | null][] = [
     ["id", m.id],
     ["status", m.status === "superseded" ? `SUPERSEDED by ${m.superseded_by.join(", ")}` : m.revised.length ? "partly current: the rest still stands" : "current"],
@@ -110,7 +109,7 @@ export function formatMemory(m: ListedMemory & { children?: string[]; sentences?
     ["description", m.description],
     ["tags", m.tags.length ? m.tags.join(", ") : null],
     ["topic", m.topic],
-    ["placed", placed ? `automatically, ${placed.topic === "unsorted" ? `unsorted (nearest ${placed.nearest}, similarity ${rounded(placed.similarity)})` : `confidence ${rounded(placed.confidence)}, similarity ${rounded(placed.similarity)}`}` : null],
+    ["placement", placementLine(m.metadata.placement)],
     ["user", m.user],
     ["agent", m.agent],
     ["namespace", namespace ?? null],
@@ -124,6 +123,26 @@ export function formatMemory(m: ListedMemory & { children?: string[]; sentences?
   const head = rows.filter(([, v]) => v !== null).map(([k, v]) => `${k.padEnd(12)}${v}`);
   // a summary's text as its sentences read now: one whose source was superseded since is marked
   return `${head.join("\n")}\n\n${m.sentences?.length ? m.sentences.map(sentenceLine).join("\n") : m.text}`;
+}
+
+/**
+ * What automatic placement decided, from `metadata.placement`: the confidence of a placement, or — when no topic
+ * fitted — that the memory was not placed, with the nearest topic and its similarity. A memory placed before
+ * abstention has no `abstained` field; its `unsorted` topic meant the same. Null when nothing was recorded.
+ */
+export function placementLine(recorded: unknown): string | null {
+  if (!recorded || typeof recorded !== "object") return null;
+  const p = recorded as { topic?: unknown; abstained?: unknown; confidence?: unknown; similarity?: unknown; nearest?: unknown };
+  const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? rounded(v) : null);
+  const similarity = num(p.similarity);
+  const abstained = p.abstained === true || (p.abstained === undefined && (p.topic === "unsorted" || p.topic === null));
+  if (abstained) {
+    const nearest = typeof p.nearest === "string" ? `nearest ${p.nearest}${similarity !== null ? `, similarity ${similarity}` : ""}` : "no topic fitted";
+    return `not placed: ${nearest}${p.topic === "unsorted" ? " (filed under unsorted)" : ""}`;
+  }
+  const confidence = num(p.confidence);
+  const parts = ["automatic", typeof p.topic === "string" ? `to ${p.topic}` : null, confidence !== null ? `confidence ${confidence}` : null, similarity !== null ? `similarity ${similarity}` : null];
+  return parts.filter(Boolean).join(", ");
 }
 
 const METRICS: (keyof Metrics)[] = ["recall@5", "recall@10", "hit@10", "ndcg@10", "mrr"];

@@ -40,6 +40,7 @@ export async function renderHistory(root: HTMLElement, ctx: PanelContext): Promi
   out.append(
     h("h3", {}, memory.title ?? `${memory.kind} ${memory.id}`),
     h("p", { class: "muted" }, [memory.kind, memory.at, memory.speaker, memory.topic, `recorded ${memory.recorded_at}`].filter(Boolean).join(" · ")),
+    placementNote(memory.metadata?.placement) ?? "",
     h("div", { class: "text", id: "history-text" }, memory.text),
     memory.children?.length ? h("p", { class: "muted" }, `children: `, memory.children.map((c: string) => [historyLink(c), " "])) : "",
     h("h3", {}, `Chain (${history.chain.length})`),
@@ -88,4 +89,27 @@ export async function renderHistory(root: HTMLElement, ctx: PanelContext): Promi
           ),
         ),
   );
+}
+
+/**
+ * What automatic placement decided (`metadata.placement`), or nothing when the memory was not placed
+ * automatically: "placed automatically …" or, when no topic fitted, "not placed: nearest X, similarity Y". A memory
+ * placed before abstention has no `abstained` field; its `unsorted` topic meant the same.
+ */
+function placementNote(p: any): HTMLElement | null {
+  if (!p || typeof p !== "object") return null;
+  const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? String(Number(v.toFixed(2))) : null);
+  const similarity = num(p.similarity);
+  const abstained = p.abstained === true || (p.abstained === undefined && (p.topic === "unsorted" || p.topic === null));
+  let text: string;
+  if (abstained) {
+    const nearest = typeof p.nearest === "string" ? `nearest ${p.nearest}${similarity !== null ? `, similarity ${similarity}` : ""}` : "no topic fitted";
+    text = `not placed: ${nearest}${p.topic === "unsorted" ? " (filed under unsorted)" : ""}`;
+  } else {
+    const confidence = num(p.confidence);
+    text = ["placed automatically", typeof p.topic === "string" ? `to ${p.topic}` : null, confidence !== null ? `confidence ${confidence}` : null, similarity !== null ? `similarity ${similarity}` : null]
+      .filter(Boolean)
+      .join(", ");
+  }
+  return h("p", { class: "muted", id: "history-placement" }, text);
 }
