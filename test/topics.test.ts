@@ -89,47 +89,132 @@ test("moving a subtree of 1,000 memories is atomic: a failure midway leaves ever
   await engine.close();
 });
 
-test("automatic placement on a labelled fixture: accuracy reported, unsorted when nothing fits", async () => {
-  const { engine } = await emptyEngine();
+/** An engine holding the labelled fixture's described topics and their seed memories. */
+async function fixtureEngine(config: Parameters<typeof openMemory>[0] = {}) {
+  const engine = await openMemory({ path: join(tempDir(), "memory.db"), now: parseInstant("now", "2026-06-20"), ...config });
   for (const t of TOPICS) {
     await engine.createTopic(t.path, { description: t.description });
     for (const s of t.seeds) await engine.remember({ text: s, topic: t.path });
   }
+  return engine;
+}
+
+test("automatic placement on a labelled fixture: accuracy reported, no topic when nothing fits", async () => {
+  const engine = await fixtureEngine();
   let correct = 0;
-  let unsorted = 0;
+  let notPlaced = 0;
   const wrong: string[] = [];
   for (const m of TO_PLACE) {
     const r = await engine.remember({ text: m.text });
     if (r.topic === m.topic) correct++;
-    else if (r.topic === "unsorted") unsorted++;
+    else if (r.topic === null) notPlaced++;
     else wrong.push(`${m.text} → ${r.topic}`);
   }
-  let rightlyUnsorted = 0;
-  for (const text of FITS_NOTHING) if ((await engine.remember({ text })).topic === "unsorted") rightlyUnsorted++;
+  let rightlyNotPlaced = 0;
+  for (const text of FITS_NOTHING) if ((await engine.remember({ text })).topic === null) rightlyNotPlaced++;
   const accuracy = correct / TO_PLACE.length;
   console.log(
     `# placement on ${TO_PLACE.length} labelled memories over ${TOPICS.length} topics: accuracy ${accuracy.toFixed(3)} (${correct} right, ` +
-      `${unsorted} unsorted, ${wrong.length} wrong); ${rightlyUnsorted}/${FITS_NOTHING.length} that fit nothing went to unsorted` +
+      `${notPlaced} not placed, ${wrong.length} wrong); ${rightlyNotPlaced}/${FITS_NOTHING.length} that fit nothing were not placed` +
       (wrong.length ? `\n#   wrong: ${wrong.join("; ")}` : ""),
   );
   assert.ok(accuracy >= 0.7, `accuracy ${accuracy}`);
   assert.ok(wrong.length <= 3, `wrong guesses: ${wrong.join("; ")}`);
-  assert.ok(rightlyUnsorted >= 4, `unsorted: ${rightlyUnsorted}`);
+  assert.ok(rightlyNotPlaced >= 4, `not placed: ${rightlyNotPlaced}`);
   // the choice is stored and shown; explicit topics are never overridden
   const placed = await engine.remember({ text: "Baked a loaf of rye bread with caraway seeds." });
   const shown = await engine.show(placed.id);
   assert.equal(shown.topic, "home.cooking");
   assert.equal((shown.metadata.placement as any).topic, "home.cooking");
+  assert.equal((shown.metadata.placement as any).abstained, false);
   assert.ok((shown.metadata.placement as any).confidence > 0);
   const explicit = await engine.remember({ text: "Baked a loaf of rye bread with caraway seeds.", topic: "travel.trips" });
   // a store with a single topic has nothing to compare against: a generic memory is not pushed into it
   const single = (await emptyEngine()).engine;
   await single.remember({ text: "Old note about the failover runbook for the database.", topic: "ops.runbooks" });
-  assert.equal((await single.remember({ text: "Third turn" })).topic, "unsorted");
+  const generic = await single.remember({ text: "Third turn" });
+  assert.equal(generic.topic, null);
+  assert.equal(((await single.show(generic.id)).metadata.placement as any).nearest, "ops.runbooks");
   await single.close();
   assert.equal(explicit.topic, "travel.trips");
   assert.equal((await engine.show(explicit.id)).metadata.placement, undefined);
   await engine.close();
+});
+
+test("a memory that fits no topic keeps no topic; its placement records that it abstained and the nearest topic", async () => {
+  const engine = await fixtureEngine();
+  const cat = await engine.remember({ text: "The cat knocked over the lamp again." });
+  assert.equal(cat.topic, null);
+  const shown = await engine.show(cat.id);
+  assert.equal(shown.topic, null);
+  const p = shown.metadata.placement as any;
+  assert.equal(p.abstained, true);
+  assert.equal(p.topic, null);
+  assert.equal(p.confidence, 0);
+  assert.ok(TOPICS.some((t) => t.path === p.nearest), `nearest: ${p.nearest}`);
+  assert.equal(typeof p.similarity, "number");
+  assert.ok(p.similarity > -1 && p.similarity < 1, `similarity: ${p.similarity}`);
+  assert.ok(p.runner_up === null || (TOPICS.some((t) => t.path === p.runner_up) && p.runner_up !== p.nearest));
+  // no pseudo-topic: the taxonomy, `under` and `match` know nothing of `unsorted`
+  const paths = (await engine.topics()).topics.map((t) => t.path);
+  assert.ok(!paths.some((x) => x === "unsorted" || x.startsWith("unsorted.")), paths.join(", "));
+  assert.deepEqual((await engine.recall("cat lamp", { under: "unsorted", k: 10 })).hits, []);
+  assert.deepEqual((await engine.recall("cat lamp", { match: "unsorted", k: 10 })).hits, []);
+  // the memory is still found, with no topic
+  const found = (await engine.recall("cat knocked over the lamp", { k: 5 })).hits.find((h) => h.id === cat.id);
+  assert.ok(found, "the memory is found by search");
+  assert.equal(found.topic, null);
+  // the memories not placed can be listed by their recorded decision
+  assert.deepEqual((await engine.list({ filter: { "placement.abstained": true } })).memories.map((m) => m.id), [cat.id]);
+  // a memory that fits a topic is placed as before
+  const bread = await engine.remember({ text: "Baked a loaf of rye bread with caraway seeds." });
+  assert.equal(bread.topic, "home.cooking");
+  await engine.close();
+});
+
+test("placement.unsorted: true files a memory that fits no topic under `unsorted`, as before abstention", async () => {
+  const engine = await fixtureEngine({ placement: { unsorted: true } });
+  const cat = await engine.remember({ text: "The cat knocked over the lamp again." });
+  assert.equal(cat.topic, "unsorted");
+  const p = (await engine.show(cat.id)).metadata.placement as any;
+  assert.equal(p.topic, "unsorted");
+  assert.equal(p.abstained, true);
+  assert.ok(TOPICS.some((t) => t.path === p.nearest));
+  assert.equal((await engine.remember({ text: "Baked a loaf of rye bread with caraway seeds." })).topic, "home.cooking");
+  assert.deepEqual(
+    (await engine.topics("unsorted")).topics.map((t) => [t.path, t.count]),
+    [["unsorted", 1]],
+  );
+  assert.deepEqual((await engine.recall("cat lamp", { under: "unsorted", k: 10 })).hits.map((h) => h.id), [cat.id]);
+  // `unsorted` is not a topic to place into: its members never pull a memory in
+  assert.equal((await engine.remember({ text: "The cat knocked over the vase again." })).topic, "unsorted");
+  await engine.close();
+  await assert.rejects(openMemory({ path: join(tempDir(), "bad.db"), placement: { unsorted: "yes" as any } }), /unsorted/);
+});
+
+test("show says why a memory was not placed, for a new store and for an `unsorted` row of an older one", async () => {
+  const dir = tempDir();
+  const db = join(dir, "show.db");
+  const run = (...args: string[]) => cli([...args, "--db", db]);
+  run("topic", "create", "eng.databases", "--description", TOPICS.find((t) => t.path === "eng.databases")!.description);
+  run("topic", "create", "home.cooking", "--description", TOPICS.find((t) => t.path === "home.cooking")!.description);
+  for (const t of TOPICS.filter((x) => x.path === "eng.databases" || x.path === "home.cooking")) for (const s of t.seeds) run("add", s, "--topic", t.path);
+  const added = run("add", "The cat knocked over the lamp again.", "--json").json as { id: string; topic: string | null };
+  assert.equal(added.topic, null);
+  const shown = run("show", added.id).stdout;
+  assert.match(shown, /^placement {3}not placed: nearest (eng\.databases|home\.cooking), similarity -?\d(\.\d+)?$/m);
+  assert.doesNotMatch(shown, /^topic /m);
+  assert.doesNotMatch(shown.split("\n").filter((l) => !l.startsWith("metadata")).join("\n"), /undefined|null|\[object|NaN/);
+  const placed = run("add", "Rewrote the SQL query to use the new index on the orders table.", "--json").json as { id: string; topic: string | null };
+  assert.equal(placed.topic, "eng.databases");
+  assert.match(run("show", placed.id).stdout, /^placement {3}automatic, to eng\.databases, confidence \d(\.\d+)?, similarity \d(\.\d+)?$/m);
+  // a store written before abstention: the row stays under `unsorted`, its placement has no `abstained`
+  const raw = new Database(db);
+  raw.prepare("UPDATE memories SET topic = 'unsorted', metadata = ? WHERE id = ?").run(JSON.stringify({ placement: { topic: "unsorted", confidence: 0, similarity: 0.312, nearest: "home.cooking", runner_up: "eng.databases" } }), added.id);
+  raw.close();
+  const old = run("show", added.id).stdout;
+  assert.match(old, /^topic {7}unsorted$/m);
+  assert.match(old, /^placement {3}not placed: nearest home\.cooking, similarity 0\.31 \(filed under unsorted\)$/m);
 });
 
 test("invalid paths and patterns: clear errors, exit code 2, nothing written", async () => {
