@@ -26,7 +26,7 @@ export const memoryInputSchema = z
     title: z.string().max(defaultLimits.maxTitleChars, `at most ${defaultLimits.maxTitleChars} characters`).optional().describe("a short title (searched by the curated channel)"),
     description: z.string().max(defaultLimits.maxDescriptionChars, `at most ${defaultLimits.maxDescriptionChars} characters`).optional().describe("a longer description (searched by the curated channel)"),
     tags: z.array(z.string().trim().min(1, "a tag cannot be empty").max(100)).max(defaultLimits.maxTags).optional().describe("tags (searched by the curated channel)"),
-    topic: z.string().optional().describe("topic path, e.g. ops.config (default: placed automatically once the store has topics)"),
+    topic: z.string().optional().describe("topic path, e.g. ops.config (default: once the store has topics, the nearest one when it fits; otherwise none)"),
     at: z.string().optional().describe("when it happened, ISO 8601 (default now)"),
     role: shortText.optional().describe("the chat role, e.g. user or assistant"),
     speaker: shortText.optional().describe("who said it (a question naming them favours it)"),

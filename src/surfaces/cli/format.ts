@@ -138,7 +138,7 @@ export function placementLine(recorded: unknown): string | null {
   const abstained = p.abstained === true || (p.abstained === undefined && (p.topic === "unsorted" || p.topic === null));
   if (abstained) {
     const nearest = typeof p.nearest === "string" ? `nearest ${p.nearest}${similarity !== null ? `, similarity ${similarity}` : ""}` : "no topic fitted";
-    return `not placed: ${nearest}${p.topic === "unsorted" ? " (filed under unsorted)" : ""}`;
+    return `not placed: ${nearest}`;
   }
   const confidence = num(p.confidence);
   const parts = ["automatic", typeof p.topic === "string" ? `to ${p.topic}` : null, confidence !== null ? `confidence ${confidence}` : null, similarity !== null ? `similarity ${similarity}` : null];

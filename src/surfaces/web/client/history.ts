@@ -104,7 +104,7 @@ function placementNote(p: any): HTMLElement | null {
   let text: string;
   if (abstained) {
     const nearest = typeof p.nearest === "string" ? `nearest ${p.nearest}${similarity !== null ? `, similarity ${similarity}` : ""}` : "no topic fitted";
-    text = `not placed: ${nearest}${p.topic === "unsorted" ? " (filed under unsorted)" : ""}`;
+    text = `not placed: ${nearest}`;
   } else {
     const confidence = num(p.confidence);
     text = ["placed automatically", typeof p.topic === "string" ? `to ${p.topic}` : null, confidence !== null ? `confidence ${confidence}` : null, similarity !== null ? `similarity ${similarity}` : null]
