@@ -235,6 +235,21 @@ describe("web inspector in headless Chromium", { skip: BROWSER_SKIP }, () => {
     await shot("3-history");
   });
 
+  test("history: what automatic placement decided, a memory it left without a topic included", async () => {
+    // demo memory 1 fits none of the demo's topics: no topic, and the nearest one named
+    await go(`#history/${ids[1]}`);
+    await until("the not-placed memory", async () => (await text(page.locator("#history-text"))).startsWith("Our configuration is scattered"));
+    assert.match(await text(page.locator("#history-placement")), /^not placed: nearest projects\.payments, similarity 0\.\d+$/);
+    await shot("3-history-not-placed");
+    // demo memory 29 was placed in ops.config; memory 3 was given its topic, so nothing was decided
+    await go(`#history/${ids[29]}`);
+    await until("the placed memory", async () => (await text(page.locator("#history-text"))).startsWith("Staging now mirrors"));
+    assert.match(await text(page.locator("#history-placement")), /^placed automatically, to ops\.config, confidence 0\.\d+, similarity 0\.\d+$/);
+    await go(`#history/${ids[3]}`);
+    await until("the memory with its own topic", async () => (await text(page.locator("#history-text"))) !== "" && !(await text(page.locator("#history-text"))).startsWith("Staging now mirrors"));
+    assert.equal(await page.locator("#history-placement").count(), 0);
+  });
+
   test("timeline: the as-of slider replays the YAML reversal; known-at hides what was not yet recorded", async () => {
     await go("#timeline?under=ops.config");
     const item = (id: string) => page.locator(`#timeline-list article[data-id="${id}"]`);
