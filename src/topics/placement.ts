@@ -5,8 +5,9 @@
  * (cosine ≥ minSimilarity) and distinctive enough. Distinctiveness is the lift: the best topic's similarity minus
  * the mean similarity to the other topics and to the store as a whole (the centroid of all members). Everyday sentences ("the cat knocked over the lamp") are about as
  * close to every topic as to their nearest one; a memory that belongs somewhere stands out. Confidence is the
- * lift over `certainLift`, capped at 1. Below minConfidence the placer abstains: the memory keeps no topic (a wrong
- * guess with a high score is worse than no guess), and the decision — abstained, the nearest topic and its
+ * lift over `certainLift`, capped at 1. When the best topic is not close enough, its confidence is below
+ * minConfidence or the memory is unlike its members (minCohesion), the placer abstains: the memory keeps no topic
+ * (a wrong guess with a high score is worse than no guess), and the decision — abstained, the nearest topic and its
  * similarity — is still recorded. With `unsorted: true` such a memory is filed under the topic `unsorted` instead
  * (the behaviour before abstention, which made `unsorted` a pseudo-topic full of unrelated memories).
  */
