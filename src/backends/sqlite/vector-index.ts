@@ -7,7 +7,8 @@
  * generation (schema 18), a counter in meta that triggers bump in the same transaction as every chunk insert,
  * delete or vector update, whichever connection makes it. Another process's commits that touch no chunk vector
  * (`cascade reembed`'s batches in its side table, edges, enrichment) leave the matrix as it is: at 100,000 chunks
- * a reload costs ~1.4 s, and a re-embed commits a batch every ~0.1 s. This connection's own chunk writes bump the
+ * a reload costs ~1.4 s, and a re-embed commits a batch every ~0.1 s (searches during it: p50 3.3-5.8 s when any
+ * commit reloaded, 59-60 ms now; `node dist/bench/reembed.js`, docs/OPERATIONS.md). This connection's own chunk writes bump the
  * generation too: the store reads it at the start and end of each such write transaction (`ownWrite`), and when
  * the matrix held the start's generation it holds the end's once the write's chunks are added or forgotten. The
  * re-embed's switch rewrites every vector: a reload in other processes (the generation moved), `invalidate` here.
