@@ -19,7 +19,7 @@ const rows: [number, Buffer][] = Array.from({ length: 150 }, (_, i) => {
 });
 
 test("a graph that cannot be saved fails neither the search that built it nor the close after a write; doctor says why", () => {
-  const index = new VectorIndex(() => 1, () => rows, () => rows.length, { ...defaultApproximateSearch, above: 100, threads: 1, path: "/nonexistent-folder-for-a-test/memory.db.hnsw" });
+  const index = new VectorIndex(() => 1, () => 1, () => rows, () => rows.length, { ...defaultApproximateSearch, above: 100, threads: 1, path: "/nonexistent-folder-for-a-test/memory.db.hnsw" });
   const query = new Float32Array(rows[7][1].buffer, rows[7][1].byteOffset, D);
   const [hits] = index.nearestMany([query], 5, (ids) => new Map(ids.map((id) => [id, `m${id}`])));
   assert.equal(hits[0].chunkId, 8, "the graph answers from memory");

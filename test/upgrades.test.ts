@@ -7,6 +7,7 @@ import { gunzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { openMemory, reembedStore } from "../src/index.js";
 import { SCHEMA_VERSION } from "../src/backends/sqlite/schema.js";
+import { CHUNK_GENERATION_KEY } from "../src/backends/sqlite/version.js";
 import { cli, tempDir } from "./helpers.js";
 
 // written by scripts/make-upgrade-fixtures.mjs: each store made by the Cascade of its schema version
@@ -79,6 +80,35 @@ describe("stores written by every earlier schema version open, migrate and answe
       }
     });
   }
+
+  test("a schema 17 store gains the chunk generation (18): its triggers and counter, which another connection's write moves", async () => {
+    const store = manifest.stores.find((s) => s.schema === 17)!;
+    const path = unpack(store.file);
+    const a = await openMemory({ path, create: false, now: NOW });
+    const b = await openMemory({ path, create: false, now: NOW });
+    try {
+      const db = new Database(path, { readonly: true });
+      const generation = () => db.prepare("SELECT value FROM meta WHERE key = ?").pluck().get(CHUNK_GENERATION_KEY);
+      try {
+        assert.equal(userVersion(path), SCHEMA_VERSION);
+        assert.deepEqual(db.prepare("SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'chunks' ORDER BY name").pluck().all(), [
+          "chunks_generation_delete",
+          "chunks_generation_insert",
+          "chunks_generation_update",
+        ]);
+        assert.equal(generation(), "0", "initialised");
+        assert.equal((await a.recall("who runs the on-call rota", { k: 1 })).hits[0].id, store.ids[2]);
+        const added = await b.remember({ text: "The staging cluster runs in Frankfurt.", at: "2026-06-10" });
+        assert.equal(generation(), "1", "one chunk added by the other connection");
+        assert.equal((await a.recall("where does the staging cluster run", { k: 1 })).hits[0].id, added.id, "and the first one's next search sees it");
+      } finally {
+        db.close();
+      }
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
 
   test("a store from a newer version is refused with a clear error and left exactly as it was", async () => {
     const path = unpack(manifest.stores[manifest.stores.length - 1].file);

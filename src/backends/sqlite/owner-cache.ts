@@ -3,12 +3,14 @@
  * Which memory each chunk belongs to, remembered between searches. Every channel names the memories of its
  * candidates (a hundred chunks each), and at 100,000 chunks that lookup was an eighth of a fused search's CPU:
  * each chunk's row, then its memory's row, both wide (vectors, texts), read through the page cache. The answer
- * only changes when the store does, so it is kept until the store's version moves: another connection's commit
- * (PRAGMA data_version) or this connection's own write (total_changes()). A chunk another process deleted is
- * therefore never named from memory, and a search of a store no one writes to reads each owner once.
+ * only changes when a chunk does (added, deleted, moved to another memory), so it is kept while the chunk
+ * generation stays (schema 18: a counter triggers bump with every such change, by any connection, in the change's
+ * own transaction) and this connection wrote nothing (total_changes()). A chunk another process deleted is
+ * therefore never named from memory, a search of a store no one writes to reads each owner once, and another
+ * process's commits that touch no chunk (a re-embed's batches, edges) leave the cache as it is.
  */
 import type Database from "better-sqlite3";
-import { storeVersion } from "./version.js";
+import { chunkVersion } from "./version.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -30,7 +32,7 @@ export class OwnerCache {
 
   /** The memory id of each chunk that still exists (a deleted chunk is absent from the answer). */
   ownersOf(chunkIds: number[]): Map<number, string> {
-    const version = storeVersion(this.stmt);
+    const version = chunkVersion(this.stmt);
     if (version !== this.version || this.owners.size > MAX_ENTRIES) {
       this.owners.clear();
       this.version = version;

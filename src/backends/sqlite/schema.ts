@@ -9,6 +9,7 @@ import { CascadeError } from "../../errors.js";
 // better-sqlite3's type, not connection.ts's alias: connection.ts reads SCHEMA_VERSION from here
 type Connection = Database.Database;
 import { backfillFields } from "./fields-sql.js";
+import { CHUNK_GENERATION_KEY } from "./version.js";
 
 /** A step is SQL, or SQL followed by a backfill that needs the application's own code. */
 type Migration = string | { sql: string; then: (db: Connection) => void };
@@ -269,6 +270,24 @@ const MIGRATIONS: Migration[] = [
     PRIMARY KEY (memory_rowid, step)
   ) WITHOUT ROWID;
   CREATE INDEX IF NOT EXISTS enrichment_failures_at ON enrichment_failures (at_ms);
+  `,
+  // 18: the chunk generation. A counter in meta that triggers bump in the same transaction as every change to the
+  // chunk rows a search keeps in memory (a chunk added or deleted, its vector or its memory changed), whichever
+  // connection makes it. The in-memory vector matrix and the chunk owners are kept under it (vector-index.ts,
+  // owner-cache.ts), so that another process's commit of anything else (the re-embed's side table, edges, summaries
+  // of no new chunk) no longer makes the next search reload 100,000 vectors. Row triggers: SQLite has no statement
+  // triggers, so the re-embed's switch bumps it once a chunk (~1 µs each).
+  `
+  INSERT INTO meta (key, value) VALUES ('${CHUNK_GENERATION_KEY}', '0') ON CONFLICT (key) DO NOTHING;
+  CREATE TRIGGER IF NOT EXISTS chunks_generation_insert AFTER INSERT ON chunks BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = '${CHUNK_GENERATION_KEY}';
+  END;
+  CREATE TRIGGER IF NOT EXISTS chunks_generation_delete AFTER DELETE ON chunks BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = '${CHUNK_GENERATION_KEY}';
+  END;
+  CREATE TRIGGER IF NOT EXISTS chunks_generation_update AFTER UPDATE OF id, memory_rowid, vector ON chunks BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = '${CHUNK_GENERATION_KEY}';
+  END;
   `,
 ];
 

@@ -41,6 +41,7 @@ import { idsByImportKey } from "./import-keys-sql.js";
 import { copyCounts, copyMark, readSection, setCopyMark, writeSection } from "./copy-sql.js";
 import type { StoreCopy } from "../../ports/copy.js";
 import { OwnerCache } from "./owner-cache.js";
+import { chunkGeneration } from "./version.js";
 import { SideReader, type SideJob } from "./side-reader.js";
 import * as reembed from "./reembed-sql.js";
 
@@ -84,6 +85,7 @@ export class SqliteStore implements Store {
     this.vectors = new VectorIndex(
       // a prepared statement: db.pragma() prepares anew on every call, and this is asked several times a search
       () => this.stmt("SELECT data_version FROM pragma_data_version").pluck().get() as number,
+      () => chunkGeneration(this.prepare),
       () => this.stmt("SELECT id, vector FROM chunks").raw().iterate() as Iterable<[number, Buffer]>,
       () => rows.chunkCount(this.prepare),
       options.approximate === false
@@ -102,11 +104,11 @@ export class SqliteStore implements Store {
   readonly copy: StoreCopy = {
     read: async (section, page) => readSection(this.prepare, section, page),
     write: async (section, records, mark) => {
-      const added = this.db.transaction(() => {
+      const added = this.chunkWrite(() => {
         const chunks = writeSection(this.prepare, section, records);
         if (mark !== undefined) setCopyMark(this.prepare, mark);
         return chunks;
-      })();
+      });
       this.vectors.add(added);
     },
     mark: async () => copyMark(this.prepare),
@@ -127,6 +129,24 @@ export class SqliteStore implements Store {
       return missing;
     },
   };
+
+  /**
+   * A write transaction that adds or deletes chunks, whose chunks the caller then hands to the vector index (`add`,
+   * `forget`): the chunk generation is read at its start and its end, so that the index knows its own write from
+   * another connection's (vector-index.ts) and does not read the table again for it.
+   */
+  private chunkWrite<T>(fn: () => T): T {
+    let before = 0;
+    let after = 0;
+    const out = this.db.transaction(() => {
+      before = chunkGeneration(this.prepare);
+      const result = fn();
+      after = chunkGeneration(this.prepare);
+      return result;
+    })();
+    this.vectors.ownWrite(before, after);
+    return out;
+  }
 
   /** The reader thread for a job, started the first time a search of a large enough store on a file asks for one. */
   private sideReader(job: SideJob): SideReader | null {
@@ -159,14 +179,14 @@ export class SqliteStore implements Store {
   async writeMemories(memories: PreparedMemory[], stamp: EmbedderStamp, edges: EdgeDraft[] = []): Promise<Edge[]> {
     const added: { chunkId: number; vector: Float32Array }[] = [];
     const written: Edge[] = [];
-    this.db.transaction(() => {
+    this.chunkWrite(() => {
       rows.checkStamp(this.prepare, stamp);
       const tally: rows.TermTally = new Map();
       for (const p of memories) added.push(...rows.insertMemory(this.prepare, p, tally).chunks);
       rows.countTerms(this.prepare, tally);
       rows.addToChunkCount(this.prepare, added.length);
       for (const e of edges) written.push(graph.insertEdge(this.prepare, e));
-    })();
+    });
     this.vectors.add(added);
     return written;
   }
@@ -186,10 +206,10 @@ export class SqliteStore implements Store {
   }
 
   async reviseMemory(next: PreparedMemory, stamp: EmbedderStamp, recordedAt: number): Promise<void> {
-    const { removed, added } = this.db.transaction(() => {
+    const { removed, added } = this.chunkWrite(() => {
       rows.checkStamp(this.prepare, stamp);
       return rows.reviseMemoryRow(this.prepare, next, recordedAt);
-    })();
+    });
     this.vectors.forget(removed);
     this.vectors.add(added);
   }
@@ -206,7 +226,7 @@ export class SqliteStore implements Store {
 
   async deleteMemory(id: string): Promise<boolean> {
     let chunkIds: number[] = [];
-    const deleted = this.db.transaction(() => {
+    const deleted = this.chunkWrite(() => {
       const rowid = rows.memoryRowid(this.prepare, id);
       if (rowid === undefined) return false;
       pyramid.markDirty(this.prepare, [rowid]);
@@ -214,7 +234,7 @@ export class SqliteStore implements Store {
       for (const turn of pyramid.turnNodesOf(this.prepare, rowid)) chunkIds.push(...rows.removeMemoryRow(this.prepare, turn, `the turn summary of ${id}`));
       chunkIds.push(...rows.removeMemoryRow(this.prepare, rowid, id));
       return true;
-    })();
+    });
     this.vectors.forget(chunkIds);
     return deleted;
   }
@@ -364,13 +384,13 @@ export class SqliteStore implements Store {
 
   async setPyramidZone(zone: string): Promise<void> {
     const removed: number[] = [];
-    this.db.transaction(() => {
+    this.chunkWrite(() => {
       const nodes = this.stmt("SELECT m.rowid, m.id FROM summary_nodes n JOIN memories m ON m.rowid = n.memory_rowid").raw().all() as [number, string][];
       for (const [rowid, id] of nodes) removed.push(...rows.removeMemoryRow(this.prepare, rowid, id));
       this.stmt("DELETE FROM dirty_windows").run();
       this.stmt("INSERT INTO meta (key, value) VALUES ('pyramid_zone', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(zone);
       pyramid.markAllDirty(this.prepare);
-    })();
+    });
     this.vectors.forget(removed);
   }
 
@@ -385,7 +405,7 @@ export class SqliteStore implements Store {
   async writeSummary(node: PreparedMemory, window: Window | { level: "turn"; start: number; end: number }, childIds: string[], stamp: EmbedderStamp, sources: string[] = []): Promise<boolean> {
     const added: { chunkId: number; vector: Float32Array }[] = [];
     const removed: number[] = [];
-    const written = this.db.transaction(() => {
+    const written = this.chunkWrite(() => {
       // under the write lock: a forget committed before this point is seen, one after it waits and rebuilds the window
       if (!pyramid.allExist(this.prepare, [...childIds, ...sources])) return false;
       rows.checkStamp(this.prepare, stamp);
@@ -397,7 +417,7 @@ export class SqliteStore implements Store {
       const children = this.stmt("SELECT rowid FROM memories WHERE id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(childIds)) as number[];
       pyramid.insertNode(this.prepare, rowid, window.level, window.start, window.end, children);
       return true;
-    })();
+    });
     this.vectors.forget(removed);
     this.vectors.add(added);
     return written;
@@ -405,10 +425,10 @@ export class SqliteStore implements Store {
 
 
   async deleteSummary(id: string): Promise<boolean> {
-    const removed = this.db.transaction(() => {
+    const removed = this.chunkWrite(() => {
       const rowid = pyramid.nodeRowidById(this.prepare, id);
       return rowid === undefined ? [] : rows.removeMemoryRow(this.prepare, rowid, id);
-    })();
+    });
     this.vectors.forget(removed);
     return removed.length > 0;
   }

@@ -1,8 +1,17 @@
 /**
  * @module backends/sqlite/vector-index
  * The SQLite store's dense index: an in-memory VectorMatrix derived from the chunk vectors in the table (not
- * SQL state). Loaded on first use, reloaded when another connection has committed (PRAGMA data_version), and
- * kept in step with this connection's own writes after they commit.
+ * SQL state). Loaded on first use, kept in step with this connection's own writes after they commit, and reloaded
+ * only when another connection changed a chunk vector. Two reads tell (one prepared statement each): PRAGMA
+ * data_version, unchanged when no other connection committed anything (then nothing more is read), and the chunk
+ * generation (schema 18), a counter in meta that triggers bump in the same transaction as every chunk insert,
+ * delete or vector update, whichever connection makes it. Another process's commits that touch no chunk vector
+ * (`cascade reembed`'s batches in its side table, edges, enrichment) leave the matrix as it is: at 100,000 chunks
+ * a reload costs ~1.4 s, and a re-embed commits a batch every ~0.1 s (searches during it: p50 3.3-5.8 s when any
+ * commit reloaded, 59-60 ms now; `node dist/bench/reembed.js`, docs/OPERATIONS.md). This connection's own chunk writes bump the
+ * generation too: the store reads it at the start and end of each such write transaction (`ownWrite`), and when
+ * the matrix held the start's generation it holds the end's once the write's chunks are added or forgotten. The
+ * re-embed's switch rewrites every vector: a reload in other processes (the generation moved), `invalidate` here.
  *
  * Above `approximate.above` chunks an unfiltered search asks an HNSW graph for candidates and re-scores them
  * exactly from the matrix (vectors/hnsw.ts); a filtered search scans only the admitted rows exactly, which is
@@ -53,8 +62,12 @@ const NULL_SAMPLE_ROWS = 2048;
 
 export class VectorIndex {
   private matrix: VectorMatrix | null = null;
-  /** PRAGMA data_version when the matrix was loaded: it changes when another connection commits. */
-  private matrixVersion = -1;
+  /** The chunk generation the matrix holds (what the table held when it was read, with this connection's writes since). */
+  private matrixGeneration = -1;
+  /** PRAGMA data_version when the generation was last read: while it is unchanged, no other connection committed. */
+  private seenDataVersion = -1;
+  /** Times the matrix was read from the table (tests observe that an unrelated commit reads nothing). */
+  loads = 0;
   private graph: HnswGraph | null = null;
   /** The graph changed since it was last saved. */
   private unsaved = false;
@@ -66,6 +79,7 @@ export class VectorIndex {
 
   constructor(
     private readonly dataVersion: () => number,
+    private readonly generation: () => number,
     private readonly rows: () => Iterable<[number, Buffer]>,
     private readonly capacity: () => number,
     private readonly approximate: ApproximateSearch | null = null,
@@ -73,8 +87,11 @@ export class VectorIndex {
 
   /** The matrix, loaded from the table when absent or stale (a loaded graph follows the table's changes). */
   load(dimensions: number): VectorMatrix {
-    const version = this.dataVersion();
-    if (this.matrix && this.matrixVersion === version) return this.matrix;
+    if (this.matrix && this.current()) return this.matrix;
+    // read before the rows: a vector committed between the two is in the matrix under an older generation, and
+    // the next search reads it again (never a newer generation over older rows)
+    const generation = this.generation();
+    this.seenDataVersion = this.dataVersion();
     // sized once (no doubling while loading); blobs are copied straight into the matrix, never one array each
     const matrix = new VectorMatrix(dimensions, this.capacity() + 1024);
     const bytes = dimensions * 4;
@@ -111,8 +128,27 @@ export class VectorIndex {
     }
     if (this.graph) this.followTable(this.graph, matrix);
     this.matrix = matrix;
-    this.matrixVersion = version;
+    this.matrixGeneration = generation;
+    this.loads++;
     return matrix;
+  }
+
+  /** Whether the loaded matrix holds what the table holds: no other connection committed, or none changed a chunk. */
+  private current(): boolean {
+    const version = this.dataVersion();
+    if (version === this.seenDataVersion) return true;
+    this.seenDataVersion = version;
+    return this.generation() === this.matrixGeneration;
+  }
+
+  /**
+   * This connection committed a write that took the chunk generation from `before` to `after` (read inside its
+   * transaction, at its start and its end), and hands its chunks to `add` and `forget` next: a matrix that held
+   * `before` then holds `after`. One that did not (another connection changed a vector since it was read) is left
+   * behind, and the next search reads the table again.
+   */
+  ownWrite(before: number, after: number): void {
+    if (this.matrix && this.matrixGeneration === before) this.matrixGeneration = after;
   }
 
   /** Brings the graph to what the table holds now (another process wrote); one too far behind is rebuilt on next use. */
