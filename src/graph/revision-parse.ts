@@ -43,19 +43,63 @@ const HEDGES = new Set(["maybe", "perhaps", "possibly"]);
 /** Labels of a memory that puts something forward rather than states it ("Proposal: ...", "Idea to ..."). */
 const PROPOSALS = new Set(["proposal", "idea", "suggestion", "proposed", "question"]);
 
+/** Words that open a question: a wh-word, or an auxiliary put first ("can you…", "is it…", "did they…"). */
+const INTERROGATIVE = new Set(
+  `what when where who whom whose which why how do does did is are am was were can could should would will shall
+  have has had may might must isn't aren't wasn't weren't don't doesn't didn't can't couldn't won't wouldn't
+  shouldn't haven't hasn't`.split(/\s+/),
+);
+/** Words a chat puts before a question without changing it ("so", "ok", "hey", "also"). */
+const OPENERS = new Set(["so", "ok", "okay", "and", "but", "also", "hey", "hi", "oh", "um", "btw", "quick", "question", "then", "right", "well", "sorry", "pls", "please"]);
+/** A tag that turns a statement into a question: "…, right?", "…, isn't it?", "…, or not?" */
+const TAG_QUESTION = /(,|\bor)\s*(right|ok|okay|yes|no|not|correct|true|isn't it|aren't they|don't you|didn't it|is that right)\s*\?+\s*["'”’)]*\s*$/i;
+
+/**
+ * Whether a sentence ending in "?" asks something. People write surprise and doubt with question marks on
+ * statements ("spotify took £19.99 this month??", "they've hiked it again?"): the sentence states its fact. A
+ * question has the form of one: it opens with a wh-word or an auxiliary (after a chat's "so", "ok", "also"), or
+ * ends with a tag.
+ */
+function asks(sentence: string): boolean {
+  if (TAG_QUESTION.test(sentence)) return true;
+  // any clause may be the question: "I'm moving the sync to Friday, is that ok?"
+  return sentence.split(/[,;:()\u2013\u2014]|\s-\s/).some((clause) => {
+    const words = (clause.toLowerCase().match(/[\p{L}']+/gu) ?? []).filter((w, i, all) => !(OPENERS.has(w) && all.slice(0, i).every((x) => OPENERS.has(x))));
+    return INTERROGATIVE.has(words[0] ?? "") || /^(any|anything|anyone|got|know|thoughts|ideas?|worth)\b/.test(words.join(" "));
+  });
+}
+
+/** The parts of a text that end in "?", each with the words before it back to the last sentence end. */
+const QUESTIONED = /[^.!?\n]*\?+/g;
+
+/**
+ * Subordinators: a modal after one is inside a clause that qualifies the statement, not the statement itself
+ * ("starts on the 20th, when the Admiral one would've renewed").
+ */
+const SUBORDINATORS = new Set(["when", "where", "whereas", "which", "that", "who", "because", "since", "than", "while", "although", "though", "once"]);
+
 function irrealis(tokens: Token[], text: string): string | null {
-  if (/\?\s*["'”’)]*\s*$/.test(text) || /\?\s+\S/.test(text)) return "a question";
+  for (const m of text.matchAll(QUESTIONED)) if (asks(m[0])) return "a question";
   if (PROPOSALS.has(tokens[0]?.lemma ?? "")) return `a proposal (${tokens[0].lower})`;
   if (tokens[0] && ["should", "were", "had"].includes(tokens[0].lower)) return "a condition (should …)";
   for (const [i, t] of tokens.entries()) {
     const next = tokens[i + 1];
     if (CONDITIONS.has(t.lower) || (t.lower === "in" && next?.lower === "case")) return `a condition (${t.lower === "in" ? "in case" : t.lower})`;
     // "would rather", "would prefer" state a preference
-    if (t.pos === "AUX" && POSSIBLE.has(t.lemma) && !["rather", "prefer"].includes(next?.lemma ?? "")) return `a possibility (${t.lower})`;
+    if (t.pos === "AUX" && POSSIBLE.has(t.lemma) && !["rather", "prefer"].includes(next?.lemma ?? "") && !subordinate(tokens, i)) return `a possibility (${t.lower})`;
     if (HEDGES.has(t.lower)) return `a possibility (${t.lower})`;
     if (t.pos === "VERB" && (ATTITUDES.has(t.lemma) || (t.lemma === "think" && ["about", "of"].includes(next?.lower ?? "")))) return `a wish or a thought (${t.lower})`;
   }
   return null;
+}
+
+/** Whether the word at `i` stands in a subordinate clause: a subordinator after the last clause boundary before it. */
+function subordinate(tokens: Token[], i: number): boolean {
+  for (let j = i - 1; j >= 0; j--) {
+    if ([".", "!", "?", ";"].includes(tokens[j].lower)) return false;
+    if (SUBORDINATORS.has(tokens[j].lower)) return true;
+  }
+  return false;
 }
 
 /**

@@ -22,6 +22,8 @@ export interface Slot {
   values: Set<string>;
   /** For a role: which role ("manager"); the attribute is the role itself. */
   role?: string;
+  /** For a weekday: said as a habit ("on Tuesdays", "every Friday", "monday nights"), not one day. */
+  recurs?: boolean;
 }
 
 export interface Statement {
@@ -102,6 +104,18 @@ function wordsOf(sentence: string): Words {
   return { list };
 }
 
+/**
+ * A value the sentence denies is not one it gives: "Fridays 5:30 from now, Thursdays won't work" gives Friday, and
+ * "not Monday but Wednesday" Wednesday. A negation right after the value (within two words) or "not" right before it.
+ */
+const DENIED_AFTER = /^[\s\p{P}]*(?:[\p{L}']+\s+){0,2}?(?:won't|wont|isn't|is not|aren't|are not|can't|cannot|doesn't|don't|no longer|no good|never|not)\b/iu;
+const DENIED_BEFORE = /\bnot\s+(?:on\s+|at\s+|the\s+)?$/i;
+const denied = (sentence: string, m: RegExpMatchArray) => DENIED_AFTER.test(sentence.slice(m.index! + m[0].length, m.index! + m[0].length + 30)) || DENIED_BEFORE.test(sentence.slice(Math.max(0, m.index! - 12), m.index));
+
+/** A weekday said as a habit: "every Friday", "each Monday", "Monday nights". */
+const HABIT_BEFORE = /\b(?:every|each)\s+$/i;
+const HABIT_AFTER = /^\s+(?:nights|evenings|mornings|afternoons|lunchtimes)\b/i;
+
 /** The slots of one sentence. */
 export function slotsOf(sentence: string): Slot[] {
   const slots: Slot[] = [];
@@ -121,22 +135,24 @@ export function slotsOf(sentence: string): Slot[] {
     take(m);
   }
   for (const m of sentence.matchAll(DOSE)) {
+    if (denied(sentence, m)) continue;
     add(slots, "dose", [`${number(m[1])}${m[2].toLowerCase()}`], undefined, at(m));
     take(m);
   }
   for (const m of sentence.matchAll(AMOUNT)) {
-    if (!free(m.index, m[0].length)) continue;
+    if (!free(m.index, m[0].length) || denied(sentence, m)) continue;
     const n = number(m[1] ?? m[3]) + (m[2] ? "000" : "");
     add(slots, "amount", [n], undefined, at(m));
     take(m);
   }
   for (const m of sentence.matchAll(DAY_MONTH)) {
+    if (denied(sentence, m)) continue;
     const month = monthOf(m[3]);
     add(slots, "date", [`${month}-${pad(m[1])}`, ...(m[2] ? [`${month}-${pad(m[2])}`] : [])], undefined, at(m));
     take(m);
   }
   for (const m of sentence.matchAll(MONTH_DAY)) {
-    if (!free(m.index, m[0].length)) continue;
+    if (!free(m.index, m[0].length) || denied(sentence, m)) continue;
     add(slots, "date", [`${monthOf(m[1])}-${pad(m[2])}`], undefined, at(m));
     take(m);
   }
@@ -147,7 +163,7 @@ export function slotsOf(sentence: string): Slot[] {
     take(m);
   }
   for (const m of sentence.matchAll(CLOCK)) {
-    if (!free(m.index, m[0].length)) continue;
+    if (!free(m.index, m[0].length) || denied(sentence, m)) continue;
     let hour = Number(m[1] ?? m[4]);
     const minutes = m[2] ?? "00";
     const half = (m[3] ?? m[5])?.toLowerCase();
@@ -161,7 +177,9 @@ export function slotsOf(sentence: string): Slot[] {
   // only names the date's day
   if (!slots.some((s) => s.kind === "date")) {
     for (const m of sentence.matchAll(WEEKDAY)) {
+      if (denied(sentence, m)) continue;
       add(slots, "weekday", [WEEKDAYS[m[1].toLowerCase()]], undefined, at(m));
+      if (m[2] || HABIT_BEFORE.test(sentence.slice(Math.max(0, m.index! - 8), m.index)) || HABIT_AFTER.test(sentence.slice(m.index! + m[0].length))) slots.find((x) => x.kind === "weekday")!.recurs = true;
     }
   }
   for (const m of sentence.matchAll(ROLE_NAMED)) add(slots, "role", [m[2].replace(/^Dr\.?\s+/, "").toLowerCase()], roleOf(m[1]));
@@ -190,7 +208,7 @@ export function statementOf(sentence: string): Statement {
 }
 
 export type SlotVerdict =
-  | { kind: "revises"; attribute: string; from: string; to: string; slot: SlotKind; shared: number }
+  | { kind: "revises"; attribute: string; from: string; to: string; slot: SlotKind; shared: number; habit: boolean }
   | { kind: "confirms"; attribute: string }
   | null;
 
@@ -201,17 +219,21 @@ export type SlotVerdict =
  */
 export function compareStatements(older: Statement, newer: Statement): SlotVerdict {
   let confirmed: string | null = null;
+  // a value both give unchanged (the same 8pm) makes one word in common enough for another value to be the same
+  // attribute said otherwise: "five-a-side is monday nights, 8pm at Goals" → "we're on Wednesdays now, 8pm at Goals"
+  const kept = newer.slots.some((n) => n.kind !== "role" && older.slots.some((o) => o.kind === n.kind && [...n.values].some((v) => o.values.has(v))));
   for (const n of newer.slots) {
     const o = older.slots.find((s) => s.kind === n.kind && s.role === n.role);
     if (!o) continue;
-    const attribute = n.kind === "role" ? n.role! : n.kind === "address" ? "address" : sameThing(o, n);
-    if (!attribute) continue;
     const same = [...n.values].some((v) => o.values.has(v) || sameDay(v, o.values));
+    // (a value kept unchanged vouches for a change beside it, never for a confirmation)
+    const attribute = n.kind === "role" ? n.role! : n.kind === "address" ? "address" : sameThing(o, n, kept && !same);
+    if (!attribute) continue;
     if (same) {
       confirmed ??= attribute;
       continue;
     }
-    return { kind: "revises", attribute, from: [...o.values].join("/"), to: [...n.values].join("/"), slot: n.kind, shared: [...n.near].filter((w) => o.near.has(w)).length };
+    return { kind: "revises", attribute, from: [...o.values].join("/"), to: [...n.values].join("/"), slot: n.kind, shared: [...n.near].filter((w) => o.near.has(w)).length, habit: Boolean(o.recurs && n.recurs) };
   }
   return confirmed ? { kind: "confirms", attribute: confirmed } : null;
 }
@@ -220,14 +242,14 @@ export function compareStatements(older: Statement, newer: Statement): SlotVerdi
  * What two values of one kind are both of, or null: a common noun near both ("rent", "dose"), or two words
  * near both. One name alone is not enough: a person's town stands beside most of their dates and amounts.
  */
-function sameThing(o: Slot, n: Slot): string | null {
+function sameThing(o: Slot, n: Slot, kept = false): string | null {
   const shared = [...n.near].filter((w) => o.near.has(w));
   // two names and none in common: two things of one kind (the Lisbon trip and the Edinburgh one)
   const names = (s: Slot) => [...s.near].filter((w) => !s.nouns.has(w));
   if (names(o).length && names(n).length && !names(n).some((w) => o.near.has(w))) return null;
   const noun = shared.find((w) => n.nouns.has(w) && o.nouns.has(w));
   if (noun) return `${noun} (${n.kind})`;
-  return shared.length >= 2 ? `${shared.slice(0, 2).join(" ")} (${n.kind})` : null;
+  return shared.length >= (kept ? 1 : 2) ? `${shared.slice(0, 2).join(" ")} (${n.kind})` : null;
 }
 
 /** "-19" (the 19th) is the same day as "10-19". */
@@ -271,7 +293,8 @@ export function judgeSlots(olderSentences: string[], newerSentences: string[]): 
       }
       const reason = `${v.attribute}: ${v.from} → ${v.to}`;
       if (DELAY.test(ns)) return { kind: "refines", confidence: 0.85, reason: `delayed, ${reason}`, statement: os.trim() };
-      return { kind: "revises", confidence: ATTRIBUTE_KINDS.has(v.slot) ? 0.85 : 0.6, reason, statement: os.trim() };
+      // a habit's day ("five-a-side is monday nights" → "we're on Wednesdays now") is a standing attribute too
+      return { kind: "revises", confidence: ATTRIBUTE_KINDS.has(v.slot) || v.habit ? 0.85 : 0.6, reason, statement: os.trim() };
     }
   }
   return confirmed;

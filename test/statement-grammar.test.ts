@@ -1,0 +1,71 @@
+/**
+ * How the offline judge reads a statement's grammar (graph/revision-parse, graph/slots): a question mark on a
+ * statement does not make it a question, a modal inside a subordinate clause does not make the statement a
+ * possibility, a value the sentence denies is not a value it gives, a habit's day is a standing attribute, and a
+ * value kept unchanged vouches for the change beside it. Each case is checked in both directions: what it lets
+ * through and what it still keeps out.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { test } from "node:test";
+import { openMemory } from "../src/index.js";
+import { parseMemory } from "../src/graph/revision-parse.js";
+import { judgeSlots, slotsOf } from "../src/graph/slots.js";
+import { tempDir } from "./helpers.js";
+
+test("a question has the form of one; surprise written with '??' on a statement is a statement", () => {
+  assert.equal(parseMemory("spotify took £19.99 for the family plan this month??").irrealis, null);
+  assert.equal(parseMemory("they've hiked it again?").irrealis, null);
+  for (const q of ["can you add a daily reminder for my sertraline?", "So is it worth paying for a new battery?", "what time is the train?", "ok did they move it?", "It's on Friday, right?", "any good themes?"]) {
+    assert.equal(parseMemory(q).irrealis, "a question", q);
+  }
+});
+
+test("a modal inside a subordinate clause leaves the statement a statement; one in the main clause does not", () => {
+  assert.equal(parseMemory("went with Direct Line in the end, £368 for the year, starts on the 20th when the Admiral one would've renewed").irrealis, null);
+  assert.match(parseMemory("we might move the review to Friday").irrealis ?? "", /possibility/);
+  assert.match(parseMemory("Direct Line could be cheaper for the year").irrealis ?? "", /possibility/);
+});
+
+test("a value the sentence denies is not one it gives", () => {
+  const days = (s: string) => slotsOf(s).filter((x) => x.kind === "weekday").flatMap((x) => [...x.values]);
+  assert.deepEqual(days("Clifton Physio have me on Fridays 5:30 for the rest of the block, Thursdays won't work once I'm commuting"), ["friday"]);
+  assert.deepEqual(days("not Monday but Wednesday for the call"), ["wednesday"]);
+  assert.deepEqual(days("the call is on Monday and the review on Wednesday"), ["monday", "wednesday"]);
+});
+
+test("a habit's new day is a change of a standing attribute; a one-off day stays a suggestion", () => {
+  const older = ["physio for my knee is thursdays 5:30 at Clifton Physio, six sessions"];
+  const newer = ["Clifton Physio have me on Fridays 5:30 for the rest of the block, Thursdays won't work once I'm commuting to Bath"];
+  const habit = judgeSlots(older, newer);
+  assert.equal(habit?.kind, "revises");
+  assert.equal(habit?.confidence, 0.85);
+  assert.match(habit!.reason, /thursday → friday/);
+  const once = judgeSlots(["the physio session at Clifton Physio is on Thursday at 5:30"], ["the physio session at Clifton Physio is on Friday at 5:30"]);
+  assert.equal(once?.kind, "revises");
+  assert.equal(once?.confidence, 0.6, "one session moved may be another session: a suggestion");
+});
+
+test("a value kept unchanged lets one shared word tie the changed value to it, never a confirmation", () => {
+  const older = ["five-a-side is monday nights, 8pm at Goals Bristol."];
+  const moved = judgeSlots(older, ["winter league fixtures are out, we're on Wednesdays now, 8pm at Goals, all season"]);
+  assert.equal(moved?.kind, "revises");
+  assert.match(moved!.reason, /monday → wednesday/);
+  // nothing kept: one word in common is not enough to call two days one attribute
+  assert.equal(judgeSlots(older, ["pub quiz with the Goals lot is on Wednesdays"]), null);
+});
+
+test("end to end: a habit moved in other words supersedes the old day, and the present question finds the new one first", async () => {
+  const memory = await openMemory({ path: join(tempDir(), "habit.db"), now: Date.parse("2026-10-20T12:00:00Z") });
+  try {
+    const old = await memory.remember({ text: "five-a-side is monday nights, 8pm at Goals Bristol. don't let me book anything over it", at: "2026-10-02T10:00:00Z", user: "tom", role: "user", speaker: "tom" });
+    await memory.remember({ text: "can you find me a cheap dentist near Temple Meads?", at: "2026-10-05T10:00:00Z", user: "tom", role: "user", speaker: "tom" });
+    const now = await memory.remember({ text: "winter league fixtures are out, we're on Wednesdays now, 8pm at Goals, all season", at: "2026-10-11T10:00:00Z", user: "tom", role: "user", speaker: "tom" });
+    const edges = (await memory.list({ limit: 50 })).edges.filter((e) => e.type === "supersedes");
+    assert.deepEqual(edges.map((e) => [e.from, e.to]), [[now.id, old.id]]);
+    const hits = (await memory.recall("Which night is five-a-side?", { k: 5, filter: { user: "tom" } })).hits;
+    assert.equal(hits[0].id, now.id);
+  } finally {
+    await memory.close();
+  }
+});
