@@ -97,9 +97,9 @@ export async function detectRevisions(
       const olderJudged = { text: older.text, at: older.at };
       const newerJudged = { text: m.text, at: m.at };
       // a rule-based judge reads statements, so a long memory is judged sentence by sentence (graph/statements.ts),
-      // and the values its statements give (graph/slots.ts); a model reads the whole texts
+      // and the values its statements give (graph/slots.ts); a model reads the whole texts and names the statement
       const heuristic = judge.provenance === "heuristic";
-      let verdict: StatementVerdict & { type?: "supersedes" | "refines" } = heuristic ? await judgeStatements(judge, olderJudged, newerJudged, mayRevise, pause) : await judge.judge(olderJudged, newerJudged);
+      let verdict: StatementVerdict = heuristic ? await judgeStatements(judge, olderJudged, newerJudged, mayRevise, pause) : await judge.judge(olderJudged, newerJudged);
       if (heuristic) verdict = withSlots(verdict, judgedStatements(older.text, SLOT_OLDER), judgedStatements(m.text, SLOT_NEWER + 1));
       if (verdict.confidence >= opts.edgeThreshold) {
         edges.push({
@@ -160,7 +160,7 @@ const SLOT_NEWER = 48;
  * The cue judge's verdict with the slots' (graph/slots.ts): another value for an attribute of the same thing is a
  * revision whatever its wording; the same value again a confirmation, never a revision; a delay a refinement.
  */
-function withSlots(verdict: StatementVerdict, older: string[], newer: string[]): StatementVerdict & { type?: "supersedes" | "refines" } {
+function withSlots(verdict: StatementVerdict, older: string[], newer: string[]): StatementVerdict {
   // a long reply or a pasted document gives many values of many things: its values are not one person's statements
   if (newer.length > SLOT_SENTENCES) return verdict;
   const slots = judgeSlots(older.slice(0, SLOT_OLDER), newer.slice(0, SLOT_NEWER));

@@ -29,10 +29,7 @@ const MAX_JUDGED = 48;
 const MAX_COMPARED = 400;
 
 /** A verdict on statements: which sentence of the older memory the newer one revises, when it names one. */
-export interface StatementVerdict extends Verdict {
-  /** The older memory's sentence judged revised, when the older memory says more than that one statement. */
-  statement?: string;
-}
+export type StatementVerdict = Verdict;
 
 /**
  * Code is not a statement of anyone's state: `db.String(120)` beside `db.String(80)` is two columns, not a

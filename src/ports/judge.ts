@@ -10,10 +10,14 @@ export interface JudgedMemory {
 }
 
 export interface Verdict {
-  /** 0..1: how sure the judge is that `newer` replaces `older`. */
+  /** 0..1: how sure the judge is that `newer` replaces (or refines) `older`. */
   confidence: number;
   /** One line a person can check. */
   reason: string;
+  /** "refines": the newer memory keeps the older fact and adjusts or adds to it (a delay); default "supersedes". */
+  type?: "supersedes" | "refines";
+  /** The older memory's sentence whose fact changed, when the rest of it still stands; absent: all of it. */
+  statement?: string;
 }
 
 export interface RevisionJudge {
