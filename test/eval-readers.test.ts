@@ -111,6 +111,26 @@ test("eval jsonl: a user's own memories and questions, any order; each mistake n
   refused(["eval", "jsonl", tempDir()], /holds no \.jsonl file/);
 });
 
+test("eval reports how many labelled updates detection linked by an edge, beside the edges it drew", () => {
+  const file = join(tempDir(), "updates.jsonl");
+  writeFileSync(
+    file,
+    jsonl([
+      { id: "m1", text: "Standup is on Tuesdays at 10am.", time: "2024-04-01" },
+      { id: "m2", text: "The gym opens at six on weekdays.", time: "2024-04-02" },
+      { id: "m3", text: "Standup moved to Thursdays at 10am.", time: "2024-04-08" },
+      { id: "m4", text: "The pool closes at nine in summer.", time: "2024-04-09" },
+      { question: "When is standup?", evidence: ["m1", "m3"], update: { original: ["m1"], updated: ["m3"] } },
+      { question: "When does the gym open?", evidence: ["m2", "m4"], update: { original: ["m2"], updated: ["m4"] } },
+    ]),
+  );
+  const c = cli(["eval", "jsonl", file, "--no-ablation", "--json"]);
+  assert.equal(c.status, 0, c.stderr);
+  assert.deepEqual(c.json.changes, { labelled: 2, linked: 1, edges: 1, recall: 0.5 });
+  const text = cli(["eval", "jsonl", file, "--no-ablation"]);
+  assert.match(text.stdout, /labelled updates linked by an edge: 1 of 2 \(recall 0\.500\), among 1 supersedes or refines edge drawn/);
+});
+
 test("eval mixed --cv leaves one dataset out: each set's in-sample figure beside its cross-validated one", () => {
   const mine = join(tempDir(), "mine.jsonl");
   writeFileSync(mine, jsonl([{ id: "m1", text: "Dentist appointment moved to Tuesday at nine." }, { id: "m2", text: "The car needs new tyres." }, { question: "When is the dentist?", evidence: ["m1"] }]));

@@ -50,6 +50,12 @@ export interface EvalReport {
   by_channel: Record<string, Metrics>;
   /** Session-level metrics (a hit stands for its session), when the dataset names gold sessions. */
   sessions?: Metrics;
+  /**
+   * Change detection on the updates the dataset labels (a question naming the original and the updated message):
+   * how many are linked by a supersedes or refines edge from an updated message to an original one, beside every
+   * edge drawn, so recall reads against how many edges it took.
+   */
+  changes?: { labelled: number; linked: number; recall: number; edges: number };
   took_s: number;
 }
 
@@ -105,6 +111,7 @@ export async function evaluate(
   const byCategory = new Map<string, MetricsAccumulator>();
   const sessionLevel = new MetricsAccumulator();
   const updates = new ShareAccumulator();
+  const changes = { labelled: 0, linked: 0, edges: 0 };
   const total = conversations.reduce((n, c) => n + scored(c).length, 0);
   let done = 0;
   const budgets = [...new Set(config.budgets ?? [])].sort((a, b) => a - b);
@@ -119,6 +126,7 @@ export async function evaluate(
     const sessionOfItem = new Map(conv.turns.map((t) => [t.id, t.input.session ?? ""]));
     imported.ids.forEach((id, i) => id && itemIdOf.set(id, conv.turns[i].id));
     const asked = askedAfter(conv);
+    await countChanges(engine, conv, itemIdOf, changes);
     const summaries = new Map<string, unknown>();
     const itemOf = (h: Hit): RankedItem => {
       if (h.kind !== "summary") return itemIdOf.get(h.id) ?? `other:${h.id}`;
@@ -176,6 +184,30 @@ export async function evaluate(
     by_category: Object.fromEntries([...byCategory.entries()].sort().map(([k, v]) => [k, { ...v.mean(), ...extras(k) }])),
     by_channel: byChannel,
     ...(sessionLevel.count ? { sessions: sessionLevel.mean() } : {}),
+    ...(changes.labelled ? { changes: { ...changes, recall: Math.round((changes.linked / changes.labelled) * 10_000) / 10_000 } } : {}),
     took_s: Math.round((performance.now() - started) / 100) / 10,
   };
+}
+
+/**
+ * Adds a conversation's labelled updates and the edges detection drew to `into`. An update is linked when an edge
+ * (supersedes or refines, not retracted) goes from one of its updated messages to one of its original ones; the
+ * same pair named by two questions counts once.
+ */
+async function countChanges(engine: Engine, conv: EvalConversation, itemIdOf: Map<string, string>, into: { labelled: number; linked: number; edges: number }): Promise<void> {
+  const labelled = new Map<string, { original: string[]; updated: string[] }>();
+  for (const q of conv.questions) {
+    if (q.update && !q.update.updated.some((id) => q.update!.original.includes(id))) labelled.set(`${[...q.update.original].sort()}>${[...q.update.updated].sort()}`, q.update);
+  }
+  if (labelled.size === 0) return;
+  const edges: { from: string; to: string }[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await engine.list({ limit: 1000, ...(cursor ? { cursor } : {}) });
+    edges.push(...page.edges.filter((e) => (e.type === "supersedes" || e.type === "refines") && e.retracted_at === null).map((e) => ({ from: itemIdOf.get(e.from) ?? "", to: itemIdOf.get(e.to) ?? "" })));
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  into.labelled += labelled.size;
+  into.edges += new Set(edges.map((e) => `${e.from}>${e.to}`)).size;
+  for (const u of labelled.values()) if (edges.some((e) => u.updated.includes(e.from) && u.original.includes(e.to))) into.linked++;
 }

@@ -42,8 +42,8 @@ export function readJsonLines(path: string): { line: number; value: unknown }[] 
 export function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
-  } catch {
-    throw unreadable(path, "cannot be read");
+  } catch (err) {
+    throw unreadable(path, (err as { code?: unknown }).code === "ENOENT" ? "is missing" : "cannot be read");
   }
 }
 

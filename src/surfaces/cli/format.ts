@@ -160,6 +160,7 @@ export function formatEval(r: EvalReport): string {
   const extra = (m: Record<string, number>) => ("update_first" in m ? ` (update_first ${m.update_first.toFixed(3)})` : "");
   return [
     `${r.dataset}: ${countOf(r.conversations, "conversation")}, ${countOf(r.questions, "question")} scored, ${r.without_evidence} without evidence not scored (${r.took_s} s)${extra(r.overall)}`,
+    ...(r.changes ? [`labelled updates linked by an edge: ${r.changes.linked} of ${r.changes.labelled} (recall ${r.changes.recall.toFixed(3)}), among ${countOf(r.changes.edges, "supersedes or refines edge")} drawn`] : []),
     "",
     metricsTable([["all channels", r.overall], ...(r.sessions ? [["sessions (all channels)", r.sessions] as [string, Metrics]] : []), ...Object.entries(r.by_channel)]),
     "",
