@@ -69,3 +69,36 @@ test("end to end: a habit moved in other words supersedes the old day, and the p
     await memory.close();
   }
 });
+
+test("a long assistant reply explains rather than states: it revises nothing and nothing revises it; a short confirmation still does", async () => {
+  const memory = await openMemory({ path: join(tempDir(), "explain.db"), now: Date.parse("2026-10-20T12:00:00Z") });
+  const turn = (text: string, at: string, role = "assistant") => memory.remember({ text, at, user: "sam", role, speaker: role });
+  try {
+    const advice = [
+      "Use efficient querying techniques to minimize the amount of data processed.",
+      "Add an index on the date column.",
+      "Keep the page size small.",
+      "Cache the totals per month.",
+      "Avoid selecting every column.",
+      "Check the plan with EXPLAIN.",
+      "Measure again after each change.",
+    ].join(" ");
+    const later = [
+      "Certainly! Let's take a closer look at your query.",
+      "This reduces the amount of data that needs to be fetched and processed.",
+      "Create a new index on the type column.",
+      "Then run EXPLAIN again.",
+      "Keep the page size small.",
+      "Cache the totals per month.",
+      "Measure again after each change.",
+    ].join(" ");
+    await turn(advice, "2026-10-02T10:00:00Z");
+    await turn(later, "2026-10-09T10:00:00Z");
+    const booked = await turn("Booked your dentist check-up at Headrow Dental for Fri 9 Oct, 16:00.", "2026-10-03T10:00:00Z");
+    const moved = await turn("Done: the dentist check-up is moved to Wed 14 Oct at 08:30 instead.", "2026-10-05T10:00:00Z");
+    const edges = (await memory.list({ limit: 50 })).edges.filter((e) => e.type === "supersedes" && e.retracted_at === null);
+    assert.deepEqual(edges.map((e) => [e.from, e.to]), [[moved.id, booked.id]]);
+  } finally {
+    await memory.close();
+  }
+});
