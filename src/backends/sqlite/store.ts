@@ -193,7 +193,7 @@ export class SqliteStore implements Store {
   }
 
   async writeMemories(memories: PreparedMemory[], stamp: EmbedderStamp, edges: EdgeDraft[] = []): Promise<Edge[]> {
-    const thread = this.writeThread(memories);
+    const thread = this.writeThread(memories, stamp);
     if (thread) {
       const done = await thread.write(memories, stamp, edges);
       const vectors = memories.flatMap((p) => p.chunks.map((c) => c.vector));
@@ -207,13 +207,18 @@ export class SqliteStore implements Store {
 
   /**
    * The write thread for a batch of at least `minChunks` chunks on a file (write-thread.ts), started the first time
-   * one comes; null for a smaller batch (a message each way costs more than its transaction) or when it failed.
+   * one comes; null for a smaller batch (a message each way costs more than its transaction), one with a vector not of
+   * the stamp's size, or when the thread failed.
    */
-  private writeThread(memories: PreparedMemory[]): WriteThread | null {
+  private writeThread(memories: PreparedMemory[], stamp: EmbedderStamp): WriteThread | null {
     const wanted = this.options.writeThread ?? { minChunks: WRITE_THREAD_MIN_CHUNKS };
     if (wanted === false || this.path === ":memory:") return null;
     let chunks = 0;
-    for (const p of memories) chunks += p.chunks.length;
+    for (const p of memories) {
+      chunks += p.chunks.length;
+      // vectors travel in one buffer of the stamp's size; a vector of another size is refused or stored as it is here
+      if (p.chunks.some((c) => c.vector.length !== stamp.dimensions)) return null;
+    }
     if (chunks < wanted.minChunks) return null;
     this.writer ??= new WriteThread(this.path);
     return this.writer.alive ? this.writer : null;

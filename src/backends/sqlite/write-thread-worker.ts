@@ -12,7 +12,7 @@ import { StatementCache } from "./statement-cache.js";
 import type Database from "better-sqlite3";
 import { chunkGeneration } from "./version.js";
 import { writeBatch } from "./write-batch.js";
-import type { WriteReply, WriteRequest } from "./write-thread.js";
+import { receivedMemories, type WriteReply, type WriteRequest } from "./write-thread.js";
 
 const { path } = workerData as { path: string };
 const db = openConnection(path);
@@ -31,7 +31,7 @@ parentPort!.on("message", (request: WriteRequest) => {
     let after = 0;
     const out = db.transaction(() => {
       before = chunkGeneration(prepare);
-      const result = writeBatch(prepare, request.memories, request.stamp, request.edges);
+      const result = writeBatch(prepare, receivedMemories(request), request.stamp, request.edges);
       after = chunkGeneration(prepare);
       return result;
     })();
