@@ -17,6 +17,9 @@ import { receivedMemories, type WriteReply, type WriteRequest } from "./write-th
 const { path } = workerData as { path: string };
 const db = openConnection(path);
 refuseWritesWhileDamaged(db, path);
+// 16 MB of page cache, not the store connection's 64 MB: a writer reads the b-tree pages it inserts into, and the
+// thread's cache is memory the process holds besides the store's own (peak RSS of a 20,000-chunk bulk import)
+db.pragma("cache_size = -16384");
 const statements = new StatementCache<Database.Statement>();
 function prepare(sql: string): Database.Statement {
   let s = statements.get(sql);
