@@ -132,7 +132,9 @@ interface Lookahead {
 const DEFAULT_BATCH = 256; // large enough to amortise a commit, small enough that progress moves
 /**
  * Characters of text in one batch (beyond its first memory): a transaction cannot pause, and 40 texts of 25,000
- * characters in one held a server's thread ~180 ms; a batch of short memories is still whole.
+ * characters in one held a server's thread ~180 ms (a SQLite store on a file now writes such a batch on its write
+ * thread, but another writer still waits for its lock, and PGlite writes on the caller's thread); a batch of short
+ * memories is still whole.
  */
 const BATCH_CHARS = 262_144;
 

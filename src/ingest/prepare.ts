@@ -117,15 +117,21 @@ export async function finishMemories(
     });
   }
   if (drafts.length > EMBED_SLICE) await letIoIn();
-  return drafts.map((d, i) => ({
-    ...(contexts[i] ? { contextOf: contexts[i]!.id } : {}),
-    memory: { id: newMemoryId(), ...d.memory, recordedAt: formatInstant(recordedAt) },
-    chunks: d.chunks.map(({ ownText, ...c }): PreparedChunk => {
+  // a megabyte's chunks take tens of milliseconds to split into words: paced, like drafting them
+  const pause = pacer();
+  const out: PreparedMemory[] = [];
+  for (const [i, d] of drafts.entries()) {
+    const chunks: PreparedChunk[] = [];
+    for (const { ownText, ...c } of d.chunks) {
+      const paused = pause();
+      if (paused) await paused;
       const suffix = c.ord === 0 && contexts[i] ? segmentScripts(contextSuffix(contexts[i]!)) : "";
       const indexed = ownText + suffix;
-      return { ...c, indexedText: indexed, contextChars: suffix.length, terms: distinctContentWords(indexed) };
-    }),
-  }));
+      chunks.push({ ...c, indexedText: indexed, contextChars: suffix.length, terms: distinctContentWords(indexed) });
+    }
+    out.push({ ...(contexts[i] ? { contextOf: contexts[i]!.id } : {}), memory: { id: newMemoryId(), ...d.memory, recordedAt: formatInstant(recordedAt) }, chunks });
+  }
+  return out;
 }
 
 /** Drafts and finishes in one go, without a context: a correction, a restored memory, a summary. */

@@ -44,6 +44,8 @@ import { OwnerCache } from "./owner-cache.js";
 import { chunkGeneration } from "./version.js";
 import { SideReader, type SideJob } from "./side-reader.js";
 import * as reembed from "./reembed-sql.js";
+import { writeBatch } from "./write-batch.js";
+import { WriteThread } from "./write-thread.js";
 
 export interface SqliteStoreOptions {
   /** Largest filter result applied in memory rather than by a join (tests set 0 to exercise the join). */
@@ -58,6 +60,11 @@ export interface SqliteStoreOptions {
    * interaction's posting lists on another (`threads`: 2, the default), or both on one; false: never.
    */
   sideReader?: { minChunks: number; threads?: 1 | 2 } | false;
+  /**
+   * New memories' batches of at least `minChunks` chunks are written on another connection in a worker thread
+   * (write-thread.ts), so that a large write's transaction does not hold the caller's thread; false: never.
+   */
+  writeThread?: { minChunks: number } | false;
 }
 
 /**
@@ -65,6 +72,13 @@ export interface SqliteStoreOptions {
  * than this machine's noise (p95 21-26 against 25-28 ms), and a server's workers already use the cores.
  */
 export const SIDE_READER_MIN_CHUNKS = 200_000;
+
+/**
+ * Chunks from which a batch of new memories is written on the write thread: ~0.2 ms of statements a chunk in
+ * one transaction (a 975,000-character memory's 1,252 chunks, its FTS rows and mentions: ~250 ms), so a batch this
+ * size holds a thread ~25 ms, less than a message each way and a thread's start are worth.
+ */
+export const WRITE_THREAD_MIN_CHUNKS = 128;
 
 export class SqliteStore implements Store {
   private readonly db: Connection;
@@ -98,6 +112,8 @@ export class SqliteStore implements Store {
   private readonly owners = new OwnerCache(this.prepare);
   /** The reader threads: BM25's ranking on the first, posting lists on the second (or on the first too). */
   private sides: SideReader[] = [];
+  /** The thread that writes large batches on its own connection (write-thread.ts), started by the first. */
+  private writer: WriteThread | null = null;
   readonly entities = sqliteEntityReads(this.prepare, this.owners);
   readonly enrichment = sqliteEnrichmentFailures(this.prepare, (fn) => this.db.transaction(fn)());
 
@@ -177,18 +193,35 @@ export class SqliteStore implements Store {
   }
 
   async writeMemories(memories: PreparedMemory[], stamp: EmbedderStamp, edges: EdgeDraft[] = []): Promise<Edge[]> {
-    const added: { chunkId: number; vector: Float32Array }[] = [];
-    const written: Edge[] = [];
-    this.chunkWrite(() => {
-      rows.checkStamp(this.prepare, stamp);
-      const tally: rows.TermTally = new Map();
-      for (const p of memories) added.push(...rows.insertMemory(this.prepare, p, tally).chunks);
-      rows.countTerms(this.prepare, tally);
-      rows.addToChunkCount(this.prepare, added.length);
-      for (const e of edges) written.push(graph.insertEdge(this.prepare, e));
-    });
-    this.vectors.add(added);
+    const thread = this.writeThread(memories, stamp);
+    if (thread) {
+      const done = await thread.write(memories, stamp, edges);
+      const vectors = memories.flatMap((p) => p.chunks.map((c) => c.vector));
+      this.vectors.addOwn(done.before, done.after, done.chunkIds.map((chunkId, i) => ({ chunkId, vector: vectors[i] })));
+      return done.edges;
+    }
+    const { chunks, edges: written } = this.chunkWrite(() => writeBatch(this.prepare, memories, stamp, edges));
+    this.vectors.add(chunks);
     return written;
+  }
+
+  /**
+   * The write thread for a batch of at least `minChunks` chunks on a file (write-thread.ts), started the first time
+   * one comes; null for a smaller batch (a message each way costs more than its transaction), one with a vector not of
+   * the stamp's size, or when the thread failed.
+   */
+  private writeThread(memories: PreparedMemory[], stamp: EmbedderStamp): WriteThread | null {
+    const wanted = this.options.writeThread ?? { minChunks: WRITE_THREAD_MIN_CHUNKS };
+    if (wanted === false || this.path === ":memory:") return null;
+    let chunks = 0;
+    for (const p of memories) {
+      chunks += p.chunks.length;
+      // vectors travel in one buffer of the stamp's size; a vector of another size is refused or stored as it is here
+      if (p.chunks.some((c) => c.vector.length !== stamp.dimensions)) return null;
+    }
+    if (chunks < wanted.minChunks) return null;
+    this.writer ??= new WriteThread(this.path);
+    return this.writer.alive ? this.writer : null;
   }
 
   async getMemory(id: string): Promise<Memory | null> {
@@ -523,6 +556,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     await Promise.all(this.sides.map((side) => side.close()));
+    await this.writer?.close();
     if (this.db.open) this.vectors.persist();
     if (this.db.open) this.db.close();
     if (this.options.scratchDir) rmSync(this.options.scratchDir, { recursive: true, force: true });

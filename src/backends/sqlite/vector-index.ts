@@ -169,6 +169,17 @@ export class VectorIndex {
     if (this.graph && chunks.length) this.unsaved = true;
   }
 
+  /**
+   * Adds chunks another connection of this store committed (its write thread) in a write that took the generation
+   * from `before` to `after`: only to a matrix that held `before`. One read again since (a search in between saw
+   * the commit) already holds them; one behind reads the table on the next search.
+   */
+  addOwn(before: number, after: number, chunks: { chunkId: number; vector: Float32Array }[]): void {
+    if (!this.matrix || this.matrixGeneration !== before) return;
+    this.add(chunks);
+    this.matrixGeneration = after;
+  }
+
   forget(chunkIds: number[]): void {
     if (!this.matrix) return;
     for (const c of chunkIds) {
