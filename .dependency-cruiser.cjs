@@ -21,6 +21,13 @@ module.exports = {
       to: { path: "^src/", pathNot: "^src/(model|ports)/|^src/errors\\.ts$|^src/time/windows\\.ts$|^src/text/terms\\.ts$" },
     },
     {
+      name: "query-is-above-the-floors-it-reads",
+      severity: "error",
+      comment: "The query pipeline reads the layers below it (channels, graph, backends through ports); they never reach up into it: what both need (how a memory meets a filter) lives in model/.",
+      from: { path: "^src/(backends|channels|graph|model|ports|text|time|vectors|entities|topics|embed|pyramid|ingest|fuse|providers)/" },
+      to: { path: "^src/query/" },
+    },
+    {
       name: "backends-implement-ports",
       severity: "error",
       comment: "A backend implements the store port; it does not reach into the engine's wiring or its shells.",

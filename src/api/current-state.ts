@@ -14,7 +14,7 @@ import { edgeCounts, supersessionOf, type RevisedStatement } from "../graph/stat
 import type { Edge, GraphTime } from "../model/graph.js";
 import type { Memory, SearchFilter } from "../model/types.js";
 import type { Store } from "../ports/store.js";
-import { memoryPassesFilter } from "../query/filter.js";
+import { memoryPassesFilter } from "../model/matching.js";
 import { whereOf, whereSchema, type FieldCondition } from "../query/where.js";
 import { formatInstant, parseInstant } from "../time/iso.js";
 import { parseWith } from "../validate.js";

@@ -19,7 +19,7 @@ import type { ChannelName, Ranked, SearchFilter } from "../model/types.js";
 import type { EntityInfo } from "../model/entity.js";
 import type { Store } from "../ports/store.js";
 import type { ChannelQuery } from "./channel.js";
-import { memoryPassesFilter } from "../query/filter.js";
+import { memoryPassesFilter } from "../model/matching.js";
 
 export interface GraphChannelOptions {
   /** How many of the other channels' fused best hits seed the walk. */

@@ -19,9 +19,11 @@
 import { z } from "zod";
 import { invalidInput } from "../errors.js";
 import { FIELD_OPS, SCOPE_FIELDS, type FieldCondition, type FieldOp, type Scalar, type ScopeField } from "../model/filter.js";
+import { SEGMENT } from "../model/matching.js";
 import type { Memory } from "../model/types.js";
 
 export { FIELD_OPS, SCOPE_FIELDS, type FieldCondition, type FieldOp, type Scalar, type ScopeField };
+export { conditionHolds, matchText, metadataFields, pathKey } from "../model/matching.js";
 import { parseWith } from "../validate.js";
 
 export const whereLimits = Object.freeze({
@@ -33,7 +35,6 @@ export const whereLimits = Object.freeze({
   maxValueChars: 1_000,
 });
 
-const SEGMENT = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 /** A filter key → the field it names; refused in one line naming `field` when it cannot be a field. */
 export function parseFieldKey(field: string, key: string): FieldCondition["field"] {
@@ -158,67 +159,4 @@ function splitUnescaped(text: string): string[] {
 export function parseFilterArgs(args: readonly string[], field = "--filter"): FieldCondition[] {
   if (args.length > whereLimits.maxConditions) throw invalidInput(field, `at most ${whereLimits.maxConditions} conditions`);
   return args.map((a) => parseFilterArg(a, field));
-}
-
-/** A metadata path as stored and compared: segments joined by dots. */
-export const pathKey = (segments: readonly string[]) => segments.join(".");
-
-/**
- * The scalar values of a metadata object by dotted path, an array's elements under the array's own path: what a
- * backend indexes and what conditions are tested against. Keys that could not be named in a filter are skipped.
- */
-export function metadataFields(metadata: Record<string, unknown>): [string, Scalar][] {
-  const out: [string, Scalar][] = [];
-  const stack: [unknown, string][] = Object.entries(metadata).map(([k, v]) => [v, k]);
-  while (stack.length > 0) {
-    const [value, path] = stack.pop()!;
-    if (!path.split(".").every((s) => SEGMENT.test(s))) continue;
-    if (typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value))) out.push([path, value]);
-    else if (Array.isArray(value)) for (const v of value) stack.push([v, path]);
-    else if (typeof value === "object" && value !== null) for (const [k, v] of Object.entries(value)) stack.push([v, `${path}.${k}`]);
-  }
-  return out;
-}
-
-/** The text a value is matched by for eq/in: strings as they are, numbers in decimal, booleans as words. */
-export const matchText = (v: Scalar) => (typeof v === "string" ? v : String(v));
-
-function compare(a: Scalar, b: Scalar): number | null {
-  if (typeof a === "number" && typeof b === "number") return a - b;
-  if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
-  return null;
-}
-
-function holdsFor(values: Scalar[], op: FieldOp, want: Scalar | Scalar[]): boolean {
-  const texts = new Set(values.map(matchText));
-  switch (op) {
-    case "eq":
-      return texts.has(matchText(want as Scalar));
-    case "ne":
-      return !texts.has(matchText(want as Scalar));
-    case "in":
-      return (want as Scalar[]).some((w) => texts.has(matchText(w)));
-    default: {
-      const sign = { gt: (c: number) => c > 0, gte: (c: number) => c >= 0, lt: (c: number) => c < 0, lte: (c: number) => c <= 0 }[op];
-      return values.some((v) => {
-        const c = compare(v, want as Scalar);
-        return c !== null && sign(c);
-      });
-    }
-  }
-}
-
-/** Whether a memory meets one condition (the in-memory twin of each backend's SQL). */
-export function conditionHolds(m: Memory, c: FieldCondition): boolean {
-  if ("scope" in c.field) {
-    const v = m[c.field.scope];
-    return holdsFor(v === null ? [] : [v], c.op, c.value);
-  }
-  if ("tags" in c.field) return holdsFor(m.tags, c.op, c.value);
-  const path = pathKey(c.field.metadata);
-  return holdsFor(
-    metadataFields(m.metadata).filter(([p]) => p === path).map(([, v]) => v),
-    c.op,
-    c.value,
-  );
 }

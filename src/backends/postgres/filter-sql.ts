@@ -7,7 +7,7 @@
  */
 import type { FieldCondition, Scalar } from "../../model/filter.js";
 import type { SearchFilter } from "../../model/types.js";
-import { matchText, pathKey } from "../../query/where.js";
+import { matchText, pathKey } from "../../model/matching.js";
 import { Params } from "./params.js";
 
 export function filterCondition(filter: SearchFilter, p: Params): string {

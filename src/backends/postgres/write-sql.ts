@@ -10,7 +10,7 @@
  * chunk order, as in SQLite, and BM25 ties break alike.
  */
 import type { PreparedMemory } from "../../model/types.js";
-import { matchText, metadataFields } from "../../query/where.js";
+import { matchText, metadataFields } from "../../model/matching.js";
 import { analyze } from "./analyze.js";
 import type { Queryable } from "./connection.js";
 import { insertMentionsMany } from "./entities-sql.js";

@@ -5,7 +5,7 @@
  * `metadataFields` the in-memory filter uses, so SQL and memory cannot disagree about what a path holds.
  */
 import type Database from "better-sqlite3";
-import { matchText, metadataFields } from "../../query/where.js";
+import { matchText, metadataFields } from "../../model/matching.js";
 
 type Prepare = (sql: string) => Database.Statement;
 

@@ -5,7 +5,7 @@
  */
 import type { FieldCondition, Scalar } from "../../model/filter.js";
 import type { SearchFilter } from "../../model/types.js";
-import { matchText, pathKey } from "../../query/where.js";
+import { matchText, pathKey } from "../../model/matching.js";
 
 export interface SqlCondition {
   sql: string;
