@@ -10,10 +10,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
 import Database from "better-sqlite3";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const CAP = "3000"; // pages of 4 KiB: 12 MB, room for every memory here and not for the trigger's 40 MB
 process.env.CASCADE_SQLITE_MAX_PAGES = CAP; // read when the SQLite backend loads: before the engine is imported
-const { openMemory } = await import("../src/index.js");
+const { openMemory, MemorySpace } = await import("../src/index.js");
+const { startHttpServer } = await import("../src/surfaces/http/serve.js");
 const { cli, tempDir } = await import("./helpers.js");
 
 const NOW = "2026-11-20T12:00:00Z";
@@ -82,6 +85,36 @@ test("remember and rememberMany: the stored memory with a warning, and the step 
     assert.match(waiting.detail, /failed enrichment steps wait \(revisions 2\)/);
   } finally {
     await engine.close();
+  }
+});
+
+test("HTTP POST /v1/memories and MCP memory_add: the stored memory (201) with the warning, and the MCP text says it", async () => {
+  const db = join(tempDir(), "memory.db");
+  const engine = await openMemory({ path: db, now: Date.parse(NOW) });
+  await engine.remember(FIRST);
+  await engine.close();
+  fillOnDetection(db);
+  const server = await startHttpServer(new MemorySpace(db, { now: Date.parse(NOW) }), { host: "127.0.0.1", port: 0 });
+  try {
+    const res = await fetch(`${server.url}/v1/memories`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(SECOND) });
+    const body = (await res.json()) as { id: string; warnings: { step: string; reason: string }[] };
+    assert.equal(res.status, 201, JSON.stringify(body));
+    assert.match(body.id, /^m_/);
+    assert.deepEqual(body.warnings.map((w) => w.step), ["revisions"]);
+  } finally {
+    await server.close();
+  }
+  const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
+  const client = new Client({ name: "cascade-test", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", "--db", db, "--now", NOW], env: { ...process.env, CASCADE_SQLITE_MAX_PAGES: CAP } as Record<string, string>, stderr: "pipe" }));
+  try {
+    const r = (await client.callTool({ name: "memory_add", arguments: { text: "My flight to Oslo moved to Friday, Ingrid says.", at: "2026-11-04T09:00:00Z" } })) as { isError?: boolean; content: { text: string }[] };
+    assert.notEqual(r.isError, true, r.content[0].text);
+    const text = r.content.map((c) => c.text).join("\n");
+    assert.match(text, /^Remembered \[m_\w+\]/);
+    assert.match(text, /\nWarning: stored without revisions: STORE_ERROR: the disk holding the store is full \(SQLITE_FULL\) after the memory was stored/);
+  } finally {
+    await client.close();
   }
 });
 
