@@ -118,6 +118,24 @@ test("HTTP POST /v1/memories and MCP memory_add: the stored memory (201) with th
   }
 });
 
+test("with the pyramid off, a long memory whose turn-node note meets a full disk is stored and answered, and its close does not fail", async () => {
+  const db = join(tempDir(), "memory.db");
+  let engine = await openMemory({ path: db, now: Date.parse(NOW), pyramid: { enabled: false } });
+  await engine.remember({ text: "first note" });
+  await engine.close();
+  const raw = new Database(db);
+  raw.exec(`CREATE TABLE filler (b BLOB);
+    CREATE TRIGGER fill_note BEFORE INSERT ON meta WHEN NEW.key = 'engine.pyramid.turn_level' BEGIN INSERT INTO filler VALUES (zeroblob(40000000)); END;
+    CREATE TRIGGER fill_note_again BEFORE UPDATE ON meta WHEN NEW.key = 'engine.pyramid.turn_level' BEGIN INSERT INTO filler VALUES (zeroblob(40000000)); END;`);
+  raw.close();
+  engine = await openMemory({ path: db, now: Date.parse(NOW), pyramid: { enabled: false } });
+  const long = Array.from({ length: 80 }, (_, i) => `Sentence ${i} of the long design note says the parser and the planner share one cache.`).join(" ");
+  const r = await engine.remember({ text: long });
+  assert.match(r.id, /^m_/);
+  assert.equal((await engine.show(r.id)).text, long);
+  await engine.close();
+});
+
 test("rememberMany stopped by a full disk part-way says how many memories it stored, and from which input none was", async () => {
   const db = join(tempDir(), "memory.db");
   let engine = await openMemory({ path: db, now: Date.parse(NOW) });
