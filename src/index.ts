@@ -76,7 +76,7 @@ export { withSpeaker } from "./text/speaker.js";
 export { sentenceLine, supersededMark } from "./query/summary-sentences.js";
 export { countOf } from "./text/plural.js";
 export { memoryInputSchema } from "./ingest/validate-memory.js";
-export { memoryChangesSchema } from "./api/write-path.js";
+export { memoryChangesSchema, storedBeforeFailure } from "./api/write-path.js";
 export { ChatFactExtractor, type FactExtractor, type ExtractedFact } from "./ingest/fact-extractor.js";
 export type { MessagesResult } from "./api/fact-actions.js";
 /** A span through @opentelemetry/api, a no-op until the host registers a tracer provider (docs/OPERATIONS.md). */

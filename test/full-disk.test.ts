@@ -5,7 +5,8 @@
  * full disk, and an import says how far it got.
  */
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { copyFileSync, writeFileSync } from "node:fs";
+import Database from "better-sqlite3";
 import { join } from "node:path";
 import { before, test } from "node:test";
 import { openMemory, parseInstant } from "../src/index.js";
@@ -59,5 +60,25 @@ test("an import stopped by a full disk says how far it got", () => {
   const r = run(["import", file]);
   assert.equal(r.status, 1, r.stderr);
   assert.equal(r.json.error.code, "STORE_ERROR");
-  assert.match(r.json.error.message, /import stopped near line \d+ after storing at least \d+ memories: .*full.*run the same import again to resume/);
+  assert.match(r.json.error.message, /import stopped near line 1 after storing 0 memories: .*full.*run the same import again to resume/);
+});
+
+test("an import the disk fills part-way says how many memories it stored: what the store holds", () => {
+  const copy = join(tempDir(), "memory.db");
+  copyFileSync(db, copy);
+  const raw = new Database(copy);
+  const pages = raw.pragma("page_count", { simple: true }) as number;
+  raw.close();
+  const file = join(tempDir(), "notes.jsonl");
+  writeFileSync(file, Array.from({ length: 600 }, (_, i) => JSON.stringify({ text: `Imported note ${i} about the ${i % 7} rollout and the parser, cache and planner work that moved on`, ref: `n${i}` })).join("\n"));
+  // room for one batch of 256 lines and not two (before, the answer was "after storing at least 0 memories")
+  const env = { CASCADE_SQLITE_MAX_PAGES: String(pages + 100) };
+  const r = cli(["--db", copy, "--now", NOW, "import", file, "--json"], { env });
+  assert.equal(r.status, 1, r.stderr);
+  const m = /^import stopped near line (\d+) after storing (\d+) memories: the disk holding the store \S+ is full \(SQLITE_FULL\): free some space and try again; run the same import again to resume \(lines already stored are skipped\)$/.exec(r.json.error.message);
+  assert.ok(m, r.json.error.message);
+  const stored = cli(["--db", copy, "--now", NOW, "stats", "--json"]).json.memories - 40;
+  assert.ok(stored > 0, "the disk took some lines");
+  assert.equal(Number(m[2]), stored, "the count is what the store holds");
+  assert.equal(Number(m[1]), stored + 1, "the line is the first not stored");
 });

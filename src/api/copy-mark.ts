@@ -19,6 +19,12 @@ export interface CopyMark {
   /** Records copied of the namespace's total, for the message and the progress bar. */
   done: number;
   total: number;
+  /**
+   * The source namespace as the copy began (StoreCopy.fingerprint): a resume refuses a source that changed since,
+   * whose copy would hold records of two states. Absent before the first page (nothing copied yet) and in marks of
+   * earlier versions.
+   */
+  fingerprint?: Record<string, number>;
 }
 
 export function formatMark(mark: CopyMark): string {
@@ -43,6 +49,16 @@ export function interruptedCopy(location: string, mark: CopyMark): CascadeError 
     "STORE_ERROR",
     `${location} is an incomplete copy: cascade migrate from ${mark.from} was interrupted ${where}; run \`cascade migrate --from ${mark.from} --to ${location}\` again to resume it`,
   );
+}
+
+/**
+ * What changed in a source since its copy began, as a person reads it ("memories 3000 → 3001, last_memory 3000 →
+ * 3001"), or null when nothing did (or the mark has no fingerprint to compare).
+ */
+export function sourceChange(was: Record<string, number> | undefined, now: Record<string, number>): string | null {
+  if (!was) return null;
+  const changed = Object.keys({ ...was, ...now }).filter((k) => was[k] !== now[k]);
+  return changed.length ? changed.map((k) => `${k} ${was[k] ?? "?"} → ${now[k] ?? "?"}`).join(", ") : null;
 }
 
 /** Refuses a store a copy into has not finished (STORE_ERROR, see interruptedCopy). */

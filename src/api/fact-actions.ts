@@ -5,7 +5,7 @@
  * linked to the messages it came from by `derived_from` edges. So a later fact that reverses an earlier one
  * supersedes it, and every fact can be traced to what was said.
  */
-import { invalidInput } from "../errors.js";
+import { CascadeError, invalidInput } from "../errors.js";
 import type { ExtractedFact, FactExtractor } from "../ingest/fact-extractor.js";
 import { sameScope, type Scope } from "../model/scope.js";
 import type { EdgeDraft } from "../model/graph.js";
@@ -13,7 +13,9 @@ import type { MemoryInput } from "../model/types.js";
 import type { Store } from "../ports/store.js";
 import type { BatchResult, WritePath } from "./write-path.js";
 
-export interface MessagesResult extends BatchResult {
+export interface MessagesResult extends Omit<BatchResult, "warnings"> {
+  /** As a batch's, and `facts`: the facts of these stored messages could not be extracted or stored (not retried). */
+  warnings: (BatchResult["warnings"][number] | { index: number; step: "facts"; reason: string })[];
   /** The facts stored, each with the messages it came from. */
   facts: { id: string; text: string; derived_from: string[] }[];
 }
@@ -32,6 +34,20 @@ export async function rememberMessages(deps: FactDeps, messages: readonly Memory
   if (options.extract === false || !deps.extractor) return result;
   const stored = written.ids.flatMap((id, i) => (id ? [{ id, message: messages[i] }] : []));
   if (stored.length === 0) return result;
+  try {
+    await addFacts({ ...deps, extractor: deps.extractor }, stored, result);
+  } catch (err) {
+    // the messages are committed: facts that could not be extracted or stored (a chat model down, a full disk) are
+    // a warning on each message, never an error saying the messages were not stored
+    if (err instanceof CascadeError && err.isUsageError) throw err;
+    const reason = `${err instanceof CascadeError ? `${err.code}: ` : ""}${err instanceof Error ? err.message : String(err)}`.slice(0, 300);
+    written.ids.forEach((id, index) => id && result.warnings.push({ index, step: "facts", reason }));
+  }
+  return result;
+}
+
+/** Extracts the facts of the stored messages and stores them, each `derived_from` its messages. */
+async function addFacts(deps: FactDeps & { extractor: FactExtractor }, stored: { id: string; message: MemoryInput }[], result: MessagesResult): Promise<void> {
   const memories = await Promise.all(stored.map((s) => deps.store.getMemory(s.id)));
   // a fact joins what its messages say, so it is read from one scope's messages at a time (model/scope.ts)
   const facts: ExtractedFact[] = [];
@@ -39,7 +55,7 @@ export async function rememberMessages(deps: FactDeps, messages: readonly Memory
     const found = await deps.extractor.extract(group.map((i) => ({ speaker: memories[i]!.speaker, text: memories[i]!.text })));
     facts.push(...found.map((f) => ({ ...f, sources: f.sources.map((s) => group[s]) })));
   }
-  if (facts.length === 0) return result;
+  if (facts.length === 0) return;
   const inputs: MemoryInput[] = facts.map((f) => {
     const sources = f.sources.map((i) => memories[i]!);
     const latest = sources.reduce((a, b) => (Date.parse(b.at) > Date.parse(a.at) ? b : a));
@@ -50,7 +66,7 @@ export async function rememberMessages(deps: FactDeps, messages: readonly Memory
       ...(latest.session ? { session: latest.session } : {}),
       ...(latest.user ? { user: latest.user } : {}),
       ...(latest.agent ? { agent: latest.agent } : {}),
-      metadata: { extracted_by: deps.extractor!.id },
+      metadata: { extracted_by: deps.extractor.id },
     };
   });
   const factIds = (await deps.writes.write(inputs, { provenance: "api" })).ids;
@@ -65,7 +81,6 @@ export async function rememberMessages(deps: FactDeps, messages: readonly Memory
     result.facts.push({ id, text: f.text, derived_from: derived });
   });
   if (drafts.length) await deps.store.addEdges(drafts);
-  return result;
 }
 
 /** The indexes of the memories, grouped by scope in order of first appearance. */

@@ -22,7 +22,7 @@ import type { Store } from "../ports/store.js";
 import { DEFAULT_NAMESPACE, isFileLocation, namespaceDir, namespacePath } from "./namespaces.js";
 import { openStoreAt } from "./stores.js";
 import { removeStaleSnapshots, snapshotSqliteStore } from "./snapshots.js";
-import { formatMark, interruptedCopy, parseMark, type CopyMark } from "./copy-mark.js";
+import { formatMark, interruptedCopy, parseMark, sourceChange, type CopyMark } from "./copy-mark.js";
 
 export interface MigrateOptions {
   from: string;
@@ -191,6 +191,15 @@ function planResume(from: string, to: string, held: Awaited<ReturnType<typeof co
   return new Map(held.filter((c) => c.mark !== null || c.occupied).map((c) => [c.ns, c.mark ?? "whole"]));
 }
 
+/**
+ * A resume refused because its source changed since the copy began (exit 2, nothing written): going on would
+ * leave a copy holding records of two states of the source.
+ */
+function changedSource(from: string, to: string, ns: string, change: string): CascadeError {
+  const clear = isFileLocation(to) || /^pglite:/i.test(to) ? `remove ${to}` : `clear its namespaces at ${to}`;
+  return invalidInput("--from", `${from} changed since the interrupted copy into ${to} began (namespace ${ns}: ${change}); resuming would mix two states of it: ${clear} and run cascade migrate again to copy it from the start`);
+}
+
 /** Copies every namespace at `from` into the empty location `to` and compares the counts of both (see the module note). */
 export async function migrateStore(options: MigrateOptions): Promise<MigrateReport> {
   const started = Date.now();
@@ -232,14 +241,23 @@ export async function migrateStore(options: MigrateOptions): Promise<MigrateRepo
     // A SQLite source another process writes (a server) is read from a snapshot: read page by page, a later page
     // held an edge naming a memory written after the memories' pages were read, and the copy failed half-way.
     snapshot = isFileLocation(from) ? snapshotSqliteStore(from, namespaces) : null;
+    // the source as it is now, namespace by namespace: kept in the marks, and on a resume compared with them (a
+    // source that changed since the copy began would leave a copy of two states, told only by the final count)
+    const fingerprints = new Map(await eachNamespace(snapshot?.location ?? from, namespaces, async (ns, s) => [ns, await s.copy.fingerprint()] as const));
+    for (const [ns, was] of resume) {
+      const change = was === "whole" || was.total === 0 ? null : sourceChange(was.fingerprint, fingerprints.get(ns)!);
+      if (change) throw changedSource(from, to, ns, change);
+    }
     for (const ns of namespaces) {
       const [s, t] = [await openStoreAt(namespacePath(snapshot?.location ?? from, ns)), await openStoreAt(namespacePath(to, ns))];
       try {
         const was = resume.get(ns);
         if (was !== "whole" && was?.section !== null) {
+          // a namespace resumed keeps the fingerprint its copy began with (it matched: see above)
+          const fingerprint = was?.fingerprint && was.total > 0 ? was.fingerprint : fingerprints.get(ns);
           await copyStore(s, t, {
             batch,
-            mark,
+            mark: (next) => mark({ ...next, fingerprint }),
             signal: options.signal,
             resume: was && was.section ? { section: was.section, after: was.after, done: was.done } : undefined,
             onProgress: (done, total) => options.onProgress?.({ namespace: ns, done, total }),

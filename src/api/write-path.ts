@@ -9,7 +9,7 @@
  * are kept in one pass rather than spread over files that would pass it around.)
  */
 import { z } from "zod";
-import { CascadeError, invalidInput, notFound, respelled } from "../errors.js";
+import { CascadeError, invalidInput, notFound, respelled, storeFailure } from "../errors.js";
 import type { EntityExtractor } from "../entities/extract.js";
 import { detectRevisions } from "../graph/detect.js";
 import { partitionByImportKey } from "../ingest/dedupe.js";
@@ -279,9 +279,12 @@ export class WritePath {
   ): Promise<BatchResult> {
     // the pyramid's refresh waits until this write has committed and noted what it wrote (pyramid/keeper.ts)
     const longIds: string[] = [];
+    const committed: Committed = { stored: 0, from: 0 };
     this.deps.keeper.beginWrite();
     try {
-      return await this.writeMany(inputs, options, longIds);
+      return await this.writeMany(inputs, options, longIds, committed);
+    } catch (err) {
+      throw stoppedWrite(err, committed, inputs.length);
     } finally {
       // even a write that failed part-way may have committed batches: a refresh with nothing dirty costs one lookup
       await this.deps.keeper.endWrite(longIds, true);
@@ -292,6 +295,7 @@ export class WritePath {
     inputs: readonly unknown[],
     options: WriteOptions,
     longIds: string[],
+    committed: Committed,
   ): Promise<BatchResult> {
     const batchSize = options.batchSize ?? DEFAULT_BATCH;
     const result: BatchResult = { imported: 0, skipped: 0, ids: inputs.map(() => null), failed: [], warnings: [] };
@@ -407,16 +411,29 @@ export class WritePath {
         options.onWritten?.(valid[i].index, prepared[i].memory);
       }
       result.imported += written.length;
-      // Explicit supersedes always wins: only memories that named no predecessor are looked at.
-      const looked = written.filter((i) => valid[i].supersedes.length === 0);
-      const detected = options.detect !== false ? await this.detect(looked.map((i) => prepared[i]), now, looked.map((i) => valid[i].index), log) : null;
-      // detection runs once the memories are committed: its failures are recorded right after
-      const undetected = looked.flatMap((i) => (log.byIndex.get(valid[i].index) ?? []).filter((w) => w.step === "revisions").map((w) => ({ memoryId: prepared[i].memory.id, step: w.step, reason: w.reason, at: now })));
-      if (undetected.length) await this.deps.store.enrichment.record(undetected);
-      if (options.onRevisions) {
-        const ids = new Set(written.map((i) => prepared[i].memory.id));
-        const suggestions = detected?.suggested ? (await this.deps.store.listSuggestions("open")).filter((s) => ids.has(s.from)) : [];
-        options.onRevisions({ edges: [...edges, ...(detected?.edges ?? [])], suggestions });
+      committed.stored = result.imported;
+      committed.from = end;
+      // the batch is committed: what follows (revision detection's edges and suggestions, the record of its
+      // failures) failing is a warning on each memory it concerns, never an error saying they were not stored
+      try {
+        // Explicit supersedes always wins: only memories that named no predecessor are looked at.
+        const looked = written.filter((i) => valid[i].supersedes.length === 0);
+        const detected = options.detect !== false ? await this.detect(looked.map((i) => prepared[i]), now, looked.map((i) => valid[i].index), log) : null;
+        // detection runs once the memories are committed: its failures are recorded right after
+        const undetected = looked.flatMap((i) => (log.byIndex.get(valid[i].index) ?? []).filter((w) => w.step === "revisions").map((w) => ({ memoryId: prepared[i].memory.id, step: w.step, reason: w.reason, at: now })));
+        if (undetected.length) await this.deps.store.enrichment.record(undetected);
+        if (options.onRevisions) {
+          const ids = new Set(written.map((i) => prepared[i].memory.id));
+          const suggestions = detected?.suggested ? (await this.deps.store.listSuggestions("open")).filter((s) => ids.has(s.from)) : [];
+          options.onRevisions({ edges: [...edges, ...(detected?.edges ?? [])], suggestions });
+        }
+      } catch (err) {
+        const looked = written.filter((i) => valid[i].supersedes.length === 0 && !log.byIndex.get(valid[i].index)?.some((w) => w.step === "revisions"));
+        for (const i of looked) log.note(valid[i].index, "revisions", afterCommit(err));
+        options.onRevisions?.({ edges, suggestions: [] });
+        // kept for `doctor --repair` when the store takes the record (a lock that passed); a full disk may not
+        const rows = looked.map((i) => ({ memoryId: prepared[i].memory.id, step: "revisions" as const, reason: log.byIndex.get(valid[i].index)!.at(-1)!.reason, at: now }));
+        await this.deps.store.enrichment.record(rows).catch(() => {});
       }
       options.onProgress?.(end, inputs.length);
       // let a server answer other requests between batches: an await alone resumes before any I/O is read
@@ -552,6 +569,49 @@ function isEnrichmentFailure(err: unknown): boolean {
   if (err instanceof CascadeError) return err.code !== "STORE_ERROR";
   // a database's or the system's own error carries a code (SQLITE_BUSY, ENOSPC, a SQLSTATE); a rule's bug does not
   return typeof (err as { code?: unknown })?.code !== "string";
+}
+
+/** How far a write got: memories committed, and the input index its next batch starts at. */
+interface Committed {
+  stored: number;
+  from: number;
+}
+
+const stoppedAt = new WeakMap<object, Committed & { failure: CascadeError }>();
+
+/**
+ * How far a write that failed got, when batches before the failure were committed: the memories stored and the input
+ * index from which nothing was, and the failure itself; undefined when nothing was stored (or the error is not a write's).
+ */
+export function storedBeforeFailure(err: unknown): (Committed & { failure: CascadeError }) | undefined {
+  return typeof err === "object" && err !== null ? stoppedAt.get(err) : undefined;
+}
+
+/**
+ * A write that failed after committing batches says so: the store's error alone ("nothing was written") would
+ * tell a caller that none of them was stored. Its mistakes (a usage error) and a write that stored nothing are
+ * passed on as they are.
+ */
+function stoppedWrite(err: unknown, committed: Committed, total: number): unknown {
+  if (committed.stored === 0 || (err instanceof CascadeError && err.isUsageError)) return err;
+  const failure = err instanceof CascadeError ? err : (storeFailure(err) ?? new CascadeError("STORE_ERROR", err instanceof Error ? err.message : String(err), { cause: err }));
+  const reason = failure.message.replace(/; nothing was written: /, ": ");
+  const stopped = new CascadeError(failure.code, `stored ${committed.stored} ${committed.stored === 1 ? "memory" : "memories"} (inputs before index ${committed.from}), then stopped: ${reason}; inputs from index ${committed.from} on were not stored`, { cause: err });
+  stoppedAt.set(stopped, { ...committed, failure });
+  return stopped;
+}
+
+/**
+ * Why a step after a batch's commit failed, for the warning on its stored memories: the store's own answer for a
+ * full disk says "nothing was written", true of the step and false of the memory, so the step is named instead.
+ */
+function afterCommit(err: unknown): CascadeError {
+  const failure = err instanceof CascadeError ? err : storeFailure(err);
+  const cause = (failure?.cause ?? err) as { code?: unknown; message?: unknown };
+  const code = typeof cause?.code === "string" ? cause.code : null;
+  if (code === "SQLITE_FULL" || code === "53100") return new CascadeError("STORE_ERROR", `the disk holding the store is full (${code}) after the memory was stored; \`cascade doctor --repair\` runs detection again once there is space`);
+  const message = err instanceof Error ? err.message : String(err);
+  return new CascadeError(failure?.code ?? "STORE_ERROR", `${code && !message.includes(code) ? `${code}: ` : ""}${message} (after the memory was stored)`);
 }
 
 function errorMessage(err: unknown): string {

@@ -95,10 +95,11 @@ export function requireFile(path: string): void {
 
 /**
  * The error an import stops with when the store fails part-way (a lock held past the timeout, a full disk): it
- * says how far it got and that running it again resumes, so that no one takes a stopped import for a finished one.
+ * says how far it got (`imported`: the memories committed, the batches of the failing call included) and that running
+ * it again resumes, so that no one takes a stopped import for a finished one.
  */
 export function stoppedImport(err: unknown, imported: number, line: number | undefined, dedupe: boolean): unknown {
   if (!(err instanceof CascadeError) || err.isUsageError) return err;
   const resume = dedupe ? "run the same import again to resume (lines already stored are skipped)" : "lines before it were stored";
-  return new CascadeError(err.code, `import stopped near line ${line ?? "?"} after storing at least ${imported} memories: ${err.message}; ${resume}`, { cause: err });
+  return new CascadeError(err.code, `import stopped near line ${line ?? "?"} after storing ${imported} ${imported === 1 ? "memory" : "memories"}: ${err.message.replace(/; nothing was written: /, ": ")}; ${resume}`, { cause: err });
 }

@@ -104,6 +104,12 @@ export interface StoreCopy {
   /** Sets the copy mark on its own (a copy marks its target before the first page), or removes it (null: the copy is whole). */
   setMark(mark: string | null): Promise<void>;
   counts(): Promise<CopyCounts>;
+  /**
+   * What a resumed copy checks its source by (api/migrate): numbers that move with every change a write can make
+   * (rows of each kind, the highest row number of memories, chunks, revisions, edges and suggestions, retracted
+   * edges, decided suggestions; SQLite's chunk generation too), each named. Cheap: counts and maxima by index.
+   */
+  fingerprint(): Promise<Record<string, number>>;
   /** The namespaces this store's tables hold (a SQLite file holds one: its others are files beside it). */
   namespaces(): Promise<string[]>;
 }

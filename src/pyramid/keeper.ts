@@ -7,8 +7,8 @@
  * recomputes each window once, at its end, instead of after every batch (a day of 1,440 turns imported in
  * batches of 2,000 was summarised 2.4 times); a single `add` is summarised before its caller can look.
  *
- * A refresh that fails (a chat summariser down) never fails a write: its windows stay dirty and the next
- * refresh, open or `pyramid build` retries them.
+ * A refresh that fails (a chat summariser down, a full disk) never fails a write or the close after it: its windows
+ * stay dirty and the next refresh, open or `pyramid build` retries them.
  */
 import type { BuildDeps, BuildReport, PyramidOptions } from "./build.js";
 import { noteTurnBacklog, refreshPyramid } from "./maintain.js";
@@ -23,6 +23,8 @@ export class PyramidKeeper {
   /** Writes under way: the refresh waits for them. */
   private writing = 0;
   private running: Promise<RefreshReport | null> | null = null;
+  /** A note of long memories without turn nodes that the store could not take (see noteBacklog). */
+  private backlogUnnoted = false;
 
   constructor(
     private readonly deps: () => BuildDeps,
@@ -41,12 +43,26 @@ export class PyramidKeeper {
   async endWrite(longIds: string[], wrote: boolean): Promise<void> {
     this.writing = Math.max(0, this.writing - 1);
     if (!this.opts.enabled) {
-      if (longIds.length) await noteTurnBacklog(this.deps());
+      if (longIds.length || this.backlogUnnoted) await this.noteBacklog();
       return;
     }
     for (const id of longIds) this.longIds.add(id);
     if (wrote) this.pending = true;
     if (this.pending && this.writing === 0) this.arm();
+  }
+
+  /**
+   * Notes that long memories wait for their turn nodes. The memories are committed before: a store that cannot
+   * take the note (a full disk) fails neither their write nor the close after it; the note is tried again by the
+   * next write or refresh, and `pyramid build` finds the memories without one whatever the note says.
+   */
+  private async noteBacklog(): Promise<void> {
+    try {
+      await noteTurnBacklog(this.deps());
+      this.backlogUnnoted = false;
+    } catch {
+      this.backlogUnnoted = true;
+    }
   }
 
   private arm(): void {
@@ -70,7 +86,7 @@ export class PyramidKeeper {
     this.longIds.clear();
     this.pending = false;
     this.running = inSpan("cascade.maintenance", { "cascade.task": "pyramid_refresh", "cascade.memories": ids.length }, () => refreshPyramid(this.deps(), this.opts, ids)).catch(async () => {
-      if (ids.length) await noteTurnBacklog(this.deps());
+      if (ids.length || this.backlogUnnoted) await this.noteBacklog();
       return null;
     });
     try {

@@ -248,6 +248,24 @@ export async function setCopyMark(q: Queryable, ns: string, mark: string | null)
   else await q.query("INSERT INTO meta (namespace, key, value) VALUES ($1, $2, $3) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value", [ns, COPY_MARK, mark]);
 }
 
+/** See StoreCopy.fingerprint. */
+export async function copyFingerprint(q: Queryable, ns: string): Promise<Record<string, number>> {
+  const [row] = await q.query<Record<string, number>>(
+    `SELECT (SELECT count(*) FROM memories WHERE namespace = $1)::float8 - (SELECT count(*) FROM summary_nodes WHERE namespace = $1)::float8 AS memories,
+       (SELECT count(*) FROM summary_nodes WHERE namespace = $1)::float8 AS summaries, (SELECT coalesce(max(rowid), 0) FROM memories WHERE namespace = $1)::float8 AS last_memory,
+       (SELECT count(*) FROM chunks WHERE namespace = $1)::float8 AS chunks, (SELECT coalesce(max(id), 0) FROM chunks WHERE namespace = $1)::float8 AS last_chunk,
+       (SELECT count(*) FROM memory_revisions WHERE namespace = $1)::float8 AS revisions, (SELECT coalesce(max(rowid), 0) FROM memory_revisions WHERE namespace = $1)::float8 AS last_revision,
+       (SELECT count(*) FROM edges WHERE namespace = $1)::float8 AS edges, (SELECT coalesce(max(rowid), 0) FROM edges WHERE namespace = $1)::float8 AS last_edge,
+       (SELECT count(*) FROM edges WHERE namespace = $1 AND valid_to_ms IS NOT NULL)::float8 AS ended_edges,
+       (SELECT count(*) FROM suggestions WHERE namespace = $1)::float8 AS suggestions, (SELECT coalesce(max(rowid), 0) FROM suggestions WHERE namespace = $1)::float8 AS last_suggestion,
+       (SELECT count(*) FROM suggestions WHERE namespace = $1 AND status <> 'open')::float8 AS decided_suggestions,
+       (SELECT count(*) FROM topics WHERE namespace = $1)::float8 AS topics, (SELECT count(*) FROM entities WHERE namespace = $1)::float8 AS entities,
+       (SELECT count(*) FROM mentions WHERE namespace = $1)::float8 AS mentions`,
+    [ns],
+  );
+  return row;
+}
+
 export async function copyCounts(q: Queryable, ns: string): Promise<CopyCounts> {
   const [row] = await q.query<CopyCounts>(
     `SELECT (SELECT count(*) FROM memories WHERE namespace = $1)::int - (SELECT count(*) FROM summary_nodes WHERE namespace = $1)::int AS memories,

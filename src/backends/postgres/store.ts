@@ -85,6 +85,7 @@ export class PostgresStore implements Store {
     mark: () => copy.copyMark(this.db, this.ns),
     setMark: (mark) => copy.setCopyMark(this.db, this.ns, mark),
     counts: () => copy.copyCounts(this.db, this.ns),
+    fingerprint: () => copy.copyFingerprint(this.db, this.ns),
     namespaces: () => copy.namespaces(this.db),
   };
 

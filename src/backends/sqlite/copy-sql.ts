@@ -217,6 +217,22 @@ export function setCopyMark(stmt: Prepare, mark: string | null): void {
   else stmt("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(COPY_MARK, mark);
 }
 
+/** See StoreCopy.fingerprint. */
+export function copyFingerprint(stmt: Prepare): Record<string, number> {
+  return stmt(
+    `SELECT (SELECT count(*) FROM memories) - (SELECT count(*) FROM summary_nodes) AS memories, (SELECT count(*) FROM summary_nodes) AS summaries,
+       (SELECT ifnull(max(rowid), 0) FROM memories) AS last_memory,
+       (SELECT count(*) FROM chunks) AS chunks, (SELECT ifnull(max(rowid), 0) FROM chunks) AS last_chunk,
+       (SELECT count(*) FROM memory_revisions) AS revisions, (SELECT ifnull(max(rowid), 0) FROM memory_revisions) AS last_revision,
+       (SELECT count(*) FROM edges) AS edges, (SELECT ifnull(max(rowid), 0) FROM edges) AS last_edge,
+       (SELECT count(*) FROM edges WHERE valid_to_ms IS NOT NULL) AS ended_edges,
+       (SELECT count(*) FROM suggestions) AS suggestions, (SELECT ifnull(max(rowid), 0) FROM suggestions) AS last_suggestion,
+       (SELECT count(*) FROM suggestions WHERE status <> 'open') AS decided_suggestions,
+       (SELECT count(*) FROM topics) AS topics, (SELECT count(*) FROM entities) AS entities, (SELECT count(*) FROM mentions) AS mentions,
+       (SELECT ifnull(CAST(value AS INTEGER), 0) FROM meta WHERE key = 'chunk_generation') AS chunk_generation`,
+  ).get() as Record<string, number>;
+}
+
 export function copyCounts(stmt: Prepare): CopyCounts {
   return stmt(
     `SELECT (SELECT count(*) FROM memories) - (SELECT count(*) FROM summary_nodes) AS memories, (SELECT count(*) FROM summary_nodes) AS summaries,

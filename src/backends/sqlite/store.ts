@@ -38,7 +38,7 @@ import { defaultApproximateSearch, VectorIndex, type ApproximateSearch } from ".
 import { StatementCache } from "./statement-cache.js";
 import { purgeDeleted, type PurgeReport } from "./purge.js";
 import { idsByImportKey } from "./import-keys-sql.js";
-import { copyCounts, copyMark, readSection, setCopyMark, writeSection } from "./copy-sql.js";
+import { copyCounts, copyFingerprint, copyMark, readSection, setCopyMark, writeSection } from "./copy-sql.js";
 import type { StoreCopy } from "../../ports/copy.js";
 import { OwnerCache } from "./owner-cache.js";
 import { chunkGeneration } from "./version.js";
@@ -130,6 +130,7 @@ export class SqliteStore implements Store {
     mark: async () => copyMark(this.prepare),
     setMark: async (mark) => setCopyMark(this.prepare, mark),
     counts: async () => copyCounts(this.prepare),
+    fingerprint: async () => copyFingerprint(this.prepare),
     namespaces: async () => ["default"],
   };
 

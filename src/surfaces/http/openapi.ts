@@ -147,7 +147,7 @@ export function openApiDocument() {
         post: {
           summary: "store chat messages as turns and, with engine.facts configured, the facts a model states about them (kind fact, derived_from the messages)",
           requestBody: json(messagesDocSchema),
-          responses: { "201": ok("{imported, skipped, ids, failed, facts: [{id, text, derived_from}]}"), ...errors },
+          responses: { "201": ok("{imported, skipped, ids, failed, warnings, facts: [{id, text, derived_from}]} (warnings: [{index, step, reason}]; step `facts`: the messages are stored, their facts could not be extracted or stored)"), ...errors },
         },
       },
       "/v1/memories:batch": { post: { summary: "remember many", requestBody: json(batchDocSchema), responses: { "200": ok("{imported, skipped, ids, failed, warnings} (warnings: [{index, step, reason}] for stored items an optional step failed on)"), ...errors } } },

@@ -125,6 +125,8 @@ export function createMcpServer(engine: Engine): McpServer {
         const lines = [`${r.existing ? "Already stored, nothing new written:" : "Remembered"} [${r.id}] (${r.kind}, ${r.at}${r.topic ? `, topic ${r.topic}` : ""}).`];
         for (const e of r.edges) lines.push(`It supersedes [${e.to}]${e.provenance === "heuristic" || e.provenance === "llm" ? ` (detected, confidence ${e.confidence.toFixed(2)})` : ""}: that memory is now marked superseded.`);
         for (const s of r.suggestions) lines.push(`It may revise [${s.to}] (confidence ${s.confidence.toFixed(2)}: ${s.reason}); if so, call memory_supersede with new=${r.id} old=${s.to}.`);
+        // it is stored: a step that failed on it (a full disk after the commit included) is said, not an error
+        for (const w of r.warnings ?? []) lines.push(`Warning: stored without ${w.step}: ${w.reason}`);
         return lines.join("\n");
       }),
   );

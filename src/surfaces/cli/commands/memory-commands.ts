@@ -5,7 +5,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { type Command, Option } from "commander";
-import { CascadeError, countOf, memoryInputSchema, isExportedMemory, readJsonlBatches, readMem0Export, requireFile, stoppedImport, readLocomoConversation, inSpan, type Engine, type MemoryInput } from "../../../index.js";
+import { CascadeError, countOf, memoryInputSchema, isExportedMemory, readJsonlBatches, readMem0Export, requireFile, stoppedImport, storedBeforeFailure, readLocomoConversation, inSpan, type Engine, type MemoryInput } from "../../../index.js";
 import { formatMemory } from "../format.js";
 import { emit } from "../output.js";
 import { progressBar } from "../progress.js";
@@ -224,7 +224,9 @@ async function importJsonl(engine: Engine, file: string, size: number, opts: { d
       restoredLines.push(...exported.map((i) => i.line));
       await restorer.add(exported.map((i) => i.input));
       const r = await engine.rememberMany(good.map((g) => g.input as unknown as MemoryInput), opts).catch((err) => {
-        throw stoppedImport(err, imported, good[0]?.line, opts.dedupe);
+        // the batches of this call committed before the failure count too: the answer is what the store holds
+        const got = storedBeforeFailure(err);
+        throw stoppedImport(got?.failure ?? err, imported + (got?.stored ?? 0), (got ? good[got.from] : good[0])?.line, opts.dedupe);
       });
       imported += r.imported;
       skipped += r.skipped;
