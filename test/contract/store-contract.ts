@@ -454,12 +454,16 @@ async function expiryCase(open: () => Promise<Store>) {
   await store.close();
 }
 
-/** Registers the contract's cases for one backend; `skips` names a case the backend cannot do, and why. */
-export function storeContract(backend: string, open: () => Promise<Store>, skips: Partial<Record<ContractCase, string>> = {}): void {
+/**
+ * Registers the contract's cases for one backend; `skips` names a case the backend cannot do, and why. `open` is
+ * told which case asks, so a backend can give most cases a store in a shared database (a namespace of its own)
+ * and the few that need it a database of their own.
+ */
+export function storeContract(backend: string, open: (name: ContractCase) => Promise<Store>, skips: Partial<Record<ContractCase, string>> = {}): void {
   describe(`store contract: ${backend}`, () => {
     for (const name of CONTRACT_CASES) {
       const reason = skips[name];
-      test(name, reason ? { skip: reason } : {}, () => cases[name](open));
+      test(name, reason ? { skip: reason } : {}, () => cases[name](() => open(name)));
     }
   });
 }
