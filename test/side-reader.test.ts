@@ -102,7 +102,7 @@ test("reader threads that die leave their reads to the store's own connection", 
   const sides = (store as unknown as { sides: SideReader[] }).sides;
   assert.equal(sides.length, 2, "the first search started the threads");
   // the ranking thread first: the posting lists still go to theirs
-  const kill = (side: SideReader) => (side as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+  const kill = (side: SideReader) => (side as unknown as { thread: { worker: { terminate(): Promise<number> } } }).thread.worker.terminate();
   await kill(sides[0]);
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(sides[0].alive, false);

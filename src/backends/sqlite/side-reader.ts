@@ -10,8 +10,8 @@
  * statement reads its own snapshot, as on the main connection, which is why callers already name chunks after
  * reading them and drop those deleted in between.
  */
-import { Worker } from "node:worker_threads";
 import { asStoreError, BUSY_TIMEOUT_MS } from "./connection.js";
+import { ThreadClient } from "./thread-client.js";
 
 /** What a reader thread is asked for: BM25's ranking, or posting lists (late interaction); each may have its own. */
 export type SideJob = "rank" | "lists";
@@ -30,70 +30,34 @@ export type SideReply =
   | { id: number; lists: Float64Array[]; rows?: undefined; error?: undefined }
   | { id: number; error: { message: string; code?: string }; rows?: undefined; lists?: undefined };
 
-interface Pending {
-  resolve: (reply: SideReply) => void;
-  reject: (err: unknown) => void;
-}
-
 export class SideReader {
-  private readonly worker: Worker;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
-  private failure: unknown = null;
+  private readonly thread: ThreadClient<SideReply>;
 
-  constructor(private readonly path: string) {
-    this.worker = new Worker(new URL("./side-reader-worker.js", import.meta.url), { workerData: { path, busyTimeoutMs: BUSY_TIMEOUT_MS } });
-    // an idle thread does not keep the process alive; one with a statement in flight does (see send)
-    this.worker.unref();
-    this.worker.on("message", (reply: SideReply) => this.settle(reply));
-    this.worker.on("error", (err) => this.fail(err));
-    this.worker.on("exit", (code) => this.fail(new Error(`the store's reader thread exited (code ${code})`)));
+  constructor(path: string) {
+    this.thread = new ThreadClient<SideReply>(
+      new URL("./side-reader-worker.js", import.meta.url),
+      { path, busyTimeoutMs: BUSY_TIMEOUT_MS },
+      (reply) => asStoreError(Object.assign(new Error(reply.error!.message), reply.error!.code ? { code: reply.error!.code } : {}), path),
+      (code) => new Error(`the store's reader thread exited (code ${code})`),
+    );
   }
 
   /** False once the thread has failed or been closed: the store then reads on its own connection. */
   get alive(): boolean {
-    return this.failure === null;
+    return this.thread.alive;
   }
 
   /** Each parameter set's rows, as arrays. */
   async raw(sql: string, sets: unknown[][]): Promise<unknown[][][]> {
-    return (await this.send({ sql, sets, mode: "raw" })).rows!;
+    return (await this.thread.send({ sql, sets, mode: "raw" } satisfies Omit<SideRequest, "id">)).rows!;
   }
 
   /** Each parameter set's first column (integer ids). */
   async pluck(sql: string, sets: unknown[][]): Promise<Float64Array[]> {
-    return (await this.send({ sql, sets, mode: "pluck" })).lists!;
+    return (await this.thread.send({ sql, sets, mode: "pluck" } satisfies Omit<SideRequest, "id">)).lists!;
   }
 
   async close(): Promise<void> {
-    this.fail(new Error("the store was closed"));
-    await this.worker.terminate();
-  }
-
-  private send(request: Omit<SideRequest, "id">): Promise<SideReply> {
-    if (this.failure !== null) return Promise.reject(this.failure);
-    const id = this.nextId++;
-    return new Promise<SideReply>((resolve, reject) => {
-      if (this.pending.size === 0) this.worker.ref();
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, ...request } satisfies SideRequest);
-    });
-  }
-
-  private settle(reply: SideReply): void {
-    const waiting = this.pending.get(reply.id);
-    if (!waiting) return;
-    this.pending.delete(reply.id);
-    if (this.pending.size === 0) this.worker.unref();
-    if (reply.error) {
-      const err = Object.assign(new Error(reply.error.message), reply.error.code ? { code: reply.error.code } : {});
-      waiting.reject(asStoreError(err, this.path));
-    } else waiting.resolve(reply);
-  }
-
-  private fail(err: unknown): void {
-    if (this.failure === null) this.failure = err;
-    for (const waiting of this.pending.values()) waiting.reject(err);
-    this.pending.clear();
+    await this.thread.close(new Error("the store was closed"));
   }
 }

@@ -14,12 +14,12 @@
  * another process. A thread that fails or exits rejects what it was sending, and the store then writes on its own
  * connection; SQLite rolls back a transaction whose connection went away, so nothing half-written remains.
  */
-import { Worker } from "node:worker_threads";
 import { CascadeError, type ErrorCode } from "../../errors.js";
 import type { Edge, EdgeDraft } from "../../model/graph.js";
 import type { PreparedMemory } from "../../model/types.js";
 import type { EmbedderStamp } from "../../ports/store.js";
 import { asStoreError } from "./connection.js";
+import { ThreadClient } from "./thread-client.js";
 
 /** A chunk as it travels: its words as one string, its vector in the request's one buffer. */
 export interface SentChunk {
@@ -67,35 +67,28 @@ export interface ThreadWritten {
   after: number;
 }
 
-interface Pending {
-  resolve: (reply: ThreadWritten) => void;
-  reject: (err: unknown) => void;
-}
-
 export class WriteThread {
-  private readonly worker: Worker;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
-  private failure: unknown = null;
+  private readonly thread: ThreadClient<WriteReply>;
 
-  constructor(private readonly path: string) {
-    this.worker = new Worker(new URL("./write-thread-worker.js", import.meta.url), { workerData: { path } });
-    // an idle thread does not keep the process alive; one with a write in flight does (see write)
-    this.worker.unref();
-    this.worker.on("message", (reply: WriteReply) => this.settle(reply));
-    this.worker.on("error", (err) => this.fail(err));
-    this.worker.on("exit", (code) => this.fail(new CascadeError("STORE_ERROR", `the store's write thread exited (code ${code}); the write in flight was not reported done`)));
+  constructor(path: string) {
+    this.thread = new ThreadClient<WriteReply>(
+      new URL("./write-thread-worker.js", import.meta.url),
+      { path },
+      (reply) => {
+        const { message, cascade, code, field } = reply.error!;
+        return cascade ? new CascadeError(code as ErrorCode, message, { field }) : asStoreError(Object.assign(new Error(message), code ? { code } : {}), path);
+      },
+      (code) => new CascadeError("STORE_ERROR", `the store's write thread exited (code ${code}); the write in flight was not reported done`),
+    );
   }
 
   /** False once the thread has failed or been closed: the store then writes on its own connection. */
   get alive(): boolean {
-    return this.failure === null;
+    return this.thread.alive;
   }
 
   /** Writes the batch in one transaction on the thread's connection. */
-  write(memories: PreparedMemory[], stamp: EmbedderStamp, edges: EdgeDraft[]): Promise<ThreadWritten> {
-    if (this.failure !== null) return Promise.reject(this.failure);
-    const id = this.nextId++;
+  async write(memories: PreparedMemory[], stamp: EmbedderStamp, edges: EdgeDraft[]): Promise<ThreadWritten> {
     // only what the rows hold travels (a chunk's own text is a slice of the memory's, already sent with it)
     const dimensions = stamp.dimensions;
     let total = 0;
@@ -109,35 +102,12 @@ export class WriteThread {
         return { ord: c.ord, start: c.start, end: c.end, indexedText: c.indexedText, contextChars: c.contextChars, terms: c.terms.join(" ") };
       }),
     }));
-    return new Promise<ThreadWritten>((resolve, reject) => {
-      if (this.pending.size === 0) this.worker.ref();
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, memories: sent, vectors, dimensions, stamp, edges } satisfies WriteRequest, [vectors.buffer]);
-    });
+    // a reply that carries an error rejects (ThreadClient), so the one that resolves carries the write's result
+    const reply = (await this.thread.send({ memories: sent, vectors, dimensions, stamp, edges } satisfies Omit<WriteRequest, "id">, [vectors.buffer])) as Extract<WriteReply, { chunkIds: Float64Array }>;
+    return { chunkIds: Array.from(reply.chunkIds), edges: reply.edges, before: reply.before, after: reply.after };
   }
 
   async close(): Promise<void> {
-    this.fail(new CascadeError("STORE_ERROR", "the store was closed while a write was in flight; it was not reported done"));
-    await this.worker.terminate();
-  }
-
-  private settle(reply: WriteReply): void {
-    const waiting = this.pending.get(reply.id);
-    if (!waiting) return;
-    this.pending.delete(reply.id);
-    if (this.pending.size === 0) this.worker.unref();
-    if (reply.error) {
-      const { message, cascade, code, field } = reply.error;
-      const err = cascade
-        ? new CascadeError(code as ErrorCode, message, { field })
-        : asStoreError(Object.assign(new Error(message), code ? { code } : {}), this.path);
-      waiting.reject(err);
-    } else waiting.resolve({ chunkIds: Array.from(reply.chunkIds), edges: reply.edges, before: reply.before, after: reply.after });
-  }
-
-  private fail(err: unknown): void {
-    if (this.failure === null) this.failure = err;
-    for (const waiting of this.pending.values()) waiting.reject(err);
-    this.pending.clear();
+    await this.thread.close(new CascadeError("STORE_ERROR", "the store was closed while a write was in flight; it was not reported done"));
   }
 }
