@@ -5,7 +5,8 @@ import { CascadeError, openMemory, parseInstant } from "../src/index.js";
 import { cli, tempDir } from "./helpers.js";
 
 test("SDK: remember → recall → supersede → recall shows the new status, in one process", async () => {
-  const memory = await openMemory({ path: join(tempDir(), "sdk.db"), now: parseInstant("now", "2026-06-20T09:00:00Z") });
+  // detection would link this pair by itself (a habit's day: Fridays → every Monday, below); here the edge is drawn by hand
+  const memory = await openMemory({ path: join(tempDir(), "sdk.db"), now: parseInstant("now", "2026-06-20T09:00:00Z"), detection: { enabled: false } });
   const old = await memory.remember({ text: "Weekly reports go out on Fridays.", at: "2026-01-05" });
   const neu = await memory.remember({ text: "Weekly reports are published every Monday morning.", at: "2026-04-06" });
   let r = await memory.recall("when do weekly reports go out?", { k: 5 });
@@ -20,6 +21,13 @@ test("SDK: remember → recall → supersede → recall shows the new status, in
   assert.deepEqual(stale.superseded_by, [neu.id]);
   await assert.rejects(memory.recall("x", { k: -1 }), (e: unknown) => e instanceof CascadeError && e.code === "INVALID_INPUT" && e.field === "k");
   await memory.close();
+  // with detection on (the default), the later habit's day supersedes the earlier by itself
+  const detected = await openMemory({ path: join(tempDir(), "sdk-detect.db"), now: parseInstant("now", "2026-06-20T09:00:00Z") });
+  const before = await detected.remember({ text: "Weekly reports go out on Fridays.", at: "2026-01-05" });
+  const after = await detected.remember({ text: "Weekly reports are published every Monday morning.", at: "2026-04-06" });
+  const hits = (await detected.recall("when do weekly reports go out?", { k: 5 })).hits;
+  assert.deepEqual(hits.find((h) => h.id === before.id)?.superseded_by, [after.id]);
+  await detected.close();
 });
 
 test("CLI --namespace keeps memories apart", () => {
