@@ -8,10 +8,10 @@
 import { pacer } from "../event-loop.js";
 import type { EdgeDraft, Suggestion } from "../model/graph.js";
 import { isUnscoped, sameScope, type Scope } from "../model/scope.js";
-import type { RevisionJudge } from "../ports/judge.js";
+import type { RevisionJudge, Verdict } from "../ports/judge.js";
 import type { Ranked } from "../model/types.js";
 import type { Store } from "../ports/store.js";
-import { judgedStatements, judgeStatements, leadingSentences, type StatementVerdict } from "./statements.js";
+import { judgedStatements, judgeStatements, leadingSentences } from "./statements.js";
 import { judgeSlots } from "./slots.js";
 
 export interface DetectionOptions {
@@ -99,7 +99,7 @@ export async function detectRevisions(
       // a rule-based judge reads statements, so a long memory is judged sentence by sentence (graph/statements.ts),
       // and the values its statements give (graph/slots.ts); a model reads the whole texts and names the statement
       const heuristic = judge.provenance === "heuristic";
-      let verdict: StatementVerdict = heuristic ? await judgeStatements(judge, olderJudged, newerJudged, mayRevise, pause) : await judge.judge(olderJudged, newerJudged);
+      let verdict: Verdict = heuristic ? await judgeStatements(judge, olderJudged, newerJudged, mayRevise, pause) : await judge.judge(olderJudged, newerJudged);
       if (heuristic) verdict = withSlots(verdict, judgedStatements(older.text, SLOT_OLDER), judgedStatements(m.text, SLOT_NEWER + 1));
       if (verdict.confidence >= opts.edgeThreshold) {
         edges.push({
@@ -171,7 +171,7 @@ const SLOT_NEWER = 48;
  * The cue judge's verdict with the slots' (graph/slots.ts): another value for an attribute of the same thing is a
  * revision whatever its wording; the same value again a confirmation, never a revision; a delay a refinement.
  */
-function withSlots(verdict: StatementVerdict, older: string[], newer: string[]): StatementVerdict {
+function withSlots(verdict: Verdict, older: string[], newer: string[]): Verdict {
   // a long reply or a pasted document gives many values of many things: its values are not one person's statements
   if (newer.length > SLOT_SENTENCES) return verdict;
   const slots = judgeSlots(older.slice(0, SLOT_OLDER), newer.slice(0, SLOT_NEWER));

@@ -28,9 +28,6 @@ const NO_REVISION: Verdict = { confidence: 0, reason: "no sentence of the newer 
 const MAX_JUDGED = 48;
 const MAX_COMPARED = 400;
 
-/** A verdict on statements: which sentence of the older memory the newer one revises, when it names one. */
-export type StatementVerdict = Verdict;
-
 /**
  * Code is not a statement of anyone's state: `db.String(120)` beside `db.String(80)` is two columns, not a
  * change of mind. Fenced blocks, inline code and lines that read as code are left out before judging.
@@ -134,14 +131,14 @@ export async function judgeStatements(
   newer: JudgedMemory,
   mayRevise: (text: string) => boolean,
   pause: () => Promise<void> | undefined = () => undefined,
-): Promise<StatementVerdict> {
+): Promise<Verdict> {
   const olderSentences = judgedStatements(older.text, MAX_COMPARED);
   const newerSentences = leadingSentences(newer.text, STATEMENT_SENTENCES + 1);
   if (olderSentences.length <= STATEMENT_SENTENCES && newerSentences.length <= STATEMENT_SENTENCES) {
     return judge.judge({ ...older, text: bounded(older.text) }, { ...newer, text: bounded(newer.text) });
   }
   const olderWords = olderSentences.map((s) => new Set(distinctContentWords(s)));
-  let best: StatementVerdict = NO_REVISION;
+  let best: Verdict = NO_REVISION;
   for (const { sentence, words } of judgedSentences(newer.text, mayRevise)) {
     await pause(); // up to MAX_JUDGED pairs, each a tagging of two sentences
     let match = -1;

@@ -23,7 +23,6 @@ import { SEGMENT } from "../model/matching.js";
 import type { Memory } from "../model/types.js";
 
 export { FIELD_OPS, SCOPE_FIELDS, type FieldCondition, type FieldOp, type Scalar, type ScopeField };
-export { conditionHolds, matchText, metadataFields, pathKey } from "../model/matching.js";
 import { parseWith } from "../validate.js";
 
 export const whereLimits = Object.freeze({
