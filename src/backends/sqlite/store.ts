@@ -41,7 +41,7 @@ import { idsByImportKey } from "./import-keys-sql.js";
 import { copyCounts, copyFingerprint, copyMark, readSection, setCopyMark, writeSection } from "./copy-sql.js";
 import type { StoreCopy } from "../../ports/copy.js";
 import { OwnerCache } from "./owner-cache.js";
-import { chunkGeneration } from "./version.js";
+import { chunkGeneration, withGenerations } from "./version.js";
 import { SideReader, type SideJob } from "./side-reader.js";
 import * as reembed from "./reembed-sql.js";
 import { writeBatch } from "./write-batch.js";
@@ -153,16 +153,9 @@ export class SqliteStore implements Store {
    * another connection's (vector-index.ts) and does not read the table again for it.
    */
   private chunkWrite<T>(fn: () => T): T {
-    let before = 0;
-    let after = 0;
-    const out = this.db.transaction(() => {
-      before = chunkGeneration(this.prepare);
-      const result = fn();
-      after = chunkGeneration(this.prepare);
-      return result;
-    })();
+    const { result, before, after } = withGenerations(this.db, this.prepare, fn);
     this.vectors.ownWrite(before, after);
-    return out;
+    return result;
   }
 
   /** The reader thread for a job, started the first time a search of a large enough store on a file asks for one. */

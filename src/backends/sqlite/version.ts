@@ -30,6 +30,18 @@ export function chunkGeneration(stmt: Prepare): number {
 }
 
 /**
+ * Runs `write` in one transaction of `db` and reads the chunk generation at its start and its end, inside it: what
+ * the vector matrix needs to take this connection's own chunks without reading the table again (vector-index.ts).
+ */
+export function withGenerations<T>(db: Database.Database, stmt: Prepare, write: () => T): { result: T; before: number; after: number } {
+  return db.transaction(() => {
+    const before = chunkGeneration(stmt);
+    const result = write();
+    return { result, before, after: chunkGeneration(stmt) };
+  })();
+}
+
+/**
  * What this connection can see of the chunk rows: the chunk generation, and total_changes() for this connection's
  * own writes (a write rolled back takes the generation back where it was, but not total_changes). Without the
  * generation's row (a store damaged by hand), PRAGMA data_version stands in: any other connection's commit.

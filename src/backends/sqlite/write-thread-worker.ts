@@ -10,7 +10,7 @@ import { openConnection } from "./connection.js";
 import { refuseWritesWhileDamaged } from "./damage.js";
 import { StatementCache } from "./statement-cache.js";
 import type Database from "better-sqlite3";
-import { chunkGeneration } from "./version.js";
+import { withGenerations } from "./version.js";
 import { writeBatch } from "./write-batch.js";
 import { receivedMemories, type WriteReply, type WriteRequest } from "./write-thread.js";
 
@@ -30,14 +30,7 @@ function prepare(sql: string): Database.Statement {
 parentPort!.on("message", (request: WriteRequest) => {
   let reply: WriteReply;
   try {
-    let before = 0;
-    let after = 0;
-    const out = db.transaction(() => {
-      before = chunkGeneration(prepare);
-      const result = writeBatch(prepare, receivedMemories(request), request.stamp, request.edges);
-      after = chunkGeneration(prepare);
-      return result;
-    })();
+    const { result: out, before, after } = withGenerations(db, prepare, () => writeBatch(prepare, receivedMemories(request), request.stamp, request.edges));
     reply = { id: request.id, chunkIds: Float64Array.from(out.chunks, (c) => c.chunkId), edges: out.edges, before, after };
   } catch (err) {
     const e = err as { name?: string; message?: string; code?: unknown; field?: unknown };
