@@ -102,3 +102,30 @@ test("a long assistant reply explains rather than states: it revises nothing and
     await memory.close();
   }
 });
+
+test("a short message in fragments is read whole: the thing named in one sentence, its value in the next", () => {
+  const older = ["Ravi and Jo picked a date!!", "3 May 2027.", "put it in the calendar"];
+  const newer = ["the registry office only had 10 May 2027 left, so that's the date"];
+  const moved = judgeSlots(older, newer);
+  assert.equal(moved?.kind, "revises");
+  assert.equal(moved?.confidence, 0.85, "a value both call 'the date' is one attribute's, not two events'");
+  assert.equal(moved?.statement, "", "read whole, the message is replaced whole");
+  // two events' dates, neither called the date: at most a suggestion
+  assert.ok((judgeSlots(["Jo's recital is on 3 May 2027.", "so proud of her"], ["the school concert is on 10 May 2027"])?.confidence ?? 0) < 0.8);
+});
+
+test("a question's values are masked when a message is read whole; the thing it names still anchors the value beside it", () => {
+  const asked = ["could you set a reminder for my levothyroxine?", "75mcg before breakfast"];
+  const raised = judgeSlots(asked, ["levothyroxine went up to 100mcg after the blood test"]);
+  assert.equal(raised?.kind, "revises");
+  assert.match(raised?.reason ?? "", /75mcg → 100mcg/);
+  // the value was only asked about, never stated: nothing to revise
+  assert.equal(judgeSlots(["is my levothyroxine dose 75mcg?", "I always forget"], ["levothyroxine went up to 100mcg after the blood test"]), null);
+});
+
+test("a name far from the value's noun does not make it another thing; a name that names the thing does", () => {
+  const paid = judgeSlots(["council tax went out, £142 to Hillside Council"], ["council tax here is £168 a month to Southmoor District"]);
+  assert.equal(paid?.kind, "revises");
+  assert.equal(paid?.confidence, 0.85);
+  assert.equal(judgeSlots(["the Lisbon hotel is €120 a night"], ["the Porto hotel is €95 a night"]), null);
+});

@@ -176,7 +176,7 @@ function withSlots(verdict: Verdict, older: string[], newer: string[]): Verdict 
   if (newer.length > SLOT_SENTENCES) return verdict;
   const slots = judgeSlots(older.slice(0, SLOT_OLDER), newer.slice(0, SLOT_NEWER));
   if (!slots) return verdict;
-  const statement = older.length > 1 ? slots.statement : undefined;
+  const statement = older.length > 1 && slots.statement ? slots.statement : undefined;
   if (slots.kind === "refines") return { confidence: slots.confidence, reason: slots.reason, statement, type: "refines" };
   if (slots.kind === "confirms") return verdict.confidence > 0 ? { confidence: 0, reason: `${slots.reason}, not a change (${verdict.reason})` } : verdict;
   if (slots.confidence <= verdict.confidence) return verdict;

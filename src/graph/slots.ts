@@ -24,6 +24,12 @@ export interface Slot {
   role?: string;
   /** For a weekday: said as a habit ("on Tuesdays", "every Friday", "monday nights"), not one day. */
   recurs?: boolean;
+  /**
+   * Names near the value that stand beside one of its nouns, naming which thing it is ("the Lisbon flight", "Rita's
+   * hotel", "flight to Lisbon"); a name further off ("rent's gone out, £1,150 to Harcourt Lettings") says to whom or
+   * where, and changes with the value as often as not.
+   */
+  bound: Set<string>;
 }
 
 export interface Statement {
@@ -67,18 +73,21 @@ const REACH = 45;
 function add(slots: Slot[], kind: SlotKind, values: string[], role?: string, at?: { index: number; length: number; words: Words }): void {
   let found = slots.find((s) => s.kind === kind && s.role === role);
   if (!found) {
-    found = { kind, values: new Set(), near: new Set(), nouns: new Set(), ...(role ? { role } : {}) };
+    found = { kind, values: new Set(), near: new Set(), nouns: new Set(), bound: new Set(), ...(role ? { role } : {}) };
     slots.push(found);
   }
   values.forEach((v) => found.values.add(v));
   if (!at) return;
-  for (const w of at.words.list) {
-    if (w.end < at.index - REACH || w.start > at.index + at.length + REACH) continue;
-    if (w.start >= at.index && w.end <= at.index + at.length) continue;
+  const near = at.words.list.filter((w) => !(w.end < at.index - REACH || w.start > at.index + at.length + REACH) && !(w.start >= at.index && w.end <= at.index + at.length));
+  for (const w of near) {
     found.near.add(w.stem);
     if (w.noun) found.nouns.add(w.stem);
+    else if (near.some((x) => x.noun && (x.start >= w.end ? x.start - w.end : w.start - x.end) <= BESIDE)) found.bound.add(w.stem);
   }
 }
+
+/** Characters between a name and a noun within which the name is part of what the noun names ("flight to Lisbon"). */
+const BESIDE = 5;
 
 /** The sentence's anchor words with where they stand. */
 interface Words {
@@ -208,7 +217,7 @@ export function statementOf(sentence: string): Statement {
 }
 
 export type SlotVerdict =
-  | { kind: "revises"; attribute: string; from: string; to: string; slot: SlotKind; shared: number; habit: boolean }
+  | { kind: "revises"; attribute: string; from: string; to: string; slot: SlotKind; shared: number; habit: boolean; named: boolean }
   | { kind: "confirms"; attribute: string }
   | null;
 
@@ -233,7 +242,9 @@ export function compareStatements(older: Statement, newer: Statement): SlotVerdi
       confirmed ??= attribute;
       continue;
     }
-    return { kind: "revises", attribute, from: [...o.values].join("/"), to: [...n.values].join("/"), slot: n.kind, shared: [...n.near].filter((w) => o.near.has(w)).length, habit: Boolean(o.recurs && n.recurs) };
+    const shared = [...n.near].filter((w) => o.near.has(w));
+    const named = shared.some((w) => n.nouns.has(w) && o.nouns.has(w) && KIND_NOUNS[n.kind]?.has(w));
+    return { kind: "revises", attribute, from: [...o.values].join("/"), to: [...n.values].join("/"), slot: n.kind, shared: shared.length, habit: Boolean(o.recurs && n.recurs), named };
   }
   return confirmed ? { kind: "confirms", attribute: confirmed } : null;
 }
@@ -244,9 +255,8 @@ export function compareStatements(older: Statement, newer: Statement): SlotVerdi
  */
 function sameThing(o: Slot, n: Slot, kept = false): string | null {
   const shared = [...n.near].filter((w) => o.near.has(w));
-  // two names and none in common: two things of one kind (the Lisbon trip and the Edinburgh one)
-  const names = (s: Slot) => [...s.near].filter((w) => !s.nouns.has(w));
-  if (names(o).length && names(n).length && !names(n).some((w) => o.near.has(w))) return null;
+  // two things named and no name in common: two things of one kind (the Lisbon trip and the Edinburgh one)
+  if (o.bound.size && n.bound.size && ![...n.bound].some((w) => o.near.has(w))) return null;
   const noun = shared.find((w) => n.nouns.has(w) && o.nouns.has(w));
   if (noun) return `${noun} (${n.kind})`;
   return shared.length >= (kept ? 1 : 2) ? `${shared.slice(0, 2).join(" ")} (${n.kind})` : null;
@@ -259,6 +269,14 @@ function sameDay(v: string, values: Set<string>): boolean {
   return [...values].some((x) => (x.startsWith("-") || v.startsWith("-")) && x.endsWith(day));
 }
 
+/**
+ * Nouns that name the kind of a value: two dates both said to be "the date" ("Leah and Sam set a date!! 12 June" →
+ * "5 June ... so that's the wedding date") are one attribute's values, not two events' dates.
+ */
+const KIND_NOUNS: Partial<Record<SlotKind, Set<string>>> = {
+  date: new Set(["date", "deadlin"]),
+};
+
 /** Kinds that are a person's standing attributes; a date or a time of day more often belongs to one event of many. */
 const ATTRIBUTE_KINDS = new Set<SlotKind>(["amount", "dose", "address", "role"]);
 
@@ -270,7 +288,7 @@ export interface SlotJudgement {
   /** For a revision: an attribute (0.85) or an event's date or time (0.6, a suggestion). */
   confidence: number;
   reason: string;
-  /** The older memory's sentence the verdict is about. */
+  /** The older memory's sentence the verdict is about ("" when the verdict is on the whole message). */
   statement: string;
 }
 
@@ -279,22 +297,60 @@ export interface SlotJudgement {
  * revision found, else a refinement, else a confirmation, else null. A question or a wish states no value.
  */
 export function judgeSlots(olderSentences: string[], newerSentences: string[]): SlotJudgement | null {
-  const read = (ss: string[]) => ss.filter((s) => MAY_HOLD.test(s) && !parseMemory(s).irrealis).map((s) => [s, statementOf(s)] as const);
+  const read = (ss: string[]): Read[] => ss.filter((s) => MAY_HOLD.test(s) && !parseMemory(s).irrealis).map((s) => ({ text: s, statement: statementOf(s), whole: false }));
   const [older, newer] = [read(olderSentences), read(newerSentences)];
+  const found = compareAll(older, newer);
+  if (found?.kind !== "confirms" && found) return found;
+  // a message in fragments gives a thing in one sentence and its value in the next: read whole, it may say more
+  const [olderWhole, newerWhole] = [wholeMessage(olderSentences), wholeMessage(newerSentences)];
+  if (!olderWhole && !newerWhole) return found;
+  return compareAll([...older, ...(olderWhole ? [olderWhole] : [])], [...newer, ...(newerWhole ? [newerWhole] : [])]) ?? found;
+}
+
+/**
+ * Up to this many sentences, a message is also read whole: "OMG Leah and Sam set a date!! 12 June 2027." names the
+ * thing in one sentence and gives its value in the next (as query/later-values reads a message).
+ */
+const FRAGMENTS = 4;
+
+/** What a value looks like to the slots: masked in a sentence that asks or supposes rather than states. */
+const VALUE_CHARS = new RegExp(`\\d|\\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|\\b${MONTH}\\b`, "gi");
+
+/**
+ * A short message of several sentences as one statement, its questions' and conditions' values masked (the thing a
+ * question names still anchors the value stated beside it: "can you add a reminder for my sertraline? 50mg, I take
+ * it in the morning"), or null.
+ */
+function wholeMessage(sentences: string[]): Read | null {
+  if (sentences.length < 2 || sentences.length > FRAGMENTS) return null;
+  const text = sentences.map((s) => (parseMemory(s).irrealis ? s.replace(VALUE_CHARS, (v) => "_".repeat(v.length)) : s)).join(" ");
+  return MAY_HOLD.test(text) ? { text, statement: statementOf(text), whole: true } : null;
+}
+
+/** A sentence read for its slots, or a short message read whole. */
+interface Read {
+  text: string;
+  statement: Statement;
+  whole: boolean;
+}
+
+function compareAll(older: Read[], newer: Read[]): SlotJudgement | null {
   let confirmed: SlotJudgement | null = null;
-  for (const [ns, n] of newer) {
+  for (const { text: ns, statement: n } of newer) {
     if (!n.slots.length) continue;
-    for (const [os, o] of older) {
+    for (const { text: os, statement: o, whole } of older) {
       const v = compareStatements(o, n);
       if (!v) continue;
+      // a message read whole is replaced whole: no one sentence of it is named
+      const statement = whole ? "" : os.trim();
       if (v.kind === "confirms") {
-        confirmed ??= { kind: "confirms", confidence: 0, reason: `confirms ${v.attribute}`, statement: os.trim() };
+        confirmed ??= { kind: "confirms", confidence: 0, reason: `confirms ${v.attribute}`, statement };
         continue;
       }
       const reason = `${v.attribute}: ${v.from} → ${v.to}`;
-      if (DELAY.test(ns)) return { kind: "refines", confidence: 0.85, reason: `delayed, ${reason}`, statement: os.trim() };
+      if (DELAY.test(ns)) return { kind: "refines", confidence: 0.85, reason: `delayed, ${reason}`, statement };
       // a habit's day ("five-a-side is monday nights" → "we're on Wednesdays now") is a standing attribute too
-      return { kind: "revises", confidence: ATTRIBUTE_KINDS.has(v.slot) || v.habit ? 0.85 : 0.6, reason, statement: os.trim() };
+      return { kind: "revises", confidence: ATTRIBUTE_KINDS.has(v.slot) || v.habit || v.named ? 0.85 : 0.6, reason, statement };
     }
   }
   return confirmed;
