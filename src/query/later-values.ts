@@ -79,7 +79,7 @@ export function valuesIn(sentence: string): Values {
 }
 
 /** Stems of the content words, split as every channel splits them ("first-fix" is "first" and "fix"). */
-const stems = (text: string): Set<string> => new Set(words(text).filter((w) => !isStopWord(w) && !/^\d/.test(w)).map((w) => stemmer(w)));
+export const stems = (text: string): Set<string> => new Set(words(text).filter((w) => !isStopWord(w) && !/^\d/.test(w)).map((w) => stemmer(w)));
 
 interface Statement {
   /** The question's words the sentence holds. */
@@ -175,6 +175,9 @@ const whoSaid = (c: HydratedChunk): string | null => c.memory.speaker?.toLowerCa
  * is my call"): a question about the past ("when did I", "what was"), about order or spans ("between", "first",
  * "before") or about every mention ("ever", "all") wants the earlier statements as much as the later ones.
  */
+/** The content stems a question asks about, without the words that only ask for the present. */
+export const askedStems = (question: string): Set<string> => new Set([...stems(question)].filter((s) => !PRESENT.has(s)));
+
 export function asksForCurrentValue(question: string): boolean {
   const q = question.toLowerCase();
   if (!/^\s*(?:what|which|when|who|where|how (?:many|much|long|often))\b/.test(q)) return false;
@@ -199,7 +202,7 @@ export function kindsAsked(question: string): ((kind: string) => boolean) | null
 
 export async function orderLaterValues(store: Pick<Store, "hydrate">, question: string, ranked: Annotated[], k: number, o: LaterValueOptions): Promise<Annotated[]> {
   if (o.depth <= 0 || ranked.length < 2 || !asksForCurrentValue(question)) return ranked;
-  const asked = new Set([...stems(question)].filter((s) => !PRESENT.has(s)));
+  const asked = askedStems(question);
   if (asked.size === 0) return ranked;
   const pool = ranked.slice(0, o.depth * k);
   const kinds = kindsAsked(question);

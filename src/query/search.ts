@@ -21,6 +21,7 @@ import { adjustForTime, type Scored } from "./time.js";
 import { raiseSessionNeighbours, type NeighbourOptions } from "./neighbours.js";
 import { cueSpeakers, cueWeights } from "./cue.js";
 import { orderLaterValues, type LaterValueOptions } from "./later-values.js";
+import { raiseRevisedStatements } from "./revised-statements.js";
 import { raiseNamedSpeakers, type SpeakerOptions } from "./speakers.js";
 import { extractEntities } from "../entities/extract.js";
 import { parseTimeExpressions } from "../time/expressions.js";
@@ -179,7 +180,9 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
       { demotion: deps.demotion, currentOnly: opts.currentOnly },
       (ids) => memoriesPassing(deps.store, ids, opts.filter),
     );
-    const ordered = fusedAnswer ? await orderLaterValues(deps.store, lexical, annotated, opts.k, deps.laterValues) : annotated;
+    const graphTime = { asOf: opts.asOf, knownAt: opts.knownAt };
+    const present = fusedAnswer ? await raiseRevisedStatements(deps.store, lexical, annotated, graphTime, (ids) => memoriesPassing(deps.store, ids, opts.filter)) : annotated;
+    const ordered = fusedAnswer ? await orderLaterValues(deps.store, lexical, present, opts.k, deps.laterValues) : present;
     return annotateRelations(deps.store, ordered, opts.k, { asOf: opts.asOf, knownAt: opts.knownAt }, (ids) => memoriesPassing(deps.store, ids, opts.filter));
   });
   const annotateMs = round(performance.now() - annotateStart);
