@@ -197,6 +197,8 @@ export function kindsAsked(question: string): ((kind: string) => boolean) | null
   if (/^\s*when\b|\bwhat (?:date|day)\b|\bwhich day\b|\bdeadline\b/.test(q)) return (k) => k === "date" || k === "weekday" || k === "clock";
   if (/\bhow many\b/.test(q)) return (k) => k.startsWith("count:") || k === "percent";
   if (/\bhow much\b/.test(q)) return (k) => k === "money" || k.startsWith("count:") || k === "percent";
+  if (/\b(?:dose|dosage)\b/.test(q)) return (k) => k === "dose";
+  if (/\b(?:cost|costs|price|fee|pay)\b/.test(q)) return (k) => k === "money";
   return null;
 }
 
