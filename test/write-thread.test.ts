@@ -167,7 +167,7 @@ test("a write thread stopped mid-write leaves the memory whole or absent; the st
   const { engine, store } = await engineAt(path, {});
   const { value: outcome } = await threaded(
     () => engine.remember({ text: TEXT }).then(() => "stored", (err: unknown) => (err instanceof CascadeError ? err.code : String(err))),
-    () => void (store as unknown as { writer: { thread: { worker: { terminate(): Promise<number> } } } }).writer.thread.worker.terminate(),
+    () => void (store as unknown as { threads: { writer: { thread: { worker: { terminate(): Promise<number> } } } } }).threads.writer.thread.worker.terminate(),
   );
   const mid = held(path, TEXT);
   if (outcome !== "stored") assert.equal(outcome, "STORE_ERROR");

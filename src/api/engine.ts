@@ -1,52 +1,45 @@
 /**
  * @module api/engine
  * The SDK's front: one object over a store and the models, whose methods are the engine's actions. Each
- * action lives in a file of its own (write-path, revision-actions, graph-actions, topic-actions, list,
- * forgetting, pyramid/*, query/search); this class resolves the configuration once, builds the channels, and
- * makes every read wait for the pyramid's pending refresh so that what was written is what is read. Longer
- * than 250 lines (~340) only because the SDK's whole surface is here, one documented method of a few lines per
- * action: the place a reader looks to learn what the engine can do.
+ * action lives in a file of its own (write-path, remember-actions, recall-actions, revision-actions,
+ * graph-actions, topic-actions, store-actions, list, forgetting, restore, pyramid/*, query/search); this class
+ * resolves the configuration once, builds the channels, and makes every read wait for the pyramid's pending
+ * refresh so that what was written is what is read. It holds the SDK's whole surface, one documented method of a
+ * few lines per action: the place a reader looks to learn what the engine can do.
  */
-import { bm25Channel } from "../channels/bm25.js";
 import type { Channel } from "../channels/channel.js";
-import { colbertChannel } from "../channels/colbert.js";
-import { curatedChannel } from "../channels/curated.js";
-import { denseChannel } from "../channels/dense.js";
 import { graphChannel, type GraphChannel } from "../channels/graph.js";
-import { timeChannel } from "../channels/time.js";
-import { defaultLimits } from "../config/defaults.js";
-import { CascadeError, notFound } from "../errors.js";
-import { refOf } from "../ingest/dedupe.js";
 import type { Suggestion } from "../model/graph.js";
 import type { ShownSentence } from "../model/pyramid.js";
-import type { Memory, MemoryInput, SearchResult } from "../model/types.js";
+import type { MemoryInput, SearchResult } from "../model/types.js";
 import { systemClock, type Clock } from "../ports/clock.js";
-import type { Embedder, TokenVectors } from "../ports/embedder.js";
-import type { DoctorCheck, EmbedderStamp, Store, StoreStats } from "../ports/store.js";
+import type { DoctorCheck, EmbedderStamp, StoreStats } from "../ports/store.js";
 import type { Summarizer } from "../ports/summarizer.js";
 import { buildPyramid, type BuildDeps, type BuildReport } from "../pyramid/build.js";
 import { ExtractiveSummarizer } from "../pyramid/extractive.js";
 import { PyramidKeeper, type RefreshReport } from "../pyramid/keeper.js";
 import { catchUpPyramid, rebuildPyramid } from "../pyramid/maintain.js";
 import { resolveRecallOptions, type RecallOptions } from "../query/options.js";
-import { search } from "../query/search.js";
 import { whereOf } from "../query/where.js";
 import type { FieldCondition } from "../model/filter.js";
 import type { WindowLevel } from "../time/windows.js";
+import type { EngineIdentity, EnginePorts } from "./engine-ports.js";
 import { resolveEngineConfig, type EngineConfig, type ResolvedEngineConfig } from "./engine-config.js";
 import { forgetMemory, forgetWhere, purgeForgotten, type ForgetDeps, type ForgetOptions, type Forgotten, type ForgetWhereOptions, type ForgottenWhere, type Purged } from "./forgetting.js";
 import { currentState, type CurrentStateJson, type CurrentStateOptions } from "./current-state.js";
 import { graphAround, link, listEntities, type EntitiesOptions, type GraphJson, type GraphOptions, type LinkInput } from "./graph-actions.js";
-import { listMemories, withStatus, type ListJson, type ListedMemory, type ListOptions } from "./list.js";
-import { pyramidView, shownSentences, type PyramidNodeJson } from "./pyramid-read.js";
+import { listMemories, type ListJson, type ListedMemory, type ListOptions } from "./list.js";
+import { pyramidView, type PyramidNodeJson } from "./pyramid-read.js";
 import { exportMemories, type ExportedMemory, type ExportOptions } from "./export.js";
-import { Restorer } from "./restore.js";
-import { edgeJson, memoryJson, suggestionJson, type EdgeJson, type HistoryJson, type MemoryJson } from "./present.js";
+import { engineRestorer } from "./restore.js";
+import { memoryJson, type EdgeJson, type HistoryJson, type MemoryJson } from "./present.js";
 import * as revisions from "./revision-actions.js";
 import { rememberMessages, type MessagesResult } from "./fact-actions.js";
 import * as topics from "./topic-actions.js";
 import { attributes, inSpan, type Span } from "../tracing.js";
-import { enrichmentCheck } from "./enrichment-check.js";
+import { rememberOne } from "./remember-actions.js";
+import { recallChannels, runSearch, showMemory, validateQuery } from "./recall-actions.js";
+import { doctorChecks, refuseOtherEmbedder, vitals } from "./store-actions.js";
 import { tracedStore } from "./traced-store.js";
 import { WritePath, type BatchOptions, type BatchResult, type MemoryChanges, type Remembered, type WriteOptions } from "./write-path.js";
 
@@ -54,19 +47,7 @@ export type { EngineConfig } from "./engine-config.js";
 export type { BatchOptions, BatchResult, MemoryChanges, Remembered } from "./write-path.js";
 export type { TopicJson } from "./topic-actions.js";
 export type { PyramidNodeJson } from "./pyramid-read.js";
-
-export interface EnginePorts {
-  store: Store;
-  embedder: Embedder;
-  /** Token vectors for late interaction; the default embedder provides both. */
-  tokens: TokenVectors;
-  clock?: Clock;
-}
-
-/** Who the engine is, for its spans' attributes (api/open names the namespace). */
-export interface EngineIdentity {
-  namespace?: string;
-}
+export type { EngineIdentity, EnginePorts } from "./engine-ports.js";
 
 export class Engine {
   readonly searchDefaults: ResolvedEngineConfig["search"];
@@ -94,28 +75,12 @@ export class Engine {
     this.keeper = new PyramidKeeper(() => this.pyramidDeps(), this.config.pyramid);
     this.writes = new WritePath({ store: ports.store, embedder: ports.embedder, clock: this.clock, stamp: this.stamp, keeper: this.keeper }, this.config);
     this.graphWalk = graphChannel(ports.store, this.config.graph);
-    this.channels = [
-      bm25Channel(ports.store, this.config.bm25),
-      // store-aware query weighting needs the embedder's own word vectors (same object: same space)
-      denseChannel(ports.store, this.config.dense, ports.embedder === (ports.tokens as unknown) ? ports.tokens : null),
-      curatedChannel(ports.store),
-      colbertChannel(ports.store, ports.tokens, this.config.lateInteraction),
-      timeChannel(ports.store),
-    ];
+    this.channels = recallChannels(ports, this.config);
   }
 
   /** Opens an engine over a store, refusing a store that was built in another embedder's vector space. */
   static async create(ports: EnginePorts, config: EngineConfig = {}, identity: EngineIdentity = {}): Promise<Engine> {
-    const stamp = await ports.store.embedderStamp();
-    if (stamp && (stamp.id !== ports.embedder.id || stamp.dimensions !== ports.embedder.dimensions)) {
-      throw new CascadeError(
-        "EMBEDDER_MISMATCH",
-        `this store was built with embedder ${stamp.id} (${stamp.dimensions}-d), not ${ports.embedder.id} ` +
-          `(${ports.embedder.dimensions}-d): open it with the same embedder, or move it to this one with ` +
-          "`cascade reembed --embedder SPEC` (reembedStore in the SDK)",
-        { field: "embedder" },
-      );
-    }
+    refuseOtherEmbedder(await ports.store.embedderStamp(), ports.embedder);
     return new Engine(ports, config, identity);
   }
 
@@ -128,26 +93,7 @@ export class Engine {
    * safe): the answer names the memory that holds it, with `existing: true`.
    */
   async remember(input: MemoryInput, options: { provenance?: "user" | "api" } = {}): Promise<Remembered> {
-    return this.span("cascade.write", { "cascade.memories": 1 }, () => this.rememberOne(input, options));
-  }
-
-  private async rememberOne(input: MemoryInput, options: { provenance?: "user" | "api" }): Promise<Remembered> {
-    let memory: { id: string; kind: string; topic: string | null; at: string } | undefined;
-    const changed: Pick<Remembered, "edges" | "suggestions"> = { edges: [], suggestions: [] };
-    const { ids, warnings } = await this.writes.write([input], {
-      ...options,
-      dedupe: refOf(input) !== undefined,
-      failFast: true,
-      onWritten: (_, m) => (memory = m),
-      onRevisions: (found) => {
-        changed.edges.push(...found.edges.map(edgeJson));
-        changed.suggestions.push(...found.suggestions.map(suggestionJson));
-      },
-    });
-    const warned = warnings.length ? { warnings: warnings.map(({ step, reason }) => ({ step, reason })) } : {};
-    if (memory) return { id: memory.id, kind: memory.kind, topic: memory.topic, at: memory.at, ...changed, ...warned };
-    const held = (await this.ports.store.getMemory(ids[0]!))!;
-    return { id: held.id, kind: held.kind, topic: held.topic, at: held.at, ...changed, existing: true };
+    return this.span("cascade.write", { "cascade.memories": 1 }, () => rememberOne({ store: this.ports.store, writes: this.writes }, input, options));
   }
 
   /**
@@ -168,13 +114,11 @@ export class Engine {
    * `extract: false` stores the messages only; `true` insists on an extractor.
    */
   async rememberMessages(messages: readonly MemoryInput[], options: { extract?: boolean } = {}): Promise<MessagesResult> {
-    return this.span("cascade.write", { "cascade.memories": messages.length, "cascade.messages": true }, () => this.storeMessages(messages, options));
-  }
-
-  private async storeMessages(messages: readonly MemoryInput[], options: { extract?: boolean }): Promise<MessagesResult> {
-    const result = await rememberMessages({ store: this.ports.store, writes: this.writes, extractor: this.config.facts, now: () => this.clock.now() }, messages, options);
-    if (result.facts.length) await this.afterWrite();
-    return result;
+    return this.span("cascade.write", { "cascade.memories": messages.length, "cascade.messages": true }, async () => {
+      const result = await rememberMessages({ store: this.ports.store, writes: this.writes, extractor: this.config.facts, now: () => this.clock.now() }, messages, options);
+      if (result.facts.length) await this.afterWrite();
+      return result;
+    });
   }
 
   /**
@@ -227,27 +171,10 @@ export class Engine {
       const resolved = resolveRecallOptions(options, this.config.search, this.clock.now());
       validateQuery(query);
       span.setAttributes({ "cascade.k": resolved.k, "cascade.channels": [...resolved.channels], "cascade.query.chars": query.length });
-      const result = await this.runSearch(query, resolved);
+      const result = await runSearch({ store: this.ports.store, embedder: this.ports.embedder, channels: this.channels, graph: this.graphWalk, config: this.config }, query, resolved);
       span.setAttribute("cascade.hits", result.hits.length);
       return result;
     });
-  }
-
-  private async runSearch(query: string, resolved: ReturnType<typeof resolveRecallOptions>): Promise<SearchResult> {
-    const deps = {
-      store: this.ports.store,
-      embedder: this.ports.embedder,
-      channels: this.channels,
-      graph: this.graphWalk,
-      pruning: this.config.termPruning,
-      demotion: this.config.demotion,
-      zone: this.config.pyramid.zone,
-      context: this.config.context,
-      neighbours: this.config.neighbours,
-      speakers: this.config.speakers,
-      laterValues: this.config.laterValues,
-    };
-    return search(deps, query, { ...resolved, pyramid: resolved.pyramid && this.config.pyramid.enabled });
   }
 
   /**
@@ -257,12 +184,7 @@ export class Engine {
    */
   async show(id: string): Promise<ListedMemory & { children?: string[]; sentences?: ShownSentence[] }> {
     await this.keeper.settle();
-    const m = await this.ports.store.getMemory(id);
-    if (!m) throw notFound("memory", id);
-    const now = this.clock.now();
-    const [shown] = (await withStatus(this.ports.store, [m], { asOf: now, knownAt: now })).memories;
-    if (m.kind !== "summary") return shown;
-    return { ...shown, children: await this.ports.store.summaryChildren(id), sentences: await shownSentences(this.ports.store, m, now) };
+    return showMemory(this.ports.store, id, this.clock.now());
   }
 
   /** Memories in time order, a page at a time, with their status at (asOf, knownAt): see api/list.ts. */
@@ -281,18 +203,7 @@ export class Engine {
    * corrections and edges are kept; what the store already holds is skipped (api/restore.ts).
    */
   restorer(): { add: (records: unknown[]) => Promise<void>; finish: () => Promise<BatchResult> } {
-    const restorer = new Restorer({ store: this.ports.store, embedder: this.ports.embedder, stamp: this.stamp });
-    return {
-      add: async (records) => {
-        await this.keeper.settle();
-        await restorer.add(records);
-      },
-      finish: async () => {
-        const result = await restorer.finish();
-        if (restorer.wrote) await this.afterWrite();
-        return result;
-      },
-    };
+    return engineRestorer({ store: this.ports.store, embedder: this.ports.embedder, stamp: this.stamp }, () => this.keeper.settle(), () => this.afterWrite());
   }
 
   // ---- what replaced what, and the graph ----
@@ -408,7 +319,6 @@ export class Engine {
     });
   }
 
-  /** The pyramid's nodes, oldest first (days, then weeks, then months), or one level's. */
   /**
    * The pyramid's nodes. `filter` (JSON, as search's) or `where` (parsed `--filter` arguments) picks the nodes of
    * the one user or agent it names, and shows only the sentences whose sources pass it.
@@ -424,11 +334,9 @@ export class Engine {
   async doctor(options: { repair?: boolean; signal?: AbortSignal } = {}): Promise<{ ok: boolean; checks: DoctorCheck[] }> {
     return this.span("cascade.maintenance", { "cascade.task": options.repair ? "doctor_repair" : "doctor" }, async (span) => {
       await this.keeper.settle();
-      const checks = await this.ports.store.doctor(Boolean(options.repair), { signal: options.signal });
-      checks.push(await enrichmentCheck(this.ports.store, options.repair ? (limit) => this.writes.retryEnrichment(limit) : null));
-      const ok = checks.every((c) => c.ok || c.repaired);
-      span.setAttribute("cascade.ok", ok);
-      return { ok, checks };
+      const result = await doctorChecks(this.ports.store, options, (limit) => this.writes.retryEnrichment(limit));
+      span.setAttribute("cascade.ok", result.ok);
+      return result;
     });
   }
 
@@ -443,9 +351,7 @@ export class Engine {
    * failed on stored memories and wait for `doctor --repair`.
    */
   async vitals(): Promise<StoreStats & { dirtyWindows: number; enrichmentFailures: number }> {
-    const [stats, dirty, failed] = await Promise.all([this.ports.store.stats(), this.ports.store.dirtyWindows(), this.ports.store.enrichment.pending(0)]);
-    const enrichmentFailures = Object.values(failed.byStep).reduce((sum, n) => sum + (n ?? 0), 0);
-    return { ...stats, dirtyWindows: dirty.length, enrichmentFailures };
+    return vitals(this.ports.store);
   }
 
   async close(): Promise<void> {
@@ -486,13 +392,4 @@ export class Engine {
 
   /** Rebuilds exactly these windows of the pyramid (after a forget: the summaries that quoted what went). */
   private readonly rebuildWindows = (only: { level: WindowLevel; start: number }[]) => buildPyramid(this.pyramidDeps(), this.config.pyramid, undefined, only);
-}
-
-function validateQuery(query: string): void {
-  if (typeof query !== "string") throw new CascadeError("INVALID_INPUT", "query: must be a string", { field: "query" });
-  // a mistake on every surface (a throw, exit 2, a 400, a tool error), never an empty answer
-  if (query.trim() === "") throw new CascadeError("INVALID_INPUT", "query: must not be empty: say what to search for", { field: "query" });
-  if (query.length > defaultLimits.maxQueryChars) {
-    throw new CascadeError("INVALID_INPUT", `query: at most ${defaultLimits.maxQueryChars} characters`, { field: "query" });
-  }
 }

@@ -139,3 +139,22 @@ export class Restorer {
     return id;
   }
 }
+
+/**
+ * A Restorer as the Engine hands it out: each batch waits for the pyramid's pending refresh (`settle`) first, and
+ * the pyramid is kept current (`afterWrite`) once the edges are in, when anything was written.
+ */
+export function engineRestorer(deps: RestoreDeps, settle: () => Promise<unknown>, afterWrite: () => Promise<void>): { add: (records: unknown[]) => Promise<void>; finish: () => Promise<BatchResult> } {
+  const restorer = new Restorer(deps);
+  return {
+    add: async (records) => {
+      await settle();
+      await restorer.add(records);
+    },
+    finish: async () => {
+      const result = await restorer.finish();
+      if (restorer.wrote) await afterWrite();
+      return result;
+    },
+  };
+}

@@ -5,173 +5,34 @@
  * name) → revision detection. An invalid item is reported with its index and never costs the valid ones.
  * Each batch is validated, chunked, embedded and its entities extracted while the batch before it is written;
  * whatever reads the store waits for that batch's commit.
- * (~420 lines: the stages share the batch's bookkeeping — refs, import keys, which items were written — so they
- * are kept in one pass rather than spread over files that would pass it around.)
+ * The batch pass itself stays here, in one method: its stages share the batch's bookkeeping (refs, import keys,
+ * which items were written). What they take and answer is write-shapes.ts, the input's cutting and reading
+ * write-batches.ts, revision detection write-detection.ts, the wording of failures write-failures.ts.
  */
-import { z } from "zod";
-import { CascadeError, invalidInput, notFound, respelled, storeFailure } from "../errors.js";
+import { CascadeError, invalidInput, notFound } from "../errors.js";
 import type { EntityExtractor } from "../entities/extract.js";
-import { detectRevisions } from "../graph/detect.js";
 import { partitionByImportKey } from "../ingest/dedupe.js";
 import { attachEntities, extractEntities, keepKnownEntities } from "../ingest/entities.js";
 import type { Scope } from "../model/scope.js";
 import { sessionContexts } from "../ingest/context.js";
-import { draftMemories, finishMemories, prepareMemories, type DraftMemory } from "../ingest/prepare.js";
-import { validateMemoryInput, type ValidMemory } from "../ingest/validate-memory.js";
-import type { Edge, EdgeDraft, Suggestion } from "../model/graph.js";
-import type { ExtractedEntity } from "../model/entity.js";
+import { draftMemories, finishMemories, prepareMemories } from "../ingest/prepare.js";
+import { validateMemoryInput } from "../ingest/validate-memory.js";
+import type { Edge, EdgeDraft } from "../model/graph.js";
 import type { Memory, PreparedMemory } from "../model/types.js";
-import type { Clock } from "../ports/clock.js";
-import type { Embedder } from "../ports/embedder.js";
-import type { EmbedderStamp, Store } from "../ports/store.js";
-import type { PyramidKeeper } from "../pyramid/keeper.js";
 import { topicPlacer, type TopicPlacer } from "../topics/placement.js";
 import type { ResolvedEngineConfig } from "./engine-config.js";
 import { parseWith } from "../validate.js";
-import type { EdgeJson, SuggestionJson } from "./present.js";
 import { letIoIn, letIoInEvery } from "../event-loop.js";
-import { enrich, EnrichmentLog, type EnrichmentWarning } from "../ingest/enrichment.js";
+import { enrich, EnrichmentLog } from "../ingest/enrichment.js";
+import { batchEnd, bySupersedes, DEFAULT_BATCH, splitSupersedes, type Drafted, type Item, type Lookahead } from "./write-batches.js";
+import { detect } from "./write-detection.js";
+import { afterCommit, errorMessage, stoppedWrite, type Committed } from "./write-failures.js";
+import { memoryChangesSchema, type BatchResult, type MemoryChanges, type RetryReport, type WriteDeps, type WriteOptions } from "./write-shapes.js";
 
-/** What `remember` answers: enough to refer to the memory later, and what it changed in the graph. */
-export interface Remembered {
-  id: string;
-  kind: string;
-  topic: string | null;
-  at: string;
-  /** The edges this write created: the `supersedes` it named, and those revision detection was sure of. */
-  edges: EdgeJson[];
-  /** Possible revisions detection was not sure of, waiting for a person (accept with decideSuggestion). */
-  suggestions: SuggestionJson[];
-  /** True when the memory's `ref` was already stored: nothing was written and `id` names the memory holding it. */
-  existing?: true;
-  /** Optional steps that failed on this memory (ingest/enrichment.ts): it is stored without what they would add. */
-  warnings?: EnrichmentWarning[];
-}
+// callers (the engine, fact actions, restore, enrichment-check, index.ts) name the shapes and the failure report from here
+export { memoryChangesSchema, type BatchOptions, type BatchResult, type MemoryChanges, type Remembered, type RetryReport, type WriteDeps, type WriteOptions } from "./write-shapes.js";
+export { storedBeforeFailure } from "./write-failures.js";
 
-export interface BatchResult {
-  imported: number;
-  /** Items left out because the store (or an earlier item) already held them (with `dedupe`). */
-  skipped: number;
-  ids: (string | null)[];
-  failed: { index: number; error: string }[];
-  /** Stored items an optional step failed on (entities, topic, revisions): stored without what it would add. */
-  warnings: (EnrichmentWarning & { index: number })[];
-}
-
-export interface BatchOptions {
-  /** Memories per write transaction. */
-  batchSize?: number;
-  /** Look for earlier memories each new one revises (default true; a bulk load of old data may skip it). */
-  detect?: boolean;
-  onProgress?: (done: number, total: number) => void;
-  /** Skip items the store already holds, by `metadata.ref` or a hash of the item (see ingest/dedupe.ts). */
-  dedupe?: boolean;
-}
-
-/** What rememberMany takes besides BatchOptions: who wrote it, and how the one-memory `remember` listens. */
-export interface WriteOptions extends BatchOptions {
-  provenance?: "user" | "api";
-  /** Throw the first error instead of reporting it (one memory at a time). */
-  failFast?: boolean;
-  /** Told of each memory as its transaction commits, so a caller needs no second read. */
-  onWritten?: (index: number, memory: PreparedMemory["memory"]) => void;
-  /** Told, batch by batch, of the edges the batch created (named or detected) and the suggestions it left. */
-  onRevisions?: (found: { edges: Edge[]; suggestions: Suggestion[] }) => void;
-}
-
-export interface WriteDeps {
-  store: Store;
-  embedder: Embedder;
-  clock: Clock;
-  stamp: EmbedderStamp;
-  keeper: PyramidKeeper;
-}
-
-/** What `update` may change: what a memory says, not when it happened or who said it (that is a new memory). */
-export const memoryChangesSchema = z
-  .object({
-    text: z.string().optional(),
-    title: z.string().nullable().optional(),
-    description: z.string().nullable().optional(),
-    tags: z.array(z.string()).optional(),
-    topic: z.string().nullable().optional(),
-    metadata: z.custom<Record<string, unknown>>(() => true).optional(),
-    expires: z.string().nullable().optional(),
-    ttl: z.string().optional(),
-  })
-  .strict();
-export type MemoryChanges = z.input<typeof memoryChangesSchema>;
-
-/** The edges a write adds come from the items' `supersedes`: a refused edge is named by that field, not the store's `to`. */
-const bySupersedes = (err: unknown) => respelled(err, (field) => (field === "to" ? "supersedes" : undefined));
-
-/** An input that passed validation, by its index in the call, with the edges it names. */
-interface Item {
-  index: number;
-  memory: ValidMemory;
-  supersedes: string[];
-}
-
-/** What a batch's item becomes before the store is read: chunks and vectors, and the entities found. */
-interface Drafted {
-  draft: DraftMemory;
-  entities: ExtractedEntity[] | null;
-}
-
-/** A batch validated and drafted ahead of its turn (WritePath.writeMany). */
-interface Lookahead {
-  /** The input index after the batch's last. */
-  end: number;
-  valid: Item[];
-  /** Items that failed validation: reported when the batch's turn comes. */
-  failures: { index: number; err: unknown }[];
-  /** By input index; an item the look ahead took for a duplicate has none. */
-  drafts: Map<number, Drafted>;
-}
-
-const DEFAULT_BATCH = 256; // large enough to amortise a commit, small enough that progress moves
-/**
- * Characters of text in one batch (beyond its first memory): a transaction cannot pause, and 40 texts of 25,000
- * characters in one held a server's thread ~180 ms (a SQLite store on a file now writes such a batch on its write
- * thread, but another writer still waits for its lock, and PGlite writes on the caller's thread); a batch of short
- * memories is still whole.
- */
-const BATCH_CHARS = 262_144;
-
-/** Where the batch starting at `start` ends: `batchSize` inputs, or fewer when their texts pass BATCH_CHARS. */
-function batchEnd(inputs: readonly unknown[], start: number, batchSize: number): number {
-  const length = (input: unknown) => {
-    const text = (input as { text?: unknown } | null)?.text;
-    return typeof text === "string" ? text.length : 0;
-  };
-  let end = start + 1;
-  let chars = length(inputs[start]);
-  while (end < inputs.length && end - start < batchSize && chars + length(inputs[end]) <= BATCH_CHARS) chars += length(inputs[end++]);
-  return Math.min(end, inputs.length);
-}
-
-/** Takes `supersedes` (an id or ref, or a list of them) off a memory input. */
-function splitSupersedes(input: unknown): { supersedes: string[]; rest: unknown } {
-  if (typeof input !== "object" || input === null || !("supersedes" in input)) return { supersedes: [], rest: input };
-  const { supersedes, ...rest } = input as { supersedes: unknown };
-  if (supersedes === undefined) return { supersedes: [], rest };
-  const list = typeof supersedes === "string" ? [supersedes] : supersedes;
-  if (!Array.isArray(list) || !list.every((s) => typeof s === "string" && s.length > 0)) {
-    throw new CascadeError("INVALID_INPUT", "supersedes: a memory id (or ref), or a list of them", { field: "supersedes" });
-  }
-  // each entry is an edge with a cycle check (a walk of the chain): bounded like every list an input may carry
-  if (list.length > 64) throw new CascadeError("INVALID_INPUT", `supersedes: at most 64 memories, got ${list.length}`, { field: "supersedes" });
-  return { supersedes: list as string[], rest };
-}
-
-/** What a retry of failed enrichment did (see WritePath.retryEnrichment). */
-export interface RetryReport {
-  tried: number;
-  cleared: number;
-  failedAgain: number;
-  /** Failures left as they were: topic placement, or entities with no extractor configured. */
-  notRetried: number;
-}
 
 export class WritePath {
   /** Topic centroids, loaded on the first write that needs them and kept current by this engine's writes. */
@@ -506,114 +367,8 @@ export class WritePath {
     return this.placer;
   }
 
-  /**
-   * Looks for what the new memories revise; returns the edges it added and whether it left suggestions. When the
-   * judge fails on the batch, each memory is judged alone, so that one text it cannot read costs only its own
-   * detection (a warning), never the others'.
-   */
-  private async detect(memories: PreparedMemory[], now: number, indexes: number[], log: EnrichmentLog): Promise<{ edges: Edge[]; suggested: boolean }> {
-    if (!this.config.detection.enabled || memories.length === 0) return { edges: [], suggested: false };
-    let found: Awaited<ReturnType<typeof detectRevisions>>;
-    try {
-      found = await this.detectAll(memories, now);
-    } catch (err) {
-      if (!isEnrichmentFailure(err)) throw err;
-      found = { edges: [], suggestions: [] };
-      for (const [i, m] of memories.entries()) {
-        const one = await enrich(log, indexes[i], "revisions", () => this.detectAll([m], now), null);
-        if (one) {
-          found.edges.push(...one.edges);
-          found.suggestions.push(...one.suggestions);
-        }
-      }
-    }
-    const added: Edge[] = [];
-    for (const edge of found.edges) {
-      try {
-        added.push(...(await this.deps.store.addEdges([edge])));
-      } catch (err) {
-        // a detected edge that would close a cycle (or duplicate one) is not worth failing an import for
-        if (!(err instanceof CascadeError && err.isUsageError)) throw err;
-      }
-    }
-    if (found.suggestions.length) await this.deps.store.addSuggestions(found.suggestions);
-    return { edges: added, suggested: found.suggestions.length > 0 };
+  /** Revision detection for stored memories (write-detection.ts). */
+  private detect(memories: PreparedMemory[], now: number, indexes: number[], log: EnrichmentLog): Promise<{ edges: Edge[]; suggested: boolean }> {
+    return detect(this.deps.store, this.config, memories, now, indexes, log);
   }
-
-  private detectAll(memories: PreparedMemory[], now: number): ReturnType<typeof detectRevisions> {
-    return detectRevisions(
-      this.deps.store,
-      this.config.judge,
-      memories.map((p) => ({
-        id: p.memory.id,
-        text: p.memory.text,
-        at: p.memory.at,
-        topic: p.memory.metadata.placement ? null : p.memory.topic,
-        user: p.memory.user,
-        agent: p.memory.agent,
-        speaker: p.memory.speaker,
-        role: p.memory.role,
-        vector: p.chunks[0].vector,
-      })),
-      this.config.detection,
-      now,
-    );
-  }
-}
-
-/**
- * A failure of the judge on a text, as opposed to the store failing under it (a lock held too long, a full disk),
- * which must still stop the write so that nothing is reported done that was not.
- */
-function isEnrichmentFailure(err: unknown): boolean {
-  if (err instanceof CascadeError) return err.code !== "STORE_ERROR";
-  // a database's or the system's own error carries a code (SQLITE_BUSY, ENOSPC, a SQLSTATE); a rule's bug does not
-  return typeof (err as { code?: unknown })?.code !== "string";
-}
-
-/** How far a write got: memories committed, and the input index its next batch starts at. */
-interface Committed {
-  stored: number;
-  from: number;
-}
-
-const stoppedAt = new WeakMap<object, Committed & { failure: CascadeError }>();
-
-/**
- * How far a write that failed got, when batches before the failure were committed: the memories stored and the input
- * index from which nothing was, and the failure itself; undefined when nothing was stored (or the error is not a write's).
- */
-export function storedBeforeFailure(err: unknown): (Committed & { failure: CascadeError }) | undefined {
-  return typeof err === "object" && err !== null ? stoppedAt.get(err) : undefined;
-}
-
-/**
- * A write that failed after committing batches says so: the store's error alone ("nothing was written") would
- * tell a caller that none of them was stored. Its mistakes (a usage error) and a write that stored nothing are
- * passed on as they are.
- */
-function stoppedWrite(err: unknown, committed: Committed, total: number): unknown {
-  if (committed.stored === 0 || (err instanceof CascadeError && err.isUsageError)) return err;
-  const failure = err instanceof CascadeError ? err : (storeFailure(err) ?? new CascadeError("STORE_ERROR", err instanceof Error ? err.message : String(err), { cause: err }));
-  const reason = failure.message.replace(/; nothing was written: /, ": ");
-  const stopped = new CascadeError(failure.code, `stored ${committed.stored} ${committed.stored === 1 ? "memory" : "memories"} (inputs before index ${committed.from}), then stopped: ${reason}; inputs from index ${committed.from} on were not stored`, { cause: err });
-  stoppedAt.set(stopped, { ...committed, failure });
-  return stopped;
-}
-
-/**
- * Why a step after a batch's commit failed, for the warning on its stored memories: the store's own answer for a
- * full disk says "nothing was written", true of the step and false of the memory, so the step is named instead.
- */
-function afterCommit(err: unknown): CascadeError {
-  const failure = err instanceof CascadeError ? err : storeFailure(err);
-  const cause = (failure?.cause ?? err) as { code?: unknown; message?: unknown };
-  const code = typeof cause?.code === "string" ? cause.code : null;
-  if (code === "SQLITE_FULL" || code === "53100") return new CascadeError("STORE_ERROR", `the disk holding the store is full (${code}) after the memory was stored; \`cascade doctor --repair\` runs detection again once there is space`);
-  const message = err instanceof Error ? err.message : String(err);
-  return new CascadeError(failure?.code ?? "STORE_ERROR", `${code && !message.includes(code) ? `${code}: ` : ""}${message} (after the memory was stored)`);
-}
-
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

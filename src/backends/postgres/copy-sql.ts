@@ -7,7 +7,7 @@
  * suggestions are written here, a statement per kind per page. The caller (PostgresStore) owns the transaction.
  */
 import { CascadeError } from "../../errors.js";
-import type { CopyCounts, CopySection, CopySections, StoredMemory } from "../../ports/copy.js";
+import type { CopyCounts, CopySection, CopySections, StoreCopy, StoredMemory } from "../../ports/copy.js";
 import type { WindowLevel } from "../../time/windows.js";
 import {
   COPY_MARK, ENGINE_META, paged, toStoredEntity, toStoredMemories, type CopiedChunkRow, type CopiedEntityRow, type CopiedMemoryRow, type CopiedNodeRow, type Page,
@@ -283,4 +283,33 @@ export async function copyCounts(q: Queryable, ns: string): Promise<CopyCounts> 
 export async function namespaces(q: Queryable): Promise<string[]> {
   const rows = await q.query<{ namespace: string }>(`SELECT namespace FROM meta UNION SELECT namespace FROM topics ORDER BY 1`);
   return rows.map((r) => r.namespace);
+}
+
+/**
+ * The copy port over one namespace, as the store (store.ts) hands it out: `write` runs a transaction under the
+ * namespace's write lock, and `wrote` counts the chunks a section wrote towards the planner statistics.
+ */
+export function postgresStoreCopy(
+  db: Queryable,
+  ns: string,
+  write: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T>,
+  wrote: (chunks: number) => Promise<void>,
+): StoreCopy {
+  return {
+    read: (section, page) => readSection(db, ns, section, page),
+    write: async (section, records, mark) => {
+      await wrote(
+        await write(async (tx) => {
+          const chunks = await writeSection(tx, ns, section, records);
+          if (mark !== undefined) await setCopyMark(tx, ns, mark);
+          return chunks;
+        }),
+      );
+    },
+    mark: () => copyMark(db, ns),
+    setMark: (mark) => setCopyMark(db, ns, mark),
+    counts: () => copyCounts(db, ns),
+    fingerprint: () => copyFingerprint(db, ns),
+    namespaces: () => namespaces(db),
+  };
 }

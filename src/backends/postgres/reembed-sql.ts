@@ -6,7 +6,7 @@
  * leaves it empty; the target is a meta row of the namespace. The caller runs `start`, `save` and `switchOver`
  * inside a transaction holding the namespace's write lock.
  */
-import type { ReembedChunk, ReembedTarget } from "../../ports/store.js";
+import type { ReembedChunk, ReembedTarget, StoreReembed } from "../../ports/store.js";
 import type { Queryable } from "./connection.js";
 import { toVectorText } from "./vector-sql.js";
 
@@ -103,4 +103,23 @@ export async function switchOver(tx: Queryable, ns: string): Promise<number> {
   const [left] = await tx.query("SELECT 1 FROM reembed_vectors LIMIT 1");
   if (!left) await tx.query("DROP TABLE reembed_vectors");
   return 0;
+}
+
+/**
+ * The re-embedding port over one namespace, as the store (store.ts) hands it out: `write` runs a transaction under
+ * the namespace's write lock; `switched` is told when every vector has changed, so the store forgets what it
+ * derived from the old ones.
+ */
+export function postgresStoreReembed(db: Queryable, ns: string, write: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T>, switched: () => void): StoreReembed {
+  return {
+    start: (target) => write((tx) => start(tx, ns, target)),
+    progress: () => progress(db, ns),
+    todo: (after, limit) => todo(db, ns, after, limit),
+    save: (rows) => write((tx) => save(tx, ns, rows)),
+    switchOver: async () => {
+      const missing = await write((tx) => switchOver(tx, ns));
+      if (missing === 0) switched();
+      return missing;
+    },
+  };
 }

@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: it is the ordered list of SQL migrations, kept whole so the schema reads top to bottom in one place.
 /**
  * @module backends/postgres/schema
  * Versioned migrations for the PostgreSQL store, applied on open. `cascade_schema_version` holds one row per

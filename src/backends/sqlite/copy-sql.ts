@@ -8,7 +8,7 @@
  */
 import type Database from "better-sqlite3";
 import { CascadeError } from "../../errors.js";
-import type { CopyCounts, CopySection, CopySections, StoredMemory } from "../../ports/copy.js";
+import type { CopyCounts, CopySection, CopySections, StoreCopy, StoredMemory } from "../../ports/copy.js";
 import {
   COPY_MARK, ENGINE_META, paged, toStoredEntity, toStoredMemories, type CopiedChunkRow, type CopiedEntityRow, type CopiedMemoryRow, type CopiedNodeRow, type Page,
 } from "../copy-rows.js";
@@ -241,4 +241,31 @@ export function copyCounts(stmt: Prepare): CopyCounts {
        (SELECT count(*) FROM suggestions) AS suggestions, (SELECT count(*) FROM topics) AS topics, (SELECT count(*) FROM entities) AS entities,
        (SELECT count(*) FROM mentions) AS mentions`,
   ).get() as CopyCounts;
+}
+
+/**
+ * The copy port as the store (store.ts) hands it out: `chunkWrite` runs a write transaction that adds chunks, and
+ * `added` hands the chunks a section wrote to the vector index. A SQLite file holds the one namespace, "default".
+ */
+export function sqliteStoreCopy(
+  stmt: Prepare,
+  chunkWrite: <T>(fn: () => T) => T,
+  added: (chunks: { chunkId: number; vector: Float32Array }[]) => void,
+): StoreCopy {
+  return {
+    read: async (section, page) => readSection(stmt, section, page),
+    write: async (section, records, mark) => {
+      const written = chunkWrite(() => {
+        const chunks = writeSection(stmt, section, records);
+        if (mark !== undefined) setCopyMark(stmt, mark);
+        return chunks;
+      });
+      added(written);
+    },
+    mark: async () => copyMark(stmt),
+    setMark: async (mark) => setCopyMark(stmt, mark),
+    counts: async () => copyCounts(stmt),
+    fingerprint: async () => copyFingerprint(stmt),
+    namespaces: async () => ["default"],
+  };
 }

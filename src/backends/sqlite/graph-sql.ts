@@ -102,3 +102,10 @@ export function decideSuggestion(stmt: Prepare, id: string, decision: "accepted"
   stmt("UPDATE suggestions SET status = ?, decided_at_ms = ? WHERE id = ?").run(decision, at, id);
   return { ...toSuggestion(row), status: decision };
 }
+
+/** A suggestion decided and, when accepted with one, its edge written: one transaction's body (store.ts). */
+export function decideSuggestionWithEdge(stmt: Prepare, id: string, decision: "accepted" | "rejected", at: number, edge?: EdgeDraft): Suggestion {
+  const s = decideSuggestion(stmt, id, decision, at);
+  if (edge) insertEdge(stmt, edge);
+  return s;
+}

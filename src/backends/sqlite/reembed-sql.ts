@@ -6,7 +6,7 @@
  * the same command resume. Statements on the table are prepared fresh (never cached): the switch drops it.
  */
 import type Database from "better-sqlite3";
-import type { ReembedChunk, ReembedTarget } from "../../ports/store.js";
+import type { ReembedChunk, ReembedTarget, StoreReembed } from "../../ports/store.js";
 import { toBlob } from "../../vectors/math.js";
 
 const TARGET_KEY = "reembed.target";
@@ -88,4 +88,22 @@ export function switchOver(db: Database.Database): number {
     return 0;
     // immediate: the write lock is taken before the count, so no write can land between the count and the switch
   }).immediate();
+}
+
+/**
+ * The re-embedding port as the store (store.ts) hands it out; `switched` is told when every vector has changed,
+ * so the store rebuilds what it derived from the old ones.
+ */
+export function sqliteStoreReembed(db: Database.Database, switched: () => void): StoreReembed {
+  return {
+    start: async (target) => start(db, target),
+    progress: async () => progress(db),
+    todo: async (after, limit) => todo(db, after, limit),
+    save: async (rows) => save(db, rows),
+    switchOver: async () => {
+      const missing = switchOver(db);
+      if (missing === 0) switched();
+      return missing;
+    },
+  };
 }

@@ -5,6 +5,8 @@
  * and when one distinct string per request was possible (a parameter per `kinds` entry) 3,000 requests took the
  * server from 86 MB to 2.5 GB. The SQL is now fixed-shape, and this bound holds whatever comes next.
  */
+import type Database from "better-sqlite3";
+
 export class StatementCache<V> extends Map<string, V> {
   constructor(readonly capacity = 256) {
     super();
@@ -26,4 +28,17 @@ export class StatementCache<V> extends Map<string, V> {
     while (this.size > this.capacity) super.delete(this.keys().next().value as string);
     return this;
   }
+}
+
+/**
+ * A cached prepared statement of `db`, always handed out in plain object mode: `.pluck()` and `.raw()` change a
+ * statement in place, and a mode left over from another caller once made forget delete nothing.
+ */
+export function cachedStatement(db: Database.Database, cache: StatementCache<Database.Statement>, sql: string): Database.Statement {
+  let s = cache.get(sql);
+  if (!s) {
+    s = db.prepare(sql);
+    cache.set(sql, s);
+  }
+  return s.reader ? s.raw(false).pluck(false) : s;
 }

@@ -2,12 +2,12 @@
  * @module backends/sqlite/store
  * The embedded default store: SQLite tables are the source of truth (memories, chunks, terms, postings), FTS5
  * indexes live in the same file, and the dense index is an in-memory matrix derived from the chunk vectors.
- * A thin class owning the connection, the statement cache and the transactions; the SQL lives in the
- * `*-sql.ts` modules beside it (memory rows, lexical search, graph, pyramid, topics) and the dense index in
- * vector-index.ts. Longer than most files here (~370 lines) because it holds one short method per port method
- * (about fifty) and nothing else; splitting it would split the transaction boundaries, which belong together.
+ * A thin class owning the connection, the statement cache and the transactions, one short method per port method
+ * (about fifty); the SQL lives in the `*-sql.ts` modules beside it, the bodies of its larger write transactions
+ * in memory-writes.ts and pyramid-writes.ts, the reads with expiry applied in live-search.ts, the dense index in
+ * vector-index.ts, the worker threads in threads.ts.
  */
-import { rmSync, statSync } from "node:fs";
+import { rmSync } from "node:fs";
 import type Database from "better-sqlite3";
 import { CascadeError } from "../../errors.js";
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../../model/graph.js";
@@ -15,37 +15,36 @@ import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "
 import type { Scope } from "../../model/scope.js";
 import type { DoctorCheck, EmbedderStamp, HydratedChunk, LexicalQuery, ListQuery, NodeQuery, SessionNeighbours, Store, StoreReembed, StoreStats } from "../../ports/store.js";
 import { listMemoryIds } from "./list-sql.js";
-import { guarded, runDoctor } from "./doctor.js";
-import { doctorInThread } from "./doctor-thread.js";
+import { doctorStore } from "./doctor-store.js";
 import type { PyramidNode } from "../../model/pyramid.js";
 import type { Window, WindowLevel } from "../../time/windows.js";
 import { fromBlob } from "../../vectors/math.js";
-import { openConnection, unguarded, type Connection } from "./connection.js";
-import { recordIntegrity, refuseWritesWhileDamaged } from "./damage.js";
-import { filterCondition, isEmptyFilter } from "./filter-sql.js";
+import { openConnection, type Connection } from "./connection.js";
+import { refuseWritesWhileDamaged } from "./damage.js";
 import * as graph from "./graph-sql.js";
 import { sqliteEntityReads } from "./entities-sql.js";
 import { sqliteEnrichmentFailures } from "./enrichment-sql.js";
 import { LexicalSql, SELECTIVE_CHUNKS } from "./lexical-sql.js";
 import * as rows from "./memory-sql.js";
-import { MEMORY_COLUMNS, toMemory, type MemoryRow } from "./memory-sql.js";
+import * as writes from "./memory-writes.js";
+import * as pyramidWrites from "./pyramid-writes.js";
+import * as upkeep from "./upkeep-sql.js";
 import * as pyramid from "./pyramid-sql.js";
 import * as topics from "./topics-sql.js";
 import { migrate } from "./schema.js";
-import { deeper, dropExpired, liveFilter } from "./expiry-sql.js";
+import { LiveSearch } from "./live-search.js";
 import { availableParallelism } from "node:os";
 import { defaultApproximateSearch, VectorIndex, type ApproximateSearch } from "./vector-index.js";
-import { StatementCache } from "./statement-cache.js";
+import { cachedStatement, StatementCache } from "./statement-cache.js";
 import { purgeDeleted, type PurgeReport } from "./purge.js";
 import { idsByImportKey } from "./import-keys-sql.js";
-import { copyCounts, copyFingerprint, copyMark, readSection, setCopyMark, writeSection } from "./copy-sql.js";
+import { sqliteStoreCopy } from "./copy-sql.js";
 import type { StoreCopy } from "../../ports/copy.js";
 import { OwnerCache } from "./owner-cache.js";
 import { chunkGeneration, withGenerations } from "./version.js";
-import { SideReader, type SideJob } from "./side-reader.js";
-import * as reembed from "./reembed-sql.js";
+import { sqliteStoreReembed } from "./reembed-sql.js";
 import { writeBatch } from "./write-batch.js";
-import { WriteThread } from "./write-thread.js";
+import { StoreThreads, type SideReaderWanted, type WriteThreadWanted } from "./threads.js";
 
 export interface SqliteStoreOptions {
   /** Largest filter result applied in memory rather than by a join (tests set 0 to exercise the join). */
@@ -59,32 +58,23 @@ export interface SqliteStoreOptions {
    * chunks, so that a search's lexical and vector work run side by side: BM25's ranking on one thread and late
    * interaction's posting lists on another (`threads`: 2, the default), or both on one; false: never.
    */
-  sideReader?: { minChunks: number; threads?: 1 | 2 } | false;
+  sideReader?: SideReaderWanted;
   /**
    * New memories' batches of at least `minChunks` chunks are written on another connection in a worker thread
    * (write-thread.ts), so that a large write's transaction does not hold the caller's thread; false: never.
    */
-  writeThread?: { minChunks: number } | false;
+  writeThread?: WriteThreadWanted;
 }
 
-/**
- * Below this many chunks the reader threads are not started: at 100,000 chunks they changed fused latency by less
- * than this machine's noise (p95 21-26 against 25-28 ms), and a server's workers already use the cores.
- */
-export const SIDE_READER_MIN_CHUNKS = 200_000;
-
-/**
- * Chunks from which a batch of new memories is written on the write thread: ~0.2 ms of statements a chunk in
- * one transaction (a 975,000-character memory's 1,252 chunks, its FTS rows and mentions: ~250 ms), so a batch this
- * size holds a thread ~25 ms, less than a message each way and a thread's start are worth.
- */
-export const WRITE_THREAD_MIN_CHUNKS = 128;
+export { SIDE_READER_MIN_CHUNKS, WRITE_THREAD_MIN_CHUNKS } from "./threads.js";
 
 export class SqliteStore implements Store {
   private readonly db: Connection;
   private readonly statements = new StatementCache<Database.Statement>();
   private readonly vectors: VectorIndex;
   private readonly lexical: LexicalSql;
+  /** The channel reads with expiry applied (live-search.ts). */
+  private readonly live: LiveSearch;
 
   constructor(readonly path: string, private readonly options: SqliteStoreOptions = {}) {
     try {
@@ -95,7 +85,8 @@ export class SqliteStore implements Store {
       if (err instanceof CascadeError) throw err;
       throw new CascadeError("STORE_ERROR", `cannot open the store at ${path}: ${(err as Error).message}`, { cause: err });
     }
-    this.lexical = new LexicalSql(this.prepare, options.selectiveChunks ?? SELECTIVE_CHUNKS, this.owners, (job) => this.sideReader(job));
+    this.threads = new StoreThreads(path, options, () => rows.chunkCount(this.prepare));
+    this.lexical = new LexicalSql(this.prepare, options.selectiveChunks ?? SELECTIVE_CHUNKS, this.owners, (job) => this.threads.sideReader(job));
     this.vectors = new VectorIndex(
       // a prepared statement: db.pragma() prepares anew on every call, and this is asked several times a search
       () => this.stmt("SELECT data_version FROM pragma_data_version").pluck().get() as number,
@@ -106,46 +97,23 @@ export class SqliteStore implements Store {
         ? null
         : { ...defaultApproximateSearch, threads: availableParallelism(), ...options.approximate, path: path === ":memory:" ? null : `${path}.hnsw` },
     );
+    this.live = new LiveSearch(this.prepare, this.lexical, this.vectors, this.owners, this.threads);
+    this.reembed = sqliteStoreReembed(this.db, () => {
+      // every vector changed (and perhaps their size): the matrix and the saved graph are rebuilt from the table
+      this.vectors.invalidate();
+    });
   }
 
   private readonly prepare = (sql: string) => this.stmt(sql);
   private readonly owners = new OwnerCache(this.prepare);
-  /** The reader threads: BM25's ranking on the first, posting lists on the second (or on the first too). */
-  private sides: SideReader[] = [];
-  /** The thread that writes large batches on its own connection (write-thread.ts), started by the first. */
-  private writer: WriteThread | null = null;
+  /** The reader threads and the write thread, each started the first time a large enough job comes (threads.ts). */
+  private readonly threads: StoreThreads;
   readonly entities = sqliteEntityReads(this.prepare, this.owners);
   readonly enrichment = sqliteEnrichmentFailures(this.prepare, (fn) => this.db.transaction(fn)());
 
-  readonly copy: StoreCopy = {
-    read: async (section, page) => readSection(this.prepare, section, page),
-    write: async (section, records, mark) => {
-      const added = this.chunkWrite(() => {
-        const chunks = writeSection(this.prepare, section, records);
-        if (mark !== undefined) setCopyMark(this.prepare, mark);
-        return chunks;
-      });
-      this.vectors.add(added);
-    },
-    mark: async () => copyMark(this.prepare),
-    setMark: async (mark) => setCopyMark(this.prepare, mark),
-    counts: async () => copyCounts(this.prepare),
-    fingerprint: async () => copyFingerprint(this.prepare),
-    namespaces: async () => ["default"],
-  };
+  readonly copy: StoreCopy = sqliteStoreCopy(this.prepare, (fn) => this.chunkWrite(fn), (added) => this.vectors.add(added));
 
-  readonly reembed: StoreReembed = {
-    start: async (target) => reembed.start(this.db, target),
-    progress: async () => reembed.progress(this.db),
-    todo: async (after, limit) => reembed.todo(this.db, after, limit),
-    save: async (rows) => reembed.save(this.db, rows),
-    switchOver: async () => {
-      const missing = reembed.switchOver(this.db);
-      // every vector changed (and perhaps their size): the matrix and the saved graph are rebuilt from the table
-      if (missing === 0) this.vectors.invalidate();
-      return missing;
-    },
-  };
+  readonly reembed: StoreReembed;
 
   /**
    * A write transaction that adds or deletes chunks, whose chunks the caller then hands to the vector index (`add`,
@@ -158,28 +126,9 @@ export class SqliteStore implements Store {
     return result;
   }
 
-  /** The reader thread for a job, started the first time a search of a large enough store on a file asks for one. */
-  private sideReader(job: SideJob): SideReader | null {
-    if (this.sides.length === 0) {
-      const wanted = this.options.sideReader ?? { minChunks: SIDE_READER_MIN_CHUNKS };
-      if (wanted === false || this.path === ":memory:" || rows.chunkCount(this.prepare) < wanted.minChunks) return null;
-      this.sides = Array.from({ length: wanted.threads ?? 2 }, () => new SideReader(this.path));
-    }
-    const side = this.sides[job === "rank" ? 0 : this.sides.length - 1];
-    return side.alive ? side : null;
-  }
-
-  /**
-   * A cached prepared statement, always handed out in plain object mode: `.pluck()` and `.raw()` change a
-   * statement in place, and a mode left over from another caller once made forget delete nothing.
-   */
+  /** A cached prepared statement in plain object mode (statement-cache.ts). */
   private stmt(sql: string): Database.Statement {
-    let s = this.statements.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql);
-      this.statements.set(sql, s);
-    }
-    return s.reader ? s.raw(false).pluck(false) : s;
+    return cachedStatement(this.db, this.statements, sql);
   }
 
   async embedderStamp(): Promise<EmbedderStamp | null> {
@@ -187,7 +136,7 @@ export class SqliteStore implements Store {
   }
 
   async writeMemories(memories: PreparedMemory[], stamp: EmbedderStamp, edges: EdgeDraft[] = []): Promise<Edge[]> {
-    const thread = this.writeThread(memories, stamp);
+    const thread = this.threads.writeThread(memories, stamp);
     if (thread) {
       const done = await thread.write(memories, stamp, edges);
       const vectors = memories.flatMap((p) => p.chunks.map((c) => c.vector));
@@ -197,25 +146,6 @@ export class SqliteStore implements Store {
     const { chunks, edges: written } = this.chunkWrite(() => writeBatch(this.prepare, memories, stamp, edges));
     this.vectors.add(chunks);
     return written;
-  }
-
-  /**
-   * The write thread for a batch of at least `minChunks` chunks on a file (write-thread.ts), started the first time
-   * one comes; null for a smaller batch (a message each way costs more than its transaction), one with a vector not of
-   * the stamp's size, or when the thread failed.
-   */
-  private writeThread(memories: PreparedMemory[], stamp: EmbedderStamp): WriteThread | null {
-    const wanted = this.options.writeThread ?? { minChunks: WRITE_THREAD_MIN_CHUNKS };
-    if (wanted === false || this.path === ":memory:") return null;
-    let chunks = 0;
-    for (const p of memories) {
-      chunks += p.chunks.length;
-      // vectors travel in one buffer of the stamp's size; a vector of another size is refused or stored as it is here
-      if (p.chunks.some((c) => c.vector.length !== stamp.dimensions)) return null;
-    }
-    if (chunks < wanted.minChunks) return null;
-    this.writer ??= new WriteThread(this.path);
-    return this.writer.alive ? this.writer : null;
   }
 
   async getMemory(id: string): Promise<Memory | null> {
@@ -233,10 +163,7 @@ export class SqliteStore implements Store {
   }
 
   async reviseMemory(next: PreparedMemory, stamp: EmbedderStamp, recordedAt: number): Promise<void> {
-    const { removed, added } = this.chunkWrite(() => {
-      rows.checkStamp(this.prepare, stamp);
-      return rows.reviseMemoryRow(this.prepare, next, recordedAt);
-    });
+    const { removed, added } = this.chunkWrite(() => writes.reviseMemory(this.prepare, next, stamp, recordedAt));
     this.vectors.forget(removed);
     this.vectors.add(added);
   }
@@ -252,16 +179,8 @@ export class SqliteStore implements Store {
   }
 
   async deleteMemory(id: string): Promise<boolean> {
-    let chunkIds: number[] = [];
-    const deleted = this.chunkWrite(() => {
-      const rowid = rows.memoryRowid(this.prepare, id);
-      if (rowid === undefined) return false;
-      pyramid.markDirty(this.prepare, [rowid]);
-      rows.stripContextOf(this.prepare, rowid);
-      for (const turn of pyramid.turnNodesOf(this.prepare, rowid)) chunkIds.push(...rows.removeMemoryRow(this.prepare, turn, `the turn summary of ${id}`));
-      chunkIds.push(...rows.removeMemoryRow(this.prepare, rowid, id));
-      return true;
-    });
+    const chunkIds: number[] = [];
+    const deleted = this.chunkWrite(() => writes.deleteMemory(this.prepare, id, chunkIds));
     this.vectors.forget(chunkIds);
     return deleted;
   }
@@ -286,8 +205,7 @@ export class SqliteStore implements Store {
   }
 
   async searchBody(query: LexicalQuery): Promise<Ranked[]> {
-    const live = liveFilter(this.prepare, query.filter);
-    return dropExpired(await this.lexical.searchBody({ ...query, filter: live.filter, depth: deeper(query.depth, live) }), live, query.depth);
+    return this.live.searchBody(query);
   }
 
   async indexKeys(words: string[]): Promise<Map<string, string>> {
@@ -295,17 +213,11 @@ export class SqliteStore implements Store {
   }
 
   async searchCurated(query: LexicalQuery): Promise<Ranked[]> {
-    const live = liveFilter(this.prepare, query.filter);
-    return dropExpired(this.lexical.searchCurated({ ...query, filter: live.filter, depth: deeper(query.depth, live) }), live, query.depth);
+    return this.live.searchCurated(query);
   }
 
-  async nearestChunks({ vector, depth, filter, alongside }: { vector: Float32Array; depth: number; filter: SearchFilter; alongside?: boolean }): Promise<Ranked[]> {
-    // the lexical channels hand their reads to the reader threads first, so that they work while this one searches
-    // (one turn of the event loop; not for revision detection, where it cost ~1.5 ms a memory at 1,000,000 chunks)
-    if (alongside && this.sides.some((side) => side.alive)) await new Promise(setImmediate);
-    const live = liveFilter(this.prepare, filter);
-    const allowed = isEmptyFilter(live.filter) ? null : this.lexical.allowedChunkList(live.filter);
-    return dropExpired(this.vectors.nearest(vector, deeper(depth, live), allowed, (ids) => this.owners.ownersOf(ids)), live, depth);
+  async nearestChunks(query: { vector: Float32Array; depth: number; filter: SearchFilter; alongside?: boolean }): Promise<Ranked[]> {
+    return this.live.nearestChunks(query);
   }
 
   async nearestChunksMany({ vectors, depth }: { vectors: Float32Array[]; depth: number }): Promise<Ranked[][]> {
@@ -323,7 +235,7 @@ export class SqliteStore implements Store {
   }
 
   async memoryIdsInOrder(): Promise<string[]> {
-    return this.stmt("SELECT id FROM memories ORDER BY rowid").pluck().all() as string[];
+    return upkeep.memoryIdsInOrder(this.prepare);
   }
 
   /** Every chunk vector, straight from the table, one at a time (for checks against the derived index). */
@@ -340,10 +252,7 @@ export class SqliteStore implements Store {
   }
 
   async chunksWithTerms(query: { terms: string[]; filter: SearchFilter }): Promise<Map<string, number[]>> {
-    const live = liveFilter(this.prepare, query.filter);
-    const lists = await this.lexical.chunksWithTerms({ ...query, filter: live.filter });
-    if (live.expired) for (const [term, ids] of lists) lists.set(term, ids.filter((id) => !live.expired!.has(id)));
-    return lists;
+    return this.live.chunksWithTerms(query);
   }
 
   async termStats(terms: string[]): Promise<{ chunks: number; df: Map<string, number> }> {
@@ -387,17 +296,11 @@ export class SqliteStore implements Store {
   }
 
   async decideSuggestion(id: string, decision: "accepted" | "rejected", at: number, edge?: EdgeDraft): Promise<Suggestion> {
-    return this.db.transaction(() => {
-      const s = graph.decideSuggestion(this.prepare, id, decision, at);
-      if (edge) graph.insertEdge(this.prepare, edge);
-      return s;
-    })();
+    return this.db.transaction(() => graph.decideSuggestionWithEdge(this.prepare, id, decision, at, edge))();
   }
 
   async dirtyWindows(): Promise<{ level: WindowLevel; start: number }[]> {
-    return this.stmt(
-      "SELECT level, start_ms AS start FROM dirty_windows ORDER BY CASE level WHEN 'day' THEN 0 WHEN 'week' THEN 1 ELSE 2 END, start_ms",
-    ).all() as { level: WindowLevel; start: number }[];
+    return pyramidWrites.dirtyWindows(this.prepare);
   }
 
   async clearDirtyWindows(windows: { level: WindowLevel; start: number }[]): Promise<void> {
@@ -410,52 +313,25 @@ export class SqliteStore implements Store {
   }
 
   async setPyramidZone(zone: string): Promise<void> {
-    const removed: number[] = [];
-    this.chunkWrite(() => {
-      const nodes = this.stmt("SELECT m.rowid, m.id FROM summary_nodes n JOIN memories m ON m.rowid = n.memory_rowid").raw().all() as [number, string][];
-      for (const [rowid, id] of nodes) removed.push(...rows.removeMemoryRow(this.prepare, rowid, id));
-      this.stmt("DELETE FROM dirty_windows").run();
-      this.stmt("INSERT INTO meta (key, value) VALUES ('pyramid_zone', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(zone);
-      pyramid.markAllDirty(this.prepare);
-    });
+    const removed = this.chunkWrite(() => pyramidWrites.setPyramidZone(this.prepare, zone));
     this.vectors.forget(removed);
   }
 
   async windowInputs(window: Window): Promise<Memory[]> {
-    const rowids = pyramid.windowInputRowids(this.prepare, window.level, window.start, window.end);
-    const rows = this.stmt(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.rowid IN (SELECT value FROM json_each(?)) ORDER BY m.at_ms, m.rowid`).all(
-      JSON.stringify(rowids),
-    ) as MemoryRow[];
-    return rows.map(toMemory);
+    return pyramidWrites.windowInputs(this.prepare, window);
   }
 
   async writeSummary(node: PreparedMemory, window: Window | { level: "turn"; start: number; end: number }, childIds: string[], stamp: EmbedderStamp, sources: string[] = []): Promise<boolean> {
     const added: { chunkId: number; vector: Float32Array }[] = [];
     const removed: number[] = [];
-    const written = this.chunkWrite(() => {
-      // under the write lock: a forget committed before this point is seen, one after it waits and rebuilds the window
-      if (!pyramid.allExist(this.prepare, [...childIds, ...sources])) return false;
-      rows.checkStamp(this.prepare, stamp);
-      const old = pyramid.nodeRowidById(this.prepare, node.memory.id);
-      if (old !== undefined) removed.push(...rows.removeMemoryRow(this.prepare, old, node.memory.id));
-      const { rowid, chunks } = rows.insertMemory(this.prepare, node);
-      added.push(...chunks);
-      rows.addToChunkCount(this.prepare, chunks.length);
-      const children = this.stmt("SELECT rowid FROM memories WHERE id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(childIds)) as number[];
-      pyramid.insertNode(this.prepare, rowid, window.level, window.start, window.end, children);
-      return true;
-    });
+    const written = this.chunkWrite(() => pyramidWrites.writeSummary(this.prepare, node, window, childIds, stamp, sources, added, removed));
     this.vectors.forget(removed);
     this.vectors.add(added);
     return written;
   }
 
-
   async deleteSummary(id: string): Promise<boolean> {
-    const removed = this.chunkWrite(() => {
-      const rowid = pyramid.nodeRowidById(this.prepare, id);
-      return rowid === undefined ? [] : rows.removeMemoryRow(this.prepare, rowid, id);
-    });
+    const removed = this.chunkWrite(() => pyramidWrites.deleteSummary(this.prepare, id));
     this.vectors.forget(removed);
     return removed.length > 0;
   }
@@ -465,11 +341,11 @@ export class SqliteStore implements Store {
   }
 
   async getMeta(key: string): Promise<string | null> {
-    return (this.stmt("SELECT value FROM meta WHERE key = ?").pluck().get(`engine.${key}`) as string | undefined) ?? null;
+    return upkeep.getMeta(this.prepare, key);
   }
 
   async setMeta(key: string, value: string): Promise<void> {
-    this.stmt("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(`engine.${key}`, value);
+    upkeep.setMeta(this.prepare, key, value);
   }
 
   async memoriesWithoutTurnNode(): Promise<string[]> {
@@ -493,64 +369,28 @@ export class SqliteStore implements Store {
   }
 
   async deleteTopic(path: string): Promise<number> {
-    return this.db.transaction(() => {
-      const held = topics.memoriesUnder(this.prepare, path);
-      if (held > 0) throw new CascadeError("INVALID_INPUT", `topic: ${path} still holds ${held} memories (move, merge or forget them first)`, { field: "topic" });
-      return topics.deleteTopicRows(this.prepare, path);
-    })();
+    return this.db.transaction(() => topics.deleteTopic(this.prepare, path))();
   }
 
   async topicVectorSums(): Promise<Map<string, { count: number; sum: Float32Array }>> {
-    const out = new Map<string, { count: number; sum: Float32Array }>();
-    for (const [topic, blob] of topics.topicMemberVectors(this.prepare)) {
-      const v = fromBlob(blob);
-      let entry = out.get(topic);
-      if (!entry) out.set(topic, (entry = { count: 0, sum: new Float32Array(v.length) }));
-      entry.count++;
-      for (let i = 0; i < v.length; i++) entry.sum[i] += v[i];
-    }
-    return out;
+    return topics.topicVectorSums(this.prepare);
   }
 
   async topicCounts(under?: string): Promise<{ path: string; count: number }[]> {
-    const cond = filterCondition(under === undefined ? {} : { under });
-    return this.stmt(`SELECT m.topic AS path, count(*) AS count FROM memories m WHERE m.topic IS NOT NULL AND ${cond.sql} GROUP BY m.topic ORDER BY m.topic`).all(
-      cond.params,
-    ) as { path: string; count: number }[];
+    return topics.topicCounts(this.prepare, under);
   }
 
   async doctor(repair: boolean, options: { signal?: AbortSignal } = {}): Promise<DoctorCheck[]> {
     const dimensions = (await this.embedderStamp().catch(() => null))?.dimensions ?? null; // a damaged page: checked below
-    // checks alone read in a thread of their own (a file's store: a thread cannot open an in-memory one)
-    const checks =
-      repair || this.path === ":memory:"
-        ? unguarded(this.db, () => runDoctor(this.db, this.prepare, dimensions, repair))
-        : await doctorInThread(this.path, dimensions, options.signal);
-    recordIntegrity(this.db, checks[0]);
-    if (checks.some((c) => c.repaired)) this.vectors.invalidate(); // reloaded from the table on next use
-    const graph = guarded("approximate vector index", () => this.vectors.check(dimensions, repair));
-    return graph ? [...checks, graph] : checks;
+    return doctorStore(this.db, this.prepare, this.path, this.vectors, dimensions, repair, options.signal);
   }
 
   async stats(): Promise<StoreStats> {
-    const count = (table: string) => (this.stmt(`SELECT count(*) FROM ${table}`).pluck().get() as number);
-    let bytes = 0;
-    if (this.path !== ":memory:") {
-      for (const suffix of ["", "-wal", ".hnsw"]) {
-        try {
-          bytes += statSync(this.path + suffix).size;
-        } catch {
-          // no WAL file yet
-        }
-      }
-    }
-    const summaries = count("summary_nodes");
-    return { memories: count("memories") - summaries, summaries, chunks: count("chunks"), terms: count("terms"), bytes };
+    return upkeep.stats(this.prepare, this.path);
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.sides.map((side) => side.close()));
-    await this.writer?.close();
+    await this.threads.close();
     if (this.db.open) this.vectors.persist();
     if (this.db.open) this.db.close();
     if (this.options.scratchDir) rmSync(this.options.scratchDir, { recursive: true, force: true });

@@ -5,7 +5,9 @@
  * neither reads nor re-pathing ever scans every memory.
  */
 import type Database from "better-sqlite3";
-import { invalidInput } from "../../errors.js";
+import { CascadeError, invalidInput } from "../../errors.js";
+import { fromBlob } from "../../vectors/math.js";
+import { filterCondition } from "./filter-sql.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -70,4 +72,32 @@ export function topicMemberVectors(stmt: Prepare): Iterable<[string, Buffer]> {
     `SELECT m.topic, c.vector FROM memories m JOIN chunks c ON c.memory_rowid = m.rowid AND c.ord = 0
      WHERE m.topic IS NOT NULL AND m.kind <> 'summary' AND json_extract(m.metadata, '$.placement') IS NULL`,
   ).raw().iterate() as Iterable<[string, Buffer]>;
+}
+
+/** Each topic's memory count and the sum of its members' vectors (the taxonomy's centroids are made from them). */
+export function topicVectorSums(stmt: Prepare): Map<string, { count: number; sum: Float32Array }> {
+  const out = new Map<string, { count: number; sum: Float32Array }>();
+  for (const [topic, blob] of topicMemberVectors(stmt)) {
+    const v = fromBlob(blob);
+    let entry = out.get(topic);
+    if (!entry) out.set(topic, (entry = { count: 0, sum: new Float32Array(v.length) }));
+    entry.count++;
+    for (let i = 0; i < v.length; i++) entry.sum[i] += v[i];
+  }
+  return out;
+}
+
+/** Memories a topic holds, for every topic (under `under` when given), in path order. */
+export function topicCounts(stmt: Prepare, under?: string): { path: string; count: number }[] {
+  const cond = filterCondition(under === undefined ? {} : { under });
+  return stmt(`SELECT m.topic AS path, count(*) AS count FROM memories m WHERE m.topic IS NOT NULL AND ${cond.sql} GROUP BY m.topic ORDER BY m.topic`).all(
+    cond.params,
+  ) as { path: string; count: number }[];
+}
+
+/** A topic's rows deleted, refused while memories still hold it; the rows deleted. */
+export function deleteTopic(stmt: Prepare, path: string): number {
+  const held = memoriesUnder(stmt, path);
+  if (held > 0) throw new CascadeError("INVALID_INPUT", `topic: ${path} still holds ${held} memories (move, merge or forget them first)`, { field: "topic" });
+  return deleteTopicRows(stmt, path);
 }
