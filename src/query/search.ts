@@ -22,6 +22,7 @@ import { raiseSessionNeighbours, type NeighbourOptions } from "./neighbours.js";
 import { cueSpeakers, cueWeights } from "./cue.js";
 import { orderLaterValues, type LaterValueOptions } from "./later-values.js";
 import { raiseRevisedStatements } from "./revised-statements.js";
+import { coverMoments, defaultCoverage } from "./coverage.js";
 import { raiseNamedSpeakers, type SpeakerOptions } from "./speakers.js";
 import { extractEntities } from "../entities/extract.js";
 import { parseTimeExpressions } from "../time/expressions.js";
@@ -182,7 +183,9 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     );
     const graphTime = { asOf: opts.asOf, knownAt: opts.knownAt };
     const present = fusedAnswer ? await raiseRevisedStatements(deps.store, lexical, annotated, graphTime, (ids) => memoriesPassing(deps.store, ids, opts.filter)) : annotated;
-    const ordered = fusedAnswer ? await orderLaterValues(deps.store, lexical, present, opts.k, deps.laterValues) : present;
+    const later = fusedAnswer ? await orderLaterValues(deps.store, lexical, present, opts.k, deps.laterValues) : present;
+    // the whole question: "in what order" and "last week" both say what it asks for
+    const ordered = fusedAnswer && opts.coverage ? await coverMoments(deps.store, text, later, opts.k, defaultCoverage) : later;
     return annotateRelations(deps.store, ordered, opts.k, { asOf: opts.asOf, knownAt: opts.knownAt }, (ids) => memoriesPassing(deps.store, ids, opts.filter));
   });
   const annotateMs = round(performance.now() - annotateStart);
