@@ -50,6 +50,8 @@ export const defaultSearchOptions = Object.freeze({
   weights: defaultWeights,
   /** A time expression boosts what falls in its window (see query/time.ts); restrict filters instead. */
   time: "boost" as TimeMode,
+  /** On: it changes only questions that ask for a summary, an order or every mention (query/coverage.ts). */
+  coverage: true,
 });
 
 export const defaultChunking = Object.freeze({
@@ -192,4 +194,6 @@ export type SearchOptions = {
   channels: readonly ChannelName[];
   weights: Readonly<Record<ChannelName, number>>;
   time: TimeMode;
+  /** A question asking for many moments gets one hit per moment first (query/coverage.ts). */
+  coverage: boolean;
 };

@@ -46,6 +46,10 @@ export const recallOptionsSchema = z
     knownAt: z.string().optional().describe("what Cascade knew then: only memories and edges recorded (and not retracted) by then"),
     currentOnly: z.boolean().optional().describe("leave out superseded memories entirely"),
     pyramid: z.boolean().optional().describe("false: no summaries, neither in the hits nor as context"),
+    coverage: z
+      .boolean()
+      .optional()
+      .describe("false: a question asking for a summary, an order or every mention is ranked like any other (default true: one hit per moment first)"),
     includeExpired: z.boolean().optional().describe("also memories whose expiry has passed (left out by default)"),
     filter: whereSchema
       .optional()
@@ -78,6 +82,7 @@ export const RECALL_WIRE_NAMES = {
   knownAt: "known_at",
   currentOnly: "current_only",
   pyramid: "pyramid",
+  coverage: "coverage",
   includeExpired: "include_expired",
   filter: "filter",
 } as const satisfies Partial<Record<keyof typeof recallOptionsSchema.shape, string>>;
@@ -149,6 +154,7 @@ export function resolveRecallOptions(options: unknown, base: SearchOptions, cloc
     channels: o.channels ? [...new Set(o.channels)] : base.channels,
     weights: { ...base.weights, ...o.weights },
     time: o.time ?? base.time,
+    coverage: o.coverage ?? base.coverage,
     filter,
     now,
     asOf,

@@ -23,6 +23,7 @@ import { cueSpeakers, cueWeights } from "./cue.js";
 import { orderLaterValues, type LaterValueOptions } from "./later-values.js";
 import { raiseRevisedStatements } from "./revised-statements.js";
 import { answerKindFirst } from "./answer-kind.js";
+import { coverMoments, defaultCoverage } from "./coverage.js";
 import { raiseNamedSpeakers, type SpeakerOptions } from "./speakers.js";
 import { extractEntities } from "../entities/extract.js";
 import { parseTimeExpressions } from "../time/expressions.js";
@@ -184,7 +185,9 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     const graphTime = { asOf: opts.asOf, knownAt: opts.knownAt };
     const present = fusedAnswer ? await raiseRevisedStatements(deps.store, lexical, annotated, graphTime, (ids) => memoriesPassing(deps.store, ids, opts.filter)) : annotated;
     const answering = fusedAnswer ? await answerKindFirst(deps.store, lexical, present) : present;
-    const ordered = fusedAnswer ? await orderLaterValues(deps.store, lexical, answering, opts.k, deps.laterValues) : answering;
+    const later = fusedAnswer ? await orderLaterValues(deps.store, lexical, answering, opts.k, deps.laterValues) : answering;
+    // the whole question: "in what order" and "last week" both say what it asks for
+    const ordered = fusedAnswer && opts.coverage ? await coverMoments(deps.store, text, later, opts.k, defaultCoverage) : later;
     return annotateRelations(deps.store, ordered, opts.k, { asOf: opts.asOf, knownAt: opts.knownAt }, (ids) => memoriesPassing(deps.store, ids, opts.filter));
   });
   const annotateMs = round(performance.now() - annotateStart);

@@ -35,6 +35,7 @@ export function registerSearchCommand(program: Command, { withEngine, mode }: Cl
     .option("--known-at <iso>", about("knownAt"))
     .option("--current-only", about("currentOnly"))
     .option("--no-pyramid", "no summaries: neither in the hits nor as context")
+    .option("--no-coverage", "a question asking for a summary, an order or every mention is ranked like any other")
     .option("--include-expired", about("includeExpired"))
     .option("--filter <cond>", FILTER_HELP, keepWhole)
     .action(async (query: string, o, cmd: Command) => {
@@ -55,6 +56,7 @@ export function registerSearchCommand(program: Command, { withEngine, mode }: Cl
         knownAt: o.knownAt,
         currentOnly: o.currentOnly,
         pyramid: o.pyramid === false ? false : undefined,
+        coverage: o.coverage === false ? false : undefined,
         includeExpired: o.includeExpired,
         where: filterConditions(o),
       };
