@@ -129,3 +129,10 @@ test("a name far from the value's noun does not make it another thing; a name th
   assert.equal(paid?.confidence, 0.85);
   assert.equal(judgeSlots(["the Lisbon hotel is €120 a night"], ["the Porto hotel is €95 a night"]), null);
 });
+
+test("a street is read whether its kind has a capital or not; two homes are one attribute, a venue's address is not a home", () => {
+  const moved = judgeSlots(["I live at 9 Birch Avenue, Sheffield"], ["we've moved into 31 Fernbank Road now"]);
+  assert.equal(moved?.kind, "revises");
+  assert.match(moved?.reason ?? "", /9 birch → 31 fernbank/);
+  assert.equal(judgeSlots(["your induction is at 2 Quayside Court, ask for Mo at reception"], ["address for the form: 31 Fernbank Road, S11 8YZ"]), null);
+});

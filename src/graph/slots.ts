@@ -24,6 +24,8 @@ export interface Slot {
   role?: string;
   /** For a weekday: said as a habit ("on Tuesdays", "every Friday", "monday nights"), not one day. */
   recurs?: boolean;
+  /** For an address: said as where someone lives ("I live at", "moved into", "the keys", "delivery address"). */
+  home?: boolean;
   /**
    * Names near the value that stand beside one of its nouns, naming which thing it is ("the Lisbon flight", "Rita's
    * hotel", "flight to Lisbon"); a name further off ("rent's gone out, £1,150 to Harcourt Lettings") says to whom or
@@ -48,8 +50,12 @@ const AMOUNT = /(?:[£$€]\s?(\d[\d,]*(?:\.\d+)?)\s?(k\b)?)|\b(\d[\d,]*(?:\.\d+
 const DOSE = /\b(\d+(?:\.\d+)?)\s?(mg|mcg|µg|ml|iu)\b/gi;
 const CLOCK = /\b(\d{1,2})(?:[:.](\d{2}))\s?(am|pm)?\b|\b(\d{1,2})\s?(am|pm)\b/gi;
 const WEEKDAY = /\b(mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day)?(s)?\b/gi;
-const STREET = /\b(\d{1,4}[a-z]?),?\s+((?:[A-Z][\w'’-]*\s+){1,3})(street|st|road|rd|lane|ln|avenue|ave|wharf|close|drive|dr|way|place|pl|square|sq|terrace|crescent|court|ct|gardens|grove|row|hill|park|boulevard|blvd|mews|walk|parade)\b/g;
+const STREET_KINDS = "street st road rd lane ln avenue ave wharf close drive dr way place pl square sq terrace crescent court ct gardens grove row hill park boulevard blvd mews walk parade".split(" ");
+/** "14 Alder Street", "4 elm road": the kind of street written with a capital or without. */
+const STREET = new RegExp(`\\b(\\d{1,4}[a-z]?),?\\s+((?:[A-Z][\\w'’-]*\\s+){1,3})(${STREET_KINDS.map((w) => `[${w[0]}${w[0].toUpperCase()}]${w.slice(1)}`).join("|")})\\b`, "g");
 const POSTCODE = /\b([A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|[A-Z]\d[A-Z]\s?\d[A-Z]\d|[A-Z]\d{2}\s?[A-Z\d]{4})\b/g;
+/** Words that make an address someone's home rather than a venue's ("your first day at Kestrel Labs: 4 Kingsmead Square"). */
+const HOME = /\b(?:live[sd]?|living|home|flat|house|apartment|moved|moving|keys|address|postcode|deliver\w*)\b/i;
 const ROLES = "manager|boss|line manager|team lead|supervisor|gp|doctor|dentist|landlord|landlady|therapist|physio|physiotherapist|mentor|trainer|coach|accountant|tutor|consultant|vet";
 const ROLE_NAMED = new RegExp(`\\b(?:my|our|her|his|your)\\s+(?:new\\s+)?(${ROLES})(?:'s|\\s+is|\\s*[:,-])?\\s+((?:Dr\\.?\\s+)?[A-Z][\\w'-]+)`, "g");
 const NAMED_ROLE = new RegExp(`\\b((?:Dr\\.?\\s+)?[A-Z][\\w'-]+)(?:\\s+[A-Z][\\w'-]+)?\\s*(?:\\(|,\\s*)(?:my|our)\\s+(?:new\\s+)?(${ROLES})\\b`, "g");
@@ -143,6 +149,8 @@ export function slotsOf(sentence: string): Slot[] {
     if (!slots.some((s) => s.kind === "address")) add(slots, "address", [m[1].replace(/\s/g, "").toLowerCase()], undefined, at(m));
     take(m);
   }
+  const address = slots.find((s) => s.kind === "address");
+  if (address) address.home = HOME.test(sentence);
   for (const m of sentence.matchAll(DOSE)) {
     if (denied(sentence, m)) continue;
     add(slots, "dose", [`${number(m[1])}${m[2].toLowerCase()}`], undefined, at(m));
@@ -224,7 +232,7 @@ export type SlotVerdict =
 /**
  * How the newer statement stands to the older: it gives an attribute they share another value (`revises`), the
  * same value (`confirms`), or they share none (null). An attribute is shared when both hold a slot of one kind
- * and speak of one thing (an anchor in common); an address and a named role are attributes by themselves.
+ * and speak of one thing (an anchor in common); a home address and a named role are attributes by themselves.
  */
 export function compareStatements(older: Statement, newer: Statement): SlotVerdict {
   let confirmed: string | null = null;
@@ -236,7 +244,8 @@ export function compareStatements(older: Statement, newer: Statement): SlotVerdi
     if (!o) continue;
     const same = [...n.values].some((v) => o.values.has(v) || sameDay(v, o.values));
     // (a value kept unchanged vouches for a change beside it, never for a confirmation)
-    const attribute = n.kind === "role" ? n.role! : n.kind === "address" ? "address" : sameThing(o, n, kept && !same);
+    // two homes are one attribute; a venue's address is the venue's, and another venue is another thing
+    const attribute = n.kind === "role" ? n.role! : n.kind === "address" && o.home && n.home ? "address" : sameThing(o, n, kept && !same);
     if (!attribute) continue;
     if (same) {
       confirmed ??= attribute;
