@@ -136,3 +136,14 @@ test("a street is read whether its kind has a capital or not; two homes are one 
   assert.match(moved?.reason ?? "", /9 birch → 31 fernbank/);
   assert.equal(judgeSlots(["your induction is at 2 Quayside Court, ask for Mo at reception"], ["address for the form: 31 Fernbank Road, S11 8YZ"]), null);
 });
+
+test("a role handed to someone new is a change of its holder, though the role is not named again", () => {
+  const handed = judgeSlots(["Our team lead is Hannah Berg."], ["Hannah retired in March and Marco runs the team now"]);
+  assert.equal(handed?.kind, "revises");
+  assert.equal(handed?.confidence, 0.85);
+  assert.match(handed?.reason ?? "", /team lead: hannah → .*marco/);
+  // the holder named beside someone else, with nothing said of leaving: no change
+  assert.equal(judgeSlots(["Our team lead is Hannah Berg."], ["Hannah says Marco will join the review"]), null);
+  // "Is Hannah leaving?" asks
+  assert.equal(judgeSlots(["Our team lead is Hannah Berg."], ["Is Hannah leaving? Marco said so"]), null);
+});

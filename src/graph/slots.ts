@@ -57,8 +57,8 @@ const POSTCODE = /\b([A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|[A-Z]\d[A-Z]\s?\d[A-Z]\d|
 /** Words that make an address someone's home rather than a venue's ("your first day at Kestrel Labs: 4 Kingsmead Square"). */
 const HOME = /\b(?:live[sd]?|living|home|flat|house|apartment|moved|moving|keys|address|postcode|deliver\w*)\b/i;
 const ROLES = "manager|boss|line manager|team lead|supervisor|gp|doctor|dentist|landlord|landlady|therapist|physio|physiotherapist|mentor|trainer|coach|accountant|tutor|consultant|vet";
-const ROLE_NAMED = new RegExp(`\\b(?:my|our|her|his|your)\\s+(?:new\\s+)?(${ROLES})(?:'s|\\s+is|\\s*[:,-])?\\s+((?:Dr\\.?\\s+)?[A-Z][\\w'-]+)`, "g");
-const NAMED_ROLE = new RegExp(`\\b((?:Dr\\.?\\s+)?[A-Z][\\w'-]+)(?:\\s+[A-Z][\\w'-]+)?\\s*(?:\\(|,\\s*)(?:my|our)\\s+(?:new\\s+)?(${ROLES})\\b`, "g");
+const ROLE_NAMED = new RegExp(`\\b(?:[Mm]y|[Oo]ur|[Hh]er|[Hh]is|[Yy]our)\\s+(?:new\\s+)?(${ROLES})(?:'s|\\s+is|\\s*[:,-])?\\s+((?:Dr\\.?\\s+)?[A-Z][\\w'-]+)`, "g");
+const NAMED_ROLE = new RegExp(`\\b((?:Dr\\.?\\s+)?[A-Z][\\w'-]+)(?:\\s+[A-Z][\\w'-]+)?(?:\\s*\\(|,\\s*|\\s+is\\s+)(?:my|our)\\s+(?:new\\s+)?(${ROLES})\\b`, "g");
 
 const WEEKDAYS: Record<string, string> = { mon: "monday", tue: "tuesday", tues: "tuesday", wed: "wednesday", wednes: "wednesday", thu: "thursday", thur: "thursday", thurs: "thursday", fri: "friday", sat: "saturday", satur: "saturday", sun: "sunday" };
 
@@ -308,12 +308,41 @@ export interface SlotJudgement {
 export function judgeSlots(olderSentences: string[], newerSentences: string[]): SlotJudgement | null {
   const read = (ss: string[]): Read[] => ss.filter((s) => MAY_HOLD.test(s) && !parseMemory(s).irrealis).map((s) => ({ text: s, statement: statementOf(s), whole: false }));
   const [older, newer] = [read(olderSentences), read(newerSentences)];
-  const found = compareAll(older, newer);
+  const found = compareAll(older, newer) ?? succession(older, newerSentences);
   if (found?.kind !== "confirms" && found) return found;
   // a message in fragments gives a thing in one sentence and its value in the next: read whole, it may say more
   const [olderWhole, newerWhole] = [wholeMessage(olderSentences), wholeMessage(newerSentences)];
   if (!olderWhole && !newerWhole) return found;
   return compareAll([...older, ...(olderWhole ? [olderWhole] : [])], [...newer, ...(newerWhole ? [newerWhole] : [])]) ?? found;
+}
+
+/** Words that say the holder of a role left it or handed it on ("took over", "went to run the Bristol studio"). */
+const SUCCESSION = /\b(?:(?:took|taken|takes|taking) over|left|leaving|leaves|quit|retired|retiring|replaced|replacing|stepped down|handed over|moved on|(?:went|moved|moving|gone) to)\b/i;
+/** Capitalised words that are not names of someone: days, months, "I". */
+const NOT_A_NAME = new RegExp(`^(?:I|${MONTH}|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$`, "i");
+
+/**
+ * A role's holder replaced without the role named again: the newer memory names the old holder, says they left or
+ * handed over, and names someone new ("My manager is Priya Shah." → "first 1:1 with Daniel Osei, he's taken over our
+ * team since Priya went to run the Bristol studio"). A question or a supposition says nothing of the kind.
+ */
+function succession(older: Read[], newerSentences: string[]): SlotJudgement | null {
+  for (const { text: os, statement: o, whole } of older) {
+    for (const slot of o.slots.filter((x) => x.kind === "role")) {
+      const holders = [...slot.values];
+      for (const ns of newerSentences) {
+        if (!SUCCESSION.test(ns) || parseMemory(ns).irrealis) continue;
+        if (!holders.some((h) => new RegExp(`\\b${h.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`, "i").test(ns))) continue;
+        const said = new Set((os.match(/\p{L}+/gu) ?? []).map((w) => w.toLowerCase()));
+        const fresh = [...new Set(ns.match(/(?<!\p{L})\p{Lu}[\p{L}'-]+/gu) ?? [])].filter(
+          (w) => !said.has(w.toLowerCase()) && !holders.includes(w.toLowerCase()) && !NOT_A_NAME.test(w),
+        );
+        if (fresh.length === 0) continue;
+        return { kind: "revises", confidence: 0.85, reason: `${slot.role}: ${holders.join("/")} → ${fresh.map((w) => w.toLowerCase()).join("/")} (handed over)`, statement: whole ? "" : os.trim() };
+      }
+    }
+  }
+  return null;
 }
 
 /**
