@@ -90,6 +90,7 @@ export function createMcpServer(engine: Engine): McpServer {
         as_of: recallWireShape.as_of,
         known_at: recallWireShape.known_at,
         current_only: recallWireShape.current_only,
+        coverage: recallWireShape.coverage,
         filter: recallWireShape.filter,
       },
     },
