@@ -37,3 +37,23 @@ test("the revision of a statement a question asks about comes first; other state
     await memory.close();
   }
 });
+
+test("a short message in fragments: the edge names the fragment with the value, the fragment before it still answers for it, and a fact said in passing stays first for its own question", async () => {
+  const memory = await openMemory({ path: join(tempDir(), "fragments.db"), now: Date.parse("2026-11-20T12:00:00Z") });
+  const say = (text: string, at: string) => memory.remember({ text, at, user: "noor", role: "user", speaker: "noor" });
+  try {
+    const set = await say("Ravi and Jo picked a date!! 3 May 2027. My brother's birthday is 20 August, remind me in July", "2026-11-01T09:00:00Z");
+    await say("can you look for a tailor near the market?", "2026-11-03T09:00:00Z");
+    const moved = await say("the registry office only had 10 May 2027 left, so that's the date", "2026-11-12T09:00:00Z");
+    const edge = (await memory.list({ limit: 50 })).edges.find((e) => e.type === "supersedes" && e.from === moved.id && e.to === set.id);
+    assert.equal(edge?.statement, "3 May 2027.", "the sentence giving the value is named, so the birthday stays current");
+
+    const wedding = (await memory.recall("When is Ravi and Jo's wedding?", { k: 5, filter: { user: "noor" } })).hits;
+    assert.equal(wedding[0].id, moved.id, "the new date first: the fragment naming Ravi and Jo answers for the date beside it");
+    const birthday = (await memory.recall("When is my brother's birthday?", { k: 5, filter: { user: "noor" } })).hits;
+    assert.equal(birthday[0].id, set.id);
+    assert.equal(birthday[0].status, "current");
+  } finally {
+    await memory.close();
+  }
+});

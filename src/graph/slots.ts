@@ -327,7 +327,8 @@ const NOT_A_NAME = new RegExp(`^(?:I|${MONTH}|(?:mon|tues|wednes|thurs|fri|satur
  * team since Priya went to run the Bristol studio"). A question or a supposition says nothing of the kind.
  */
 function succession(older: Read[], newerSentences: string[]): SlotJudgement | null {
-  for (const { text: os, statement: o, whole } of older) {
+  for (const read of older) {
+    const { text: os, statement: o } = read;
     for (const slot of o.slots.filter((x) => x.kind === "role")) {
       const holders = [...slot.values];
       for (const ns of newerSentences) {
@@ -338,7 +339,7 @@ function succession(older: Read[], newerSentences: string[]): SlotJudgement | nu
           (w) => !said.has(w.toLowerCase()) && !holders.includes(w.toLowerCase()) && !NOT_A_NAME.test(w),
         );
         if (fresh.length === 0) continue;
-        return { kind: "revises", confidence: 0.85, reason: `${slot.role}: ${holders.join("/")} → ${fresh.map((w) => w.toLowerCase()).join("/")} (handed over)`, statement: whole ? "" : os.trim() };
+        return { kind: "revises", confidence: 0.85, reason: `${slot.role}: ${holders.join("/")} → ${fresh.map((w) => w.toLowerCase()).join("/")} (handed over)`, statement: valueSentence(read, slot) };
       }
     }
   }
@@ -362,7 +363,18 @@ const VALUE_CHARS = new RegExp(`\\d|\\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|\\b
 function wholeMessage(sentences: string[]): Read | null {
   if (sentences.length < 2 || sentences.length > FRAGMENTS) return null;
   const text = sentences.map((s) => (parseMemory(s).irrealis ? s.replace(VALUE_CHARS, (v) => "_".repeat(v.length)) : s)).join(" ");
-  return MAY_HOLD.test(text) ? { text, statement: statementOf(text), whole: true } : null;
+  return MAY_HOLD.test(text) ? { text, statement: statementOf(text), whole: true, sentences } : null;
+}
+
+/**
+ * The sentence of a message read whole that gives the value a verdict is about: the edge names it, so the rest of the
+ * message stays current ("put it in the calendar" and any fact said in passing). "" when no one sentence gives it
+ * (the thing in one fragment, the value in the next): the message is then replaced whole.
+ */
+function valueSentence(read: Read, slot: Slot): string {
+  if (!read.whole) return read.text.trim();
+  const given = (s: string) => !parseMemory(s).irrealis && slotsOf(s).some((x) => x.kind === slot.kind && x.role === slot.role && [...x.values].some((v) => slot.values.has(v)));
+  return read.sentences?.find(given)?.trim() ?? "";
 }
 
 /** A sentence read for its slots, or a short message read whole. */
@@ -370,21 +382,23 @@ interface Read {
   text: string;
   statement: Statement;
   whole: boolean;
+  /** A message read whole: its sentences. */
+  sentences?: string[];
 }
 
 function compareAll(older: Read[], newer: Read[]): SlotJudgement | null {
   let confirmed: SlotJudgement | null = null;
   for (const { text: ns, statement: n } of newer) {
     if (!n.slots.length) continue;
-    for (const { text: os, statement: o, whole } of older) {
+    for (const read of older) {
+      const o = read.statement;
       const v = compareStatements(o, n);
       if (!v) continue;
-      // a message read whole is replaced whole: no one sentence of it is named
-      const statement = whole ? "" : os.trim();
       if (v.kind === "confirms") {
-        confirmed ??= { kind: "confirms", confidence: 0, reason: `confirms ${v.attribute}`, statement };
+        confirmed ??= { kind: "confirms", confidence: 0, reason: `confirms ${v.attribute}`, statement: read.whole ? "" : read.text.trim() };
         continue;
       }
+      const statement = valueSentence(read, o.slots.find((x) => x.kind === v.slot && (x.kind !== "role" || x.role === v.attribute))!);
       const reason = `${v.attribute}: ${v.from} → ${v.to}`;
       if (DELAY.test(ns)) return { kind: "refines", confidence: 0.85, reason: `delayed, ${reason}`, statement };
       // a habit's day ("five-a-side is monday nights" → "we're on Wednesdays now") is a standing attribute too

@@ -23,6 +23,21 @@ const HEAD = 10;
 
 const held = (sentence: string, asked: Set<string>): number => [...stems(sentence)].filter((s) => asked.has(s)).length;
 
+/**
+ * A statement with the fragment before it in a short message, when that fragment gives no value of its own: chat
+ * names a thing in one fragment and gives its value in the next ("OMG Leah and Sam set a date!! 12 June 2027."), and
+ * the edge names the one with the value. A sentence that gives a value is a statement of its own ("My sister's
+ * birthday is 2 June. Rent is £900.": the rent does not answer for the birthday).
+ */
+function withFragment(sentences: string[], statement: string): string {
+  const i = sentences.findIndex((s) => s.includes(statement) || statement.includes(s.trim()));
+  const before = sentences[i - 1];
+  return sentences.length <= FRAGMENTS && before !== undefined && !/\d/.test(before) ? `${before} ${statement}` : statement;
+}
+
+/** Up to this many sentences a message may be fragments of one statement (as graph/slots and query/later-values read it). */
+const FRAGMENTS = 4;
+
 export async function raiseRevisedStatements(
   store: Store,
   question: string,
@@ -41,9 +56,10 @@ export async function raiseRevisedStatements(
   for (const a of partly) {
     const text = chunks.get(a.chunkId)?.text;
     if (!text) continue;
-    const best = Math.max(0, ...sentencesOf(text).map((s) => held(s, asked)));
+    const sentences = sentencesOf(text);
+    const best = Math.max(1, ...sentences.map((s) => held(s, asked)));
     // the newest revision of the statement that answers (supersededBy and revised are newest first)
-    const answering = a.revised.find((r) => text.includes(r.statement) && held(r.statement, asked) >= Math.max(1, best));
+    const answering = a.revised.find((r) => text.includes(r.statement) && held(withFragment(sentences, r.statement), asked) >= best);
     if (answering && !raise.has(answering.by)) raise.set(answering.by, a);
   }
   if (raise.size === 0) return ranked;

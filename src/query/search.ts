@@ -183,9 +183,10 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
       (ids) => memoriesPassing(deps.store, ids, opts.filter),
     );
     const graphTime = { asOf: opts.asOf, knownAt: opts.knownAt };
-    const present = fusedAnswer ? await raiseRevisedStatements(deps.store, lexical, annotated, graphTime, (ids) => memoriesPassing(deps.store, ids, opts.filter)) : annotated;
-    const answering = fusedAnswer ? await answerKindFirst(deps.store, lexical, present) : present;
-    const later = fusedAnswer ? await orderLaterValues(deps.store, lexical, answering, opts.k, deps.laterValues) : answering;
+    // the kind of value asked first, then the present of a revised statement above the hit it revises
+    const answering = fusedAnswer ? await answerKindFirst(deps.store, lexical, annotated) : annotated;
+    const present = fusedAnswer ? await raiseRevisedStatements(deps.store, lexical, answering, graphTime, (ids) => memoriesPassing(deps.store, ids, opts.filter)) : answering;
+    const later = fusedAnswer ? await orderLaterValues(deps.store, lexical, present, opts.k, deps.laterValues) : present;
     // the whole question: "in what order" and "last week" both say what it asks for
     const ordered = fusedAnswer && opts.coverage ? await coverMoments(deps.store, text, later, opts.k, defaultCoverage) : later;
     return annotateRelations(deps.store, ordered, opts.k, { asOf: opts.asOf, knownAt: opts.knownAt }, (ids) => memoriesPassing(deps.store, ids, opts.filter));
