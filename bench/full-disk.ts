@@ -10,7 +10,8 @@
  *
  *   stored            exit 0 and stored once (with or without a warning); ", graph not saved" when the write
  *                     committed and then could not save `<store>.hnsw` (the next process catches the graph up)
- *   not stored        exit 1/2 saying so, and nothing stored
+ *   not stored        exit 1/2 saying so, and nothing stored ("the full disk not named" when the answer does not
+ *                     say the disk is full)
  *   partly stored     an import saying which lines failed, and exactly the others stored
  *   WRONG said-failed exit != 0 (or a line reported failed) without saying what was stored, but it is stored
  *   WRONG said-stored exit 0 (or a line not reported failed) but it is not stored
@@ -219,6 +220,8 @@ function probe(): void {
       else if (hedged) kind = "stored (failure said so)";
       else kind = claims[mismatch] ? "WRONG said-stored" : "WRONG said-failed";
     }
+    // a refusal that does not name the full disk is right but unhelpful ("disk I/O error"): counted apart
+    if (kind === "not stored" && !/full/.test(run.stdout)) kind = "not stored, the full disk not named";
     count(kind, `write ${i} (${isImport ? "import" : "add"}, ${before} bytes free): exit ${run.status}: ${firstLine(run)}`);
     log.push(`${String(i).padStart(2)} ${isImport ? "import" : "add   "} free ${String(before).padStart(7)}  exit ${run.status ?? run.signal}  ${String(run.ms).padStart(5)} ms  stored ${stored.join(",")}  ${kind}  | ${firstLine(run)}`);
 
