@@ -83,6 +83,11 @@ export function storeFailure(err: unknown, where = "the store"): CascadeError | 
   if (code === "SQLITE_FULL" || code === "53100") {
     return new CascadeError("STORE_ERROR", `the disk holding ${where} is full (${code}); nothing was written: free some space and try again`, { cause: err });
   }
+  if (code === "SQLITE_IOERR_SHMSIZE") {
+    // SQLite grows the write-ahead log's shared-memory file (`-shm`) by writing into it, on open and as the log
+    // grows; on a full disk that write fails and the driver says only "disk I/O error"
+    return new CascadeError("STORE_ERROR", `the disk holding ${where} is full (${code}: its shared-memory file could not grow); nothing was written: free some space and try again`, { cause: err });
+  }
   if (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB" || code === "XX001" || code === "XX002") {
     return new CascadeError("STORE_ERROR", `${where} is damaged (${code}: ${(err as Error).message}): run cascade doctor to see what is damaged and what --repair can rebuild`, { cause: err });
   }

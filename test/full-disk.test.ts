@@ -5,6 +5,7 @@
  * full disk, and an import says how far it got.
  */
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { copyFileSync, writeFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import { join } from "node:path";
@@ -81,4 +82,19 @@ test("an import the disk fills part-way says how many memories it stored: what t
   assert.ok(stored > 0, "the disk took some lines");
   assert.equal(Number(m[2]), stored, "the count is what the store holds");
   assert.equal(Number(m[1]), stored + 1, "the line is the first not stored");
+});
+
+test("a disk too full for the shared-memory file: the full disk named, not 'disk I/O error', and nothing written", { skip: process.platform === "win32" }, () => {
+  const copy = join(tempDir(), "memory.db");
+  copyFileSync(db, copy);
+  // a file-size limit of 8 KB (16 blocks of 512 bytes) stands in for a full disk: SQLite's first write into the
+  // store's `-shm` file fails as it would on a full filesystem (EFBIG instead of ENOSPC, SIGXFSZ ignored), which
+  // the driver reports as SQLITE_IOERR_SHMSIZE "disk I/O error" (a real full tmpfs: bench/full-disk.ts)
+  const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
+  const r = spawnSync("sh", ["-c", `trap '' XFSZ; ulimit -f 16; exec "$0" "$@"`, process.execPath, CLI, "--db", copy, "--now", NOW, "add", "One more standup note", "--json"], { encoding: "utf8" });
+  assert.equal(r.status, 1, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), {
+    error: { code: "STORE_ERROR", message: `the disk holding the store ${copy} is full (SQLITE_IOERR_SHMSIZE: its shared-memory file could not grow); nothing was written: free some space and try again` },
+  });
+  assert.equal(cli(["--db", copy, "--now", NOW, "stats", "--json"]).json.memories, 40);
 });

@@ -9,7 +9,7 @@
  */
 import { rmSync } from "node:fs";
 import type Database from "better-sqlite3";
-import { CascadeError } from "../../errors.js";
+import { CascadeError, storeFailure } from "../../errors.js";
 import type { Edge, EdgeDraft, EdgeType, Suggestion } from "../../model/graph.js";
 import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "../../model/types.js";
 import type { Scope } from "../../model/scope.js";
@@ -83,6 +83,9 @@ export class SqliteStore implements Store {
       refuseWritesWhileDamaged(this.db, path);
     } catch (err) {
       if (err instanceof CascadeError) throw err;
+      // a full disk met while opening (the shared-memory file, a migration) is named as one, not "disk I/O error"
+      const code = (err as { code?: unknown })?.code;
+      if (code === "SQLITE_FULL" || code === "SQLITE_IOERR_SHMSIZE") throw storeFailure(err, `the store ${path}`)!;
       throw new CascadeError("STORE_ERROR", `cannot open the store at ${path}: ${(err as Error).message}`, { cause: err });
     }
     this.threads = new StoreThreads(path, options, () => rows.chunkCount(this.prepare));
