@@ -18,18 +18,33 @@ import { run } from "node:test";
 import { spec } from "node:test/reporters";
 
 const SLOWEST_FIRST = [
+  "postgres-store",
+  "hnsw-forged",
+  "migrate-changed-source",
+  "migrate-resume",
   "cli",
+  "pyramid-scopes",
   "eval",
+  "migrate",
   "hnsw-file",
+  "postgres-connection",
   "contract/postgres",
+  "postgres-engine",
   "eval-readers",
+  "input-gaps",
+  "pyramid",
+  "list",
+  "language-total",
   "crash",
+  "idempotent-import",
+  "no-store",
+  "pack",
+  "purge-resume",
+  "pyramid-context",
+  "postgres-two-servers",
   "cv",
   "filters",
   "contract/postgres-bm25",
-  "full-disk",
-  "graph-surfaces",
-  "migrate-resume",
 ];
 
 const root = resolve(new URL("..", import.meta.url).pathname);
