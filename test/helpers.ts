@@ -66,9 +66,9 @@ export function cli(args: string[], options: { input?: string; env?: Record<stri
  * cli() without blocking this process: the test can run several CLI processes at once (see cliAll) and its own
  * timers and servers keep running meanwhile.
  */
-export function cliAsync(args: string[], options: { input?: string; env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
+export function cliAsync(args: string[], options: { input?: string; env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env } });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env }, timeout: options.timeoutMs, killSignal: "SIGKILL" });
     let stdout = "";
     let stderr = "";
     child.stdout!.setEncoding("utf8").on("data", (d) => (stdout += d));
