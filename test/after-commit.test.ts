@@ -61,7 +61,9 @@ test("cascade add: a disk full after the commit is a warning on the stored memor
   assert.match(json.id, /^m_/);
   assert.deepEqual(json.warnings.map((w) => w.step), ["revisions"]);
   assert.match(json.warnings[0].reason, /full \(SQLITE_FULL\) after the memory was stored/);
-  assert.equal(cli(["--db", db, "show", id, "--json"]).json && (cli(["--db", db, "show", id, "--json"]).json as { text: string }).text, SECOND.text);
+  const shown = cli(["--db", db, "show", id, "--json"]);
+  assert.equal(shown.status, 0, shown.stderr);
+  assert.equal((shown.json as { text: string }).text, SECOND.text);
 });
 
 test("remember and rememberMany: the stored memory with a warning, and the step kept for doctor --repair", async () => {

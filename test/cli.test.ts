@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { CHANNEL_NAMES } from "../src/index.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliAll, tempDir } from "./helpers.js";
 
 const NOW = "2026-06-20T09:00:00Z";
 
@@ -58,7 +58,7 @@ describe("cascade CLI", () => {
     assert.ok(Math.abs(h.rrf - (2 / (10 + h.ranks.bm25) + 1 / (10 + h.ranks.dense))) < 1e-12);
   });
 
-  test("usage errors: one line on stderr, exit code 2, JSON error with --json", () => {
+  test("usage errors: one line on stderr, exit code 2, JSON error with --json", async () => {
     const cases: [string[], RegExp][] = [
       [["search", "x", "--bogus"], /unknown option '--bogus'/],
       [["search", "x", "-k", "zero"], /-k must be an integer/],
@@ -73,14 +73,15 @@ describe("cascade CLI", () => {
       [["add", "x", "--now", "soon"], /--now: "soon" is not an ISO 8601/],
       [["frobnicate"], /unknown command 'frobnicate'/],
     ];
-    for (const [args, message] of cases) {
-      const plain = cli([...args, "--db", db]);
+    // none of them writes: the 24 processes run side by side
+    const results = await cliAll(cases.flatMap(([args]) => [[...args, "--db", db], [...args, "--db", db, "--json"]]));
+    for (const [i, [args, message]] of cases.entries()) {
+      const [plain, json] = results.slice(2 * i, 2 * i + 2);
       assert.equal(plain.status, 2, `${args.join(" ")}: ${plain.stderr}`);
       const lines = plain.stderr.trim().split("\n");
       assert.equal(lines.length, 1, plain.stderr);
       assert.match(lines[0], message);
       assert.equal(plain.stdout, "");
-      const json = cli([...args, "--db", db, "--json"]);
       assert.equal(json.status, 2);
       assert.ok(json.json?.error?.code, json.stdout);
       assert.match(json.json.error.message, message);
@@ -128,15 +129,14 @@ describe("cascade CLI", () => {
     assert.equal(cli(["show", shown.id, "--db", importDb, "--json"]).json.metadata.ref, "a1");
   });
 
-  test("demo runs on a temporary store and shows fused hits with their channels", () => {
-    const r = cli(["demo"]);
+  test("demo runs on a temporary store and shows fused hits with their channels", async () => {
+    const [r, j] = await cliAll([["demo"], ["demo", "--json"]]);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /Loaded 30 memories/);
     assert.match(r.stdout, /\[bm25#\d+ dense#\d+/);
     // a person reads rounded factors (×1.25), never a raw float (×1.2493319063221888)
     assert.match(r.stdout, /adjusted: .* ×\d\.\d{1,2}\b/);
     assert.doesNotMatch(r.stdout, /\d\.\d{5,}/);
-    const j = cli(["demo", "--json"]);
     assert.equal(j.json.imported, 30);
     assert.equal(j.json.queries.length, 5);
     assert.match(j.json.queries[2].result.hits[0].text, /dog ate my headphones/);
@@ -172,39 +172,41 @@ test("a transcript line that already names its speaker is not prefixed twice", (
   assert.doesNotMatch(out, /Priya: Priya:/);
 });
 
-test("--version, an unknown command (even with --help), a port out of range, the channel count", () => {
+test("--version, an unknown command (even with --help), a port out of range, the channel count", async () => {
   const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
   // `--version` alone is answered before the commands load; with a global flag beside it, Commander answers: the same
-  for (const args of [["--version"], ["-V"], ["--json", "--version"], ["--db", "x.db", "-V"]]) {
-    const v = cli(args);
+  const versions = [["--version"], ["-V"], ["--json", "--version"], ["--db", "x.db", "-V"]];
+  const unknown = [["frobnicate"], ["frobnicate", "--help"], ["--db", "x.db", "frobnicate"]];
+  const [port, help, ...rest] = await cliAll([["serve", "--port", "99999"], ["--help"], ...versions, ...unknown]);
+  for (const [i, args] of versions.entries()) {
+    const v = rest[i];
     assert.deepEqual([v.status, v.stdout, v.stderr], [0, `${pkg.version}\n`, ""], args.join(" "));
   }
-  for (const args of [["frobnicate"], ["frobnicate", "--help"], ["--db", "x.db", "frobnicate"]]) {
-    const r = cli(args);
+  for (const [i, args] of unknown.entries()) {
+    const r = rest[versions.length + i];
     assert.equal(r.status, 2, args.join(" "));
     assert.equal(r.stderr, "cascade: unknown command 'frobnicate' (cascade --help lists them)\n");
     assert.equal(r.stdout, "");
   }
-  const port = cli(["serve", "--port", "99999"]);
   assert.equal(port.status, 2);
   assert.match(port.stderr, /^cascade: .*--port must be an integer from 0 to 65535, got "99999"\n$/);
   // the help, the package and the README count the channels --channels accepts
   const seven = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"][CHANNEL_NAMES.length];
-  assert.match(cli(["--help"]).stdout.replace(/\s+/g, " "), new RegExp(`${seven} retrieval channels`));
+  assert.match(help.stdout.replace(/\s+/g, " "), new RegExp(`${seven} retrieval channels`));
   assert.match(pkg.description, new RegExp(`${seven} retrieval channels`));
-  assert.doesNotMatch(`${cli(["--help"]).stdout} ${pkg.description}`, /\b(five|six) retrieval channels/);
+  assert.doesNotMatch(`${help.stdout} ${pkg.description}`, /\b(five|six) retrieval channels/);
 });
 
 // Opening a store with the default embedder used to read the word vectors, which on an empty cache converts the
 // package's JSON into it: these commands would leave the cache full.
-test("stats, show and list read what is stored and never load the word vectors (an empty vector cache stays empty)", () => {
+test("stats, show and list read what is stored and never load the word vectors (an empty vector cache stays empty)", async () => {
   const db = join(tempDir(), "m.db");
   assert.equal(cli(["--db", db, "demo"]).status, 0);
   const id = (cli(["--db", db, "list", "--json", "--limit", "1"]).json as { memories: { id: string }[] }).memories[0].id;
   const cache = tempDir();
-  for (const args of [["stats"], ["show", id], ["list", "--limit", "5"]]) {
-    const r = cli(["--db", db, ...args], { env: { CASCADE_CACHE_DIR: cache } });
-    assert.equal(r.status, 0, r.stderr);
-    assert.deepEqual(readdirSync(cache), [], `${args[0]} read the word vectors`);
-  }
+  const commands = [["stats"], ["show", id], ["list", "--limit", "5"]];
+  const results = await cliAll(commands.map((args) => ["--db", db, ...args]), { env: { CASCADE_CACHE_DIR: cache } });
+  for (const [i, r] of results.entries()) assert.equal(r.status, 0, `${commands[i][0]}: ${r.stderr}`);
+  // the three ran side by side: a file any of them wrote is in the cache by now
+  assert.deepEqual(readdirSync(cache), [], "stats, show or list read the word vectors");
 });

@@ -63,6 +63,50 @@ export function cli(args: string[], options: { input?: string; env?: Record<stri
 }
 
 /**
+ * cli() without blocking this process: the test can run several CLI processes at once (see cliAll) and its own
+ * timers and servers keep running meanwhile.
+ */
+export function cliAsync(args: string[], options: { input?: string; env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env }, timeout: options.timeoutMs, killSignal: "SIGKILL" });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.setEncoding("utf8").on("data", (d) => (stdout += d));
+    child.stderr!.setEncoding("utf8").on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (status) => {
+      let json: unknown = undefined;
+      if (args.includes("--json")) {
+        try {
+          json = JSON.parse(stdout);
+        } catch {
+          json = undefined;
+        }
+      }
+      resolve({ status, pid: child.pid, stdout, stderr, json });
+    });
+    child.stdin!.end(options.input);
+  });
+}
+
+/**
+ * Runs independent CLI invocations `width` at a time (two cores: more would only queue) and returns their results
+ * in the order given. Only for invocations that do not depend on each other's writes.
+ */
+export async function cliAll(runs: string[][], options: { env?: Record<string, string>; width?: number } = {}): Promise<CliResult[]> {
+  const results: CliResult[] = new Array(runs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < runs.length) {
+      const i = next++;
+      results[i] = await cliAsync(runs[i], options);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.width ?? 3, runs.length) }, worker));
+  return results;
+}
+
+/**
  * `cascade [global flags] serve --port 0 [serve flags]` as a child process, once it says where it listens;
  * `log` is its stderr so far.
  */

@@ -14,9 +14,9 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { test } from "node:test";
+import { describe, test } from "node:test";
 import { forgeGraphFile, graphLayout, writeGraphRecord, type GraphLayout } from "./fixtures/graph-forgery.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliAsync, tempDir } from "./helpers.js";
 
 const ENV = { CASCADE_APPROXIMATE_ABOVE: "100" };
 const WORDS = "pool config deploy cache latency ledger retry queue timeout shard replica index schema vacuum budget harbor lantern meadow orchard quarry".split(" ");
@@ -65,32 +65,35 @@ const forgeries: [string, (d: Buffer, l: GraphLayout) => void][] = [
   ["a key held twice", (d, l) => d.writeBigUInt64LE(d.readBigUInt64LE(l.nodeAt[1]), l.nodeAt[2])],
 ];
 
-for (const [i, [what, alter]] of forgeries.entries()) {
-  test(`a graph file with ${what} forged (checksum matching): no crash, set aside, rebuilt`, () => {
-    const db = join(dir, `forged${i}.db`);
-    for (const suffix of ["", "-wal", ".hnsw"]) if (existsSync(source + suffix)) copyFileSync(source + suffix, db + suffix);
-    forge(`${db}.hnsw`, alter);
+// each forgery has its own copy of the store: three run at once (their CLI processes are what takes the time)
+describe("forged graph files", { concurrency: 3 }, () => {
+  for (const [i, [what, alter]] of forgeries.entries()) {
+    test(`a graph file with ${what} forged (checksum matching): no crash, set aside, rebuilt`, async () => {
+      const db = join(dir, `forged${i}.db`);
+      for (const suffix of ["", "-wal", ".hnsw"]) if (existsSync(source + suffix)) copyFileSync(source + suffix, db + suffix);
+      forge(`${db}.hnsw`, alter);
 
-    const doctor = cli(["doctor", "--db", db], TIMEOUT);
-    assert.equal(doctor.status, 1, `doctor reports rather than crashing (signal or abort otherwise): ${doctor.stderr}`);
-    assert.match(doctor.stdout, /FAILED +approximate vector index: the saved graph file is invalid: /);
+      const doctor = await cliAsync(["doctor", "--db", db], TIMEOUT);
+      assert.equal(doctor.status, 1, `doctor reports rather than crashing (signal or abort otherwise): ${doctor.stderr}`);
+      assert.match(doctor.stdout, /FAILED +approximate vector index: the saved graph file is invalid: /);
 
-    const r = cli(["search", QUERY, "--db", db, "--json"], TIMEOUT);
-    assert.equal(r.status, 0, `search does not crash: ${r.stderr}`);
-    assert.ok(exactTop);
-    assert.equal(topText(r), exactTop);
-    assert.ok(existsSync(`${db}.hnsw.invalid-structure`) || existsSync(`${db}.hnsw.invalid-checksum`), "the forged file is set aside, its reason in its name");
-    const after = cli(["doctor", "--db", db], TIMEOUT);
-    assert.equal(after.status, 0, after.stdout);
-    assert.match(after.stdout, /ok +approximate vector index: \d+ vectors, in step with the table/, "rebuilt and saved by the search");
+      const r = await cliAsync(["search", QUERY, "--db", db, "--json"], TIMEOUT);
+      assert.equal(r.status, 0, `search does not crash: ${r.stderr}`);
+      assert.ok(exactTop);
+      assert.equal(topText(r), exactTop);
+      assert.ok(existsSync(`${db}.hnsw.invalid-structure`) || existsSync(`${db}.hnsw.invalid-checksum`), "the forged file is set aside, its reason in its name");
+      const after = await cliAsync(["doctor", "--db", db], TIMEOUT);
+      assert.equal(after.status, 0, after.stdout);
+      assert.match(after.stdout, /ok +approximate vector index: \d+ vectors, in step with the table/, "rebuilt and saved by the search");
 
-    forge(`${db}.hnsw`, alter);
-    const repair = cli(["doctor", "--repair", "--db", db], TIMEOUT);
-    assert.ok(repair.status === 0 || repair.status === 1, `doctor --repair does not crash: ${repair.stderr}`);
-    assert.match(repair.stdout, /REPAIRED +approximate vector index: .*set aside as forged\d+\.db\.hnsw\.invalid-/);
-    assert.ok(!existsSync(`${db}.hnsw`));
-  });
-}
+      forge(`${db}.hnsw`, alter);
+      const repair = await cliAsync(["doctor", "--repair", "--db", db], TIMEOUT);
+      assert.ok(repair.status === 0 || repair.status === 1, `doctor --repair does not crash: ${repair.stderr}`);
+      assert.match(repair.stdout, /REPAIRED +approximate vector index: .*set aside as forged\d+\.db\.hnsw\.invalid-/);
+      assert.ok(!existsSync(`${db}.hnsw`));
+    });
+  }
+});
 
 test("the unforged file still loads (the structure check passes what usearch writes)", () => {
   const r = cli(["doctor", "--db", source], TIMEOUT);

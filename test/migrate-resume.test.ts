@@ -12,7 +12,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliAll, tempDir } from "./helpers.js";
 
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
 const dir = tempDir();
@@ -61,8 +61,11 @@ test("a migrate stopped at five points resumes each time and ends with equal cou
       assert.match(run.stderr, /interrupted .*marked incomplete: run the same cascade migrate again to resume it/, what);
       assert.equal(snapshots(), 0, `${what}: the snapshot went with the process`);
     }
-    for (const args of [["stats"], ["doctor"], ["search", "rack"], ["list"]]) {
-      const r = cli([...args, "--db", target], { env });
+    // four readers of the stopped copy at once: none of them writes (each refuses it)
+    const commands = [["stats"], ["doctor"], ["search", "rack"], ["list"]];
+    const refusals = await cliAll(commands.map((args) => [...args, "--db", target]), { env, width: 4 });
+    for (const [i, args] of commands.entries()) {
+      const r = refusals[i];
       assert.equal(r.status, 1, `${what}: ${args[0]} refuses the copy`);
       assert.match(r.stderr, refusal, `${what}: ${args[0]}`);
       assert.equal(r.stderr.trim().split("\n").length, 1, `${what}: one line`);
@@ -95,12 +98,13 @@ test("a migrate stopped at five points resumes each time and ends with equal cou
   const straight = join(dir, "straight.db");
   const once = cli(["migrate", "--from", source, "--to", straight, "--json"], { env });
   assert.deepEqual(done.json.namespaces.map((n: { target: unknown }) => n.target), once.json.namespaces.map((n: { target: unknown }) => n.target));
-  for (const ns of ["default", "team"]) {
-    const stats = cli(["stats", "--db", target, "--namespace", ns, "--json"], { env });
-    assert.equal(stats.status, 0, stats.stderr);
-  }
-  const hits = (db: string) => cli(["search", "Rosalind rack 3", "--db", db, "--json"], { env }).json.hits.map((h: { id: string }) => h.id);
-  assert.deepEqual(hits(target), hits(straight), "the resumed copy answers as the straight one");
+  const [statsDefault, statsTeam, fromTarget, fromStraight] = await cliAll(
+    [...["default", "team"].map((ns) => ["stats", "--db", target, "--namespace", ns, "--json"]), ...[target, straight].map((db) => ["search", "Rosalind rack 3", "--db", db, "--json"])],
+    { env, width: 4 },
+  );
+  for (const stats of [statsDefault, statsTeam]) assert.equal(stats.status, 0, stats.stderr);
+  const hits = (r: { json: { hits: { id: string }[] } }) => r.json.hits.map((h) => h.id);
+  assert.deepEqual(hits(fromTarget), hits(fromStraight), "the resumed copy answers as the straight one");
   const again = cli(["migrate", "--from", source, "--to", target], { env });
   assert.equal(again.status, 2, "a whole copy is a store like any other: a new migrate into it is refused");
   assert.match(again.stderr, /already holds a store/);
