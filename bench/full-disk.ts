@@ -33,13 +33,11 @@ import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statfsSync, statS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { numberFlag } from "./args.js";
 
 const CLI = process.env.CASCADE_TEST_CLI ?? new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
 const ENV = { ...process.env, CASCADE_APPROXIMATE_ABOVE: "100" };
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
+const arg = (name: string, fallback: number) => numberFlag(name, fallback);
 const WRITES = arg("--writes", 50);
 const TIMEOUT_MS = arg("--timeout", 60) * 1000;
 const SIZE_MB = arg("--size", 8);

@@ -25,13 +25,11 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { damageVector } from "../test/fixtures/damage-vector.js";
 import { forgeGraphFile, graphLayout, writeGraphRecord, type GraphLayout } from "../test/fixtures/graph-forgery.js";
+import { numberFlag } from "./args.js";
 
 const CLI = process.env.CASCADE_TEST_CLI ?? new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
 const ENV = { ...process.env, CASCADE_APPROXIMATE_ABOVE: "100" };
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
+const arg = (name: string, fallback: number) => numberFlag(name, fallback);
 const TRIES = arg("--tries", 3);
 const TIMEOUT_MS = arg("--timeout", 30) * 1000;
 let seed = arg("--seed", 1);

@@ -16,6 +16,7 @@ import autocannon from "autocannon";
 import { Engine, defaultGloveEmbedder, openStoreAt } from "../src/index.js";
 import { syntheticCorpus } from "../src/bench/corpus.js";
 import { spawnServer } from "./spawn-server.js";
+import { numberFlag } from "./args.js";
 
 export interface HttpLoadReport {
   chunks: number;
@@ -131,7 +132,7 @@ async function load(url: string, queries: string[], chunks: number, connections:
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const arg = (name: string, fallback: number) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback);
+  const arg = (name: string, fallback: number) => numberFlag(name, fallback);
   const workers = process.argv.includes("--workers") ? process.argv[process.argv.indexOf("--workers") + 1].split(",").map(Number) : [1];
   const connections = arg("--connections", 50);
   const runs = await runHttpLoad(arg("--chunks", 100_000), [1, connections], arg("--seconds", 15), workers, arg("--rounds", 1));

@@ -28,9 +28,10 @@ import { INGEST_BATCH, INGEST_CALL } from "../src/bench/run.js";
 import { SqliteStore } from "../src/backends/sqlite/store.js";
 import { writeTinyModel } from "../test/fixtures/tiny-onnx-model.js";
 import { spawnServer } from "./spawn-server.js";
+import { numberFlag } from "./args.js";
 
 const argv = process.argv.slice(2);
-const arg = (name: string, fallback: number) => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : fallback);
+const arg = (name: string, fallback: number) => numberFlag(name, fallback, argv);
 
 // ---- the child: one reembedStore run, its progress as JSON lines on stderr, its report and peak RSS on stdout ----
 if (argv[0] === "--child") {

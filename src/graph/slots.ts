@@ -9,6 +9,7 @@
  */
 import type { Parsed, Token } from "./revision-parse.js";
 import { parseMemory } from "./revision-parse.js";
+import { FRAGMENT_SENTENCES } from "../text/sentences.js";
 import { isStopWord } from "../text/stopwords.js";
 
 export type SlotKind = "amount" | "dose" | "date" | "clock" | "weekday" | "address" | "role";
@@ -346,12 +347,6 @@ function succession(older: Read[], newerSentences: string[]): SlotJudgement | nu
   return null;
 }
 
-/**
- * Up to this many sentences, a message is also read whole: "OMG Leah and Sam set a date!! 12 June 2027." names the
- * thing in one sentence and gives its value in the next (as query/later-values reads a message).
- */
-const FRAGMENTS = 4;
-
 /** What a value looks like to the slots: masked in a sentence that asks or supposes rather than states. */
 const VALUE_CHARS = new RegExp(`\\d|\\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|\\b${MONTH}\\b`, "gi");
 
@@ -361,7 +356,7 @@ const VALUE_CHARS = new RegExp(`\\d|\\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|\\b
  * it in the morning"), or null.
  */
 function wholeMessage(sentences: string[]): Read | null {
-  if (sentences.length < 2 || sentences.length > FRAGMENTS) return null;
+  if (sentences.length < 2 || sentences.length > FRAGMENT_SENTENCES) return null;
   const text = sentences.map((s) => (parseMemory(s).irrealis ? s.replace(VALUE_CHARS, (v) => "_".repeat(v.length)) : s)).join(" ");
   return MAY_HOLD.test(text) ? { text, statement: statementOf(text), whole: true, sentences } : null;
 }

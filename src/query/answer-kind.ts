@@ -8,7 +8,7 @@
  * the present with a kind named moves anything (query/later-values: asksForCurrentValue, kindsAsked).
  */
 import type { Store } from "../ports/store.js";
-import { sentencesOf } from "../text/sentences.js";
+import { sentencesAndWhole, sentencesOf } from "../text/sentences.js";
 import { askedStems, asksForCurrentValue, kindsAsked, stems, valuesIn } from "./later-values.js";
 import type { Annotated } from "./supersession.js";
 
@@ -23,10 +23,8 @@ export async function answerKindFirst(store: Pick<Store, "hydrate">, question: s
   const head = ranked.slice(0, HEAD);
   const chunks = await store.hydrate(head.map((a) => a.chunkId));
   const gives = (a: Annotated): boolean => {
-    const text = chunks.get(a.chunkId)?.text ?? "";
-    const split = sentencesOf(text);
     // a message in fragments names the thing in one sentence and its value in the next
-    return [...split, ...(split.length > 1 && split.length <= 4 ? [split.join(" ")] : [])].some(
+    return sentencesAndWhole(sentencesOf(chunks.get(a.chunkId)?.text ?? "")).some(
       (s) => [...stems(s)].some((w) => asked.has(w)) && [...valuesIn(s).keys()].some(kinds),
     );
   };

@@ -24,7 +24,7 @@ import { NUMBER_WORDS } from "../graph/revision-values.js";
 import { sameScope } from "../model/scope.js";
 import type { HydratedChunk, Store } from "../ports/store.js";
 import { isStopWord } from "../text/stopwords.js";
-import { sentencesOf } from "../text/sentences.js";
+import { sentencesAndWhole, sentencesOf } from "../text/sentences.js";
 import { words } from "../text/tokenize.js";
 import { MONTH_NAME } from "../time/expressions.js";
 import type { Annotated } from "./supersession.js";
@@ -92,13 +92,6 @@ interface Statement {
 /** A condition or a possibility names a value without stating it ("if the slot moved to April 2"). */
 const UNREAL = /\b(?:if|unless|might|could|would|maybe|perhaps|suppose|supposing|assuming|whether)\b/i;
 
-/**
- * A chat message is often fragments: "Leah and Sam set a date!! 12 June 2027." names the thing in one sentence
- * and gives its value in the next. Up to this many sentences, a message is also read whole, as one statement,
- * which answers when it holds more of the question's words than any of its sentences.
- */
-const FRAGMENTS = 4;
-
 /** Stems of the words a question names a kind of value with ("what dose", "how much does it cost"). */
 const KIND_WORDS: Record<string, string[]> = {
   dose: ["dose", "dosag"],
@@ -108,10 +101,13 @@ const KIND_WORDS: Record<string, string[]> = {
   percent: ["percentag", "rate"],
 };
 
-/** A hit's sentence that speaks to the question: the one holding most of its words, among those stating a value. */
+/**
+ * A hit's sentence that speaks to the question: the one holding most of its words, among those stating a value. A
+ * message in fragments is also read whole (text/sentences: sentencesAndWhole), which answers when it holds more of
+ * the question's words than any of its sentences.
+ */
 function answeringStatement(text: string, asked: Set<string>): Statement | null {
-  const split = sentencesOf(text);
-  return bestStatement(split.length > 1 && split.length <= FRAGMENTS ? [...split, split.join(" ")] : split, asked);
+  return bestStatement(sentencesAndWhole(sentencesOf(text)), asked);
 }
 
 function bestStatement(sentences: string[], asked: Set<string>): Statement | null {

@@ -13,7 +13,7 @@
 import { currentSuccessors } from "../graph/status.js";
 import type { GraphTime } from "../model/graph.js";
 import type { Store } from "../ports/store.js";
-import { sentencesOf } from "../text/sentences.js";
+import { FRAGMENT_SENTENCES, sentencesOf } from "../text/sentences.js";
 import { askedStems, asksForCurrentValue, stems } from "./later-values.js";
 import { readReached } from "./reached.js";
 import type { Annotated } from "./supersession.js";
@@ -32,11 +32,8 @@ const held = (sentence: string, asked: Set<string>): number => [...stems(sentenc
 function withFragment(sentences: string[], statement: string): string {
   const i = sentences.findIndex((s) => s.includes(statement) || statement.includes(s.trim()));
   const before = sentences[i - 1];
-  return sentences.length <= FRAGMENTS && before !== undefined && !/\d/.test(before) ? `${before} ${statement}` : statement;
+  return sentences.length <= FRAGMENT_SENTENCES && before !== undefined && !/\d/.test(before) ? `${before} ${statement}` : statement;
 }
-
-/** Up to this many sentences a message may be fragments of one statement (as graph/slots and query/later-values read it). */
-const FRAGMENTS = 4;
 
 export async function raiseRevisedStatements(
   store: Store,

@@ -98,3 +98,14 @@ export function* eachSentenceSpans(text: string): Generator<void, Span[], void> 
 
 /** The sentences of a text, as strings. */
 export const sentencesOf = (text: string): string[] => sentenceSpans(text).map((s) => text.slice(s.start, s.end));
+
+/**
+ * Up to this many sentences a chat message may be fragments of one statement: "Leah and Sam set a date!! 12 June
+ * 2027." names the thing in one sentence and gives its value in the next, so readers of values also read it whole.
+ */
+export const FRAGMENT_SENTENCES = 4;
+
+/** A message's sentences, and the message whole when it has several but no more than FRAGMENT_SENTENCES. */
+export function sentencesAndWhole(sentences: string[]): string[] {
+  return sentences.length > 1 && sentences.length <= FRAGMENT_SENTENCES ? [...sentences, sentences.join(" ")] : sentences;
+}
