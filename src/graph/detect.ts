@@ -13,6 +13,7 @@ import type { Ranked } from "../model/types.js";
 import type { Store } from "../ports/store.js";
 import { judgedStatements, judgeStatements, leadingSentences } from "./statements.js";
 import { judgeSlots } from "./slots.js";
+import { attributeSearchWords, attributeValues, type Voice } from "./attributes.js";
 
 export interface DetectionOptions {
   enabled: boolean;
@@ -55,11 +56,13 @@ export async function detectRevisions(
   const suggestions: Omit<Suggestion, "id" | "status">[] = [];
   // the judge's own cheap test of a text worth judging (none: every memory is judged)
   const mayRevise = (text: string) => judge.mayRevise?.(text) ?? true;
-  const judged = memories.filter((m) => mayRevise(m.text) && !explanation(m));
+  // a value of a standing attribute ("put me down as pescatarian") revises with no sign the judge looks for
+  const judged = memories.filter((m) => (mayRevise(m.text) || attributeValues(m.text, voiceOf(m)).length > 0) && !explanation(m));
   if (judged.length === 0) return { edges, suggestions };
   const near = await nearestInScope(store, judged, opts.candidates * 4);
   const recent = await recentInScope(store, judged);
-  const neighbours = judged.map((m, i) => [...new Set([...near[i].map((n) => n.memoryId), ...recent[i]])].filter((id) => id !== m.id));
+  const stated = await attributeStatements(store, judged);
+  const neighbours = judged.map((m, i) => [...new Set([...near[i].map((n) => n.memoryId), ...recent[i], ...stated[i]])].filter((id) => id !== m.id));
   const all = [...new Set(neighbours.flat())];
   // summaries restate memories; they are never beliefs to revise
   const summaries = new Set((await store.pyramidNodes({ ids: all })).map((n) => n.id));
@@ -79,7 +82,7 @@ export async function detectRevisions(
     const replaced = await whollySuperseded(store, earlier, edges);
     let taken = 0;
     for (const id of earlier) {
-      if (taken === opts.candidates + recent[i].length) break;
+      if (taken === opts.candidates + recent[i].length + stated[i].length) break;
       if (replaced.has(id)) continue;
       await pause();
       const older = await store.getMemory(id);
@@ -100,7 +103,7 @@ export async function detectRevisions(
       // and the values its statements give (graph/slots.ts); a model reads the whole texts and names the statement
       const heuristic = judge.provenance === "heuristic";
       let verdict: Verdict = heuristic ? await judgeStatements(judge, olderJudged, newerJudged, mayRevise, pause) : await judge.judge(olderJudged, newerJudged);
-      if (heuristic) verdict = withSlots(verdict, judgedStatements(older.text, SLOT_OLDER), judgedStatements(m.text, SLOT_NEWER + 1));
+      if (heuristic) verdict = withSlots(verdict, judgedStatements(older.text, SLOT_OLDER), judgedStatements(m.text, SLOT_NEWER + 1), { older: voiceOf(older), newer: voiceOf(m) });
       if (verdict.confidence >= opts.edgeThreshold) {
         edges.push({
           type: verdict.type ?? "supersedes",
@@ -151,6 +154,30 @@ async function recentInScope(store: Store, memories: NewMemory[]): Promise<strin
   return out;
 }
 
+/** Earlier memories of an attribute's statements looked at per attribute a memory gives a value of. */
+const STATED = 10;
+
+/**
+ * Earlier memories in a memory's scope that may state an attribute it gives a value of: the old diet or editor
+ * shares no word with the new one ("vegetarian", "pescatarian"), so neither similarity nor recency brings it up;
+ * the words of the attribute's class do.
+ */
+async function attributeStatements(store: Store, memories: NewMemory[]): Promise<string[][]> {
+  const out: string[][] = [];
+  for (const m of memories) {
+    const attributes = [...new Set(attributeValues(m.text, voiceOf(m)).map((v) => v.attribute))];
+    if (attributes.length === 0) {
+      out.push([]);
+      continue;
+    }
+    const words = [...new Set(attributes.flatMap(attributeSearchWords))];
+    const filter = { scope: { user: m.user, agent: m.agent }, until: Date.parse(m.at), excludeKinds: ["summary"] };
+    const found = await store.searchBody({ words, depth: STATED * attributes.length, filter });
+    out.push([...new Set(found.map((r) => r.memoryId))]);
+  }
+  return out;
+}
+
 /** Of these memories, those a supersedes edge replaces whole (stored, or found earlier in this batch). */
 async function whollySuperseded(store: Store, ids: string[], found: EdgeDraft[]): Promise<Set<string>> {
   const out = new Set(found.filter((e) => e.type === "supersedes" && !e.statement).map((e) => e.to));
@@ -160,6 +187,8 @@ async function whollySuperseded(store: Store, ids: string[], found: EdgeDraft[])
   }
   return out;
 }
+
+const voiceOf = (m: { role: string | null }): Voice => (m.role === "assistant" ? "assistant" : "speaker");
 
 /** Up to this many sentences, a memory's values are read as statements (a chat message, a note). */
 const SLOT_SENTENCES = 8;
@@ -171,10 +200,10 @@ const SLOT_NEWER = 48;
  * The cue judge's verdict with the slots' (graph/slots.ts): another value for an attribute of the same thing is a
  * revision whatever its wording; the same value again a confirmation, never a revision; a delay a refinement.
  */
-function withSlots(verdict: Verdict, older: string[], newer: string[]): Verdict {
+function withSlots(verdict: Verdict, older: string[], newer: string[], voices: { older: Voice; newer: Voice }): Verdict {
   // a long reply or a pasted document gives many values of many things: its values are not one person's statements
   if (newer.length > SLOT_SENTENCES) return verdict;
-  const slots = judgeSlots(older.slice(0, SLOT_OLDER), newer.slice(0, SLOT_NEWER));
+  const slots = judgeSlots(older.slice(0, SLOT_OLDER), newer.slice(0, SLOT_NEWER), voices);
   if (!slots) return verdict;
   const statement = older.length > 1 && slots.statement ? slots.statement : undefined;
   if (slots.kind === "refines") return { confidence: slots.confidence, reason: slots.reason, statement, type: "refines" };

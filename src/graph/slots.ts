@@ -11,8 +11,9 @@ import type { Parsed, Token } from "./revision-parse.js";
 import { parseMemory } from "./revision-parse.js";
 import { FRAGMENT_SENTENCES } from "../text/sentences.js";
 import { isStopWord } from "../text/stopwords.js";
+import { attributeValues, type Voice } from "./attributes.js";
 
-export type SlotKind = "amount" | "dose" | "date" | "clock" | "weekday" | "address" | "role";
+export type SlotKind = "amount" | "dose" | "date" | "clock" | "weekday" | "address" | "role" | "attribute";
 
 export interface Slot {
   kind: SlotKind;
@@ -21,7 +22,7 @@ export interface Slot {
   nouns: Set<string>;
   /** The values, normalised ("1150", "06-12", "tuesday"; a range gives both ends). */
   values: Set<string>;
-  /** For a role: which role ("manager"); the attribute is the role itself. */
+  /** For a role: which role ("manager"); for an attribute, which one ("diet"): the attribute is this itself. */
   role?: string;
   /** For a weekday: said as a habit ("on Tuesdays", "every Friday", "monday nights"), not one day. */
   recurs?: boolean;
@@ -133,7 +134,7 @@ const HABIT_BEFORE = /\b(?:every|each)\s+$/i;
 const HABIT_AFTER = /^\s+(?:nights|evenings|mornings|afternoons|lunchtimes)\b/i;
 
 /** The slots of one sentence. */
-export function slotsOf(sentence: string): Slot[] {
+export function slotsOf(sentence: string, voice: Voice = "speaker"): Slot[] {
   const slots: Slot[] = [];
   const words = wordsOf(sentence);
   const at = (m: RegExpExecArray | RegExpMatchArray) => ({ index: m.index ?? 0, length: m[0].length, words });
@@ -200,6 +201,7 @@ export function slotsOf(sentence: string): Slot[] {
       if (m[2] || HABIT_BEFORE.test(sentence.slice(Math.max(0, m.index! - 8), m.index)) || HABIT_AFTER.test(sentence.slice(m.index! + m[0].length))) slots.find((x) => x.kind === "weekday")!.recurs = true;
     }
   }
+  for (const v of attributeValues(sentence, voice)) add(slots, "attribute", [v.value], v.attribute, { index: v.index, length: v.length, words });
   for (const m of sentence.matchAll(ROLE_NAMED)) add(slots, "role", [m[2].replace(/^Dr\.?\s+/, "").toLowerCase()], roleOf(m[1]));
   for (const m of sentence.matchAll(NAMED_ROLE)) add(slots, "role", [m[1].replace(/^Dr\.?\s+/, "").toLowerCase()], roleOf(m[2]));
   return slots;
@@ -210,19 +212,20 @@ const roleOf = (r: string) => (r.toLowerCase() === "boss" || r.toLowerCase() ===
 const isValueWord = (lower: string) =>
   /\d/.test(lower) || /^(mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(days?)?\.?$/.test(lower) || new RegExp(`^${MONTH}\\.?$`, "i").test(lower);
 
-/** A cheap look before any tagging: a sentence with no digit, weekday, month or role holds no slot. */
+/** A cheap look before any tagging: a sentence with no digit, weekday, month, role or attribute value holds no slot. */
 const MAY_HOLD = new RegExp(`\\d|\\b(mon|tue|wed|thu|fri|sat|sun)|\\b${MONTH}\\b|\\b(${ROLES})\\b`, "i");
+const mayHold = (sentence: string, voice: Voice = "speaker") => MAY_HOLD.test(sentence) || attributeValues(sentence, voice).length > 0;
 
 /** The statement's slots and anchors. */
-export function statementOf(sentence: string): Statement {
-  if (!MAY_HOLD.test(sentence)) return { slots: [], anchors: new Set() };
+export function statementOf(sentence: string, voice: Voice = "speaker"): Statement {
+  if (!mayHold(sentence, voice)) return { slots: [], anchors: new Set() };
   const p: Parsed = parseMemory(sentence);
   const anchors = new Set(
     p.tokens
       .filter((t) => (t.pos === "NOUN" || t.pos === "PROPN") && /^\p{L}/u.test(t.lower) && t.lower.length > 1 && !isStopWord(t.lower) && !GENERIC.has(t.lower) && !isValueWord(t.lower))
       .map((t) => t.stem),
   );
-  return { slots: slotsOf(sentence), anchors };
+  return { slots: slotsOf(sentence, voice), anchors };
 }
 
 export type SlotVerdict =
@@ -239,14 +242,14 @@ export function compareStatements(older: Statement, newer: Statement): SlotVerdi
   let confirmed: string | null = null;
   // a value both give unchanged (the same 8pm) makes one word in common enough for another value to be the same
   // attribute said otherwise: "five-a-side is monday nights, 8pm at Goals" → "we're on Wednesdays now, 8pm at Goals"
-  const kept = newer.slots.some((n) => n.kind !== "role" && older.slots.some((o) => o.kind === n.kind && [...n.values].some((v) => o.values.has(v))));
+  const kept = newer.slots.some((n) => n.kind !== "role" && n.kind !== "attribute" && older.slots.some((o) => o.kind === n.kind && [...n.values].some((v) => o.values.has(v))));
   for (const n of newer.slots) {
     const o = older.slots.find((s) => s.kind === n.kind && s.role === n.role);
     if (!o) continue;
     const same = [...n.values].some((v) => o.values.has(v) || sameDay(v, o.values));
     // (a value kept unchanged vouches for a change beside it, never for a confirmation)
     // two homes are one attribute; a venue's address is the venue's, and another venue is another thing
-    const attribute = n.kind === "role" ? n.role! : n.kind === "address" && o.home && n.home ? "address" : sameThing(o, n, kept && !same);
+    const attribute = n.kind === "role" || n.kind === "attribute" ? n.role! : n.kind === "address" && o.home && n.home ? "address" : sameThing(o, n, kept && !same);
     if (!attribute) continue;
     if (same) {
       confirmed ??= attribute;
@@ -288,7 +291,7 @@ const KIND_NOUNS: Partial<Record<SlotKind, Set<string>>> = {
 };
 
 /** Kinds that are a person's standing attributes; a date or a time of day more often belongs to one event of many. */
-const ATTRIBUTE_KINDS = new Set<SlotKind>(["amount", "dose", "address", "role"]);
+const ATTRIBUTE_KINDS = new Set<SlotKind>(["amount", "dose", "address", "role", "attribute"]);
 
 /** A delay or a retime refines a booking: the booking stands, at a later hour. */
 const DELAY = /\b(delay(ed|s)?|retimed|running late|pushed back|behind schedule|later than planned)\b/i;
@@ -306,15 +309,27 @@ export interface SlotJudgement {
  * The slots' verdict on two memories, sentence by sentence (`sentences` splits a text into statements): the first
  * revision found, else a refinement, else a confirmation, else null. A question or a wish states no value.
  */
-export function judgeSlots(olderSentences: string[], newerSentences: string[]): SlotJudgement | null {
-  const read = (ss: string[]): Read[] => ss.filter((s) => MAY_HOLD.test(s) && !parseMemory(s).irrealis).map((s) => ({ text: s, statement: statementOf(s), whole: false }));
-  const [older, newer] = [read(olderSentences), read(newerSentences)];
+export function judgeSlots(olderSentences: string[], newerSentences: string[], voices: { older: Voice; newer: Voice } = { older: "speaker", newer: "speaker" }): SlotJudgement | null {
+  const read = (ss: string[], voice: Voice): Read[] =>
+    ss.filter((s) => mayHold(s, voice)).flatMap((s) => (parseMemory(s).irrealis ? attributesOnly(s, voice) : [{ text: s, statement: statementOf(s, voice), whole: false, voice }]));
+  const [older, newer] = [read(olderSentences, voices.older), read(newerSentences, voices.newer)];
   const found = compareAll(older, newer) ?? succession(older, newerSentences);
   if (found?.kind !== "confirms" && found) return found;
   // a message in fragments gives a thing in one sentence and its value in the next: read whole, it may say more
-  const [olderWhole, newerWhole] = [wholeMessage(olderSentences), wholeMessage(newerSentences)];
+  const [olderWhole, newerWhole] = [wholeMessage(olderSentences, voices.older), wholeMessage(newerSentences, voices.newer)];
   if (!olderWhole && !newerWhole) return found;
   return compareAll([...older, ...(olderWhole ? [olderWhole] : [])], [...newer, ...(newerWhole ? [newerWhole] : [])]) ?? found;
+}
+
+/**
+ * A sentence that asks or supposes, read for the attribute values one of its clauses states: "fyi I live in Neovim,
+ * so if you're suggesting dev tools assume terminal + nvim" gives an editor (graph/attributes reads each value's
+ * own clause for a question or a supposition).
+ */
+function attributesOnly(sentence: string, voice: Voice): Read[] {
+  const { slots, anchors } = statementOf(sentence, voice);
+  const stated = slots.filter((x) => x.kind === "attribute");
+  return stated.length ? [{ text: sentence, statement: { slots: stated, anchors }, whole: false, voice }] : [];
 }
 
 /** Words that say the holder of a role left it or handed it on ("took over", "went to run the Bristol studio"). */
@@ -355,10 +370,10 @@ const VALUE_CHARS = new RegExp(`\\d|\\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|\\b
  * question names still anchors the value stated beside it: "can you add a reminder for my sertraline? 50mg, I take
  * it in the morning"), or null.
  */
-function wholeMessage(sentences: string[]): Read | null {
+function wholeMessage(sentences: string[], voice: Voice): Read | null {
   if (sentences.length < 2 || sentences.length > FRAGMENT_SENTENCES) return null;
   const text = sentences.map((s) => (parseMemory(s).irrealis ? s.replace(VALUE_CHARS, (v) => "_".repeat(v.length)) : s)).join(" ");
-  return MAY_HOLD.test(text) ? { text, statement: statementOf(text), whole: true, sentences } : null;
+  return mayHold(text, voice) ? { text, statement: statementOf(text, voice), whole: true, sentences, voice } : null;
 }
 
 /**
@@ -368,7 +383,7 @@ function wholeMessage(sentences: string[]): Read | null {
  */
 function valueSentence(read: Read, slot: Slot): string {
   if (!read.whole) return read.text.trim();
-  const given = (s: string) => !parseMemory(s).irrealis && slotsOf(s).some((x) => x.kind === slot.kind && x.role === slot.role && [...x.values].some((v) => slot.values.has(v)));
+  const given = (s: string) => !parseMemory(s).irrealis && slotsOf(s, read.voice).some((x) => x.kind === slot.kind && x.role === slot.role && [...x.values].some((v) => slot.values.has(v)));
   return read.sentences?.find(given)?.trim() ?? "";
 }
 
@@ -379,6 +394,7 @@ interface Read {
   whole: boolean;
   /** A message read whole: its sentences. */
   sentences?: string[];
+  voice: Voice;
 }
 
 function compareAll(older: Read[], newer: Read[]): SlotJudgement | null {
@@ -393,7 +409,7 @@ function compareAll(older: Read[], newer: Read[]): SlotJudgement | null {
         confirmed ??= { kind: "confirms", confidence: 0, reason: `confirms ${v.attribute}`, statement: read.whole ? "" : read.text.trim() };
         continue;
       }
-      const statement = valueSentence(read, o.slots.find((x) => x.kind === v.slot && (x.kind !== "role" || x.role === v.attribute))!);
+      const statement = valueSentence(read, o.slots.find((x) => x.kind === v.slot && (x.role === undefined || x.role === v.attribute))!);
       const reason = `${v.attribute}: ${v.from} → ${v.to}`;
       if (DELAY.test(ns)) return { kind: "refines", confidence: 0.85, reason: `delayed, ${reason}`, statement };
       // a habit's day ("five-a-side is monday nights" → "we're on Wednesdays now") is a standing attribute too

@@ -23,6 +23,7 @@ import { cueSpeakers, cueWeights } from "./cue.js";
 import { orderLaterValues, type LaterValueOptions } from "./later-values.js";
 import { raiseRevisedStatements } from "./revised-statements.js";
 import { answerKindFirst } from "./answer-kind.js";
+import { currentAttributeFirst } from "./current-attribute.js";
 import { coverMoments, defaultCoverage } from "./coverage.js";
 import { raiseNamedSpeakers, type SpeakerOptions } from "./speakers.js";
 import { extractEntities } from "../entities/extract.js";
@@ -185,7 +186,9 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     const graphTime = { asOf: opts.asOf, knownAt: opts.knownAt };
     // the kind of value asked first, then the present of a revised statement above the hit it revises
     const answering = fusedAnswer ? await answerKindFirst(deps.store, lexical, annotated) : annotated;
-    const present = fusedAnswer ? await raiseRevisedStatements(deps.store, lexical, answering, graphTime, (ids) => memoriesPassing(deps.store, ids, opts.filter)) : answering;
+    const revised = fusedAnswer ? await raiseRevisedStatements(deps.store, lexical, answering, graphTime, (ids) => memoriesPassing(deps.store, ids, opts.filter)) : answering;
+    // a standing attribute asked about ("where do I work now?"): its latest statement first
+    const present = fusedAnswer ? await currentAttributeFirst(deps.store, lexical, revised, opts.filter, graphTime, (ids) => memoriesPassing(deps.store, ids, opts.filter)) : revised;
     const later = fusedAnswer ? await orderLaterValues(deps.store, lexical, present, opts.k, deps.laterValues) : present;
     // the whole question: "in what order" and "last week" both say what it asks for
     const ordered = fusedAnswer && opts.coverage ? await coverMoments(deps.store, text, later, opts.k, defaultCoverage) : later;
