@@ -54,6 +54,7 @@ export { scoreQuestion, recallAt, ndcgAt, reciprocalRank, hitAt, METRIC_NAMES, t
 export type { EdgeJson, HistoryJson, MemoryJson } from "./api/present.js";
 export { MAX_GRAPH_DEPTH, type EntitiesOptions, type GraphJson, type GraphNodeJson, type GraphEdgeJson, type GraphOptions, type LinkInput } from "./api/graph-actions.js";
 export { currentStateLimits, currentStateSchema, type CurrentFactJson, type CurrentStateJson, type CurrentStateOptions, type ReplacedJson } from "./api/current-state.js";
+export type { AttributeStateJson, AttributeValueJson } from "./api/current-attributes.js";
 export type { EntityInfo, EntityKind, ExtractedEntity } from "./model/entity.js";
 export { extractEntities, normalizeEntity, offlineExtractor, type EntityExtractor } from "./entities/extract.js";
 export { ChatEntityExtractor } from "./entities/chat-extractor.js";

@@ -6,7 +6,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
-import { openMemory } from "../src/index.js";
+import { openMemory, type AttributeStateJson } from "../src/index.js";
+import { formatCurrent } from "../src/surfaces/cli/commands/current-command.js";
+import { renderCurrent } from "../src/surfaces/mcp/graph-tools.js";
 import { attributeValues } from "../src/graph/attributes.js";
 import { judgeSlots } from "../src/graph/slots.js";
 import { judgedStatements } from "../src/graph/statements.js";
@@ -114,6 +116,34 @@ test("end to end: the latest statement of the attribute asked comes first, thoug
     // the past is asked for in the past tense, and nothing is moved for it
     const before = (await memory.recall("Where did I work before?", { k: 5, filter: { user: "tom" } })).hits;
     assert.ok(!before.some((h) => h.adjustments.some((a) => a.reason.startsWith("the latest statement of"))));
+  } finally {
+    await memory.close();
+  }
+});
+
+test("the current-state view gives each holder's standing attributes, the value now and the values before it", async () => {
+  const memory = await openMemory({ path: join(tempDir(), "state.db"), now: Date.parse("2026-11-20T12:00:00Z") });
+  try {
+    const say = (user: string, text: string, at: string, role = "user") => memory.remember({ text, at, user, role, speaker: role === "user" ? user : "assistant" });
+    await say("maya", "I'm vegetarian. I cycle to the office most days.", "2026-10-01T09:00:00Z");
+    await say("maya", "Booked Tharavadu for 19:30. I've noted on the booking that you're vegetarian.", "2026-10-03T09:00:00Z", "assistant");
+    const now = await say("maya", "put me down as pescatarian for restaurant bookings (meat is still a no)", "2026-10-09T09:00:00Z");
+    await say("tom", "Backend dev at Fernhill Software. I'm vegan these days.", "2026-10-01T09:00:00Z");
+    const state = await memory.currentState({ filter: { user: "maya" } });
+    const line = (a: AttributeStateJson) => `${a.holder} ${a.attribute}: ${a.value} <- ${a.before.map((b) => b.value).join(",")}`;
+    assert.deepEqual(state.attributes.map(line), ["maya commute: bike <- ", "maya diet: pescatarian <- vegetarian"]);
+    const diet = state.attributes.find((a: AttributeStateJson) => a.attribute === "diet")!;
+    assert.equal(diet.id, now.id);
+    assert.equal(diet.text, "put me down as pescatarian for restaurant bookings (meat is still a no)");
+    // as the world stood before the change, the old value stands and nothing came before it
+    const then = await memory.currentState({ filter: { user: "maya" }, asOf: "2026-10-05T00:00:00Z" });
+    assert.deepEqual(then.attributes.map(line), ["maya commute: bike <- ", "maya diet: vegetarian <- "]);
+    // what a person and a model read
+    const cli = formatCurrent(state);
+    assert.match(cli, /^attributes now:\n {2}maya's commute: bike {2}since 2026-10-01 .*\n {2}maya's diet: pescatarian {2}since 2026-10-09 \(m_\w+; before: vegetarian \(2026-10-03\)\)/);
+    assert.match(renderCurrent(state), /^Attributes now:\n- maya commute: bike .*\n- maya diet: pescatarian \(since 2026-10-09T09:00:00Z, \[m_\w+\]; before: vegetarian\)/);
+    const tom = await memory.currentState({ filter: { user: "tom" } });
+    assert.deepEqual(tom.attributes.map(line), ["tom diet: vegan <- ", "tom employer: fernhill <- "]);
   } finally {
     await memory.close();
   }

@@ -420,12 +420,42 @@ describe("web inspector in headless Chromium", { skip: BROWSER_SKIP }, () => {
 
     await page.locator("#now-as-of").fill("2026-04-01");
     await page.locator("#now-form button[type=submit]").click();
-    await until("the state as of April", async () => (await page.locator(`#now-facts li[data-id="${pool.old}"]`).count()) > 0);
+    // a listed fact, not the earlier version folded under the current one (`>`): that one is there before the answer
+    await until("the state as of April", async () => (await page.locator(`#now-facts > li[data-id="${pool.old}"]`).count()) > 0);
     assert.equal(await page.locator(`#now-facts li[data-id="${pool.new}"]`).count(), 0, "not yet true in April");
     assert.match(await text(page.locator("#now-summary")), /as of 2026-04-01\.$/);
     assert.equal(await text(page.locator(`#now-facts li[data-id="${pool.old}"] .replaced`)), "The first value recorded: it replaced nothing.");
     assert.equal(await page.evaluate("location.hash"), "#now?as_of=2026-04-01");
     assert.deepEqual(await unlabelled(), []);
+  });
+
+  test("now: each standing attribute with its value now, since when and the values before it", async () => {
+    const write = async (text: string, at: string) => {
+      const r = await fetch(`${server.url}/v1/memories`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", "x-cascade-namespace": "diet" },
+        body: JSON.stringify({ text, at, user: "maya", speaker: "maya", role: "user" }),
+      });
+      assert.equal(r.status, 201, await r.text());
+    };
+    await write("I'm vegetarian. I cycle to the office most days.", "2026-06-02T09:00:00Z");
+    await write("put me down as pescatarian for restaurant bookings", "2026-06-09T09:00:00Z");
+    await page.fill("#namespace", "diet");
+    await page.press("#namespace", "Enter");
+    try {
+      await go("#now?user=maya");
+      const items = page.locator("#now-attributes > li");
+      await until("maya's attributes", async () => (await items.count()) === 2);
+      const shown = await Promise.all((await items.all()).map((li) => text(li)));
+      assert.deepEqual(shown.map((t) => t.replace(/\(…\w+\)/, "(…)")), [
+        "maya's commute: bike since 2026-06-02 09:00 UTC (…)",
+        "maya's diet: pescatarian since 2026-06-09 09:00 UTC (…) · before: vegetarian (2026-06-02 09:00 UTC)",
+      ]);
+      assert.deepEqual(await unlabelled(), []);
+    } finally {
+      await page.fill("#namespace", "");
+      await page.press("#namespace", "Enter");
+    }
   });
 
   test("now: pick a user, see only that user's standing facts and what they replaced; a scope with none says so", async () => {

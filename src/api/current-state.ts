@@ -6,7 +6,8 @@
  * one is listed with only its still-current sentences. The status rule is search's (graph/status.ts), so a view
  * as of a time before a change gives the old value, and knowing only what was recorded by `knownAt` hides later
  * edges. `about` narrows to the memories mentioning an entity of that name (the entity index, as `cascade
- * entities` counts them) or, when no entity has that name, to the memories search finds for it.
+ * entities` counts them) or, when no entity has that name, to the memories search finds for it. Beside the facts,
+ * `attributes` gives each standing attribute's value now (api/current-attributes.ts).
  */
 import { z } from "zod";
 import { sentences } from "../graph/statements.js";
@@ -18,6 +19,7 @@ import { memoryPassesFilter } from "../model/matching.js";
 import { whereOf, whereSchema, type FieldCondition } from "../query/where.js";
 import { formatInstant, parseInstant } from "../time/iso.js";
 import { parseWith } from "../validate.js";
+import { attributeStates, type AttributeStateJson } from "./current-attributes.js";
 
 export const currentStateLimits = Object.freeze({
   limit: 50, // a screenful of facts
@@ -88,6 +90,8 @@ export interface CurrentStateJson {
   /** What `about` resolved to: an entity of the index, or a search. */
   about: { entity: { id: string; name: string; kind: string } } | { query: string } | null;
   facts: CurrentFactJson[];
+  /** Each standing attribute a holder stated (a diet, an employer, …), its value now and the values before it. */
+  attributes: AttributeStateJson[];
   /** More current facts exist than `limit` (or than were scanned). */
   truncated: boolean;
 }
@@ -169,7 +173,8 @@ export async function currentState(deps: CurrentStateDeps, options: unknown): Pr
     });
   }
   await describeReplaced(store, facts, edges, t, scope, Boolean(o.history));
-  return { as_of: formatInstant(t.asOf), known_at: Number.isFinite(t.knownAt) ? formatInstant(t.knownAt) : formatInstant(now), about, facts, truncated };
+  const attributes = attributeStates(candidates, status);
+  return { as_of: formatInstant(t.asOf), known_at: Number.isFinite(t.knownAt) ? formatInstant(t.knownAt) : formatInstant(now), about, facts, attributes, truncated };
 }
 
 const newestFirst = (a: Memory, b: Memory) => Date.parse(b.at) - Date.parse(a.at) || (a.id < b.id ? 1 : -1);

@@ -433,6 +433,30 @@ class CurrentFact:
 
 
 @dataclass
+class AttributeValue:
+    """An earlier value of a standing attribute: the memory that stated it and when it was true from."""
+
+    value: str
+    id: str
+    since: str
+
+
+@dataclass
+class AttributeState:
+    """A standing attribute (a diet, an employer, a way to work, ...) and the value that stands now."""
+
+    attribute: str
+    value: str
+    text: str  # the sentence that states it
+    id: str
+    since: str
+    user: Optional[str]
+    agent: Optional[str]
+    holder: Optional[str]  # whose attribute it is, when the memories name a speaker
+    before: List[AttributeValue]  # earlier values, newest first
+
+
+@dataclass
 class CurrentState:
     as_of: str
     known_at: str
@@ -440,6 +464,8 @@ class CurrentState:
     about: Optional[Dict[str, Any]]
     facts: List[CurrentFact]
     truncated: bool
+    # each standing attribute's value now (servers before it was added send none)
+    attributes: List[AttributeState] = field(default_factory=list)
 
 
 @dataclass

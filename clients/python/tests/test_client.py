@@ -122,6 +122,10 @@ class MemoriesTest(unittest.TestCase):
         self.assertEqual([(r.id, r.reason, r.statement) for r in now.facts[0].replaced], [(feb.id, "reverted", False)])
         self.assertEqual([f.id for f in self.memory.current(about="pool", as_of="2026-03-01").facts], [feb.id])
         self.assertEqual(self.memory.current(filter={"user": "nobody"}).facts, [])
+        self.memory.remember("I'm vegetarian.", user="maya", at="2026-02-01")
+        self.memory.remember("put me down as pescatarian for restaurant bookings", user="maya", at="2026-05-01")
+        diet = self.memory.current(filter={"user": "maya"}).attributes
+        self.assertEqual([(a.attribute, a.value, [b.value for b in a.before]) for a in diet], [("diet", "pescatarian", ["vegetarian"])])
         self.assertEqual([c.status for c in self.memory.history(feb.id, known_at=NOW).chain], ["superseded", "current"])
 
         note = self.memory.remember("Pool sizes are reviewed every quarter.", topic="ops.config", at="2026-06-03")

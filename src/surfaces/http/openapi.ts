@@ -260,7 +260,7 @@ export function openApiDocument() {
             { name: "history", in: "query", schema: { type: "string", enum: ["true", "false"] }, description: "also every older version behind each fact" },
             { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 1000 } },
           ],
-          responses: { "200": ok("{as_of, known_at, about, facts, truncated}"), ...errors },
+          responses: { "200": ok("{as_of, known_at, about, facts, attributes: [{attribute, value, text, id, since, user, agent, holder, before: [{value, id, since}]}], truncated}"), ...errors },
         },
       },
       "/v1/stats": { get: { summary: "memories, chunks, terms, bytes, embedder", responses: { "200": ok("the stats"), ...errors } } },

@@ -31,7 +31,9 @@ export function renderCurrent(s: CurrentStateJson): string {
     const earlier = (f.history ?? []).filter((h) => !f.replaced.some((r) => r.edge === h.edge)).map((h) => `\n  earlier [${h.id}] "${h.text}" (${h.since} to ${h.until})`).join("");
     return `- [${f.id}] since ${f.since}${f.user ? ` (user ${f.user})` : ""}: ${f.text}${replaced}${earlier}`;
   });
-  return `True${about} as of ${s.as_of} (newest first${s.truncated ? "; more exist, raise limit" : ""}):\n${lines.join("\n")}`;
+  const attributes = s.attributes.map((a) => `- ${a.holder ?? a.user ?? "their"} ${a.attribute}: ${a.value} (since ${a.since}, [${a.id}]${a.before.length ? `; before: ${a.before.map((b) => b.value).join(", ")}` : ""})`);
+  const standing = attributes.length ? `Attributes now:\n${attributes.join("\n")}\n\n` : "";
+  return `${standing}True${about} as of ${s.as_of} (newest first${s.truncated ? "; more exist, raise limit" : ""}):\n${lines.join("\n")}`;
 }
 
 export function registerGraphTools(server: McpServer, engine: Engine, guarded: (fn: () => Promise<string>) => Promise<ToolResult>): void {

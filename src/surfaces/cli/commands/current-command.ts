@@ -5,7 +5,7 @@
  * fixes the clock.
  */
 import { type Command } from "commander";
-import { currentStateLimits, type CurrentStateJson, type ReplacedJson } from "../../../index.js";
+import { currentStateLimits, type AttributeStateJson, type CurrentStateJson, type ReplacedJson } from "../../../index.js";
 import { emit } from "../output.js";
 import { FILTER_HELP, filterConditions, keepWhole } from "../filter-flag.js";
 import { integer } from "../flags.js";
@@ -37,12 +37,22 @@ const quote = (text: string, max = 80) => {
 const replacedLine = (r: ReplacedJson) =>
   `${quote(r.text, 60)} (${day(r.since)}${r.reason ? `; ${r.reason}` : ""}${r.confidence < 1 ? `; confidence ${r.confidence.toFixed(2)}` : ""})`;
 
-/** One line per fact, then an indented line for what it replaced and (with --history) each older version. */
+/** One line per standing attribute, its value now, since when and the values before it. */
+const attributeLine = (a: AttributeStateJson) => {
+  const whose = a.holder ? `${a.holder}'s ` : a.user ? `user ${a.user}'s ` : "";
+  const before = a.before.length ? `; before: ${a.before.map((b) => `${b.value} (${day(b.since)})`).join(", ")}` : "";
+  return `  ${whose}${a.attribute}: ${a.value}  since ${day(a.since)} (${a.id}${before})`;
+};
+
+/**
+ * The standing attributes first (one line each), then one line per fact with an indented line for what it replaced
+ * and (with --history) each older version.
+ */
 export function formatCurrent(s: CurrentStateJson): string {
   const about = s.about === null ? "" : "entity" in s.about ? ` about ${s.about.entity.name}` : ` about "${s.about.query}"`;
   const head = `what is true as of ${s.as_of}${about}: ${s.facts.length} fact${s.facts.length === 1 ? "" : "s"}${s.truncated ? " (more: raise --limit)" : ""}`;
   if (s.facts.length === 0) return `${head}\n(nothing current in this scope)`;
-  const lines = [head];
+  const lines = s.attributes.length ? [`attributes now:`, ...s.attributes.map(attributeLine), "", head] : [head];
   for (const f of s.facts) {
     const who = f.user ? ` [user ${f.user}]` : f.agent ? ` [agent ${f.agent}]` : "";
     lines.push(`${f.id}  ${quote(f.text)}  since ${day(f.since)}${who}${f.revised.length ? `  (partly current: ${f.revised.length} sentence${f.revised.length === 1 ? "" : "s"} replaced)` : ""}`);

@@ -29,10 +29,22 @@ interface Fact {
   replaced: Replaced[];
   history?: Replaced[];
 }
+interface Attribute {
+  attribute: string;
+  value: string;
+  text: string;
+  id: string;
+  since: string;
+  user: string | null;
+  holder: string | null;
+  before: { value: string; id: string; since: string }[];
+}
 interface State {
   as_of: string;
   about: { entity: { name: string } } | { query: string } | null;
   facts: Fact[];
+  /** Absent from a server older than the attribute view. */
+  attributes?: Attribute[];
   truncated: boolean;
 }
 
@@ -64,6 +76,18 @@ function olderLine(r: Replaced): HTMLElement {
     `“${r.text}” `,
     h("span", { class: "muted" }, `true ${when(r.since)} to ${when(r.until)} (${r.statement ? "one sentence of " : ""}`, historyLink(r.id), ")"),
     r.reason ? h("div", { class: "muted" }, `why: ${r.reason}${r.confidence < 1 ? ` (confidence ${r.confidence.toFixed(2)})` : ""}`) : null,
+  );
+}
+
+/** One standing attribute: whose, its value now and since when, the values before it, the stating memory's history. */
+function attributeItem(a: Attribute): HTMLElement {
+  const whose = a.holder ?? a.user;
+  return h(
+    "li",
+    { "data-id": a.id, title: a.text },
+    h("strong", {}, `${whose ? `${whose}'s ` : ""}${a.attribute}: ${a.value}`),
+    h("span", { class: "muted" }, ` since ${when(a.since)} (`, historyLink(a.id), ")"),
+    a.before.length ? h("span", { class: "muted before" }, ` · before: ${a.before.map((b) => `${b.value} (${when(b.since)})`).join(", ")}`) : null,
   );
 }
 
@@ -193,8 +217,10 @@ export async function renderCurrent(root: HTMLElement, ctx: PanelContext): Promi
       { id: "now-summary" },
       `${countOf(state.facts.length, "fact")} for ${scopeLabel(k, who)}${subject}, as of ${when(state.as_of)}${state.truncated ? " (more exist: narrow the scope or the subject)" : ""}.`,
     );
+    const attributes = state.attributes ?? [];
     results.replaceChildren(
       summary,
+      attributes.length ? h("section", { "aria-label": "Attributes now" }, h("h3", {}, "Attributes now"), h("ul", { id: "now-attributes" }, attributes.map(attributeItem))) : "",
       state.facts.length === 0
         ? h("p", { class: "muted", id: "now-none" }, "Nothing recorded holds in this scope at that time.")
         : h("ol", { class: "hits", id: "now-facts" }, state.facts.map(factItem)),
