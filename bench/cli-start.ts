@@ -4,17 +4,23 @@
  * each run several times in a fresh process; prints the minimum and the median of each. CPU time, not wall time,
  * because wall time on a shared machine measures the neighbours.
  *
- *   npx tsc -p tsconfig.json && node dist/bench/cli-start.js [--runs 7]
+ * `--against PATH` (another build's dist/src/surfaces/cli/main.js, say the main branch's) runs each command with
+ * both, alternating run by run so that both meet the same neighbours, and prints both: a before/after comparison
+ * that one run after another on a shared machine cannot give.
+ *
+ *   npx tsc -p tsconfig.json && node dist/bench/cli-start.js [--runs 7] [--against OTHER/dist/src/surfaces/cli/main.js]
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { numberFlag } from "./args.js";
 
 const args = process.argv.slice(2);
-const runs = args.includes("--runs") ? Number(args[args.indexOf("--runs") + 1]) : 7;
+const runs = numberFlag("--runs", 7);
 const cli = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
+const against = args.includes("--against") ? args[args.indexOf("--against") + 1] : undefined;
 const dir = mkdtempSync(join(tmpdir(), "cascade-cli-start-"));
 
 // A module loaded before the CLI that writes the process's CPU time (which counts from the process's start, Node's
@@ -29,8 +35,8 @@ const cpuOut = join(dir, "cpu.txt");
 const { CASCADE_CONFIG: _config, ...inherited } = process.env;
 const env = { ...inherited, CASCADE_DB: join(dir, "memory.db"), CASCADE_CPU_OUT: cpuOut };
 
-function cpuOf(command: string[]): number {
-  execFileSync(process.execPath, ["--import", pathToFileURL(probe).href, cli, ...command], { env, cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+function cpuOf(command: string[], main = cli): number {
+  execFileSync(process.execPath, ["--import", pathToFileURL(probe).href, main, ...command], { env, cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
   return Number(readFileSync(cpuOut, "utf8"));
 }
 
@@ -54,11 +60,17 @@ const median = (xs: number[]) => {
 };
 
 console.log(`CPU seconds (user + system) a command, ${runs} runs each, Node ${process.version}`);
-console.log("command      min     median");
+console.log(against ? `command      min     median   | --against: min     median   (${against})` : "command      min     median");
 try {
   for (const [name, command] of commands) {
-    const times = Array.from({ length: runs }, () => cpuOf(command));
-    console.log(`${name.padEnd(11)} ${Math.min(...times).toFixed(3)}   ${median(times).toFixed(3)}`);
+    const times: number[] = [];
+    const others: number[] = [];
+    for (let r = 0; r < runs; r++) {
+      times.push(cpuOf(command));
+      if (against) others.push(cpuOf(command, against));
+    }
+    const other = against ? `   |            ${Math.min(...others).toFixed(3)}   ${median(others).toFixed(3)}` : "";
+    console.log(`${name.padEnd(11)} ${Math.min(...times).toFixed(3)}   ${median(times).toFixed(3)}${other}`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -4,9 +4,12 @@
  */
 export { openMemory, defaultStorePath, defaultGloveEmbedder, type OpenMemoryOptions } from "./api/open.js";
 export { openStoreAt, scratchStores, isPostgresUrl, type ScratchKind, type PostgresUrl } from "./api/stores.js";
-export { backupStore, type BackupReport } from "./api/backup.js";
-export { migrateStore, copyStore, DEFAULT_MIGRATE_BATCH, type MigrateOptions, type MigrateReport, type MigratedNamespace } from "./api/migrate.js";
-export { reembedStore, DEFAULT_REEMBED_BATCH, type ReembedOptions, type ReembedProgress, type ReembedReport } from "./api/reembed.js";
+export type { BackupReport } from "./api/backup.js";
+export type { MigrateOptions, MigrateReport, MigratedNamespace } from "./api/migrate.js";
+export type { ReembedOptions, ReembedProgress, ReembedReport } from "./api/reembed.js";
+export { DEFAULT_MIGRATE_BATCH, DEFAULT_REEMBED_BATCH } from "./api/batch-defaults.js";
+// the rarely used asynchronous entry points, each loaded on its first call (deferred.ts)
+export { backupStore, migrateStore, copyStore, reembedStore, runBench, runPyramidBench, runTopicBench, runFilterBench, runCvCommand } from "./deferred.js";
 export { embedderSpecSchema, type EmbedderSpec } from "./embed/spec.js";
 export type { CopyCounts, StoreCopy } from "./ports/copy.js";
 export { Engine, type EnginePorts, type EngineConfig, type Remembered, type BatchResult, type BatchOptions, type PyramidNodeJson, type TopicJson } from "./api/engine.js";
@@ -41,10 +44,10 @@ export { readMem0Export, type Mem0Items } from "./ingest/mem0.js";
 export { readLocomoConversation, parseLocomoDate, type LocomoConversation, type LocomoQuestion } from "./ingest/locomo.js";
 export { demoCorpus, demoQueries, DEMO_NOW } from "./demo/corpus.js";
 export { loadConfigFile, type ConfigFile, CONFIG_FILE_NAME } from "./config/file.js";
-export { runBench, type BenchOptions, type BenchReport } from "./bench/run.js";
-export { runPyramidBench, type PyramidBenchReport } from "./bench/pyramid.js";
-export { runTopicBench, type TopicBenchReport } from "./bench/topics.js";
-export { runFilterBench, type FilterBenchReport } from "./bench/filters.js";
+export type { BenchOptions, BenchReport } from "./bench/run.js";
+export type { PyramidBenchReport } from "./bench/pyramid.js";
+export type { TopicBenchReport } from "./bench/topics.js";
+export type { FilterBenchReport } from "./bench/filters.js";
 export { evaluate, updateFirst, type EvalConfig, type EvalReport } from "./eval/evaluate.js";
 export type { EvalConversation, EvalItem, EvalQuestion } from "./eval/dataset.js";
 export { DATASET_READERS, DATASET_NAMES, loadDatasets } from "./eval/readers/index.js";
@@ -69,7 +72,6 @@ export { ChatJudge, type ChatJudgeOptions } from "./graph/chat-judge.js";
 export { MemorySpace, defaultSpaceLimits, type SpaceLimits, type Lease } from "./api/space.js";
 export { DEFAULT_NAMESPACE, validateNamespace, namespacePath } from "./api/namespaces.js";
 export { parseWith, decodeUtf8 } from "./validate.js";
-export { runCvCommand } from "./eval/cv-command.js";
 export { formatCv } from "./eval/cv-format.js";
 export { crossValidate, leaveOneOut, type CvReport, type CvSetting, type CvFigures } from "./eval/cv.js";
 export { defaultCvGrid, parseCvGrid } from "./eval/cv-grid.js";

@@ -38,7 +38,7 @@ import { rememberMessages, type MessagesResult } from "./fact-actions.js";
 import * as topics from "./topic-actions.js";
 import { attributes, inSpan, type Span } from "../tracing.js";
 import { rememberOne } from "./remember-actions.js";
-import { recallChannels, runSearch, showMemory, validateQuery } from "./recall-actions.js";
+import { showMemory, validateQuery } from "./recall-actions.js";
 import { doctorChecks, refuseOtherEmbedder, vitals } from "./store-actions.js";
 import { tracedStore } from "./traced-store.js";
 import { WritePath, type BatchOptions, type BatchResult, type MemoryChanges, type Remembered, type WriteOptions } from "./write-path.js";
@@ -57,7 +57,8 @@ export class Engine {
   private readonly summarizer: Summarizer;
   private readonly keeper: PyramidKeeper;
   private readonly writes: WritePath;
-  private readonly channels: Channel[];
+  /** Built by the first `recall`, which loads the search pipeline (api/search-actions.ts): a store opened to list or count never does. */
+  private channels: Channel[] | undefined;
   private readonly graphWalk: GraphChannel;
   /** Every span's namespace attribute. */
   private readonly traceAttributes: { "cascade.namespace"?: string };
@@ -75,7 +76,6 @@ export class Engine {
     this.keeper = new PyramidKeeper(() => this.pyramidDeps(), this.config.pyramid);
     this.writes = new WritePath({ store: ports.store, embedder: ports.embedder, clock: this.clock, stamp: this.stamp, keeper: this.keeper }, this.config);
     this.graphWalk = graphChannel(ports.store, this.config.graph);
-    this.channels = recallChannels(ports, this.config);
   }
 
   /** Opens an engine over a store, refusing a store that was built in another embedder's vector space. */
@@ -171,6 +171,8 @@ export class Engine {
       const resolved = resolveRecallOptions(options, this.config.search, this.clock.now());
       validateQuery(query);
       span.setAttributes({ "cascade.k": resolved.k, "cascade.channels": [...resolved.channels], "cascade.query.chars": query.length });
+      const { recallChannels, runSearch } = await import("./search-actions.js");
+      this.channels ??= recallChannels(this.ports, this.config);
       const result = await runSearch({ store: this.ports.store, embedder: this.ports.embedder, channels: this.channels, graph: this.graphWalk, config: this.config }, query, resolved);
       span.setAttribute("cascade.hits", result.hits.length);
       return result;

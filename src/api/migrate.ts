@@ -22,6 +22,7 @@ import type { Store } from "../ports/store.js";
 import { DEFAULT_NAMESPACE, isFileLocation, namespaceDir, namespacePath } from "./namespaces.js";
 import { openStoreAt } from "./stores.js";
 import { removeStaleSnapshots, snapshotSqliteStore } from "./snapshots.js";
+import { DEFAULT_MIGRATE_BATCH } from "./batch-defaults.js";
 import { formatMark, interruptedCopy, parseMark, sourceChange, type CopyMark } from "./copy-mark.js";
 
 export interface MigrateOptions {
@@ -53,8 +54,6 @@ export interface MigrateReport {
   ok: boolean;
   took_ms: number;
 }
-
-export const DEFAULT_MIGRATE_BATCH = 500;
 
 /** Where a copy goes on from: an interrupted copy's mark (api/copy-mark). */
 export interface CopyPosition {

@@ -24,9 +24,8 @@ import { defaultGloveEmbedder, defaultStorePath } from "./open.js";
 import { DEFAULT_NAMESPACE, isFileLocation, namespacePath } from "./namespaces.js";
 import { openStoreAt } from "./stores.js";
 import { existsSync } from "node:fs";
+import { DEFAULT_REEMBED_BATCH } from "./batch-defaults.js";
 
-/** Chunks embedded per embedder call and kept per transaction: what a kill can lose at most. */
-export const DEFAULT_REEMBED_BATCH = 256;
 
 export interface ReembedOptions {
   /** The store: a file, postgres://…, pglite:<dir> (default: as openMemory). */

@@ -26,16 +26,13 @@
  * renamed over the old one (two processes saving at once leave one complete file, whichever renamed last), and is
  * handed to usearch only when its length and checksum match. A file that does not verify is rebuilt from the table.
  */
-import { createRequire } from "node:module";
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, fstatSync, fsyncSync, lstatSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type * as UsearchModule from "usearch";
+import type { BatchMatches, Index } from "usearch";
 import type { VectorMatrix } from "./matrix.js";
+import { usearch } from "./usearch.js";
 import { graphPathKind, MAGIC, readGraphFile, scrubFreedVectors, setAside, TAIL, type Rejection, type SavedRecord } from "./graph-file.js";
-
-// the CommonJS entry, for the reason given in vectors/matrix.ts
-const { Index, MetricKind, ScalarKind } = createRequire(import.meta.url)("usearch") as typeof UsearchModule;
 
 /** Keys checked against their own vectors when a saved graph is loaded or a doctor looks at it. */
 const SELF_CHECKS = 64;
@@ -97,7 +94,7 @@ export class HnswGraph {
   private readonly scratch: Float32Array;
 
   private constructor(
-    private readonly index: InstanceType<typeof Index>,
+    private readonly index: Index,
     readonly dimensions: number,
     /** The mean the graph's vectors were centred on; kept with the graph, as later additions must use it too. */
     private readonly center: Float32Array,
@@ -109,7 +106,8 @@ export class HnswGraph {
     this.scratch = new Float32Array(dimensions);
   }
 
-  private static empty(dimensions: number, o: HnswOptions): InstanceType<typeof Index> {
+  private static empty(dimensions: number, o: HnswOptions): Index {
+    const { Index, MetricKind, ScalarKind } = usearch();
     return new Index({
       dimensions,
       metric: MetricKind.Cos,
@@ -293,7 +291,7 @@ export class HnswGraph {
     const wanted = Math.min(k, size);
     const batch = new Float32Array(queries.length * d);
     for (const [i, query] of queries.entries()) batch.set(this.centred(query, this.options.queryCentring), i * d);
-    const found = this.index.search(batch, wanted, this.options.threads) as UsearchModule.BatchMatches;
+    const found = this.index.search(batch, wanted, this.options.threads) as BatchMatches;
     return queries.map((_, i) => Array.from(found.keys.subarray(i * wanted, i * wanted + Number(found.counts[i])), Number));
   }
 

@@ -6,12 +6,7 @@
  * vectors) and late interaction's vocabulary (word vectors) are both one of these: derived data, rebuilt from
  * the store's tables on first use.
  */
-import { createRequire } from "node:module";
-import type * as UsearchModule from "usearch";
-
-// usearch's ESM entry finds its native build by walking up from a path parsed out of a stack trace, which
-// recurses forever when the caller has no file path (node -e, some bundlers); the CommonJS entry uses __dirname.
-const { exactSearch, MetricKind } = createRequire(import.meta.url)("usearch") as typeof UsearchModule;
+import { usearch } from "./usearch.js";
 
 export interface Neighbour {
   key: number;
@@ -100,6 +95,7 @@ export class VectorMatrix {
     // usearch reads a typed array from the start of its buffer, whatever its offset (a view from row 2 is searched
     // as rows 0…): rows after the first are passed as a copy
     const rows = fromRow === 0 ? this.data.subarray(0, this.size * d) : this.data.slice(fromRow * d, this.size * d);
+    const { exactSearch, MetricKind } = usearch();
     const matches = exactSearch(rows, query, d, count, MetricKind.IP, 1);
     const found = matches.keys as BigUint64Array;
     const distances = matches.distances as Float32Array;
@@ -219,6 +215,7 @@ export class VectorMatrix {
     for (let j = 0; j < d; j++) top = Math.max(top, Math.abs(query[j]));
     const q = new Int8Array(d);
     if (top > 0) for (let j = 0; j < d; j++) q[j] = Math.round((query[j] / top) * 127);
+    const { exactSearch, MetricKind } = usearch();
     const matches = exactSearch(this.codes!.subarray(0, this.size * d), q, d, SHORTLIST * k, MetricKind.IP, 1);
     const found = matches.keys as BigUint64Array;
     const scored: { row: number; similarity: number }[] = [];

@@ -2,7 +2,11 @@
  * @module surfaces/cli/progress
  * A progress bar on stderr, shown only when stderr is a terminal (never in pipes, CI logs or --json runs).
  */
-import cliProgress from "cli-progress";
+import { createRequire } from "node:module";
+import type * as CliProgress from "cli-progress";
+
+/** cli-progress (CommonJS, a score of modules) is required when a bar is first drawn on a terminal, not at start-up. */
+const requireHere = createRequire(import.meta.url);
 
 export interface Progress {
   /** `rate`: units a second, shown when the bar was made with `{ rate: true }`. */
@@ -13,6 +17,7 @@ export interface Progress {
 export function progressBar(label: string, unit: string, options: { rate?: boolean } = {}): Progress {
   if (!process.stderr.isTTY) return { update() {}, stop() {} };
   const rate = options.rate ? ` | {rate} ${unit}/s` : "";
+  const cliProgress = requireHere("cli-progress") as typeof CliProgress;
   const bar = new cliProgress.SingleBar(
     { format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit}${rate} | {eta_formatted} left`, stream: process.stderr, hideCursor: true },
     cliProgress.Presets.shades_classic,
