@@ -168,3 +168,21 @@ test("a summary sentence whose statement a later memory revised is marked, the m
     await engine.close();
   }
 });
+
+test("a statement revised within the same window leaves the message's other sentences in the window's summary", async () => {
+  const engine = await openMemory({ path: join(tempDir(), "same-week.db"), now: Date.parse("2026-11-20T12:00:00Z") });
+  const fee = "The mooring fee for the boat is 180 pounds a month.";
+  const birthday = "My sister's birthday is on the 22nd, so I need a present.";
+  try {
+    await engine.remember({ text: `I'm on the night shift at the depot from the 3rd. ${birthday} ${fee}`, user: "bob", at: "2026-10-27T09:00:00Z" });
+    const raised = await engine.remember({ text: "The mooring fee for the boat went up to 240 pounds a month.", user: "bob", at: "2026-10-29T09:00:00Z" });
+    assert.equal(raised.edges[0]?.statement, fee);
+    const day = (await engine.pyramid({ level: "day", filter: { user: "bob" } })).nodes.find((n) => n.id === "p_day_2026-10-27~user:bob");
+    assert.ok(day?.sentences.some((s) => s.text === birthday), "the birthday, said in passing, is still in its day");
+    const week = (await engine.pyramid({ level: "week", filter: { user: "bob" } })).nodes.find((n) => n.id === "p_week_2026-W44~user:bob");
+    assert.ok(week?.sentences.some((s) => s.text === birthday), JSON.stringify(week?.sentences.map((s) => s.text)));
+    assert.ok(!week?.sentences.some((s) => s.text === fee && s.status === "current"), "the old fee is not summarised as current");
+  } finally {
+    await engine.close();
+  }
+});

@@ -137,7 +137,8 @@ async function buildPass(deps: BuildDeps, opts: PyramidOptions, report: BuildRep
 /**
  * A day's turns split into sentences, or the sentences of the child nodes (a month keeps those of its own
  * days). Sentences from a memory that another memory of the window supersedes are left out: the window already
- * knows the newer version.
+ * knows the newer version. When the edge names one statement of the memory, only that sentence is left out: a fact
+ * said in passing beside it ("my sister's birthday is on the 22nd") is still the window's.
  */
 async function candidateSentences(store: Store, window: Window, inputs: Memory[]): Promise<SummarySentence[]> {
   const sentences =
@@ -151,11 +152,16 @@ async function candidateSentences(store: Store, window: Window, inputs: Memory[]
           });
   const sources = [...new Set(sentences.flatMap((s) => s.sources))];
   if (sources.length === 0) return sentences;
-  const stale = new Set<string>();
+  // a memory replaced whole, or the statements of a memory an edge names (the rest of that message still stands)
+  const whole = new Set<string>();
+  const statements = new Map<string, string[]>();
   for (const e of await store.edgesTouching(sources, "supersedes")) {
-    if (e.retractedAt === null && e.validFrom >= window.start && e.validFrom < window.end) stale.add(e.to);
+    if (e.retractedAt !== null || e.validFrom < window.start || e.validFrom >= window.end) continue;
+    if (e.statement === null) whole.add(e.to);
+    else statements.set(e.to, [...(statements.get(e.to) ?? []), e.statement.trim()]);
   }
-  return sentences.filter((s) => !s.sources.every((id) => stale.has(id)));
+  const replaced = (s: SummarySentence, id: string) => whole.has(id) || (statements.get(id) ?? []).some((st) => st.includes(s.text.trim()) || s.text.includes(st));
+  return sentences.filter((s) => !s.sources.every((id) => replaced(s, id)));
 }
 
 /** The summary memory of a node, ready to write (its id is the node's stable id). */
