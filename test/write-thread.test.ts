@@ -17,7 +17,7 @@ import { bigText } from "../bench/big-text.js";
 import { Engine } from "../src/api/engine.js";
 import { defaultGloveEmbedder } from "../src/api/open.js";
 import { SqliteStore, type SqliteStoreOptions } from "../src/backends/sqlite/store.js";
-import { WriteThread } from "../src/backends/sqlite/write-thread.js";
+import { PART_CHUNKS, WriteThread } from "../src/backends/sqlite/write-thread.js";
 import { CascadeError } from "../src/errors.js";
 import { tempDir } from "./helpers.js";
 
@@ -96,6 +96,43 @@ test("a large memory written on the write thread is stored as on the store's own
     assert.deepEqual(answer(await a.engine.recall(q, { now })), answer(await b.engine.recall(q, { now })), q);
   }
   assert.equal((a.store as unknown as { vectors: { loads: number } }).vectors.loads, loads, "the matrix took the thread's chunks without reading the table");
+  await a.engine.close();
+  await b.engine.close();
+});
+
+/** Every chunk row of the memories as text, in the order of their texts and ords (ids and rowids aside). */
+function chunkRows(path: string): unknown[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db
+      .prepare("SELECT m.text, m.title, c.ord, c.start, c.end, c.indexed_text, c.terms, c.context_chars, hex(c.vector) FROM memories m JOIN chunks c ON c.memory_rowid = m.rowid WHERE m.kind <> 'summary' ORDER BY m.text, c.ord")
+      .raw()
+      .all();
+  } finally {
+    db.close();
+  }
+}
+
+test("a batch of more chunks than one message holds goes to the thread in parts and is stored as on the store's own connection", async () => {
+  const dir = tempDir();
+  const a = await engineAt(join(dir, "thread.db"), {});
+  const b = await engineAt(join(dir, "own.db"), { writeThread: false });
+  // one batch (within write-batches' characters): the first part ends inside the long memory, the second carries
+  // its last chunks and the short memories after it
+  const batch = [{ text: bigText(250_000, 8), title: "one" }, { text: "Noor booked the venue." }, { text: "Grace Liu postponed the offsite." }];
+  const { writes } = await threaded(() => a.engine.rememberMany(batch));
+  assert.equal(writes, 1);
+  await b.engine.rememberMany(batch);
+  const rows = chunkRows(join(dir, "thread.db"));
+  assert.ok(rows.length > PART_CHUNKS + 2, `${rows.length} chunks: more than one part`);
+  assert.deepEqual(rows, chunkRows(join(dir, "own.db")));
+  // two writers at once: their parts may alternate on the way to the thread, each batch is still stored whole
+  const [x, y] = [bigText(130_000, 21), bigText(130_000, 22)];
+  const both = await threaded(() => Promise.all([a.engine.remember({ text: x }), a.engine.remember({ text: y })]));
+  assert.equal(both.writes, 2);
+  await b.engine.remember({ text: x });
+  await b.engine.remember({ text: y });
+  assert.deepEqual(chunkRows(join(dir, "thread.db")), chunkRows(join(dir, "own.db")));
   await a.engine.close();
   await b.engine.close();
 });

@@ -13,7 +13,7 @@ import type { Suggestion } from "../model/graph.js";
 import type { ShownSentence } from "../model/pyramid.js";
 import type { MemoryInput, SearchResult } from "../model/types.js";
 import { systemClock, type Clock } from "../ports/clock.js";
-import type { DoctorCheck, EmbedderStamp, StoreStats } from "../ports/store.js";
+import type { DoctorCheck, EmbedderStamp, Store, StoreStats } from "../ports/store.js";
 import type { Summarizer } from "../ports/summarizer.js";
 import { buildPyramid, type BuildDeps, type BuildReport } from "../pyramid/build.js";
 import { ExtractiveSummarizer } from "../pyramid/extractive.js";
@@ -41,6 +41,7 @@ import { rememberOne } from "./remember-actions.js";
 import { showMemory, validateQuery } from "./recall-actions.js";
 import { doctorChecks, refuseOtherEmbedder, vitals } from "./store-actions.js";
 import { tracedStore } from "./traced-store.js";
+import { pacedStore } from "./paced-store.js";
 import { WritePath, type BatchOptions, type BatchResult, type MemoryChanges, type Remembered, type WriteOptions } from "./write-path.js";
 
 export type { EngineConfig } from "./engine-config.js";
@@ -60,8 +61,9 @@ export class Engine {
   /** Built by the first `recall`, which loads the search pipeline (api/search-actions.ts): a store opened to list or count never does. */
   private channels: Channel[] | undefined;
   private readonly graphWalk: GraphChannel;
-  /** Every span's namespace attribute. */
-  private readonly traceAttributes: { "cascade.namespace"?: string };
+  /** The store as searches read it: other requests are answered between its calls (paced-store.ts). */
+  private readonly searchStore: Store;
+  private readonly traceAttributes: { "cascade.namespace"?: string }; // every span's namespace attribute
 
   private constructor(private readonly ports: EnginePorts, config: EngineConfig, identity: EngineIdentity) {
     // every store call a span of its own (a no-op until the host registers a tracer provider: tracing.ts)
@@ -75,7 +77,8 @@ export class Engine {
     this.summarizer = this.config.summarizer ?? new ExtractiveSummarizer(ports.embedder);
     this.keeper = new PyramidKeeper(() => this.pyramidDeps(), this.config.pyramid);
     this.writes = new WritePath({ store: ports.store, embedder: ports.embedder, clock: this.clock, stamp: this.stamp, keeper: this.keeper }, this.config);
-    this.graphWalk = graphChannel(ports.store, this.config.graph);
+    this.searchStore = pacedStore(ports.store);
+    this.graphWalk = graphChannel(this.searchStore, this.config.graph);
   }
 
   /** Opens an engine over a store, refusing a store that was built in another embedder's vector space. */
@@ -172,8 +175,8 @@ export class Engine {
       validateQuery(query);
       span.setAttributes({ "cascade.k": resolved.k, "cascade.channels": [...resolved.channels], "cascade.query.chars": query.length });
       const { recallChannels, runSearch } = await import("./search-actions.js");
-      this.channels ??= recallChannels(this.ports, this.config);
-      const result = await runSearch({ store: this.ports.store, embedder: this.ports.embedder, channels: this.channels, graph: this.graphWalk, config: this.config }, query, resolved);
+      this.channels ??= recallChannels({ ...this.ports, store: this.searchStore }, this.config);
+      const result = await runSearch({ store: this.searchStore, embedder: this.ports.embedder, channels: this.channels, graph: this.graphWalk, config: this.config }, query, resolved);
       span.setAttribute("cascade.hits", result.hits.length);
       return result;
     });

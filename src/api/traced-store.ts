@@ -13,7 +13,7 @@ import { inSpanSyncOrAsync } from "../tracing.js";
 
 const STREAMS = new Set(["allVectors"]);
 
-function methodNames(target: object): string[] {
+export function methodNames(target: object): string[] {
   const names = new Set<string>();
   for (let proto = target; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
     for (const [name, d] of Object.entries(Object.getOwnPropertyDescriptors(proto))) {

@@ -17,7 +17,7 @@ import { formatInstant } from "../time/iso.js";
 import { normalizeInPlace } from "../vectors/math.js";
 import type { ValidMemory } from "./validate-memory.js";
 import { letIoIn, letIoInEvery, pacer } from "../event-loop.js";
-import { eachSentenceSpans, type Span } from "../text/sentences.js";
+import { pacedSentenceSpans } from "../text/sentences.js";
 
 /**
  * ulid's default generator asks the OS for randomness once per character, which cost a third of import time;
@@ -49,17 +49,6 @@ export function newMemoryId(): string {
  */
 function indexedText(memory: ValidMemory, text: string): string {
   return withSpeaker(memory.speaker, text);
-}
-
-/** A text's sentences, split with pauses for I/O (a long one's splitting is tens of milliseconds). */
-async function pacedSentenceSpans(text: string): Promise<Span[]> {
-  const work = eachSentenceSpans(text);
-  const pause = pacer();
-  for (;;) {
-    const step = work.next();
-    if (step.done) return step.value;
-    await pause();
-  }
 }
 
 /** A memory chunked and embedded on its own text: all of preparing that reads nothing from the store. */

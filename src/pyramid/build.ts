@@ -9,7 +9,7 @@
  * written only if every memory it was read from still exists at that moment (the store checks, under its write
  * lock): a memory forgotten while a slow summariser was at work never comes back in a summary.
  */
-import { sentencesOf } from "../text/sentences.js";
+import { pacedSentenceSpans } from "../text/sentences.js";
 import { withSpeaker } from "../text/speaker.js";
 import type { Memory } from "../model/types.js";
 import { SUMMARY_KIND, type NodeLevel, type SummarySentence } from "../model/pyramid.js";
@@ -141,9 +141,10 @@ async function buildPass(deps: BuildDeps, opts: PyramidOptions, report: BuildRep
  * said in passing beside it ("my sister's birthday is on the 22nd") is still the window's.
  */
 async function candidateSentences(store: Store, window: Window, inputs: Memory[]): Promise<SummarySentence[]> {
+  // a day's memories are split with pauses for I/O: a day holding a megabyte memory held the thread ~100 ms here
   const sentences =
     window.level === "day"
-      ? inputs.flatMap((m) => sentencesOf(m.text).map((text): SummarySentence => ({ text, speaker: m.speaker, at: m.at, sources: [m.id] })))
+      ? await daySentences(inputs)
       : inputs
           .flatMap((node) => (node.metadata.sentences as SummarySentence[] | undefined) ?? [])
           .filter((s) => {
@@ -162,6 +163,13 @@ async function candidateSentences(store: Store, window: Window, inputs: Memory[]
   }
   const replaced = (s: SummarySentence, id: string) => whole.has(id) || (statements.get(id) ?? []).some((st) => st.includes(s.text.trim()) || s.text.includes(st));
   return sentences.filter((s) => !s.sources.every((id) => replaced(s, id)));
+}
+
+/** The sentences of a day's memories, in order, each naming its memory. */
+async function daySentences(inputs: Memory[]): Promise<SummarySentence[]> {
+  const out: SummarySentence[] = [];
+  for (const m of inputs) for (const s of await pacedSentenceSpans(m.text)) out.push({ text: m.text.slice(s.start, s.end), speaker: m.speaker, at: m.at, sources: [m.id] });
+  return out;
 }
 
 /** The summary memory of a node, ready to write (its id is the node's stable id). */

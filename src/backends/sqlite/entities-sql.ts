@@ -21,6 +21,7 @@ import { filterCondition, isEmptyFilter } from "./filter-sql.js";
 import { quoteFtsTerm } from "./fts-query.js";
 import { deeper, liveFilter } from "./expiry-sql.js";
 import type { OwnerCache } from "./owner-cache.js";
+import { pacer } from "../../event-loop.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -236,22 +237,40 @@ export function entityById(stmt: Prepare, id: string): EntityInfo | undefined {
   return row && toEntityInfo(row);
 }
 
-/** The distinct indexed words of each memory's chunks, from the `terms` column ingest already wrote, with df. */
-export function wordsOf(stmt: Prepare, memoryIds: string[]): Map<string, { word: string; df: number }[]> {
-  const rows = stmt(
-    `SELECT m.id, c.terms FROM json_each(?) j JOIN memories m ON m.id = j.value JOIN chunks c ON c.memory_rowid = m.rowid`,
-  ).raw().all(JSON.stringify(memoryIds)) as [string, string][];
+/**
+ * The distinct indexed words of each memory's chunks, from the `terms` column ingest already wrote, with df. The
+ * chunks are read a slice at a time, with a pause for I/O between slices once 10 ms have passed: a seed memory of
+ * a megabyte has 1,252 chunks, whose words took ~80 ms in one stretch on a loaded machine. Words keep the order in
+ * which the chunks (by ord) first hold them.
+ */
+export async function wordsOf(stmt: Prepare, memoryIds: string[]): Promise<Map<string, { word: string; df: number }[]>> {
+  const slice = stmt(
+    `SELECT c.ord, c.terms FROM chunks c WHERE c.memory_rowid = (SELECT rowid FROM memories WHERE id = ?) AND c.ord > ? ORDER BY c.ord LIMIT ${WORDS_SLICE}`,
+  ).raw();
+  const pause = pacer();
   const byMemory = new Map<string, Set<string>>();
-  for (const [id, terms] of rows) {
-    let set = byMemory.get(id);
-    if (!set) byMemory.set(id, (set = new Set()));
-    for (const t of terms.split(" ")) if (t) set.add(t);
+  for (const id of memoryIds) {
+    let after = -1;
+    for (;;) {
+      const rows = slice.all(id, after) as [number, string][];
+      if (rows.length === 0) break;
+      let set = byMemory.get(id);
+      if (!set) byMemory.set(id, (set = new Set()));
+      for (const [, terms] of rows) for (const t of terms.split(" ")) if (t) set.add(t);
+      after = rows[rows.length - 1][0];
+      if (rows.length < WORDS_SLICE) break;
+      await pause();
+    }
+    await pause();
   }
   const all = [...new Set([...byMemory.values()].flatMap((s) => [...s]))];
   // json_each drives the join, so each word is one index lookup (an IN (subquery) here scanned the vocabulary)
   const df = new Map(stmt("SELECT t.term, t.df FROM json_each(?) j JOIN terms t ON t.term = j.value").raw().all(JSON.stringify(all)) as [string, number][]);
   return new Map([...byMemory].map(([id, set]) => [id, [...set].map((word) => ({ word, df: df.get(word) ?? 0 }))]));
 }
+
+/** Chunks whose words are read in one statement (wordsOf). */
+const WORDS_SLICE = 128;
 
 /**
  * The memories whose body holds each word, at most `limit` each, that pass the filter: one FTS5 lookup a word.
@@ -305,6 +324,9 @@ export function checkEntityCounts(stmt: Prepare, repair: boolean): { name: strin
   return check;
 }
 
+/** Entities read between two chances to pause (one indexed statement each, a few tenths of a millisecond). */
+const MENTIONING_SLICE = 16;
+
 /** The store's entity reads over its statement cache. */
 export function sqliteEntityReads(stmt: Prepare, owners: OwnerCache): EntityReads {
   return {
@@ -312,8 +334,18 @@ export function sqliteEntityReads(stmt: Prepare, owners: OwnerCache): EntityRead
     byKeys: async (keys) => entitiesByKeys(stmt, keys),
     byId: async (id) => entityById(stmt, id) ?? null,
     mentionsOf: async (ids, filter) => mentionsOf(stmt, ids, filter),
-    wordsOf: async (ids) => wordsOf(stmt, ids),
+    wordsOf: (ids) => wordsOf(stmt, ids),
     holdingWords: async ({ words, limit, filter }) => holdingWords(stmt, owners, words, limit, filter),
-    mentioning: async ({ entityIds, limit, filter }) => mentioning(stmt, entityIds, limit, filter),
+    mentioning: async ({ entityIds, limit, filter }) => {
+      // one statement an entity: a seed memory of a megabyte mentions hundreds (438 entities, ~20-80 ms in one
+      // stretch), so other requests are let in every 10 ms; each statement reads what is committed when it runs
+      const out: MentioningMemory[] = [];
+      const pause = pacer();
+      for (let i = 0; i < entityIds.length; i += MENTIONING_SLICE) {
+        if (i > 0) await pause();
+        out.push(...mentioning(stmt, entityIds.slice(i, i + MENTIONING_SLICE), limit, filter));
+      }
+      return out;
+    },
   };
 }

@@ -215,14 +215,21 @@ export function removeMemoryRow(prepare: Prepare, rowid: number, id: string): nu
 }
 
 export function hydrate(prepare: Prepare, chunkIds: number[]): Map<number, HydratedChunk> {
-  const rows = prepare(
-    `SELECT c.id AS chunk_id, c.ord, c.start, c.end, ${MEMORY_COLUMNS}
-     FROM chunks c JOIN memories m ON m.rowid = c.memory_rowid
-     WHERE c.id IN (SELECT value FROM json_each(?))`,
-  ).all(JSON.stringify(chunkIds)) as (MemoryRow & { chunk_id: number; ord: number; start: number; end: number })[];
+  // the chunks first, then each of their memories once: a search's hits and context often hold several chunks of
+  // one long memory, and a row a chunk read (and decoded) that memory's whole text each time (a megabyte's ~30
+  // chunks: ~120 ms in one statement)
+  const chunks = prepare(
+    "SELECT c.id AS chunk_id, c.ord, c.start, c.end, c.memory_rowid FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?))",
+  ).all(JSON.stringify(chunkIds)) as { chunk_id: number; ord: number; start: number; end: number; memory_rowid: number }[];
+  const rowids = [...new Set(chunks.map((c) => c.memory_rowid))];
+  const memories = new Map(
+    (prepare(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.rowid IN (SELECT value FROM json_each(?))`).all(JSON.stringify(rowids)) as MemoryRow[]).map((r) => [r.rowid, r]),
+  );
   const out = new Map<number, HydratedChunk>();
-  for (const r of rows) {
-    const memory = toMemory(r);
+  for (const r of chunks) {
+    const row = memories.get(r.memory_rowid);
+    if (!row) continue; // forgotten between the two reads: as if the chunk had gone too
+    const memory = toMemory(row);
     out.set(r.chunk_id, { chunkId: r.chunk_id, ord: r.ord, start: r.start, end: r.end, text: memory.text.slice(r.start, r.end), memory });
   }
   return out;

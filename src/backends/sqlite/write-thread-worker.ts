@@ -2,8 +2,9 @@
  * @module backends/sqlite/write-thread-worker
  * The thread behind a WriteThread (write-thread.ts): its own connection to the store's file, opened as the store
  * opens its own (the same pragmas, IMMEDIATE transactions, the damaged-store guard), which writes each batch it is
- * sent in one transaction (write-batch.ts) and answers with the chunk ids, the edges and the chunk generation at
- * the transaction's start and end. One message at a time, in the order sent.
+ * sent in one transaction (write-batch.ts), once the batch's last part has come (write-thread.ts WritePart), and
+ * answers with the chunk ids, the edges and the chunk generation at the transaction's start and end. One message at
+ * a time, in the order sent.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { openConnection } from "./connection.js";
@@ -12,7 +13,7 @@ import { StatementCache } from "./statement-cache.js";
 import type Database from "better-sqlite3";
 import { withGenerations } from "./version.js";
 import { writeBatch } from "./write-batch.js";
-import { receivedMemories, type WriteReply, type WriteRequest } from "./write-thread.js";
+import { receivedMemories, type Arriving, type WritePart, type WriteReply } from "./write-thread.js";
 
 const { path } = workerData as { path: string };
 const db = openConnection(path);
@@ -27,10 +28,22 @@ function prepare(sql: string): Database.Statement {
   return s;
 }
 
-parentPort!.on("message", (request: WriteRequest) => {
+/** Batches whose last part has not come yet, by request id (two writers' parts may alternate). */
+const arriving = new Map<number, Arriving>();
+
+parentPort!.on("message", (part: WritePart) => {
+  const batch = part.head ? { head: part.head, chunks: [], vectors: [] } : arriving.get(part.id)!;
+  batch.chunks.push(...part.chunks);
+  batch.vectors.push(part.vectors);
+  if (!part.last) {
+    arriving.set(part.id, batch);
+    return;
+  }
+  arriving.delete(part.id);
+  const request = { id: part.id, ...batch.head };
   let reply: WriteReply;
   try {
-    const { result: out, before, after } = withGenerations(db, prepare, () => writeBatch(prepare, receivedMemories(request), request.stamp, request.edges));
+    const { result: out, before, after } = withGenerations(db, prepare, () => writeBatch(prepare, receivedMemories(batch), request.stamp, request.edges));
     reply = { id: request.id, chunkIds: Float64Array.from(out.chunks, (c) => c.chunkId), edges: out.edges, before, after };
   } catch (err) {
     const e = err as { name?: string; message?: string; code?: unknown; field?: unknown };

@@ -20,6 +20,7 @@ import type { PreparedMemory } from "../../model/types.js";
 import type { EmbedderStamp } from "../../ports/store.js";
 import { asStoreError } from "./connection.js";
 import { ThreadClient } from "./thread-client.js";
+import { pacer } from "../../event-loop.js";
 
 /** A chunk as it travels: its words as one string, its vector in the request's one buffer. */
 export interface SentChunk {
@@ -31,27 +32,43 @@ export interface SentChunk {
   terms: string;
 }
 
+/** The memories of a batch without their chunks, each with how many of the batch's chunks are its own. */
+export type SentMemory = Omit<PreparedMemory, "chunks"> & { chunkCount: number };
+
 /**
- * A batch as it travels to the thread. Copying a message costs the sending thread too: a megabyte's 1,252 chunks
- * as objects with word lists and one array a vector took ~15 ms; as strings and one transferred buffer, less.
+ * A batch as it travels to the thread: in parts of at most PART_CHUNKS chunks, the first with the memories (their
+ * texts), the stamp and the edges, the last marked so; the thread writes once the last has come. Making and
+ * copying a message costs the sending thread: a megabyte's 1,252 chunks in one message held it 60-80 ms on a loaded
+ * machine (~15 ms idle); in parts, a server answers other requests between two. Each part's vectors are one
+ * transferred buffer, its chunks' words strings.
  */
-export interface WriteRequest {
+export interface WritePart {
   id: number;
-  memories: (Omit<PreparedMemory, "chunks"> & { chunks: SentChunk[] })[];
-  /** Every chunk's vector, in order, `dimensions` numbers each. */
+  head?: { memories: SentMemory[]; dimensions: number; stamp: EmbedderStamp; edges: EdgeDraft[] };
+  chunks: SentChunk[];
+  /** The part's chunk vectors, in order, `dimensions` numbers each. */
   vectors: Float32Array;
-  dimensions: number;
-  stamp: EmbedderStamp;
-  edges: EdgeDraft[];
+  last: boolean;
 }
 
-/** The batch again, on the thread. */
-export function receivedMemories(request: WriteRequest): PreparedMemory[] {
+/** Chunks in one part of a batch sent to the thread (a few milliseconds of making and copying). */
+export const PART_CHUNKS = 256;
+
+/** A batch on its way in, on the thread: what the parts so far brought. */
+export interface Arriving {
+  head: NonNullable<WritePart["head"]>;
+  chunks: SentChunk[];
+  vectors: Float32Array[];
+}
+
+/** The batch again, on the thread, once its last part has come. */
+export function receivedMemories(batch: Arriving): PreparedMemory[] {
+  const { dimensions } = batch.head;
+  const vectors = batch.vectors.flatMap((part) => Array.from({ length: part.length / dimensions }, (_, i) => part.subarray(i * dimensions, (i + 1) * dimensions)));
   let next = 0;
-  const { vectors, dimensions } = request;
-  return request.memories.map((p) => ({
+  return batch.head.memories.map(({ chunkCount, ...p }) => ({
     ...p,
-    chunks: p.chunks.map((c) => ({ ...c, text: "", terms: c.terms ? c.terms.split(" ") : [], vector: vectors.subarray(next * dimensions, ++next * dimensions) })),
+    chunks: batch.chunks.slice(next, (next += chunkCount)).map((c, i) => ({ ...c, text: "", terms: c.terms ? c.terms.split(" ") : [], vector: vectors[next - chunkCount + i] })),
   }));
 }
 
@@ -87,27 +104,32 @@ export class WriteThread {
     return this.thread.alive;
   }
 
-  /** Writes the batch in one transaction on the thread's connection. */
-  async write(memories: PreparedMemory[], stamp: EmbedderStamp, edges: EdgeDraft[]): Promise<ThreadWritten> {
-    // only what the rows hold travels (a chunk's own text is a slice of the memory's, already sent with it)
-    const dimensions = stamp.dimensions;
-    let total = 0;
-    for (const p of memories) total += p.chunks.length;
-    const vectors = new Float32Array(total * dimensions);
-    let next = 0;
-    const sent = memories.map((p) => ({
-      ...p,
-      chunks: p.chunks.map((c): SentChunk => {
-        vectors.set(c.vector, next++ * dimensions);
-        return { ord: c.ord, start: c.start, end: c.end, indexedText: c.indexedText, contextChars: c.contextChars, terms: c.terms.join(" ") };
-      }),
-    }));
+  /** Writes the batch in one transaction on the thread's connection; its parts are sent with `pause` between two. */
+  async write(memories: PreparedMemory[], stamp: EmbedderStamp, edges: EdgeDraft[], pause = pacer()): Promise<ThreadWritten> {
     // a reply that carries an error rejects (ThreadClient), so the one that resolves carries the write's result
-    const reply = (await this.thread.send({ memories: sent, vectors, dimensions, stamp, edges } satisfies Omit<WriteRequest, "id">, [vectors.buffer])) as Extract<WriteReply, { chunkIds: Float64Array }>;
+    const reply = (await this.thread.sendParts(parts(memories, stamp, edges), pause)) as Extract<WriteReply, { chunkIds: Float64Array }>;
     return { chunkIds: Array.from(reply.chunkIds), edges: reply.edges, before: reply.before, after: reply.after };
   }
 
   async close(): Promise<void> {
     await this.thread.close(new CascadeError("STORE_ERROR", "the store was closed while a write was in flight; it was not reported done"));
   }
+}
+
+/** The parts of a batch, each made when it is sent; only what the rows hold travels (a chunk's own text is a slice of the memory's, sent with it). */
+function* parts(memories: PreparedMemory[], stamp: EmbedderStamp, edges: EdgeDraft[]): Generator<{ message: Omit<WritePart, "id">; transfer: ArrayBuffer[] }> {
+  const dimensions = stamp.dimensions;
+  const all = memories.flatMap((p) => p.chunks);
+  let head: WritePart["head"] = { memories: memories.map(({ chunks, ...p }) => ({ ...p, chunkCount: chunks.length })), dimensions, stamp, edges };
+  let from = 0;
+  do {
+    const slice = all.slice(from, (from += PART_CHUNKS));
+    const vectors = new Float32Array(slice.length * dimensions);
+    const chunks = slice.map((c, i): SentChunk => {
+      vectors.set(c.vector, i * dimensions);
+      return { ord: c.ord, start: c.start, end: c.end, indexedText: c.indexedText, contextChars: c.contextChars, terms: c.terms.join(" ") };
+    });
+    yield { message: { head, chunks, vectors, last: from >= all.length }, transfer: [vectors.buffer as ArrayBuffer] };
+    head = undefined;
+  } while (from < all.length);
 }
