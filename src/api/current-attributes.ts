@@ -7,7 +7,7 @@
  * said of "you" is the scope's user's, so it is filed under the speaker who speaks most in that scope apart from
  * the assistant.
  */
-import { attributeValues, type AttributeValue } from "../graph/attributes.js";
+import { attributeValues, voiceOf, type AttributeValue } from "../graph/attributes.js";
 import type { Supersession } from "../graph/status.js";
 import type { Memory } from "../model/types.js";
 
@@ -35,8 +35,6 @@ export interface AttributeStateJson {
   before: AttributeValueJson[];
 }
 
-const ASSISTANT = "assistant";
-
 interface Stated {
   memory: Memory;
   value: AttributeValue;
@@ -49,10 +47,10 @@ export function attributeStates(memories: Memory[], status: Map<string, Superses
   const usual = usualSpeakers(memories);
   const stated: Stated[] = [];
   for (const m of memories) {
-    const assistant = m.role === ASSISTANT;
-    const holder = assistant ? (usual.get(scopeKey(m)) ?? null) : m.speaker;
+    const voice = voiceOf(m);
+    const holder = voice === "assistant" ? (usual.get(scopeKey(m)) ?? null) : m.speaker;
     const s = status.get(m.id);
-    for (const value of attributeValues(m.text, assistant ? "assistant" : "speaker")) {
+    for (const value of attributeValues(m.text, voice)) {
       const said = m.text.slice(value.index, value.index + value.length);
       const standing = s !== undefined && s.status !== "superseded" && !s.revised.some((r) => r.statement.includes(said));
       stated.push({ memory: m, value, holder, standing });
@@ -85,7 +83,7 @@ const scopeKey = (m: Memory) => `${m.user ?? ""}\u0000${m.agent ?? ""}`;
 function usualSpeakers(memories: Memory[]): Map<string, string> {
   const counts = new Map<string, Map<string, number>>();
   for (const m of memories) {
-    if (m.role === ASSISTANT || !m.speaker) continue;
+    if (voiceOf(m) === "assistant" || !m.speaker) continue;
     const c = counts.get(scopeKey(m)) ?? new Map<string, number>();
     c.set(m.speaker, (c.get(m.speaker) ?? 0) + 1);
     counts.set(scopeKey(m), c);

@@ -20,6 +20,9 @@
  */
 export type Voice = "speaker" | "assistant";
 
+/** The voice of a memory by its role. */
+export const voiceOf = (m: { role: string | null }): Voice => (m.role === "assistant" ? "assistant" : "speaker");
+
 export interface AttributeValue {
   /** What the value is of: "diet", "employer", "favourite colour", "gym". */
   attribute: string;

@@ -13,7 +13,7 @@ import type { Ranked } from "../model/types.js";
 import type { Store } from "../ports/store.js";
 import { judgedStatements, judgeStatements, leadingSentences } from "./statements.js";
 import { judgeSlots } from "./slots.js";
-import { attributeSearchWords, attributeValues, type Voice } from "./attributes.js";
+import { attributeSearchWords, attributeValues, voiceOf, type Voice } from "./attributes.js";
 
 export interface DetectionOptions {
   enabled: boolean;
@@ -188,7 +188,6 @@ async function whollySuperseded(store: Store, ids: string[], found: EdgeDraft[])
   return out;
 }
 
-const voiceOf = (m: { role: string | null }): Voice => (m.role === "assistant" ? "assistant" : "speaker");
 
 /** Up to this many sentences, a memory's values are read as statements (a chat message, a note). */
 const SLOT_SENTENCES = 8;

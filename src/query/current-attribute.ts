@@ -8,7 +8,7 @@
  * brought in if no channel found it), with the reason on it. Any other question, a question about the past, and a
  * store that never stated the attribute move nothing.
  */
-import { attributeSearchWords, attributeValues, possessedAttribute, type Voice } from "../graph/attributes.js";
+import { attributeSearchWords, attributeValues, possessedAttribute, voiceOf } from "../graph/attributes.js";
 import type { GraphTime } from "../model/graph.js";
 import type { SearchFilter } from "../model/types.js";
 import type { Store } from "../ports/store.js";
@@ -47,7 +47,6 @@ export function attributeAsked(question: string): string | null {
 const HEAD = 30;
 const SEARCHED = 30;
 
-const voiceOf = (role: string | null): Voice => (role === "assistant" ? "assistant" : "speaker");
 
 export async function currentAttributeFirst(
   store: Store,
@@ -64,7 +63,7 @@ export async function currentAttributeFirst(
   const memories = await store.getMemories(ids);
   // each memory's statement of the attribute, newest first
   const stating = [...memories.values()]
-    .map((m) => ({ m, value: attributeValues(m.text, voiceOf(m.role)).find((v) => v.attribute === attribute) }))
+    .map((m) => ({ m, value: attributeValues(m.text, voiceOf(m)).find((v) => v.attribute === attribute) }))
     .filter((x) => x.value)
     .sort((a, b) => Date.parse(b.m.at) - Date.parse(a.m.at) || (b.m.id < a.m.id ? -1 : 1));
   if (stating.length === 0) return ranked;
