@@ -43,6 +43,7 @@ export async function runSearch(d: RecallDeps, query: string, resolved: ReturnTy
     zone: d.config.pyramid.zone,
     context: d.config.context,
     neighbours: d.config.neighbours,
+    agreement: d.config.agreement,
     speakers: d.config.speakers,
     laterValues: d.config.laterValues,
   };
