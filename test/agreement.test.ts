@@ -31,6 +31,13 @@ describe("agreementWeights", () => {
     assert.deepEqual(agreementWeights(lists, { ...base, colbert: 0, curated: 0 }, 60, { top: 3, floor: 0 }).why, {});
   });
 
+  test("recency, an ordering of the others' candidates, keeps its weight and is not compared", () => {
+    const { weights, why } = agreementWeights({ ...lists, recency: list("z", "y", "x") }, { bm25: 1, curated: 1, colbert: 1, dense: 1, recency: 0.5 }, 60, { top: 3, floor: 0 });
+    assert.equal(weights.recency, 0.5);
+    assert.equal(why.recency, undefined);
+    assert.deepEqual(why.dense, { base: 1, shared: 1, of: 3, factor: 0.333 });
+  });
+
   test("floor 0: a channel sharing none of its top memories gets weight 0", () => {
     const { weights } = agreementWeights({ ...lists, time: list("q", "r") }, { bm25: 1, curated: 1, colbert: 1, dense: 1, time: 1 }, 60, { top: 3, floor: 0 });
     assert.equal(weights.time, 0);

@@ -39,6 +39,14 @@ export interface ChannelAgreement {
   factor: number;
 }
 
+/**
+ * Recency orders the other channels' candidates by date: every one of them is shared by construction, and its
+ * newest ten are not evidence to agree or disagree with. Damping it by agreement cost MADial 0.012 Recall@10,
+ * where recency carries 0.12 (fused without it 0.339 against 0.458); it keeps its weight and stays out of the
+ * others' fusion.
+ */
+const ORDERINGS: ReadonlySet<ChannelName> = new Set(["recency"]);
+
 /** A list's first `n` distinct memories. */
 function topMemories(list: readonly Ranked[], n: number): Set<string> {
   const out = new Set<string>();
@@ -59,7 +67,7 @@ export function agreementWeights(
   k: number,
   o: AgreementOptions,
 ): { weights: Partial<Record<ChannelName, number>>; why: Partial<Record<ChannelName, ChannelAgreement>> } {
-  const active = CHANNEL_NAMES.filter((c) => (lists[c]?.length ?? 0) > 0 && (weights[c] ?? 0) > 0);
+  const active = CHANNEL_NAMES.filter((c) => !ORDERINGS.has(c) && (lists[c]?.length ?? 0) > 0 && (weights[c] ?? 0) > 0);
   if (active.length < 3 || o.floor >= 1 || o.top < 1) return { weights, why: {} };
   const measured = active.map((c) => {
     const others: Partial<Record<ChannelName, Ranked[]>> = {};
