@@ -6,7 +6,7 @@
  * What the channels agree on is the signal every store and query carries without a model of either.
  *
  * For each channel with a list, its agreement is the share of its top `top` memories that are also in the top
- * `top` of the fusion of the other channels (the same weighted RRF, that channel left out). Its weight is scaled
+ * `top` of the fusion of the other channels (the same weighted RRF, that channel's contribution taken out). Its weight is scaled
  * by `floor + (1 - floor) · agreement`, divided by the same for the most agreeing channel, so that the channel the
  * others agree with most keeps its configured weight and none falls below `floor` of its own (RRF reads only
  * the weights' ratios). With fewer than three channels with a list nothing changes: two that disagree say nothing
@@ -69,10 +69,22 @@ export function agreementWeights(
 ): { weights: Partial<Record<ChannelName, number>>; why: Partial<Record<ChannelName, ChannelAgreement>> } {
   const active = CHANNEL_NAMES.filter((c) => !ORDERINGS.has(c) && (lists[c]?.length ?? 0) > 0 && (weights[c] ?? 0) > 0);
   if (active.length < 3 || o.floor >= 1 || o.top < 1) return { weights, why: {} };
+  // one fusion of every compared list; each channel's "others" score is the whole less its own contribution
+  const evidence: Partial<Record<ChannelName, Ranked[]>> = {};
+  for (const c of active) evidence[c] = lists[c];
+  const fused = fuse(evidence, weights, k);
   const measured = active.map((c) => {
-    const others: Partial<Record<ChannelName, Ranked[]>> = {};
-    for (const d of active) if (d !== c) others[d] = lists[d];
-    const consensus = new Set(fuse(others, weights, k).slice(0, o.top).map((f) => f.memoryId));
+    const w = weights[c]!;
+    const others: { id: string; score: number; best: number }[] = [];
+    for (const f of fused) {
+      let best = Infinity;
+      for (const d of f.sourcesHit) if (d !== c) best = Math.min(best, f.ranks[d]!);
+      if (best === Infinity) continue;
+      others.push({ id: f.memoryId, score: f.ranks[c] === undefined ? f.rrf : f.rrf - w / (k + f.ranks[c]!), best });
+    }
+    // fusion's own order: score, then best single rank, then id
+    others.sort((a, b) => b.score - a.score || a.best - b.best || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const consensus = new Set(others.slice(0, o.top).map((x) => x.id));
     const mine = topMemories(lists[c]!, o.top);
     let shared = 0;
     for (const id of mine) if (consensus.has(id)) shared++;
