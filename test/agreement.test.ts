@@ -15,7 +15,7 @@ describe("agreementWeights", () => {
   };
 
   test("the channel whose top memories the others do not share is damped; the most agreeing keep their weight", () => {
-    const { weights, why } = agreementWeights(lists, { bm25: 1, curated: 1, colbert: 0.5, dense: 1 }, 60, { top: 3, floor: 0.5 });
+    const { weights, why } = agreementWeights(lists, { bm25: 1, curated: 1, colbert: 0.5, dense: 1 }, 60, { top: 3, floor: 0.5, full: 1 });
     // the three lexical lists share a, b and c with the fusion of the others; dense shares only a
     assert.deepEqual(why.bm25, { base: 1, shared: 3, of: 3, factor: 1 });
     assert.deepEqual(why.colbert, { base: 0.5, shared: 3, of: 3, factor: 1 });
@@ -26,20 +26,20 @@ describe("agreementWeights", () => {
 
   test("floor 1, fewer than three channels with a list, or weight 0 leave the weights as configured", () => {
     const base = { bm25: 1, curated: 1, colbert: 1, dense: 1 };
-    assert.deepEqual(agreementWeights(lists, base, 60, { top: 3, floor: 1 }), { weights: base, why: {} });
-    assert.deepEqual(agreementWeights({ bm25: lists.bm25, dense: lists.dense, colbert: [] }, base, 60, { top: 3, floor: 0 }), { weights: base, why: {} });
-    assert.deepEqual(agreementWeights(lists, { ...base, colbert: 0, curated: 0 }, 60, { top: 3, floor: 0 }).why, {});
+    assert.deepEqual(agreementWeights(lists, base, 60, { top: 3, floor: 1, full: 1 }), { weights: base, why: {} });
+    assert.deepEqual(agreementWeights({ bm25: lists.bm25, dense: lists.dense, colbert: [] }, base, 60, { top: 3, floor: 0, full: 1 }), { weights: base, why: {} });
+    assert.deepEqual(agreementWeights(lists, { ...base, colbert: 0, curated: 0 }, 60, { top: 3, floor: 0, full: 1 }).why, {});
   });
 
   test("recency, an ordering of the others' candidates, keeps its weight and is not compared", () => {
-    const { weights, why } = agreementWeights({ ...lists, recency: list("z", "y", "x") }, { bm25: 1, curated: 1, colbert: 1, dense: 1, recency: 0.5 }, 60, { top: 3, floor: 0 });
+    const { weights, why } = agreementWeights({ ...lists, recency: list("z", "y", "x") }, { bm25: 1, curated: 1, colbert: 1, dense: 1, recency: 0.5 }, 60, { top: 3, floor: 0, full: 1 });
     assert.equal(weights.recency, 0.5);
     assert.equal(why.recency, undefined);
     assert.deepEqual(why.dense, { base: 1, shared: 1, of: 3, factor: 0.333 });
   });
 
   test("floor 0: a channel sharing none of its top memories gets weight 0", () => {
-    const { weights } = agreementWeights({ ...lists, time: list("q", "r") }, { bm25: 1, curated: 1, colbert: 1, dense: 1, time: 1 }, 60, { top: 3, floor: 0 });
+    const { weights } = agreementWeights({ ...lists, time: list("q", "r") }, { bm25: 1, curated: 1, colbert: 1, dense: 1, time: 1 }, 60, { top: 3, floor: 0, full: 1 });
     assert.equal(weights.time, 0);
     assert.equal(weights.bm25, 1);
   });

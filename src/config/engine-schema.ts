@@ -40,7 +40,7 @@ export const engineConfigSchema = z
     /** Conversational locality after fusion (query/neighbours.ts); 0 for either switches it off. */
     neighbours: z.object({ window: z.number().int().min(0).max(50), share: z.number().min(0).max(1) }).partial().strict().optional(),
     /** How far a channel the others do not back on a query is damped (fuse/agreement.ts); floor 1 switches it off. */
-    agreement: z.object({ top: z.number().int().min(1).max(1000), floor: unit }).partial().strict().optional(),
+    agreement: z.object({ top: z.number().int().min(1).max(1000), floor: unit, full: z.number().gt(0).max(1) }).partial().strict().optional(),
     /** Who said it, after fusion (query/speakers.ts); 0 switches it off. */
     speakers: z.object({ share: z.number().min(0).max(1), userShare: z.number().min(0).max(4), aboutShare: z.number().min(0).max(4) }).partial().strict().optional(),
     /** The later state wins at read time (query/later-values.ts); depth 0 switches it off. */

@@ -7,7 +7,7 @@
  *
  * For each channel with a list, its agreement is the share of its top `top` memories that are also in the top
  * `top` of the fusion of the other channels (the same weighted RRF, that channel's contribution taken out). Its weight is scaled
- * by `floor + (1 - floor) · agreement`, divided by the same for the most agreeing channel, so that the channel the
+ * by `floor + (1 - floor) · min(1, agreement / full)`, divided by the same for the most agreeing channel, so that the channel the
  * others agree with most keeps its configured weight and none falls below `floor` of its own (RRF reads only
  * the weights' ratios). With fewer than three channels with a list nothing changes: two that disagree say nothing
  * about which one is wrong. Only the lists already computed are read (a few fusions of a few hundred ranks).
@@ -23,10 +23,12 @@ export interface AgreementOptions {
   top: number;
   /** The factor of a channel that shares none of its top memories with the others (1: off). */
   floor: number;
+  /** The share of its top memories at and above which a channel counts as fully backed (1: only all of them). */
+  full: number;
 }
 
 /** Chosen on two datasets at a time out of LoCoMo, BEAM and MADial (docs/benchmark-notes.md). */
-export const defaultAgreement: Readonly<AgreementOptions> = Object.freeze({ top: 10, floor: 0.5 });
+export const defaultAgreement: Readonly<AgreementOptions> = Object.freeze({ top: 10, floor: 0.5, full: 1 });
 
 /** Why a channel's weight is what it is on this query. */
 export interface ChannelAgreement {
@@ -68,7 +70,7 @@ export function agreementWeights(
   o: AgreementOptions,
 ): { weights: Partial<Record<ChannelName, number>>; why: Partial<Record<ChannelName, ChannelAgreement>> } {
   const active = CHANNEL_NAMES.filter((c) => !ORDERINGS.has(c) && (lists[c]?.length ?? 0) > 0 && (weights[c] ?? 0) > 0);
-  if (active.length < 3 || o.floor >= 1 || o.top < 1) return { weights, why: {} };
+  if (active.length < 3 || o.floor >= 1 || o.top < 1 || !(o.full > 0)) return { weights, why: {} };
   // one fusion of every compared list; each channel's "others" score is the whole less its own contribution
   const evidence: Partial<Record<ChannelName, Ranked[]>> = {};
   for (const c of active) evidence[c] = lists[c];
@@ -88,7 +90,7 @@ export function agreementWeights(
     const mine = topMemories(lists[c]!, o.top);
     let shared = 0;
     for (const id of mine) if (consensus.has(id)) shared++;
-    return { c, shared, of: mine.size, raw: o.floor + (1 - o.floor) * (shared / mine.size) };
+    return { c, shared, of: mine.size, raw: o.floor + (1 - o.floor) * Math.min(1, shared / mine.size / o.full) };
   });
   const most = Math.max(...measured.map((m) => m.raw));
   const out: Partial<Record<ChannelName, number>> = { ...weights };
