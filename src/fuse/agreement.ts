@@ -5,12 +5,13 @@
  * slang) a channel can pull the right memory down on most queries, and which channel does so differs by store.
  * What the channels agree on is the signal every store and query carries without a model of either.
  *
- * For each channel with a list, its agreement is the share of its top `top` memories that are also in the top
- * `top` of the fusion of the other channels (the same weighted RRF, that channel's contribution taken out). Its weight is scaled
- * by `floor + (1 - floor) · min(1, agreement / full)`, divided by the same for the most agreeing channel, so that the channel the
- * others agree with most keeps its configured weight and none falls below `floor` of its own (RRF reads only
- * the weights' ratios). With fewer than three channels with a list nothing changes: two that disagree say nothing
- * about which one is wrong. Only the lists already computed are read (a few fusions of a few hundred ranks).
+ * For each channel with a list (recency aside, below), its agreement is the share of its top `top` memories that
+ * are also in the top `top` of the fusion of the other channels (the same weighted RRF, that channel's
+ * contribution taken out). Its weight is scaled by `floor + (1 - floor) · min(1, agreement / full)`, divided by the
+ * same for the most agreeing channel, so that the channel the others agree with most keeps its configured weight
+ * and none falls below `floor` of its own (RRF reads only the weights' ratios). With fewer than three channels
+ * with a list nothing changes: two that disagree say nothing about which one is wrong. Only the lists already
+ * computed are read: one more fusion and a sort per channel (bench/agreement-cost.ts).
  * Each change is explained: the report of every channel names its base weight, how many of its top memories the
  * others share and the factor applied.
  */
@@ -27,7 +28,10 @@ export interface AgreementOptions {
   full: number;
 }
 
-/** Chosen on two datasets at a time out of LoCoMo, BEAM and MADial (docs/benchmark-notes.md). */
+/**
+ * The middle of the grid measured (bench/grids/agreement.json). No setting of it helped a dataset held out of
+ * LoCoMo, BEAM and MADial, so `search.agreement` is off by default (docs/benchmark-notes.md).
+ */
 export const defaultAgreement: Readonly<AgreementOptions> = Object.freeze({ top: 10, floor: 0.5, full: 1 });
 
 /** Why a channel's weight is what it is on this query. */
