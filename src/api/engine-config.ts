@@ -19,6 +19,7 @@ import type { ChatOptions } from "../providers/chat.js";
 import { defaultPyramid, type PyramidOptions } from "../pyramid/build.js";
 import { defaultContext, type ContextOptions } from "../query/context.js";
 import { defaultNeighbours, type NeighbourOptions } from "../query/neighbours.js";
+import { defaultAgreement, type AgreementOptions } from "../fuse/agreement.js";
 import { defaultLaterValues, type LaterValueOptions } from "../query/later-values.js";
 import { defaultSpeakers, type SpeakerOptions } from "../query/speakers.js";
 import type { TermPruning } from "../text/terms.js";
@@ -60,6 +61,8 @@ export interface EngineConfig {
   graph?: Partial<GraphChannelOptions>;
   /** Candidates next to other candidates in their session gain a share of their scores (query/neighbours.ts). */
   neighbours?: Partial<NeighbourOptions>;
+  /** How far a channel the others do not back on a query is damped, when the search asks for `agreement`. */
+  agreement?: Partial<AgreementOptions>;
   /** Candidates said by a person the query names gain a share of their scores (query/speakers.ts). */
   speakers?: Partial<SpeakerOptions>;
   /** A hit of the same speaker stating a later value of what the question asks ranks above the earlier (query/later-values.ts). */
@@ -88,6 +91,7 @@ export interface ResolvedEngineConfig {
   extractor: EntityExtractor | null;
   graph: GraphChannelOptions;
   neighbours: NeighbourOptions;
+  agreement: AgreementOptions;
   speakers: SpeakerOptions;
   laterValues: LaterValueOptions;
   /** Null: rememberMessages stores the messages only. */
@@ -127,6 +131,7 @@ export function resolveEngineConfig(config: EngineConfig = {}): ResolvedEngineCo
     extractor: entities?.enabled === false ? null : (extractor ?? offlineExtractor),
     graph: { ...defaultGraphChannel, ...config.graph },
     neighbours: { ...defaultNeighbours, ...config.neighbours },
+    agreement: { ...defaultAgreement, ...config.agreement },
     speakers: { ...defaultSpeakers, ...config.speakers },
     laterValues: { ...defaultLaterValues, ...config.laterValues },
     facts: factExtractor ?? null,

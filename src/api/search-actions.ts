@@ -40,6 +40,7 @@ export async function runSearch(d: RecallDeps, query: string, resolved: ReturnTy
     neighbours: d.config.neighbours,
     speakers: d.config.speakers,
     laterValues: d.config.laterValues,
+    agreement: d.config.agreement,
   };
   return search(deps, query, { ...resolved, pyramid: resolved.pyramid && d.config.pyramid.enabled });
 }

@@ -52,6 +52,8 @@ export const defaultSearchOptions = Object.freeze({
   time: "boost" as TimeMode,
   /** On: it changes only questions that ask for a summary, an order or every mention (query/coverage.ts). */
   coverage: true,
+  /** Channel weights adapt to how much the channels agree on the query (fuse/agreement.ts). */
+  agreement: false,
 });
 
 export const defaultChunking = Object.freeze({
@@ -196,4 +198,6 @@ export type SearchOptions = {
   time: TimeMode;
   /** A question asking for many moments gets one hit per moment first (query/coverage.ts). */
   coverage: boolean;
+  /** A channel whose top memories the others do not share on this query counts less (fuse/agreement.ts). */
+  agreement: boolean;
 };

@@ -11,7 +11,7 @@ import { recallOptionsSchema } from "../query/options.js";
 
 /** An engine's search defaults: the per-search options that make sense as defaults, and the recency pool. */
 export const searchDefaultsSchema = recallOptionsSchema
-  .pick({ k: true, channels: true, weights: true, rrfK: true, depth: true, time: true, coverage: true })
+  .pick({ k: true, channels: true, weights: true, rrfK: true, depth: true, time: true, coverage: true, agreement: true })
   .extend({ recencyPool: z.number().int().min(1).max(1000).optional() })
   .strict();
 
@@ -39,6 +39,8 @@ export const engineConfigSchema = z
       .optional(),
     /** Conversational locality after fusion (query/neighbours.ts); 0 for either switches it off. */
     neighbours: z.object({ window: z.number().int().min(0).max(50), share: z.number().min(0).max(1) }).partial().strict().optional(),
+    /** How far a channel the others do not back on a query is damped (fuse/agreement.ts); floor 1 switches it off. */
+    agreement: z.object({ top: z.number().int().min(1).max(1000), floor: unit, full: z.number().gt(0).max(1) }).partial().strict().optional(),
     /** Who said it, after fusion (query/speakers.ts); 0 switches it off. */
     speakers: z.object({ share: z.number().min(0).max(1), userShare: z.number().min(0).max(4), aboutShare: z.number().min(0).max(4) }).partial().strict().optional(),
     /** The later state wins at read time (query/later-values.ts); depth 0 switches it off. */

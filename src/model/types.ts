@@ -190,7 +190,13 @@ export interface TimeJson {
 export type Adjustment = { reason: string; factor: number } | { reason: string; delta: number };
 
 export interface ChannelReport {
+  /** The weight fused with on this query. */
   weight: number;
+  /**
+   * Present when the weight adapted to the query (fuse/agreement.ts): the configured weight, how many of the
+   * channel's top memories the other channels' fusion shares (`shared` of `of`), and weight = base × factor.
+   */
+  agreement?: { base: number; shared: number; of: number; factor: number };
   candidates: number;
   /** From the start of the channel stage to this channel's answer (channels run concurrently). */
   ms: number;

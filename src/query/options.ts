@@ -50,6 +50,10 @@ export const recallOptionsSchema = z
       .boolean()
       .optional()
       .describe("false: a question asking for a summary, an order or every mention is ranked like any other (default true: one hit per moment first)"),
+    agreement: z
+      .boolean()
+      .optional()
+      .describe("true: each channel's weight is scaled by how many of its top hits the other channels share on this query (the trace shows why); false: the configured weights"),
     includeExpired: z.boolean().optional().describe("also memories whose expiry has passed (left out by default)"),
     filter: whereSchema
       .optional()
@@ -83,6 +87,7 @@ export const RECALL_WIRE_NAMES = {
   currentOnly: "current_only",
   pyramid: "pyramid",
   coverage: "coverage",
+  agreement: "agreement",
   includeExpired: "include_expired",
   filter: "filter",
 } as const satisfies Partial<Record<keyof typeof recallOptionsSchema.shape, string>>;
@@ -155,6 +160,7 @@ export function resolveRecallOptions(options: unknown, base: SearchOptions, cloc
     weights: { ...base.weights, ...o.weights },
     time: o.time ?? base.time,
     coverage: o.coverage ?? base.coverage,
+    agreement: o.agreement ?? base.agreement,
     filter,
     now,
     asOf,

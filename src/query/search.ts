@@ -7,6 +7,7 @@ import type { BudgetReport, Channel, ChannelQuery } from "../channels/channel.js
 import type { GraphChannel } from "../channels/graph.js";
 import { rankByRecency, recencyCandidates } from "../channels/recency.js";
 import { fuse } from "../fuse/rrf.js";
+import { agreementWeights, type AgreementOptions, type ChannelAgreement } from "../fuse/agreement.js";
 import { evidenceLists, withEvidence } from "./evidence.js";
 import type { ChannelName, ChannelReport, Hit, Ranked, SearchResult } from "../model/types.js";
 import { memoriesPassing } from "./filter.js";
@@ -55,6 +56,8 @@ export interface SearchDeps {
   speakers: SpeakerOptions;
   /** A later value of what the question asks ranks above the earlier one (query/later-values.ts). */
   laterValues: LaterValueOptions;
+  /** Channel weights adapt to how much each channel's top memories the others share (fuse/agreement.ts). */
+  agreement: AgreementOptions;
 }
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
@@ -153,12 +156,18 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     reports.graph = { weight: opts.weights.graph, candidates: list.length, ms: round(performance.now() - t0) };
   }
 
+  // weights that adapt to this query: a channel the others do not back counts less; its report says why
+  const weights = opts.agreement ? agreementWeights(lists, opts.weights, opts.rrfK, deps.agreement) : { weights: opts.weights, why: {} };
+  for (const [c, why] of Object.entries(weights.why) as [ChannelName, ChannelAgreement][]) {
+    if (reports[c]) reports[c] = { ...reports[c], weight: weights.weights[c]!, agreement: why };
+  }
+
   // Time adjustments see every candidate (one query for their times). Only the head of that list can then reach
   // the top k: demotion only lowers a memory, and a successor is raised to the score of a stale memory that is
   // itself in the head. Annotating supersession for all ~150 candidates cost 3–8 ms a query at 10% superseded.
   // fused results become scored ones in place (a copy of each would be garbage on every search)
   let scored: Scored[] = await inSpan("cascade.fusion", { "cascade.rrf_k": opts.rrfK }, async (span) => {
-    const fused = withEvidence(fuse(lists, opts.weights, opts.rrfK), lists).map((f) => {
+    const fused = withEvidence(fuse(lists, weights.weights, opts.rrfK), lists).map((f) => {
       const s = f as Scored;
       s.score = f.rrf;
       s.adjustments = [];

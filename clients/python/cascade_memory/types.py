@@ -282,6 +282,16 @@ class Budget:
 
 
 @dataclass
+class Agreement:
+    """Why a channel's weight adapted to the query: weight = base × factor, from `shared` of its top `of` memories."""
+
+    base: float
+    shared: int
+    of: int
+    factor: float
+
+
+@dataclass
 class ChannelReport:
     weight: float
     candidates: int
@@ -289,6 +299,8 @@ class ChannelReport:
     # why the channel returned nothing without looking (the store lacks what it needs)
     unsupported: Optional[str] = None
     budget: Optional[Budget] = None
+    # present when the search asked for agreement-adapted weights
+    agreement: Optional[Agreement] = None
 
 
 @dataclass

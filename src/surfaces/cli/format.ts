@@ -32,7 +32,7 @@ export function formatSearch(r: SearchResult): string {
     return `${String(i + 1).padStart(2)}. ${h.score.toFixed(4)}  [${channels || "no channel"}]  ${where}  ${h.id}${status}${adjusted ? `\n    adjusted: ${adjusted}` : ""}${revised}\n    ${oneLine(shown, 150)}`;
   });
   const timing = Object.entries(r.channels)
-    .map(([c, rep]) => `${c} ${rep!.candidates} in ${rep!.ms.toFixed(1)} ms`)
+    .map(([c, rep]) => `${c} ${rep!.candidates} in ${rep!.ms.toFixed(1)} ms${rep!.agreement ? ` (weight ${rounded(rep!.agreement.base)} × ${rep!.agreement.factor}: ${rep!.agreement.shared}/${rep!.agreement.of} of its top shared)` : ""}`)
     .join(", ");
   // context: each summary's level and window, then its sentences, one a line
   const context = (r.context ?? []).map((c) => `  ${c.level} ${c.window.start.slice(0, 10)}${c.level === "turn" ? "" : `..${c.window.end.slice(0, 10)}`}  ${c.id}\n${c.sentences.map((s) => `    ${sentence(s)}`).join("\n")}`);

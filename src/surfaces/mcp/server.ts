@@ -91,6 +91,7 @@ export function createMcpServer(engine: Engine): McpServer {
         known_at: recallWireShape.known_at,
         current_only: recallWireShape.current_only,
         coverage: recallWireShape.coverage,
+        agreement: recallWireShape.agreement,
         filter: recallWireShape.filter,
       },
     },

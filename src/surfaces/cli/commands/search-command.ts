@@ -36,6 +36,8 @@ export function registerSearchCommand(program: Command, { withEngine, mode }: Cl
     .option("--current-only", about("currentOnly"))
     .option("--no-pyramid", "no summaries: neither in the hits nor as context")
     .option("--no-coverage", "a question asking for a summary, an order or every mention is ranked like any other")
+    .option("--agreement", "each channel's weight scaled by how many of its top hits the other channels share on this query (shown after the hits)")
+    .option("--no-agreement", "the configured channel weights, whatever the channels agree on")
     .option("--include-expired", about("includeExpired"))
     .option("--filter <cond>", FILTER_HELP, keepWhole)
     .action(async (query: string, o, cmd: Command) => {
@@ -57,6 +59,7 @@ export function registerSearchCommand(program: Command, { withEngine, mode }: Cl
         currentOnly: o.currentOnly,
         pyramid: o.pyramid === false ? false : undefined,
         coverage: o.coverage === false ? false : undefined,
+        agreement: o.agreement,
         includeExpired: o.includeExpired,
         where: filterConditions(o),
       };
