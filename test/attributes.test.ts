@@ -98,7 +98,8 @@ test("a question names the attribute whose present value it asks for; a question
   assert.equal(attributeAsked("What was my diet before?"), null);
   assert.equal(attributeAsked("What is Gina's favorite style of dance?"), null, "someone else's attribute");
   assert.equal(attributeAsked("Where did I work in 2020?"), null);
-  assert.equal(attributeAsked("Who's my manager?"), null, "a role is read by the slots, not here");
+  assert.equal(attributeAsked("Who's my manager these days?"), "manager", "a role asked for");
+  assert.equal(attributeAsked("Who is my GP?"), "gp");
 });
 
 test("end to end: the latest statement of the attribute asked comes first, though it shares no word with the question", async () => {
@@ -125,19 +126,19 @@ test("the current-state view gives each holder's standing attributes, the value 
   const memory = await openMemory({ path: join(tempDir(), "state.db"), now: Date.parse("2026-11-20T12:00:00Z") });
   try {
     const say = (user: string, text: string, at: string, role = "user") => memory.remember({ text, at, user, role, speaker: role === "user" ? user : "assistant" });
-    await say("maya", "I'm vegetarian. I cycle to the office most days.", "2026-10-01T09:00:00Z");
+    await say("maya", "I'm vegetarian. I cycle to the office most days. My manager is Priya Shah. Her boss is Tom.", "2026-10-01T09:00:00Z");
     await say("maya", "Booked Tharavadu for 19:30. I've noted on the booking that you're vegetarian.", "2026-10-03T09:00:00Z", "assistant");
     const now = await say("maya", "put me down as pescatarian for restaurant bookings (meat is still a no)", "2026-10-09T09:00:00Z");
     await say("tom", "Backend dev at Fernhill Software. I'm vegan these days.", "2026-10-01T09:00:00Z");
     const state = await memory.currentState({ filter: { user: "maya" } });
     const line = (a: AttributeStateJson) => `${a.holder} ${a.attribute}: ${a.value} <- ${a.before.map((b) => b.value).join(",")}`;
-    assert.deepEqual(state.attributes.map(line), ["maya commute: bike <- ", "maya diet: pescatarian <- vegetarian"]);
+    assert.deepEqual(state.attributes.map(line), ["maya commute: bike <- ", "maya diet: pescatarian <- vegetarian", "maya manager: priya <- "]);
     const diet = state.attributes.find((a: AttributeStateJson) => a.attribute === "diet")!;
     assert.equal(diet.id, now.id);
     assert.equal(diet.text, "put me down as pescatarian for restaurant bookings (meat is still a no)");
     // as the world stood before the change, the old value stands and nothing came before it
     const then = await memory.currentState({ filter: { user: "maya" }, asOf: "2026-10-05T00:00:00Z" });
-    assert.deepEqual(then.attributes.map(line), ["maya commute: bike <- ", "maya diet: vegetarian <- "]);
+    assert.deepEqual(then.attributes.map(line), ["maya commute: bike <- ", "maya diet: vegetarian <- ", "maya manager: priya <- "]);
     // what a person and a model read
     const cli = formatCurrent(state);
     assert.match(cli, /^attributes now:\n {2}maya's commute: bike {2}since 2026-10-01 .*\n {2}maya's diet: pescatarian {2}since 2026-10-09 \(m_\w+; before: vegetarian \(2026-10-03\)\)/);

@@ -1,13 +1,14 @@
 /**
  * @module api/current-attributes
  * The current-state view by attribute: for each standing attribute a holder stated (a diet, an employer, a way to
- * work, an editor… graph/attributes), the value that stands now, since when, in which memory and sentence, and the
+ * work, an editor… graph/attributes; the person in a role, graph/slots), the value that stands now, since when, in which memory and sentence, and the
  * values it followed, newest first. "Stands" is search's rule: the stating memory is not superseded and the
  * sentence giving the value was not revised. A holder is a scope and a speaker; in an assistant's turn the value
  * said of "you" is the scope's user's, so it is filed under the speaker who speaks most in that scope apart from
  * the assistant.
  */
-import { attributeValues, voiceOf, type AttributeValue } from "../graph/attributes.js";
+import { voiceOf, type AttributeValue } from "../graph/attributes.js";
+import { standingValues } from "../graph/slots.js";
 import type { Supersession } from "../graph/status.js";
 import type { Memory } from "../model/types.js";
 
@@ -50,7 +51,7 @@ export function attributeStates(memories: Memory[], status: Map<string, Superses
     const voice = voiceOf(m);
     const holder = voice === "assistant" ? (usual.get(scopeKey(m)) ?? null) : m.speaker;
     const s = status.get(m.id);
-    for (const value of attributeValues(m.text, voice)) {
+    for (const value of standingValues(m.text, voice)) {
       const said = m.text.slice(value.index, value.index + value.length);
       const standing = s !== undefined && s.status !== "superseded" && !s.revised.some((r) => r.statement.includes(said));
       stated.push({ memory: m, value, holder, standing });

@@ -215,6 +215,8 @@ export function attributeSearchWords(attribute: string): string[] {
       return ["phone", "iphone", "pixel", "galaxy", "oneplus"];
     case "laptop":
       return ["laptop", "thinkpad", "macbook", "xps", "chromebook"];
+    case "manager":
+      return ["manager", "boss"];
     case "employer":
       return ["work", "job", "dev", "developer", "engineer", "designer", "joined", "company", "start", "started", "starting", "first", "hired", "offer", "employer"];
     default:

@@ -11,7 +11,7 @@ import type { Parsed, Token } from "./revision-parse.js";
 import { parseMemory } from "./revision-parse.js";
 import { FRAGMENT_SENTENCES } from "../text/sentences.js";
 import { isStopWord } from "../text/stopwords.js";
-import { attributeValues, type Voice } from "./attributes.js";
+import { attributeValues, type AttributeValue, type Voice } from "./attributes.js";
 
 export type SlotKind = "amount" | "dose" | "date" | "clock" | "weekday" | "address" | "role" | "attribute";
 
@@ -208,6 +208,33 @@ export function slotsOf(sentence: string, voice: Voice = "speaker"): Slot[] {
 }
 
 const roleOf = (r: string) => (r.toLowerCase() === "boss" || r.toLowerCase() === "line manager" ? "manager" : r.toLowerCase());
+
+/**
+ * The people in a holder's roles, as attribute values ("My manager is Priya Shah." → manager: priya): the speaker's
+ * ("my", "our"), or in an assistant's turn the user's ("your GP is Dr Patel"); "her manager" is someone else's.
+ */
+export function roleValues(sentence: string, voice: Voice = "speaker"): AttributeValue[] {
+  const own = voice === "assistant" ? /^[Yy]our\b/ : /^(?:[Mm]y|[Oo]ur)\b/;
+  const out: AttributeValue[] = [];
+  for (const m of sentence.matchAll(ROLE_NAMED)) {
+    if (own.test(m[0])) out.push({ attribute: roleOf(m[1]), value: m[2].replace(/^Dr\.?\s+/, "").toLowerCase(), index: m.index!, length: m[0].length });
+  }
+  if (voice === "speaker") {
+    for (const m of sentence.matchAll(NAMED_ROLE)) out.push({ attribute: roleOf(m[2]), value: m[1].replace(/^Dr\.?\s+/, "").toLowerCase(), index: m.index!, length: m[0].length });
+  }
+  return out;
+}
+
+/** A holder's standing values of every kind read without tagging: attributes (graph/attributes) and roles. */
+export function standingValues(text: string, voice: Voice = "speaker"): AttributeValue[] {
+  return [...attributeValues(text, voice), ...roleValues(text, voice)];
+}
+
+/** The role a question asks who holds for the asker ("who's my manager these days?" → manager), or null. */
+export function roleAsked(question: string): string | null {
+  const m = new RegExp(`\\b(?:my|our)\\s+(?:new\\s+|current\\s+)?(${ROLES})\\b`, "i").exec(question);
+  return m ? roleOf(m[1]) : null;
+}
 
 const isValueWord = (lower: string) =>
   /\d/.test(lower) || /^(mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(days?)?\.?$/.test(lower) || new RegExp(`^${MONTH}\\.?$`, "i").test(lower);

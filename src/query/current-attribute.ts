@@ -8,7 +8,8 @@
  * brought in if no channel found it), with the reason on it. Any other question, a question about the past, and a
  * store that never stated the attribute move nothing.
  */
-import { attributeSearchWords, attributeValues, possessedAttribute, voiceOf } from "../graph/attributes.js";
+import { attributeSearchWords, possessedAttribute, voiceOf } from "../graph/attributes.js";
+import { roleAsked, standingValues } from "../graph/slots.js";
 import type { GraphTime } from "../model/graph.js";
 import type { SearchFilter } from "../model/types.js";
 import type { Store } from "../ports/store.js";
@@ -40,7 +41,7 @@ export function attributeAsked(question: string): string | null {
   const favourite = /\bfavou?rite\s+([a-z]+)\b/i.exec(question);
   if (favourite) return `favourite ${favourite[1].toLowerCase()}`;
   for (const [pattern, attribute] of ASKED) if (pattern.test(question)) return attribute;
-  return possessedAttribute(question);
+  return roleAsked(question) ?? possessedAttribute(question);
 }
 
 /** Memories whose attribute statements are read: the head of the ranking and the store's memories with its words. */
@@ -63,7 +64,7 @@ export async function currentAttributeFirst(
   const memories = await store.getMemories(ids);
   // each memory's statement of the attribute, newest first
   const stating = [...memories.values()]
-    .map((m) => ({ m, value: attributeValues(m.text, voiceOf(m)).find((v) => v.attribute === attribute) }))
+    .map((m) => ({ m, value: standingValues(m.text, voiceOf(m)).find((v) => v.attribute === attribute) }))
     .filter((x) => x.value)
     .sort((a, b) => Date.parse(b.m.at) - Date.parse(a.m.at) || (b.m.id < a.m.id ? -1 : 1));
   if (stating.length === 0) return ranked;
