@@ -26,7 +26,7 @@ export const voiceOf = (m: { role: string | null }): Voice => (m.role === "assis
 export interface AttributeValue {
   /** What the value is of: "diet", "employer", "favourite colour", "gym". */
   attribute: string;
-  /** The value, normalised ("pescatarian", "kestrel labs", "neovim"). */
+  /** The value, normalised ("pescatarian", "neovim"; a name by its first word: "Kestrel Labs" → "kestrel"). */
   value: string;
   index: number;
   length: number;
