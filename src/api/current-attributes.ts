@@ -9,7 +9,8 @@
  */
 import { voiceOf, type AttributeValue } from "../graph/attributes.js";
 import { standingValues } from "../graph/slots.js";
-import type { Supersession } from "../graph/status.js";
+import { stillStands, type Supersession } from "../graph/status.js";
+import { sentenceSpans } from "../text/sentences.js";
 import type { Memory } from "../model/types.js";
 
 /** One earlier value of an attribute. */
@@ -53,7 +54,7 @@ export function attributeStates(memories: Memory[], status: Map<string, Superses
     const s = status.get(m.id);
     for (const value of standingValues(m.text, voice)) {
       const said = m.text.slice(value.index, value.index + value.length);
-      const standing = s !== undefined && s.status !== "superseded" && !s.revised.some((r) => r.statement.includes(said));
+      const standing = s !== undefined && stillStands(s, said);
       stated.push({ memory: m, value, holder, standing });
     }
   }
@@ -92,10 +93,8 @@ function usualSpeakers(memories: Memory[]): Map<string, string> {
   return new Map([...counts].map(([k, c]) => [k, [...c].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0][0]]));
 }
 
-/** The sentence of a text around a position: from the stop before it to the stop after it. */
+/** The sentence of a text that holds a position (text/sentences splits it). */
 function sentenceAt(text: string, index: number): string {
-  const start = Math.max(text.lastIndexOf(". ", index), text.lastIndexOf("! ", index), text.lastIndexOf("? ", index), text.lastIndexOf("\n", index));
-  const ends = [". ", "! ", "? ", "\n"].map((p) => text.indexOf(p, index)).filter((i) => i >= 0);
-  const end = ends.length ? Math.min(...ends) + 1 : text.length;
-  return text.slice(start < 0 ? 0 : start + 1, end).trim();
+  const span = sentenceSpans(text).find((x) => index < x.end) ?? { start: 0, end: text.length };
+  return text.slice(span.start, span.end);
 }

@@ -57,11 +57,12 @@ export async function detectRevisions(
   // the judge's own cheap test of a text worth judging (none: every memory is judged)
   const mayRevise = (text: string) => judge.mayRevise?.(text) ?? true;
   // a value of a standing attribute ("put me down as pescatarian") revises with no sign the judge looks for
-  const judged = memories.filter((m) => (mayRevise(m.text) || attributeValues(m.text, voiceOf(m)).length > 0) && !explanation(m));
+  const attributes = new Map(memories.map((m) => [m, [...new Set(attributeValues(m.text, voiceOf(m)).map((v) => v.attribute))]]));
+  const judged = memories.filter((m) => (mayRevise(m.text) || attributes.get(m)!.length > 0) && !explanation(m));
   if (judged.length === 0) return { edges, suggestions };
   const near = await nearestInScope(store, judged, opts.candidates * 4);
   const recent = await recentInScope(store, judged);
-  const stated = await attributeStatements(store, judged);
+  const stated = await attributeStatements(store, judged.map((m) => [m, attributes.get(m)!]));
   const neighbours = judged.map((m, i) => [...new Set([...near[i].map((n) => n.memoryId), ...recent[i], ...stated[i]])].filter((id) => id !== m.id));
   const all = [...new Set(neighbours.flat())];
   // summaries restate memories; they are never beliefs to revise
@@ -162,10 +163,9 @@ const STATED = 10;
  * shares no word with the new one ("vegetarian", "pescatarian"), so neither similarity nor recency brings it up;
  * the words of the attribute's class do.
  */
-async function attributeStatements(store: Store, memories: NewMemory[]): Promise<string[][]> {
+async function attributeStatements(store: Store, memories: [NewMemory, string[]][]): Promise<string[][]> {
   const out: string[][] = [];
-  for (const m of memories) {
-    const attributes = [...new Set(attributeValues(m.text, voiceOf(m)).map((v) => v.attribute))];
+  for (const [m, attributes] of memories) {
     if (attributes.length === 0) {
       out.push([]);
       continue;

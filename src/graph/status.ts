@@ -28,6 +28,12 @@ export interface Supersession {
   revised: RevisedStatement[];
 }
 
+/**
+ * Whether the words `said` of a memory still stand: the memory is not superseded and no revised statement of it holds
+ * them (a value stated in the sentence a later memory replaced is history).
+ */
+export const stillStands = (s: Supersession, said: string): boolean => s.status !== "superseded" && !s.revised.some((r) => r.statement.includes(said));
+
 export interface RevisedStatement {
   statement: string;
   by: string;

@@ -13,6 +13,7 @@ import { roleAsked, standingValues } from "../graph/slots.js";
 import type { GraphTime } from "../model/graph.js";
 import type { SearchFilter } from "../model/types.js";
 import type { Store } from "../ports/store.js";
+import { stillStands } from "../graph/status.js";
 import { readReached } from "./reached.js";
 import type { Annotated } from "./supersession.js";
 
@@ -48,7 +49,6 @@ export function attributeAsked(question: string): string | null {
 const HEAD = 30;
 const SEARCHED = 30;
 
-
 export async function currentAttributeFirst(
   store: Store,
   question: string,
@@ -78,7 +78,7 @@ export async function currentAttributeFirst(
     if (!status) continue;
     // a statement replaced (the whole memory, or the sentence giving this value) is history, not the present
     const said = m.text.slice(value!.index, value!.index + value!.length);
-    if (status.status === "superseded" || status.revised.some((r) => r.statement.includes(said))) continue;
+    if (!stillStands(status, said)) continue;
     const hit: Annotated = known ?? { memoryId: m.id, ranks: {}, sourcesHit: [], rrf: 0, ...reached.get(m.id)!, score: 0, adjustments: [] };
     if (!known) ranked.push(hit);
     // it goes above what was said before it, and above later memories that speak of something else; a later one
