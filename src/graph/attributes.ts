@@ -47,7 +47,7 @@ interface ValueClass {
 const FOOD_AFTER = /^[\s-]*(?:friendly|restaurants?|place|places|options?|menus?|food|dish(?:es)?|meals?|recipes?|cafe|café|burgers?|sausages?|cookbook|section|cheese|alternatives?|versions?|lasagne|curry|box|sea|coast|cruise|holiday|style)\b/i;
 const DIETS: Record<string, string> = { vegetarian: "vegetarian", veggie: "vegetarian", vegan: "vegan", pescatarian: "pescatarian", pescetarian: "pescatarian", keto: "keto", paleo: "paleo", "low carb": "low carb", "low-carb": "low carb", mediterranean: "mediterranean", flexitarian: "flexitarian", carnivore: "carnivore", "plant based": "vegan", "plant-based": "vegan" };
 
-const MODES: Record<string, string> = { drive: "car", drives: "car", driving: "car", drove: "car", car: "car", cycle: "bike", cycles: "bike", cycling: "bike", cycled: "bike", bike: "bike", biking: "bike", bus: "bus", train: "train", tube: "train", metro: "train", walk: "on foot", walks: "on foot", walking: "on foot" };
+const MODES: Record<string, string> = { drive: "car", drives: "car", driving: "car", drove: "car", car: "car", cycle: "bike", cycles: "bike", cycling: "bike", cycled: "bike", bike: "bike", biking: "bike", bus: "bus", train: "train", tube: "train", metro: "train", walk: "on foot", walks: "on foot", walking: "on foot", "e-bike": "bike", ebike: "bike" };
 
 const EDITORS: Record<string, string> = { vscode: "vs code", "vs code": "vs code", "visual studio code": "vs code", vim: "vim", neovim: "neovim", nvim: "neovim", emacs: "emacs", zed: "zed", sublime: "sublime text", intellij: "intellij", pycharm: "pycharm", webstorm: "webstorm", cursor: "cursor", helix: "helix", xcode: "xcode" };
 
@@ -83,9 +83,9 @@ const CLASSES: ValueClass[] = [
     // a mode said as travel ("I cycle in", "by bus", "take the train", "train from X is 12 mins"): "the bike can live
     // in the hallway" and "the car's at the garage" say nothing of how someone gets to work
     attribute: "commute",
-    pattern: /\b(?:(driv(?:e|es|ing)|drove|cycl(?:e|es|ing|ed)|biking|walk(?:s|ing)?)|by (car|bike|bus|train|tube|metro)|(?:take|takes|took|taking|get|gets|getting|catch|catches|catching|on) the (bus|train|tube|metro)|(bus|train|tube)s? (?:to|from|into|in))\b/gi,
-    value: (m) => MODES[(m[1] ?? m[2] ?? m[3] ?? m[4]).toLowerCase()] ?? null,
-    context: /\b(?:work|office|commut\w*|most days|every day|each day|daily|work days|weekdays|(?:drive|cycle|bike|walk)\s+in)\b/i,
+    pattern: /\b(?:(driv(?:e|es|ing)|drove|cycl(?:e|es|ing|ed)|biking|walk(?:s|ing)?|e-?bike)|by (car|bike|bus|train|tube|metro)|(?:take|takes|took|taking|get|gets|getting|catch|catches|catching|on) the (?:\d+[a-z]?\s+)?(bus|train|tube|metro)|(bus|train|tube)s? (?:to|from|into|in)|the \d+[a-z]? (bus))\b/gi,
+    value: (m) => MODES[(m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5]).toLowerCase()] ?? null,
+    context: /\b(?:work|office|school|college|uni|campus|town|commut\w*|most days|every day|each day|daily|work days|weekdays|(?:drive|cycle|bike|walk)\s+in)\b/i,
   },
   {
     attribute: "code editor",
@@ -94,15 +94,28 @@ const CLASSES: ValueClass[] = [
   },
   {
     attribute: "phone",
-    pattern: /\b(iPhone|Pixel|Galaxy S\d*|OnePlus|Xperia|Fairphone|Nokia|Motorola)\b/g,
+    pattern: /\b(iphone|pixel|galaxy s\d*|oneplus|xperia|fairphone|nokia|motorola)\b/gi,
     value: (m) => m[1].toLowerCase().replace(/ s\d*$/, ""),
     owned: true,
   },
   {
     attribute: "laptop",
-    pattern: /\b(ThinkPad|MacBook|XPS|Chromebook|Zenbook|Surface Laptop|Latitude|IdeaPad|Spectre)\b/g,
+    pattern: /\b(thinkpad|macbook|xps|chromebook|zenbook|surface laptop|latitude|ideapad|spectre)\b/gi,
     value: (m) => m[1].toLowerCase(),
     owned: true,
+  },
+  {
+    // a phone number said as someone's ("mobile 07700 900218", "new number: 07700 900743"): nine digits or more
+    attribute: "phone number",
+    pattern: /(?<![\d-])(\+?\d(?:[\s-]?\d){8,13})(?![\d-])/g,
+    value: (m) => m[1].replace(/\D/g, ""),
+    context: /\b(?:mobile|number|cell|phone|tel|whatsapp|text me|call me)\b/i,
+  },
+  {
+    // an email address, a work one apart from the rest ("work email is …" → "hello@… for anything work")
+    attribute: (m) => (/\bwork\b/i.test(m.input ?? "") ? "work email" : "email"),
+    pattern: /\b([\w.+-]+@[\w-]+(?:\.[\w-]+)+)\b/g,
+    value: (m) => m[1].toLowerCase(),
   },
   {
     attribute: "employer",
@@ -149,7 +162,7 @@ const SPEAKER_WORD = new RegExp(SPEAKER.source, "i");
 const ADDRESSED = /\b(?:you|your|you're|you’re|you've|you’ve)\b/i;
 
 /** Whether the last holder named in a clause before a value is someone else ("they've given me a MacBook" is mine). */
-function someoneElse(clause: string): boolean {
+export function someoneElse(clause: string): boolean {
   const others = [...clause.matchAll(OTHER_HOLDER), ...clause.matchAll(OTHER_NAMED)].map((m) => [m.index!, m.index! + m[0].length]);
   if (others.length === 0) return false;
   const lastOther = Math.max(...others.map(([a]) => a));
@@ -159,6 +172,9 @@ function someoneElse(clause: string): boolean {
 
 /** A thing that came to the speaker: "Pixel 9 arrived!!". */
 const ARRIVED = /^[\w\s]{0,12}\b(?:arrived|came|is here|turned up|delivered)\b/i;
+
+/** A thing the speaker got, the subject dropped as chats drop it: "caved and got the iPhone 15", "picked up a Pixel". */
+const ACQUIRED = /(?:^|[,.!;]\s*|\band\s+)(?:got|bought|picked up|ordered|upgraded to|treated myself to)\s+(?:the\s+|a\s+|an\s+|my\s+|new\s+)*$/i;
 
 /** A value said for a day or a week only. */
 const TEMPORARY = /\b(?:today|tonight|tomorrow|this (?:morning|afternoon|evening|week|weekend)|for the day|for the week|while (?:the|my) \w+ (?:is|'s) (?:in|at|being))\b/i;
@@ -171,7 +187,7 @@ const SET_ASIDE = /\b(?:than|instead of|rather than|not|no more|no longer|used t
 const NOT_STATED = /\b(?:should I|thinking (?:about|of)|considering|maybe|might|if I|whether|would you|could I|try(?:ing)?|recommend|suggest)\b[^.!?]*$/i;
 
 /** The clause a value stands in, up to the value: from the last stop, semicolon or comma-and. */
-function clauseBefore(sentence: string, index: number): string {
+export function clauseBefore(sentence: string, index: number): string {
   const before = sentence.slice(0, index);
   const cut = Math.max(before.lastIndexOf(". "), before.lastIndexOf("; "), before.lastIndexOf("! "), before.lastIndexOf("? "), before.search(/,\s*(?:and|but|so)\s[^,]*$/));
   return cut >= 0 ? before.slice(cut + 1) : before;
@@ -192,7 +208,9 @@ export function attributeValues(sentence: string, voice: Voice = "speaker"): Att
       // a value asked about is not one stated ("are you still vegan?", "is the bus quicker?"), nor is one for a day
       // ("taking the bus to work today, the car's in the garage"): a standing attribute keeps its value
       if (/^[^.!?]*\?/.test(sentence.slice(end)) || TEMPORARY.test(sentence)) continue;
-      if (c.owned && !(voice === "assistant" ? ADDRESSED : SPEAKER_WORD).test(clause) && !ARRIVED.test(sentence.slice(end, end + 30))) continue;
+      // "a cat called Pixel" names a pet, not a phone
+      if (c.owned && /\b(?:called|named)\s+$/i.test(clause)) continue;
+      if (c.owned && !(voice === "assistant" ? ADDRESSED : SPEAKER_WORD).test(clause) && !ARRIVED.test(sentence.slice(end, end + 30)) && !ACQUIRED.test(clause)) continue;
       // "joined Strava club" names a group, not an employer
       if (c.attribute === "employer" && GROUP_AFTER.test(sentence.slice(end))) continue;
       if ((voice === "assistant" ? !ADDRESSED.test(clause) : someoneElse(clause)) || SET_ASIDE.test(sentence.slice(Math.max(0, m.index! - 24), m.index)) || NOT_STATED.test(clause)) continue;
@@ -215,6 +233,11 @@ export function attributeSearchWords(attribute: string): string[] {
       return ["phone", "iphone", "pixel", "galaxy", "oneplus"];
     case "laptop":
       return ["laptop", "thinkpad", "macbook", "xps", "chromebook"];
+    case "phone number":
+      return ["mobile", "number", "phone", "cell"];
+    case "email":
+    case "work email":
+      return ["email", "mail", "address"];
     case "manager":
       return ["manager", "boss"];
     case "employer":

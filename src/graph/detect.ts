@@ -14,6 +14,7 @@ import type { Store } from "../ports/store.js";
 import { judgedStatements, judgeStatements, leadingSentences } from "./statements.js";
 import { judgeSlots } from "./slots.js";
 import { attributeSearchWords, attributeValues, voiceOf, type Voice } from "./attributes.js";
+import { countedWords } from "./counts.js";
 
 export interface DetectionOptions {
   enabled: boolean;
@@ -58,12 +59,15 @@ export async function detectRevisions(
   const mayRevise = (text: string) => judge.mayRevise?.(text) ?? true;
   // a value of a standing attribute ("put me down as pescatarian") revises with no sign the judge looks for
   const attributes = new Map(memories.map((m) => [m, [...new Set(attributeValues(m.text, voiceOf(m)).map((v) => v.attribute))]]));
+  // so is a count of a thing said weeks before ("4 cafecitos a day" → "two cafecitos a day")
+  const counted = new Map(memories.map((m) => [m, countedWords(m.text)]));
   const judged = memories.filter((m) => (mayRevise(m.text) || attributes.get(m)!.length > 0) && !explanation(m));
   if (judged.length === 0) return { edges, suggestions };
   const near = await nearestInScope(store, judged, opts.candidates * 4);
   const recent = await recentInScope(store, judged);
-  const stated = await attributeStatements(store, judged.map((m) => [m, attributes.get(m)!]));
-  const neighbours = judged.map((m, i) => [...new Set([...near[i].map((n) => n.memoryId), ...recent[i], ...stated[i]])].filter((id) => id !== m.id));
+  const stated = await attributeStatements(store, judged.map((m) => [m, attributes.get(m)!, counted.get(m)!]));
+  // the memories found by what the new one states come first: the nearest and the recent fill the rest of its turn
+  const neighbours = judged.map((m, i) => [...new Set([...stated[i], ...near[i].map((n) => n.memoryId), ...recent[i]])].filter((id) => id !== m.id));
   const all = [...new Set(neighbours.flat())];
   // summaries restate memories; they are never beliefs to revise
   const summaries = new Set((await store.pyramidNodes({ ids: all })).map((n) => n.id));
@@ -161,18 +165,18 @@ const STATED = 10;
 /**
  * Earlier memories in a memory's scope that may state an attribute it gives a value of: the old diet or editor
  * shares no word with the new one ("vegetarian", "pescatarian"), so neither similarity nor recency brings it up;
- * the words of the attribute's class do.
+ * the words of the attribute's class do. Likewise the earlier counts of what it counts.
  */
-async function attributeStatements(store: Store, memories: [NewMemory, string[]][]): Promise<string[][]> {
+async function attributeStatements(store: Store, memories: [NewMemory, string[], string[]][]): Promise<string[][]> {
   const out: string[][] = [];
-  for (const [m, attributes] of memories) {
-    if (attributes.length === 0) {
+  for (const [m, attributes, counted] of memories) {
+    if (attributes.length === 0 && counted.length === 0) {
       out.push([]);
       continue;
     }
-    const words = [...new Set(attributes.flatMap(attributeSearchWords))];
+    const words = [...new Set([...attributes.flatMap(attributeSearchWords), ...counted])];
     const filter = { scope: { user: m.user, agent: m.agent }, until: Date.parse(m.at), excludeKinds: ["summary"] };
-    const found = await store.searchBody({ words, depth: STATED * attributes.length, filter });
+    const found = await store.searchBody({ words, depth: STATED * (attributes.length + counted.length), filter });
     out.push([...new Set(found.map((r) => r.memoryId))]);
   }
   return out;

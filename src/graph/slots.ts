@@ -11,9 +11,11 @@ import type { Parsed, Token } from "./revision-parse.js";
 import { parseMemory } from "./revision-parse.js";
 import { FRAGMENT_SENTENCES } from "../text/sentences.js";
 import { isStopWord } from "../text/stopwords.js";
-import { attributeValues, type AttributeValue, type Voice } from "./attributes.js";
+import { attributeValues, clauseBefore, someoneElse, type AttributeValue, type Voice } from "./attributes.js";
+import { countsIn, MAY_COUNT } from "./counts.js";
+import { setAside } from "./set-aside.js";
 
-export type SlotKind = "amount" | "dose" | "date" | "clock" | "weekday" | "address" | "role" | "attribute";
+export type SlotKind = "amount" | "dose" | "date" | "clock" | "weekday" | "address" | "role" | "attribute" | "count";
 
 export interface Slot {
   kind: SlotKind;
@@ -22,10 +24,13 @@ export interface Slot {
   nouns: Set<string>;
   /** The values, normalised ("1150", "06-12", "tuesday"; a range gives both ends). */
   values: Set<string>;
-  /** For a role: which role ("manager"); for an attribute, which one ("diet"): the attribute is this itself. */
+  /** For a role: which role ("manager"); for an attribute, which one ("diet"): the attribute is this itself; for a
+   * count, what it counts (a stem: "cafecito", "peopl"). */
   role?: string;
   /** For a weekday: said as a habit ("on Tuesdays", "every Friday", "monday nights"), not one day. */
   recurs?: boolean;
+  /** For a count: the period it is counted over ("a day", "per week"), when it says one. */
+  per?: string;
   /** For an address: said as where someone lives ("I live at", "moved into", "the keys", "delivery address"). */
   home?: boolean;
   /**
@@ -106,14 +111,18 @@ function wordsOf(sentence: string): Words {
   const p = parseMemory(sentence);
   const pos = new Map<string, string>();
   const stems = new Map<string, string>();
-  for (const t of p.tokens) {
-    if (!pos.has(t.lower)) pos.set(t.lower, t.pos);
+  for (const [i, t] of p.tokens.entries()) {
+    // a word in -ing after a preposition, an article or a verb is a thing or an event: "for thanksgiving", "doing
+    // thanksgiving", "the climbing"
+    const gerund = t.pos === "VERB" && t.lower.endsWith("ing") && ["ADP", "SCONJ", "DET", "VERB"].includes(p.tokens[i - 1]?.pos ?? "");
+    if (!pos.has(t.lower)) pos.set(t.lower, gerund ? "NOUN" : t.pos);
     stems.set(t.lower, t.stem);
   }
   const list: Words["list"] = [];
   for (const m of sentence.matchAll(/\p{L}[\p{L}'’-]*/gu)) {
     const lower = m[0].toLowerCase().replace(/['’]s$/, "");
-    const tag = pos.get(lower) ?? pos.get(m[0].toLowerCase());
+    // a compound the tagger splits into its parts ("five-a-side") names a thing: a noun
+    const tag = pos.get(lower) ?? pos.get(m[0].toLowerCase()) ?? (lower.includes("-") ? "NOUN" : undefined);
     if (tag !== "NOUN" && tag !== "PROPN") continue;
     if (lower.length < 3 || isStopWord(lower) || GENERIC.has(lower) || isValueWord(lower)) continue;
     list.push({ start: m.index, end: m.index + m[0].length, stem: stems.get(lower) ?? lower, noun: tag === "NOUN" });
@@ -131,6 +140,8 @@ const denied = (sentence: string, m: RegExpMatchArray) => DENIED_AFTER.test(sent
 
 /** A weekday said as a habit: "every Friday", "each Monday", "Monday nights". */
 const HABIT_BEFORE = /\b(?:every|each)\s+$/i;
+const WEEKDAY_WORD = "(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?";
+const DAY_LIST = new RegExp(`\\b${WEEKDAY_WORD}\\s*(?:&|\\+|/|,|\\band\\b)\\s*${WEEKDAY_WORD}\\b`, "i");
 const HABIT_AFTER = /^\s+(?:nights|evenings|mornings|afternoons|lunchtimes)\b/i;
 
 /** The slots of one sentence. */
@@ -154,7 +165,8 @@ export function slotsOf(sentence: string, voice: Voice = "speaker"): Slot[] {
   const address = slots.find((s) => s.kind === "address");
   if (address) address.home = HOME.test(sentence);
   for (const m of sentence.matchAll(DOSE)) {
-    if (denied(sentence, m)) continue;
+    // "my sister Lupe is on lisinopril too but 40 mg" is her dose
+    if (denied(sentence, m) || (voice === "speaker" && someoneElse(clauseBefore(sentence, m.index!)))) continue;
     add(slots, "dose", [`${number(m[1])}${m[2].toLowerCase()}`], undefined, at(m));
     take(m);
   }
@@ -195,11 +207,19 @@ export function slotsOf(sentence: string, voice: Voice = "speaker"): Slot[] {
   // a weekday is its own slot when it recurs ("on Tuesdays", "monday nights", "every Friday"); next to a date it
   // only names the date's day
   if (!slots.some((s) => s.kind === "date")) {
+    // days listed together ("tues & thurs", "mon/wed/sat", "mon + wed") are a schedule that recurs, not one day
+    const listed = DAY_LIST.test(sentence);
     for (const m of sentence.matchAll(WEEKDAY)) {
       if (denied(sentence, m)) continue;
       add(slots, "weekday", [WEEKDAYS[m[1].toLowerCase()]], undefined, at(m));
-      if (m[2] || HABIT_BEFORE.test(sentence.slice(Math.max(0, m.index! - 8), m.index)) || HABIT_AFTER.test(sentence.slice(m.index! + m[0].length))) slots.find((x) => x.kind === "weekday")!.recurs = true;
+      if (m[2] || listed || HABIT_BEFORE.test(sentence.slice(Math.max(0, m.index! - 8), m.index)) || HABIT_AFTER.test(sentence.slice(m.index! + m[0].length))) slots.find((x) => x.kind === "weekday")!.recurs = true;
     }
+  }
+  for (const c of countsIn(sentence)) {
+    if (!free(c.index, c.length)) continue;
+    add(slots, "count", [c.value], c.noun, { index: c.index, length: c.length, words });
+    const slot = slots.find((x) => x.kind === "count" && x.role === c.noun)!;
+    slot.per ??= c.per;
   }
   for (const v of attributeValues(sentence, voice)) add(slots, "attribute", [v.value], v.attribute, { index: v.index, length: v.length, words });
   for (const m of sentence.matchAll(ROLE_NAMED)) add(slots, "role", [m[2].replace(/^Dr\.?\s+/, "").toLowerCase()], roleOf(m[1]));
@@ -241,7 +261,7 @@ const isValueWord = (lower: string) =>
 
 /** A cheap look before any tagging: a sentence with no digit, weekday, month, role or attribute value holds no slot. */
 const MAY_HOLD = new RegExp(`\\d|\\b(mon|tue|wed|thu|fri|sat|sun)|\\b${MONTH}\\b|\\b(${ROLES})\\b`, "i");
-const mayHold = (sentence: string, voice: Voice = "speaker") => MAY_HOLD.test(sentence) || attributeValues(sentence, voice).length > 0;
+const mayHold = (sentence: string, voice: Voice = "speaker") => MAY_HOLD.test(sentence) || MAY_COUNT.test(sentence) || attributeValues(sentence, voice).length > 0;
 
 /** The statement's slots and anchors. */
 export function statementOf(sentence: string, voice: Voice = "speaker"): Statement {
@@ -276,7 +296,7 @@ export function compareStatements(older: Statement, newer: Statement): SlotVerdi
     const same = [...n.values].some((v) => o.values.has(v) || sameDay(v, o.values));
     // (a value kept unchanged vouches for a change beside it, never for a confirmation)
     // two homes are one attribute; a venue's address is the venue's, and another venue is another thing
-    const attribute = n.kind === "role" || n.kind === "attribute" ? n.role! : n.kind === "address" && o.home && n.home ? "address" : sameThing(o, n, kept && !same);
+    const attribute = n.kind === "role" || n.kind === "attribute" ? n.role! : n.kind === "count" ? sameCount(o, n) : n.kind === "address" && o.home && n.home ? "address" : sameThing(o, n, kept && !same);
     if (!attribute) continue;
     if (same) {
       confirmed ??= attribute;
@@ -295,11 +315,22 @@ export function compareStatements(older: Statement, newer: Statement): SlotVerdi
  */
 function sameThing(o: Slot, n: Slot, kept = false): string | null {
   const shared = [...n.near].filter((w) => o.near.has(w));
-  // two things named and no name in common: two things of one kind (the Lisbon trip and the Edinburgh one)
-  if (o.bound.size && n.bound.size && ![...n.bound].some((w) => o.near.has(w))) return null;
+  // two things named and no name in common: two things of one kind (the Lisbon trip and the Edinburgh one); a habit
+  // is one thing wherever it is held ("five-a-side is tuesdays at Cardiff Met" → "thursdays, PlayZone")
+  if (!(o.recurs && n.recurs) && o.bound.size && n.bound.size && ![...n.bound].some((w) => o.near.has(w))) return null;
   const noun = shared.find((w) => n.nouns.has(w) && o.nouns.has(w));
   if (noun) return `${noun} (${n.kind})`;
   return shared.length >= (kept ? 1 : 2) ? `${shared.slice(0, 2).join(" ")} (${n.kind})` : null;
+}
+
+/**
+ * What two counts of one noun are both of, or null: the same period ("4 cafecitos a day" → "two cafecitos a day") or
+ * the same thing near both ("11 people so far for thanksgiving" → "we're 15 for thanksgiving"); "12 problems" of
+ * one exercise and "15 problems" of another are two counts.
+ */
+function sameCount(o: Slot, n: Slot): string | null {
+  if (o.per && o.per === n.per) return `${n.role} a ${n.per}`;
+  return sameThing(o, n) ? `${n.role} (count)` : null;
 }
 
 /** "-19" (the 19th) is the same day as "10-19". */
@@ -318,7 +349,10 @@ const KIND_NOUNS: Partial<Record<SlotKind, Set<string>>> = {
 };
 
 /** Kinds that are a person's standing attributes; a date or a time of day more often belongs to one event of many. */
-const ATTRIBUTE_KINDS = new Set<SlotKind>(["amount", "dose", "address", "role", "attribute"]);
+const ATTRIBUTE_KINDS = new Set<SlotKind>(["amount", "dose", "address", "role", "attribute", "count"]);
+
+/** Words that say an event was given another date or time: "Rebooked: …", "moved to Thursday". */
+const RESCHEDULED = /\b(?:re-?book(?:ed|ing)?|re-?schedul(?:ed|ing)|re-?arranged|moved|changed|postponed|pushed (?:back|to)|brought forward)\b/i;
 
 /** A delay or a retime refines a booking: the booking stands, at a later hour. */
 const DELAY = /\b(delay(ed|s)?|retimed|running late|pushed back|behind schedule|later than planned)\b/i;
@@ -342,6 +376,9 @@ export function judgeSlots(olderSentences: string[], newerSentences: string[], v
   const [older, newer] = [read(olderSentences, voices.older), read(newerSentences, voices.newer)];
   const found = compareAll(older, newer) ?? succession(older, newerSentences);
   if (found?.kind !== "confirms" && found) return found;
+  // a value named again and discarded ("cancelled the ibis", "swapped the Clenil for Fostair")
+  const aside = setAside(olderSentences, newerSentences, voices);
+  if (aside) return { kind: "revises", confidence: 0.85, reason: aside.reason, statement: aside.statement };
   // a message in fragments gives a thing in one sentence and its value in the next: read whole, it may say more
   const [olderWhole, newerWhole] = [wholeMessage(olderSentences, voices.older), wholeMessage(newerSentences, voices.newer)];
   if (!olderWhole && !newerWhole) return found;
@@ -440,7 +477,8 @@ function compareAll(older: Read[], newer: Read[]): SlotJudgement | null {
       const reason = `${v.attribute}: ${v.from} → ${v.to}`;
       if (DELAY.test(ns)) return { kind: "refines", confidence: 0.85, reason: `delayed, ${reason}`, statement };
       // a habit's day ("five-a-side is monday nights" → "we're on Wednesdays now") is a standing attribute too
-      return { kind: "revises", confidence: ATTRIBUTE_KINDS.has(v.slot) || v.habit || v.named ? 0.85 : 0.6, reason, statement };
+      // an event's date or time is one of many an event may have, unless a word of change comes with it
+      return { kind: "revises", confidence: ATTRIBUTE_KINDS.has(v.slot) || v.habit || v.named || RESCHEDULED.test(ns) ? 0.85 : 0.6, reason, statement };
     }
   }
   return confirmed;

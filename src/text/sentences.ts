@@ -4,7 +4,8 @@
  *
  * A sentence ends at a line break (a memory joined to the next by "\n" never runs into it, with or without a
  * final full stop), or after a terminator (. ! ? … and every script's own: 。 ！ ？ । ؟ …) and any closing quotes
- * or brackets, followed by a space and a word that does not start in lowercase; terminators of scripts written
+ * or brackets, followed by a space (chats start sentences in lowercase: after a full stop, "!" or "?" any word
+ * opens one; after an ellipsis or another script's terminator only a word that does not start in lowercase); terminators of scripts written
  * without spaces end a sentence with no space after them. A full stop does not end one:
  * - after a title or a common abbreviation ("Dr. Okafor", "Mt. Rainier", "e.g. Lisbon", "approx. 40");
  * - after an initial ("J. R. R. Tolkien", "Priya R. Iyer");
@@ -24,7 +25,7 @@ export interface Span {
 
 /** Words written with a full stop that rarely end a sentence: titles before names, and Latin abbreviations. */
 const ABBREVIATIONS = new Set(
-  "dr mr mrs ms mx prof st mt ft sr jr fr rev sgt capt lt col gen gov sen rep hon pres supt cmdr adm maj brig det insp vs e.g i.e cf approx dept est fig vol ch pp op viz al ca".split(" "),
+  "dr mr mrs ms mx prof st mt ft sr jr fr rev sgt capt lt col gen gov sen rep hon pres supt cmdr adm maj brig det insp vs e.g i.e cf approx dept est fig vol ch pp op viz al ca inc incl esp".split(" "),
 );
 /** A terminator, then closing quotes or brackets; `g` so the scan resumes where the last one ended. */
 const TERMINATOR = /(\p{Sentence_Terminal}+)(["'”’»)\]]*)/gu;
@@ -33,13 +34,13 @@ const UNSPACED_TERMINATOR = /[。！？｡︒﹒．፧፨።]/u;
 const SPACED_AFTER = /^[ \t\u00a0\u2000-\u200b\u3000]+/;
 
 /** Whether the full stop at `dot` belongs to the word before it (an abbreviation, an initial, an acronym). */
-function keepsSentence(text: string, dot: number, next: string): boolean {
+function keepsSentence(text: string, dot: number, next: string, lower = false): boolean {
   const word = /[\p{L}.]*$/u.exec(text.slice(Math.max(0, dot - 12), dot))![0];
   if (word.length === 0) return false;
   if (ABBREVIATIONS.has(word.toLowerCase())) return true;
   if (/^\p{Lu}$/u.test(word)) return true; // an initial: "J. R. R. Tolkien"
   // a dotted acronym ("U.S.", "a.m."): the sentence goes on unless the next word is one that opens sentences
-  if (/^(?:\p{L}\.)+\p{L}$/u.test(word)) return !isStopWord(next.toLowerCase());
+  if (/^(?:\p{L}\.)+\p{L}$/u.test(word) || /^\p{Lu}\p{L}*\.\p{Lu}$/u.test(word)) return lower || !isStopWord(next.toLowerCase());
   return false;
 }
 
@@ -83,8 +84,13 @@ export function* eachSentenceSpans(text: string): Generator<void, Span[], void> 
         continue;
       }
       const next = /^\S*/.exec(after.slice(gap))![0].replace(/^["'“‘«(\[]+/, "");
-      if (/^\p{Ll}/u.test(next)) continue; // "e.g. this one", "… and so on"
-      if (m[1] === "." && keepsSentence(line, m.index!, /^\p{L}*/u.exec(next)![0])) continue;
+      // chats start sentences in lowercase ("allergic to penicillin. and i drink like 4 cafecitos a day"): a full
+      // stop, "!" or "?" ends one whatever follows; an ellipsis before lowercase trails off into the same one
+      // a quotation's own question before "she asked" does not end the sentence quoting it, nor does an acronym ("the
+      // U.S. in 2019")
+      const lower = /^\p{Ll}/u.test(next);
+      if (lower && (/^(?:…|\.{2,})$/u.test(m[1]) || !/[.!?]$/u.test(m[1]) || m[2] !== "")) continue;
+      if (m[1] === "." && keepsSentence(line, m.index!, /^\p{L}*/u.exec(next)![0], lower)) continue;
       push(at + from, at + (from = end));
     }
     push(at + from, lineEnd);

@@ -1,0 +1,97 @@
+/**
+ * Changes said without a word of change: counts, schedules of listed days, a value named again and set aside, phone
+ * numbers and email addresses, a rebooking; and what must not count (someone else's dose, a pet called Pixel, a
+ * dinner with a person cancelled, a question). The wordings come from a scenario written apart from the rules
+ * (test/fixtures/scenario-changes-5.jsonl); docs/HOW-IT-WORKS.md, "Changes in any wording".
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { judgeSlots } from "../src/graph/slots.js";
+import { attributeValues } from "../src/graph/attributes.js";
+import { countsIn } from "../src/graph/counts.js";
+import { sentencesOf } from "../src/text/sentences.js";
+import { openMemory } from "../src/index.js";
+
+const judge = (older: string, newer: string) => judgeSlots(sentencesOf(older), sentencesOf(newer));
+
+test("a count of the same thing over the same period, or of the same occasion, is one attribute's value", () => {
+  assert.deepEqual(countsIn("and i drink like 4 cafecitos a day").map((c) => [c.noun, c.value, c.per]), [["cafecito", "4", "day"]]);
+  assert.deepEqual(countsIn("so we're 15 for thanksgiving").map((c) => [c.noun, c.value]), [["people", "15"]]);
+  assert.deepEqual(countsIn("it's 3 weeks away and 4 years old"), [], "spans of time are not counts");
+  const cafecitos = judge("and i drink like 4 cafecitos a day, don't judge me", "day 3 of two cafecitos a day. i am a shell of a woman");
+  assert.equal(cafecitos?.kind, "revises");
+  assert.equal(cafecitos?.confidence, 0.85);
+  assert.match(cafecitos!.reason, /cafecito a day: 4 → 2/);
+  const guests = judge("we're doing thanksgiving at our place this year, 11 people so far.", "mi prima Claudia is bringing her in-laws so we're 15 for thanksgiving, need a second table");
+  assert.equal(guests?.kind, "revises");
+  assert.match(guests!.reason, /11 → 15/);
+  // two exercises' counts are two counts
+  assert.equal(judge("I finished 12 problems on fractions today.", "I finished 15 problems on geometry today."), null);
+});
+
+test("days listed together are a schedule that recurs: another list replaces it, at any venue", () => {
+  const practice = judge("sofia's soccer practice is tues & thurs 5:30 at Woodlawn Lake park.", "coach sent the fall schedule, practices are mon + wed 5:30, still at woodlawn lake");
+  assert.equal(practice?.kind, "revises");
+  assert.equal(practice?.confidence, 0.85, "a habit, not one event's day");
+  const football = judge("five-a-side is tuesdays 8pm at Cardiff Met, Cyncoed campus.", "the lads voted, five-a-side is thursdays at 7 from next week, PlayZone at Ocean Park.");
+  assert.equal(football?.kind, "revises");
+  assert.match(football!.reason, /five-a-side/);
+});
+
+test("a value named again and set aside ends the statement that gave it; a person or a question does not", () => {
+  for (const [older, newer, value] of [
+    ["and I've got the Ibis on Featherston St for 2 nights", "cancelled the ibis, mereana insists I stay with her in Aro Valley", "ibis"],
+    ["put down the brown Clenil 100 preventer, two puffs twice a day.", "nurse swapped the Clenil for Fostair 100/6, one puff twice a day", "clenil"],
+    ["I drive a 2014 Honda Odyssey held together with prayers lol", "picked up the Sienna!!! 2021, silver. bye bye odyssey", "odyssey"],
+  ]) {
+    const v = judge(older, newer);
+    assert.equal(v?.kind, "revises", newer);
+    assert.match(v!.reason, new RegExp(`${value} set aside`));
+  }
+  assert.equal(judge("Ffion's a paramedic with the Welsh Ambulance Service.", "we cancelled dinner with Ffion's parents"), null, "the subject is not a value");
+  assert.equal(judge("I've got the Ibis on Featherston St for 2 nights", "should I cancel the Ibis?"), null, "a question sets nothing aside");
+  assert.equal(judge("Sean's staying with me 9th-11th", "Sean's gone home, flat feels weirdly quiet"), null, "gone home is not gone");
+  assert.equal(judge("I use VS Code for everything.", "VS Code update broke my extensions again")?.kind, "confirms", "VS names the editor");
+});
+
+test("phone numbers and email addresses are the speaker's attributes; someone else's are not", () => {
+  assert.deepEqual(attributeValues("mobile 07700 900218, email callumreid34@outlook.com.").map((v) => [v.attribute, v.value]), [
+    ["phone number", "07700900218"],
+    ["email", "callumreid34@outlook.com"],
+  ]);
+  assert.deepEqual(attributeValues("her cell is 210-555-0178"), []);
+  assert.deepEqual(attributeValues("We've got a cat called Pixel."), [], "a pet's name is no phone");
+  assert.deepEqual(attributeValues("caved and got the iPhone 15 on Three").map((v) => v.value), ["iphone"], "a dropped subject still owns it");
+  const email = judge("work email is hana.sato.ux@gmail.com", "hello@satostudio.co.nz for anything work please");
+  assert.equal(email?.kind, "revises");
+  assert.match(email!.reason, /work email/);
+});
+
+test("someone else's dose is not mine; a rebooking's new date is an edge, not a suggestion", () => {
+  assert.equal(judge("I take lisinopril 10 mg every morning.", "my sister Lupe is on lisinopril too but 40 mg"), null);
+  const rebooked = judge("Booked: Mt Eden Dental with Dr Singh, Thursday 8 October at 10am.", "Rebooked: Mt Eden Dental with Dr Singh, Thursday 15 October at 2:30pm.");
+  assert.equal(rebooked?.kind, "revises");
+  assert.equal(rebooked?.confidence, 0.85);
+});
+
+test("a chat's lowercase sentences are statements of their own: the fact that changed is named, the rest stays current", async () => {
+  assert.deepEqual(sentencesOf("allergic to penicillin (hives). and i drink like 4 cafecitos a day"), ["allergic to penicillin (hives).", "and i drink like 4 cafecitos a day"]);
+  assert.deepEqual(sentencesOf("“Are you coming?” she asked. We moved to the U.S. in 2019."), ["“Are you coming?” she asked.", "We moved to the U.S. in 2019."]);
+  const dir = mkdtempSync(join(tmpdir(), "cascade-any-wording-"));
+  const engine = await openMemory({ path: join(dir, "m.db"), now: Date.parse("2026-10-09T00:00:00Z") });
+  try {
+    const first = await engine.remember({ text: "health stuff: allergic to penicillin (hives). and i drink like 4 cafecitos a day, don't judge me", at: "2026-09-14T11:15:00Z", user: "rosa", role: "user", speaker: "rosa" });
+    const later = await engine.remember({ text: "day 3 of two cafecitos a day. i am a shell of a woman", at: "2026-10-08T11:10:00Z", user: "rosa", role: "user", speaker: "rosa" });
+    const edges = (await engine.list({ limit: 100 })).edges.filter((e) => e.type === "supersedes");
+    assert.equal(edges.length, 1);
+    assert.equal(edges[0].from, later.id);
+    assert.equal(edges[0].to, first.id);
+    assert.equal(edges[0].statement, "and i drink like 4 cafecitos a day, don't judge me", "only the changed sentence");
+  } finally {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
