@@ -45,14 +45,11 @@ export async function openReader(options: OpenReaderOptions = {}): Promise<Store
   // the environment names an embedder (or gets it wrong): openMemory's choice and its checks apply
   if (envNamesEmbedder()) return null;
   const opened = await openLocatedStore({ path: options.path, namespace: options.namespace, create: false });
-  try {
-    if (!(await onlyReads(opened))) {
-      await opened.close();
-      return null;
-    }
-  } catch (err) {
+  // a store that fails these reads (a damaged one, say) is the Engine's to open: it reports the failure, or opens
+  // anyway, as it always did
+  if (!(await onlyReads(opened).catch(() => false))) {
     await opened.close();
-    throw err;
+    return null;
   }
   // every store call a span of its own, as an Engine's (tracing.ts)
   const store = tracedStore(opened);
