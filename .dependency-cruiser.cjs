@@ -11,7 +11,7 @@ module.exports = {
       severity: "error",
       comment: "The engine core picks no backend and knows no shell: it imports ports, never backends, api, eval, bench or surfaces.",
       from: { path: CORE },
-      to: { path: "^src/(backends|api|surfaces|eval|bench|demo|adapters)/|^src/index\\.ts$" },
+      to: { path: "^src/(backends|api|surfaces|eval|bench|demo|adapters)/|^src/(index|light)\\.ts$" },
     },
     {
       name: "model-and-ports-are-the-bottom",
@@ -32,13 +32,13 @@ module.exports = {
       severity: "error",
       comment: "A backend implements the store port; it does not reach into the engine's wiring or its shells.",
       from: { path: "^src/backends/" },
-      to: { path: "^src/(api|surfaces|eval|bench|demo|channels)/|^src/index\\.ts$" },
+      to: { path: "^src/(api|surfaces|eval|bench|demo|channels)/|^src/(index|light)\\.ts$" },
     },
     {
       name: "api-knows-no-shell",
       severity: "error",
       comment: "The SDK does not depend on the CLI, HTTP, MCP, the web page or a framework adapter.",
-      from: { path: "^src/(api|eval|bench)/|^src/index\\.ts$" },
+      from: { path: "^src/(api|eval|bench)/|^src/(index|light)\\.ts$" },
       to: { path: "^src/(surfaces|adapters)/" },
     },
     {
@@ -58,9 +58,9 @@ module.exports = {
     {
       name: "surfaces-use-the-sdk",
       severity: "error",
-      comment: "CLI, HTTP, MCP and the web page are thin shells over one SDK: they import src/index.ts, not its insides.",
+      comment: "CLI, HTTP, MCP and the web page are thin shells over one SDK: they import its doors, src/index.ts and (for commands that only read a store, issue 48) src/light.ts, a subset of it, not its insides.",
       from: { path: "^src/surfaces/" },
-      to: { path: "^src/", pathNot: "^src/surfaces/|^src/index\\.ts$" },
+      to: { path: "^src/", pathNot: "^src/surfaces/|^src/(index|light)\\.ts$" },
     },
   ],
   options: {

@@ -3,6 +3,7 @@
  * The public SDK. Surfaces (CLI, HTTP, MCP) import only from here.
  */
 export { openMemory, defaultStorePath, defaultGloveEmbedder, type OpenMemoryOptions } from "./api/open.js";
+export { openReader, type StoreReader, type OpenReaderOptions } from "./api/reader.js";
 export { openStoreAt, scratchStores, isPostgresUrl, type ScratchKind, type PostgresUrl } from "./api/stores.js";
 export type { BackupReport } from "./api/backup.js";
 export type { MigrateOptions, MigrateReport, MigratedNamespace } from "./api/migrate.js";
@@ -44,6 +45,7 @@ export { readMem0Export, type Mem0Items } from "./ingest/mem0.js";
 export { readLocomoConversation, parseLocomoDate, type LocomoConversation, type LocomoQuestion } from "./ingest/locomo.js";
 export { demoCorpus, demoQueries, DEMO_NOW } from "./demo/corpus.js";
 export { loadConfigFile, type ConfigFile, CONFIG_FILE_NAME } from "./config/file.js";
+export { configFilePath } from "./config/file-path.js";
 export type { BenchOptions, BenchReport } from "./bench/run.js";
 export type { PyramidBenchReport } from "./bench/pyramid.js";
 export type { TopicBenchReport } from "./bench/topics.js";

@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, test } from "node:test";
+import Database from "better-sqlite3";
 import { cli, tempDir } from "./helpers.js";
 
 const NOW = "2026-06-20T09:00:00Z";
@@ -65,5 +66,58 @@ process.on("exit", () => appendFileSync(process.env.LOADED_OUT, Object.keys(requ
       ])
         absent(r.files, part);
     }
+  });
+
+  test("stats, list and show read the store without zod, the SDK's front door, the engine or its write path (src/light.ts)", () => {
+    const added = cli(["add", "The freeze moved to Monday", "--json", "--db", db, "--now", NOW]);
+    assert.equal(added.status, 0, added.stderr);
+    const id = JSON.parse(added.stdout).id as string;
+    for (const args of [["stats"], ["list", "--limit", "5", "--order", "desc"], ["show", id]]) {
+      const r = loaded([...args, "--db", db, "--now", NOW]);
+      assert.equal(r.status, 0, r.stderr);
+      assert.ok(r.files.some((f) => f.includes("/dist/src/api/reader.js")), `${args[0]} read through api/reader.js`);
+      for (const part of [
+        "/node_modules/zod/",
+        "/dist/src/index.js",
+        "/dist/src/api/engine.js",
+        "/dist/src/api/open.js",
+        "/dist/src/api/write-path.js",
+        "/dist/src/api/list.js",
+        "/dist/src/ingest/",
+        "/dist/src/pyramid/build.js",
+        "/dist/src/config/file.js",
+        "/dist/src/query/where.js",
+        "/dist/src/surfaces/cli/program.js",
+        "/dist/src/surfaces/cli/commands/memory-commands.js",
+      ])
+        absent(r.files, part);
+    }
+  });
+
+  test("a read that needs more than reading takes the engine's way: a --filter, a config file, a store whose pyramid is behind", () => {
+    const filtered = loaded(["list", "--json", "--filter", "speaker=nobody", "--db", db, "--now", NOW]);
+    assert.equal(filtered.status, 0, filtered.stderr);
+    assert.deepEqual(JSON.parse(filtered.stdout).memories, []);
+    const config = join(dir, "cascade.config.json");
+    writeFileSync(config, JSON.stringify({ db }));
+    const configured = loaded(["stats", "--json", "--config", config]);
+    assert.equal(configured.status, 0, configured.stderr);
+    assert.ok(configured.files.some((f) => f.includes("/dist/src/api/engine.js")), "a config file opens the engine");
+    assert.ok(JSON.parse(configured.stdout).memories >= 1);
+    // a store from before the turn level: the engine's catch-up on open runs, as it always did
+    const meta = (value?: string) => {
+      const sqlite = new Database(db);
+      try {
+        if (value !== undefined) sqlite.prepare("UPDATE meta SET value = ? WHERE key = 'engine.pyramid.turn_level'").run(value);
+        return sqlite.prepare("SELECT value FROM meta WHERE key = 'engine.pyramid.turn_level'").pluck().get();
+      } finally {
+        sqlite.close();
+      }
+    };
+    assert.equal(meta("0"), "0");
+    const behind = loaded(["stats", "--json", "--db", db, "--now", NOW]);
+    assert.equal(behind.status, 0, behind.stderr);
+    assert.ok(behind.files.some((f) => f.includes("/dist/src/api/engine.js")), "a pyramid behind opens the engine");
+    assert.equal(meta(), "1", "the catch-up ran");
   });
 });

@@ -4,13 +4,10 @@
  * Everything else in the engine is independent of these choices.
  */
 import { ChatFactExtractor } from "../ingest/fact-extractor.js";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { CascadeError, storeFailure } from "../errors.js";
-import { openStoreAt } from "./stores.js";
-import { refuseIncompleteCopy } from "./copy-mark.js";
+import { defaultStorePath, openLocatedStore } from "./open-store.js";
 import { loadGloveTable } from "../embed/glove-cache.js";
-import { SifEmbedder, sifEmbedderId } from "../embed/sif.js";
+import { GLOVE_DIMENSIONS, SifEmbedder, sifEmbedderId } from "../embed/sif.js";
 import { fixedClock, type Clock } from "../ports/clock.js";
 import type { Embedder, TokenVectors } from "../ports/embedder.js";
 import type { Store } from "../ports/store.js";
@@ -20,7 +17,7 @@ import { Engine, type EngineConfig } from "./engine.js";
 import { ChatSummarizer } from "../pyramid/chat-summarizer.js";
 import { ChatEntityExtractor } from "../entities/chat-extractor.js";
 import type { ChatOptions } from "../providers/chat.js";
-import { DEFAULT_NAMESPACE, isFileLocation, namespacePath } from "./namespaces.js";
+import { DEFAULT_NAMESPACE } from "./namespaces.js";
 
 export interface OpenMemoryOptions extends EngineConfig {
   /** SQLite file; default $CASCADE_DB, else ./.cascade/memory.db. ":memory:" for a throwaway store. */
@@ -55,9 +52,7 @@ export interface OpenMemoryOptions extends EngineConfig {
 /** The options that say where and with what models to open; the rest are the engine's configuration. */
 const OPENING_OPTIONS = new Set(["path", "namespace", "create", "createNamespace", "embedder", "tokens", "chatSummarizer", "now", "clock", "onPyramidCatchUp"]);
 
-export function defaultStorePath(): string {
-  return process.env.CASCADE_DB || join(process.cwd(), ".cascade", "memory.db");
-}
+export { defaultStorePath };
 
 let defaultEmbedder: SifEmbedder | undefined;
 
@@ -67,8 +62,6 @@ export function defaultGloveEmbedder(): SifEmbedder {
   return defaultEmbedder;
 }
 
-/** The GloVe table's width: the default vector space's size, known before its vectors are read. */
-const GLOVE_DIMENSIONS = 100;
 
 /**
  * The default embedder under its own name and size, its word vectors read on the first text it embeds or the first
@@ -100,20 +93,8 @@ async function chooseEmbedder(given: Embedder | EmbedderSpec | undefined, store:
 
 /** Opens (creating on first write) a memory store with the offline defaults. */
 export async function openMemory(options: OpenMemoryOptions = {}): Promise<Engine> {
-  const base = options.path ?? defaultStorePath();
-  const path = namespacePath(base, options.namespace ?? DEFAULT_NAMESPACE);
-  const mustExist = (options.create ?? options.createNamespace) === false && path !== ":memory:";
-  const inNamespace = options.namespace !== undefined && options.namespace !== DEFAULT_NAMESPACE;
-  const noNamespace = () => new CascadeError("NOT_FOUND", `no namespace ${JSON.stringify(options.namespace)} (a namespace is created by its first write)`, { field: "namespace" });
-  const noStore = () => new CascadeError("NOT_FOUND", `no store at ${JSON.stringify(base)} (a store is created by its first write: add, import or demo)`, { field: "path" });
-  // (a blank path is a mistake of form, which the backend names)
-  if (mustExist && isFileLocation(path) && path.trim() !== "" && !existsSync(path)) throw inNamespace ? noNamespace() : noStore();
-  const store = await openStoreAt(path);
+  const store = await openLocatedStore(options);
   try {
-    // a PostgreSQL namespace is rows in shared tables: it exists once something was written (and so stamped)
-    if (mustExist && inNamespace && !isFileLocation(path) && (await store.embedderStamp()) === null) throw noNamespace();
-    // a copy cascade migrate has not finished looks whole and is not: refused, saying how to resume it
-    await refuseIncompleteCopy(store, base);
     const { embedder, spec } = await chooseEmbedder(options.embedder, store);
     // late interaction reads the offline word vectors even beside another embedder, loaded only when it runs
     const tokens = options.tokens ?? (embedder instanceof SifEmbedder || embedder instanceof LazyGloveEmbedder ? embedder : lazyTokens(defaultGloveEmbedder, "glove-wink-sg-100d", GLOVE_DIMENSIONS));

@@ -9,7 +9,7 @@ import { defaultLimits } from "../config/defaults.js";
 import { CascadeError, notFound } from "../errors.js";
 import type { ShownSentence } from "../model/pyramid.js";
 import type { Store } from "../ports/store.js";
-import { withStatus, type ListedMemory } from "./list.js";
+import { withStatus, type ListedMemory } from "./list-page.js";
 import { shownSentences } from "./pyramid-read.js";
 
 /** A memory with its status now; a summary node with its children and its sentences' status now. */

@@ -3,12 +3,12 @@
  * The optional config file (`cascade.config.json` in the working folder, or the path in --config or
  * $CASCADE_CONFIG). Flags override it; it overrides the built-in defaults.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { CascadeError } from "../errors.js";
 import { engineConfigSchema, searchDefaultsSchema } from "./engine-schema.js";
 import { parseWith } from "../validate.js";
+import { CONFIG_FILE_NAME, configFilePath } from "./file-path.js";
 
 export const configFileSchema = z
   .object({
@@ -33,17 +33,12 @@ export const configFileSchema = z
 
 export type ConfigFile = z.infer<typeof configFileSchema>;
 
-export const CONFIG_FILE_NAME = "cascade.config.json";
+export { CONFIG_FILE_NAME };
 
 /** Reads the config file; an explicit path must exist, the default one may be absent. */
 export function loadConfigFile(explicitPath?: string): ConfigFile {
-  const path = explicitPath ?? process.env.CASCADE_CONFIG ?? join(process.cwd(), CONFIG_FILE_NAME);
-  if (!existsSync(path)) {
-    if (explicitPath ?? process.env.CASCADE_CONFIG) {
-      throw new CascadeError("INVALID_INPUT", `config: no file at ${path}`, { field: "config" });
-    }
-    return {};
-  }
+  const path = configFilePath(explicitPath);
+  if (path === null) return {};
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(path, "utf8"));

@@ -67,6 +67,9 @@ function commonComponent(table: WordVectorTable, weightOf: (rank: number) => num
 }
 
 /** The name of the vector space SIF makes from a table with these options (what a store is stamped with). */
+/** The GloVe table's width: the default vector space's size, known before its vectors are read. */
+export const GLOVE_DIMENSIONS = 100;
+
 export function sifEmbedderId(options: Partial<SifOptions> = {}): string {
   const opts = { ...defaultSifOptions, ...options };
   return `glove-wink-sg-100d/sif${opts.dropStopWords ? "-content" : ""}${opts.removeCommonComponent ? "-pc1" : ""}`;

@@ -41,8 +41,7 @@ export const embedderSpecSchema = z.discriminatedUnion("provider", [
 
 export type EmbedderSpec = z.infer<typeof embedderSpecSchema>;
 
-/** The key under which a store keeps the spec of the embedder it was built with. */
-export const EMBEDDER_SPEC_META = "embedder.spec";
+export { EMBEDDER_SPEC_META } from "./spec-meta.js";
 
 /**
  * The spec named by the environment, if any: $CASCADE_EMBED_ONNX (a model folder), or $CASCADE_EMBED_URL,

@@ -20,6 +20,7 @@ import type { Embedder } from "../ports/embedder.js";
 import type { SummaryRequest, Summarizer } from "../ports/summarizer.js";
 import { contentWords } from "../text/tokenize.js";
 import { informativeness } from "./informative.js";
+import { EXTRACTIVE_SUMMARIZER_ID } from "./current.js";
 import { dot, isZero, normalizeInPlace } from "../vectors/math.js";
 
 export interface ExtractiveOptions {
@@ -57,7 +58,7 @@ interface Candidate {
 }
 
 export class ExtractiveSummarizer implements Summarizer {
-  readonly id = "extractive-mmr/3"; // 3: sentences name the memories they revise (`revises`)
+  readonly id = EXTRACTIVE_SUMMARIZER_ID; // (pyramid/current.ts says what its version means)
   private readonly opts: ExtractiveOptions;
 
   constructor(private readonly embedder: Embedder, options: Partial<ExtractiveOptions> = {}) {

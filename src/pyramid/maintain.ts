@@ -7,6 +7,7 @@
  */
 import { buildPyramid, type BuildDeps, type BuildReport, type PyramidOptions } from "./build.js";
 import { buildTurnNodes } from "./turns.js";
+import { SUMMARIZER, TURN_LEVEL } from "./current.js";
 
 export type Progress = (done: number, total: number) => void;
 
@@ -15,9 +16,6 @@ export async function refreshPyramid(deps: BuildDeps, opts: PyramidOptions, long
   const turns = longMemoryIds.length ? await buildTurnNodes(deps, opts, longMemoryIds) : 0;
   return { ...(await buildPyramid(deps, opts, onProgress)), turns };
 }
-
-/** Meta key: the store has had its turn-level backlog summarised (a store from before the turn level has not). */
-const TURN_LEVEL = "pyramid.turn_level";
 
 /**
  * On open: the turn level's backlog (once per store), then the dirty windows, with progress over both. Returns
@@ -37,9 +35,6 @@ export async function catchUpPyramid(deps: BuildDeps, opts: PyramidOptions, onPr
   const report = await buildPyramid(deps, opts, (d) => onProgress?.(backlog.length + d, total));
   return { ...report, turns };
 }
-
-/** Meta key: the offline summariser (id and version) the store's summaries were last built with. */
-const SUMMARIZER = "pyramid.summarizer";
 
 /**
  * Summaries written by an older version of the offline summariser lack what the current one records (since

@@ -1,72 +1,47 @@
 /**
  * @module surfaces/cli/context
- * What every command shares: the global flags, the one merge of flags over the environment over the config file over the defaults
- * (`settings`), opening the store for a command (`withEngine`), and the output mode.
+ * What every command shares: the global flags, the output mode, opening the engine for a command (`withEngine`,
+ * settings.ts) and opening a store only to read it (`withReader`). Light on purpose: `stats`, `show` and `list`
+ * load this and the SDK's light door, not the engine (issue 48).
  */
 import type { Command } from "commander";
-import { defaultStorePath, loadConfigFile, openMemory, parseInstant, type ConfigFile, type Engine, type EngineConfig } from "../../index.js";
+import { configFilePath, defaultStorePath, openReader, parseInstant, type Engine, type StoreReader } from "../../light.js";
+import { globalFlags } from "./global-flags.js";
 import type { OutputMode } from "./output.js";
-import { progressBar } from "./progress.js";
 
-export interface GlobalFlags {
-  db?: string;
-  namespace?: string;
-  json?: boolean;
-  now?: string;
-  config?: string;
-}
+export { globalFlags, type GlobalFlags } from "./global-flags.js";
 
 export type WithEngine = <T>(cmd: Command, fn: (engine: Engine) => Promise<T>, pathOverride?: string) => Promise<T>;
+export type WithReader = <T>(cmd: Command, fn: (reader: StoreReader) => Promise<T>) => Promise<T>;
 
 /** Handed to each command group's register function. */
 export interface CliContext {
   withEngine: WithEngine;
+  withReader: WithReader;
   mode: (cmd: Command) => OutputMode;
-}
-
-export function globalFlags(cmd: Command): GlobalFlags {
-  return cmd.optsWithGlobals() as GlobalFlags;
 }
 
 export function mode(cmd: Command): OutputMode {
   return { json: Boolean(globalFlags(cmd).json) };
 }
 
-/** Flags over the environment over the config file over the defaults, merged once for every command that opens a store. */
-export function settings(flags: GlobalFlags): { path: string; now: number | undefined; engine: EngineConfig; file: ConfigFile } {
-  const file = loadConfigFile(flags.config);
-  return {
-    // flag, then $CASCADE_DB, then the file's `db`, then the default (docs/CONFIGURATION.md): an environment
-    // variable is set for this run, the file for every run in the folder
-    path: flags.db ?? (process.env.CASCADE_DB || undefined) ?? file.db ?? defaultStorePath(),
-    now: flags.now !== undefined ? parseInstant("--now", flags.now) : undefined,
-    engine: { search: file.search, ...file.engine },
-    file,
-  };
-}
+/** Opens the engine for a command, runs `fn`, closes it (settings.ts, loaded with the SDK's front door on first use). */
+export const withEngine: WithEngine = async (cmd, fn, pathOverride) => (await import("./settings.js")).withOpenEngine(cmd, fn, pathOverride);
 
 /**
- * Only commands that add something create a store or a namespace that does not exist yet; any other command (a
- * read, or a change to what is there) answers NOT_FOUND and leaves no file or folder behind.
+ * Opens the store only to read it when nothing but reading is asked (no config file; the SDK's openReader says
+ * when the store itself needs an engine), else the engine as withEngine does: the same answers either way, and
+ * the same settings (a flag, then $CASCADE_DB, then the default path; a config file takes the engine's way).
  */
-const CREATING_COMMANDS = new Set(["add", "import", "mcp", "demo", "create", "describe"]);
-
-export const withEngine: WithEngine = async (cmd, fn, pathOverride) => {
+export const withReader: WithReader = async (cmd, fn) => {
   const flags = globalFlags(cmd);
-  const s = settings(flags);
-  // a store from before the pyramid was kept on every write is brought up to date on open, with a bar on a terminal
-  const bar = progressBar("bringing the summary pyramid up to date", "steps");
-  const engine = await openMemory({
-    ...s.engine,
-    path: pathOverride ?? s.path,
-    namespace: flags.namespace,
-    create: CREATING_COMMANDS.has(cmd.name()),
-    now: s.now,
-    onPyramidCatchUp: (d, t) => bar.update(d, t),
-  }).finally(() => bar.stop());
+  if (configFilePath(flags.config) !== null) return withEngine(cmd, fn);
+  const now = flags.now !== undefined ? parseInstant("--now", flags.now) : undefined;
+  const reader = await openReader({ path: flags.db ?? (process.env.CASCADE_DB || undefined) ?? defaultStorePath(), namespace: flags.namespace, now });
+  if (reader === null) return withEngine(cmd, fn);
   try {
-    return await fn(engine);
+    return await fn(reader);
   } finally {
-    await engine.close();
+    await reader.close();
   }
 };

@@ -2,7 +2,7 @@
  * @module surfaces/cli/format
  * Human-readable renderings of engine results for a terminal.
  */
-import { CHILD_NOUN, countOf, sentenceLine, supersededMark, withSpeaker, type ShownSentence } from "../../index.js";
+import { CHILD_NOUN, countOf, sentenceLine, supersededMark, withSpeaker, type ShownSentence } from "../../light.js";
 import type { BenchReport, PyramidBenchReport, TopicBenchReport, FilterBenchReport, TopicJson, EvalReport, HistoryJson, ListedMemory, Metrics, PyramidNodeJson, SearchResult } from "../../index.js";
 
 /**

@@ -75,7 +75,7 @@ export function registerGraphCommands(program: Command, { withEngine, mode }: Cl
     .option("--top <n>", "how many (default 20)", boundedInteger("--top", 1, 10_000))
     .option("--filter <cond>", `${FILTER_HELP}; counts only those memories`, keepWhole)
     .action(async (o, cmd: Command) => {
-      const r = await withEngine(cmd, (e) => e.entities({ query: o.query, top: o.top, where: filterConditions(o) }));
+      const r = await withEngine(cmd, async (e) => e.entities({ query: o.query, top: o.top, where: await filterConditions(o) }));
       emit(mode(cmd), r, () => (r.entities.length ? r.entities.map((x) => `${String(x.memories).padStart(6)}  ${x.name}  (${x.kind}, ${x.id})`).join("\n") : "no entities"));
     });
 }

@@ -4,7 +4,7 @@
  * last line or `next_cursor`), with the simple filters and each memory's status at `--as-of`/`--known-at`.
  */
 import { InvalidArgumentError, type Command } from "commander";
-import type { ListJson } from "../../index.js";
+import type { ListJson } from "../../light.js";
 import { oneLine } from "./format.js";
 import { emit } from "./output.js";
 import type { CliContext } from "./context.js";
@@ -34,7 +34,7 @@ export function formatList(page: ListJson): string {
   return lines.join("\n");
 }
 
-export function registerListCommand(program: Command, { withEngine, mode }: CliContext): void {
+export function registerListCommand(program: Command, { withReader, mode }: CliContext): void {
   program
     .command("list")
     .description("memories in time order, a page at a time, with their status (oldest first)")
@@ -50,9 +50,9 @@ export function registerListCommand(program: Command, { withEngine, mode }: CliC
     .option("--order <asc|desc>", "oldest first (asc, default) or newest first")
     .option("--filter <cond>", FILTER_HELP, keepWhole)
     .action(async (o, cmd: Command) => {
-      const where = filterConditions(o);
-      const page = await withEngine(cmd, (e) =>
-        e.list({ limit: o.limit, cursor: o.cursor, kinds: o.kind, under: o.under, speakers: o.speaker, since: o.since, until: o.until, asOf: o.asOf, knownAt: o.knownAt, order: o.order, where }),
+      const where = await filterConditions(o);
+      const page = await withReader(cmd, (r) =>
+        r.list({ limit: o.limit, cursor: o.cursor, kinds: o.kind, under: o.under, speakers: o.speaker, since: o.since, until: o.until, asOf: o.asOf, knownAt: o.knownAt, order: o.order, where }),
       );
       emit(mode(cmd), page, () => formatList(page));
     });

@@ -14,12 +14,17 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   process.stdout.write(`${VERSION}\n`);
 } else {
   const { CommanderError } = await import("commander");
-  const { buildProgram, refuseUnknownCommand } = await import("./program.js");
+  const { commandWord } = await import("./base-program.js");
   const { flagSpelling, reportError } = await import("./output.js");
-  const program = buildProgram();
+  // a command that only reads a store (stats, show, list) is parsed by a program of that command alone, which loads
+  // neither the other commands nor the engine (read-program.ts); its help comes from the whole command line
+  const asksHelp = args.includes("--help") || args.includes("-h");
+  const reading = asksHelp ? null : (await import("./read-program.js")).buildReadProgram(commandWord(args));
+  const whole = reading ? null : await import("./program.js");
+  const program = reading ?? whole!.buildProgram();
   const json = args.includes("--json");
   try {
-    refuseUnknownCommand(program, args);
+    whole?.refuseUnknownCommand(program, args);
     await program.parseAsync(process.argv);
   } catch (err) {
     if (err instanceof CommanderError && (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.exitCode === 0)) {

@@ -4,7 +4,7 @@
  * as one line on stderr with exit code 2 (the caller's mistake) or 1 (ours).
  */
 import { CommanderError, type Command } from "commander";
-import { CascadeError, respelled, storeFailure } from "../../index.js";
+import { CascadeError, respelled, storeFailure } from "../../light.js";
 
 export interface OutputMode {
   json: boolean;

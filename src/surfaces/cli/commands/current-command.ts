@@ -22,8 +22,8 @@ export function registerCurrentCommand(program: Command, { withEngine, mode }: C
     .option("--history", "also every older version behind each fact, newest first")
     .option("--limit <n>", `at most this many facts, 1 to ${currentStateLimits.maxLimit} (default ${currentStateLimits.limit})`, integer("--limit", 1, currentStateLimits.maxLimit))
     .action(async (o, cmd: Command) => {
-      const state = await withEngine(cmd, (e) =>
-        e.currentState({ where: filterConditions(o), about: o.about, asOf: o.asOf, knownAt: o.knownAt, history: o.history ? true : undefined, limit: o.limit }),
+      const state = await withEngine(cmd, async (e) =>
+        e.currentState({ where: await filterConditions(o), about: o.about, asOf: o.asOf, knownAt: o.knownAt, history: o.history ? true : undefined, limit: o.limit }),
       );
       emit(mode(cmd), state, () => formatCurrent(state));
     });

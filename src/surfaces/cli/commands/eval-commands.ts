@@ -10,7 +10,8 @@ import { emit } from "../output.js";
 import { progressBar } from "../progress.js";
 import { integer, storeFlag, type StoreFlag } from "../flags.js";
 import { boundHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT } from "../../heap.js";
-import { globalFlags, settings, type CliContext } from "../context.js";
+import { globalFlags, type CliContext } from "../context.js";
+import { settings } from "../settings.js";
 
 export function registerEvalCommands(program: Command, { mode }: CliContext): void {
   const evalCommand = program

@@ -16,7 +16,7 @@ export function registerExportCommand(program: Command, { withEngine }: CliConte
     .option("--until <iso>", "only memories that happened before")
     .action(async (o, cmd: Command) => {
       await withEngine(cmd, async (e) => {
-        for await (const record of e.exportMemories({ where: filterConditions(o), since: o.since, until: o.until })) {
+        for await (const record of e.exportMemories({ where: await filterConditions(o), since: o.since, until: o.until })) {
           // a pipe that fills up (a slow reader) is waited for, so memory stays flat on a large store
           if (!process.stdout.write(`${JSON.stringify(record)}\n`)) await new Promise((resolve) => process.stdout.once("drain", resolve));
         }

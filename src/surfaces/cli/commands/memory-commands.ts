@@ -6,13 +6,13 @@ import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { type Command, Option } from "commander";
 import { CascadeError, countOf, memoryInputSchema, isExportedMemory, readJsonlBatches, readMem0Export, requireFile, stoppedImport, storedBeforeFailure, readLocomoConversation, inSpan, type Engine, type MemoryInput } from "../../../index.js";
-import { formatMemory } from "../format.js";
 import { emit } from "../output.js";
 import { progressBar } from "../progress.js";
 import { FILTER_HELP, filterConditions, keepWhole } from "../filter-flag.js";
 import { collect } from "../flags.js";
 import { addedText } from "../text-input.js";
-import { globalFlags, type CliContext } from "../context.js";
+import { type CliContext } from "../context.js";
+import { registerShowCommand } from "./read-commands.js";
 
 /** `--metadata JSON`, parsed (the engine checks that it is an object). */
 function metadataFlag(value: string | undefined): Record<string, unknown> | undefined {
@@ -27,7 +27,8 @@ function metadataFlag(value: string | undefined): Record<string, unknown> | unde
 /** A flag's help is the field's own description in the one memory schema (ingest/validate-memory.ts). */
 const field = (name: keyof typeof memoryInputSchema.shape): string => memoryInputSchema.shape[name].description ?? name;
 
-export function registerMemoryCommands(program: Command, { withEngine, mode }: CliContext): void {
+export function registerMemoryCommands(program: Command, context: CliContext): void {
+  const { withEngine, mode } = context;
   program
     .command("add")
     .description("remember one thing")
@@ -108,14 +109,7 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
       process.exitCode = importExitCode(result);
     });
 
-  program
-    .command("show")
-    .description("show one memory")
-    .argument("<id>")
-    .action(async (id: string, _o, cmd: Command) => {
-      const m = await withEngine(cmd, (e) => e.show(id));
-      emit(mode(cmd), m, () => formatMemory(m, globalFlags(cmd).namespace));
-    });
+  registerShowCommand(program, context);
 
   program
     .command("update")
@@ -160,7 +154,7 @@ export function registerMemoryCommands(program: Command, { withEngine, mode }: C
       if (id !== undefined && byFilter) throw new CascadeError("INVALID_INPUT", "forget: give an id or --filter/--before, not both", { field: "id" });
       if (id === undefined && !byFilter) throw new CascadeError("INVALID_INPUT", "forget: give the id of a memory, or --filter KEY=VALUE / --before ISO", { field: "id" });
       if (id === undefined) {
-        const r = await withEngine(cmd, (e) => e.forgetWhere({ where: filterConditions(o), before: o.before, expired: Boolean(o.expired), dryRun: Boolean(o.dryRun), purge: Boolean(o.purge) }));
+        const r = await withEngine(cmd, async (e) => e.forgetWhere({ where: await filterConditions(o), before: o.before, expired: Boolean(o.expired), dryRun: Boolean(o.dryRun), purge: Boolean(o.purge) }));
         emit(mode(cmd), r, () =>
           r.dry_run
             ? `would forget ${r.matched} memor${r.matched === 1 ? "y" : "ies"} (dry run: nothing changed)${r.ids.length ? `\n${r.ids.join("\n")}` : ""}`

@@ -32,7 +32,7 @@ export function registerPyramidCommands(program: Command, { withEngine, mode }: 
     .addOption(new Option("--level <level>", "only this level").choices(["turn", "day", "week", "month"]))
     .option("--filter <cond>", `${FILTER_HELP}; as search: the nodes of the user (or agent) it names, only the sentences from memories matching it`, keepWhole)
     .action(async (o, cmd: Command) => {
-      const r = await withEngine(cmd, (e) => e.pyramid({ level: o.level, where: filterConditions(o) }));
+      const r = await withEngine(cmd, async (e) => e.pyramid({ level: o.level, where: await filterConditions(o) }));
       emit(mode(cmd), r, () => formatPyramid(r));
     });
 }

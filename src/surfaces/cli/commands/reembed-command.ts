@@ -9,7 +9,8 @@ import { InvalidArgumentError } from "commander";
 import { reembedStore, type EmbedderSpec, type ReembedReport } from "../../../index.js";
 import { integer } from "../flags.js";
 import { emit } from "../output.js";
-import { globalFlags, settings, type CliContext } from "../context.js";
+import { globalFlags, type CliContext } from "../context.js";
+import { settings } from "../settings.js";
 import { progressBar } from "../progress.js";
 
 /** `glove`, or a spec as JSON (the config file's engine.embedder): the SDK checks its fields. */

@@ -61,7 +61,7 @@ export function registerSearchCommand(program: Command, { withEngine, mode }: Cl
         coverage: o.coverage === false ? false : undefined,
         agreement: o.agreement,
         includeExpired: o.includeExpired,
-        where: filterConditions(o),
+        where: await filterConditions(o),
       };
       const result = await withEngine(cmd, (e) => e.recall(query, options));
       emit(mode(cmd), result, () => formatSearch(result));

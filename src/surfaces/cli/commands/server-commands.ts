@@ -9,7 +9,8 @@ import { MemorySpace } from "../../../index.js";
 import { toolListText } from "../../mcp/tools.js";
 import { integer, collect } from "../flags.js";
 import { boundHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT } from "../../heap.js";
-import { globalFlags, settings, type CliContext } from "../context.js";
+import { globalFlags, type CliContext } from "../context.js";
+import { settings } from "../settings.js";
 
 export function registerServerCommands(program: Command, { withEngine, mode }: CliContext): void {
   program

@@ -9,9 +9,12 @@ import { type Command } from "commander";
 import { backupStore, countOf, DEMO_NOW, demoCorpus, demoQueries, inSpan } from "../../../index.js";
 import { formatSearch } from "../format.js";
 import { emit } from "../output.js";
-import { globalFlags, settings, type CliContext } from "../context.js";
+import { globalFlags, type CliContext } from "../context.js";
+import { settings } from "../settings.js";
+import { registerStatsCommand } from "./read-commands.js";
 
-export function registerStoreCommands(program: Command, { withEngine, mode }: CliContext): void {
+export function registerStoreCommands(program: Command, context: CliContext): void {
+  const { withEngine, mode } = context;
   program
     .command("doctor")
     .description("check that the store's indexes agree with its tables (exit 1 if not) and list failed enrichment; --repair rebuilds the indexes and retries the enrichment")
@@ -34,13 +37,7 @@ export function registerStoreCommands(program: Command, { withEngine, mode }: Cl
       emit(mode(cmd), r, () => [...r.namespaces.map((n) => `${n.namespace}: ${n.path} (${(n.bytes / 1e6).toFixed(1)} MB)`), `backed up ${countOf(r.namespaces.length, "namespace")} in ${(r.took_ms / 1000).toFixed(1)} s`].join("\n"));
     });
 
-  program
-    .command("stats")
-    .description("counts and size of the store")
-    .action(async (_o, cmd: Command) => {
-      const s = await withEngine(cmd, (e) => e.stats());
-      emit(mode(cmd), s, () => `${countOf(s.memories, "memory")}, ${countOf(s.chunks, "chunk")}, ${countOf(s.terms, "term")}, ${(s.bytes / 1e6).toFixed(1)} MB, embedder ${s.embedder}`);
-    });
+  registerStatsCommand(program, context);
 
   program
     .command("demo")
