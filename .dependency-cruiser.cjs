@@ -58,7 +58,7 @@ module.exports = {
     {
       name: "surfaces-use-the-sdk",
       severity: "error",
-      comment: "CLI, HTTP, MCP and the web page are thin shells over one SDK: they import its doors, src/index.ts and (for commands that only read a store, issue 48) src/light.ts, a subset of it, not its insides.",
+      comment: "CLI, HTTP, MCP and the web page are thin shells over one SDK: they import its doors, src/index.ts and (for commands that only read a store) src/light.ts, a subset of it, not its insides.",
       from: { path: "^src/surfaces/" },
       to: { path: "^src/", pathNot: "^src/surfaces/|^src/(index|light)\\.ts$" },
     },

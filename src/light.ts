@@ -3,7 +3,7 @@
  * The SDK's second door, for a command that starts often and only reads: opening a store to read it
  * (openReader), the errors and the plain helpers a shell prints with. Everything here is also exported by
  * src/index.ts; this door exists because importing that one loads the whole engine, its schemas (zod) and its
- * write path, which a `cascade stats` does not use (issue 48). Nothing exported here may import zod or the
+ * write path, which a `cascade stats` does not use. Nothing exported here may import zod or the
  * write path: test/cli-start.test.ts checks what `stats`, `show` and `list` load.
  */
 export { openReader, type StoreReader, type OpenReaderOptions } from "./api/reader.js";

@@ -1,5 +1,5 @@
 /**
- * What a `cascade` command loads: the modules a command does not use stay unread (issue 48). Each run preloads a
+ * What a `cascade` command loads: the modules a command does not use stay unread. Each run preloads a
  * probe that records every ES module and CommonJS file the process loaded, then the test names the ones that
  * must be absent. (What that costs in CPU time is measured by bench/cli-start.ts, never here.)
  */

@@ -3,7 +3,7 @@
  * A page of memories in time order with their supersession status at (as_of, known_at), read by the same rule
  * search uses, and every edge touching them (retracted ones included, with their times) so a viewer can draw them.
  * The options arrive checked: by their schema (api/list.ts), or by `plainListOptions` below when they are plain
- * enough to need no schema (a read-only command then loads no zod: issue 48).
+ * enough to need no schema (a read-only command then loads no zod).
  */
 import { invalidInput } from "../errors.js";
 import { edgeCounts, supersessionOf } from "../graph/status.js";

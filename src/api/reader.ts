@@ -2,7 +2,7 @@
  * @module api/reader
  * A store opened only to read what it holds (`cascade stats`, `show`, `list`): the same answers as an Engine's
  * `stats`, `show` and `list`, without loading the write path, the search pipeline, the summariser or the schemas
- * (zod) of the engine's configuration (issue 48: a command that reads starts in a fraction of the time).
+ * (zod) of the engine's configuration (a command that reads starts in a fraction of the time).
  *
  * It answers only when an Engine opened the same way would do nothing but read: the offline embedder (none named
  * by the environment or kept by the store, and the store stamped with it or with none), and a pyramid the catch-up

@@ -1,7 +1,7 @@
 /**
  * @module config/file-path
  * Which config file applies, found without reading it: apart from config/file.ts (its schema, zod) so that a
- * command can tell that there is none without loading that schema (issue 48).
+ * command can tell that there is none without loading that schema.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";

@@ -2,7 +2,7 @@
  * @module surfaces/cli/context
  * What every command shares: the global flags, the output mode, opening the engine for a command (`withEngine`,
  * settings.ts) and opening a store only to read it (`withReader`). Light on purpose: `stats`, `show` and `list`
- * load this and the SDK's light door, not the engine (issue 48).
+ * load this and the SDK's light door, not the engine.
  */
 import type { Command } from "commander";
 import { configFilePath, defaultStorePath, openReader, parseInstant, type Engine, type StoreReader } from "../../light.js";

@@ -2,7 +2,7 @@
  * @module surfaces/cli/filter-flag
  * The `--filter` flag shared by search, list and forget: repeatable, each value kept whole (a value may hold
  * commas), parsed by the SDK's own parser so that the CLI and JSON bodies mean the same thing. The parser comes
- * with the SDK's front door (and its schemas), loaded only when a command is given a --filter (issue 48).
+ * with the SDK's front door (and its schemas), loaded only when a command is given a --filter.
  */
 import type { FieldCondition } from "../../light.js";
 

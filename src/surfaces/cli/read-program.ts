@@ -2,7 +2,7 @@
  * @module surfaces/cli/read-program
  * The program of one command that only reads a store (`stats`, `show`, `list`): the global flags and that command,
  * registered by the same function as in the whole command line, so that it parses, answers and fails alike. It
- * loads neither the other commands nor the SDK's front door (issue 48); main.ts sends `--help` to the whole one.
+ * loads neither the other commands nor the SDK's front door; main.ts sends `--help` to the whole one.
  */
 import type { Command } from "commander";
 import { addAnswersToHelp } from "./answers.js";

@@ -1,7 +1,7 @@
 /**
  * @module surfaces/cli/commands/read-commands
  * `cascade show` and `stats`: answered by a store opened only to read (context.ts, withReader), so that they load
- * neither the engine nor its schemas (issue 48). Registered in their places in `cascade --help` by the groups they
+ * neither the engine nor its schemas. Registered in their places in `cascade --help` by the groups they
  * belong to (memory-commands.ts, store-commands.ts), and alone by read-program.ts.
  */
 import type { Command } from "commander";
