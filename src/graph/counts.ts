@@ -33,7 +33,7 @@ const NOT_COUNTED = new Set(
   lots ways ones others words`.split(/\s+/),
 );
 /** Nouns that name people coming: one count whichever is said. */
-const PEOPLE = new Set(["people", "guests", "adults", "persons", "folks", "heads"]);
+const PEOPLE = new Set(["people", "guests", "adults", "persons", "folks"]);
 
 const numberOf = (s: string): string => {
   const word = NUMBER_WORDS.indexOf(s.toLowerCase());

@@ -324,13 +324,15 @@ function sameThing(o: Slot, n: Slot, kept = false): string | null {
 }
 
 /**
- * What two counts of one noun are both of, or null: the same period ("4 cafecitos a day" → "two cafecitos a day") or
- * the same thing near both ("11 people so far for thanksgiving" → "we're 15 for thanksgiving"); "12 problems" of
- * one exercise and "15 problems" of another are two counts.
+ * What two counts of one noun are both of, or null: a habit's count over the same period ("4 cafecitos a day" →
+ * "two cafecitos a day"), or the people coming to the same occasion ("11 people so far for thanksgiving" → "we're
+ * 15 for thanksgiving"). Any other count belongs to one moment of many: a tutoring chat's "completed 12 problems"
+ * and "15 problems with 95% accuracy" are two exercises, and a probability question's "2 heads in 3 tosses" no one's
+ * state (on BEAM chats 1–10 such counts drew four edges, none a labelled update).
  */
 function sameCount(o: Slot, n: Slot): string | null {
   if (o.per && o.per === n.per) return `${n.role} a ${n.per}`;
-  return sameThing(o, n) ? `${n.role} (count)` : null;
+  return n.role === "people" && sameThing(o, n) ? "people (count)" : null;
 }
 
 /** "-19" (the 19th) is the same day as "10-19". */
