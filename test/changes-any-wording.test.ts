@@ -15,7 +15,7 @@ import { countsIn } from "../src/graph/counts.js";
 import { sentencesOf } from "../src/text/sentences.js";
 import { openMemory } from "../src/index.js";
 
-const judge = (older: string, newer: string) => judgeSlots(sentencesOf(older), sentencesOf(newer));
+const judge = (older: string, newer: string) => judgeSlots(sentencesOf(older, { chat: true }), sentencesOf(newer, { chat: true }));
 
 test("a count of the same thing over the same period, or of the same occasion, is one attribute's value", () => {
   assert.deepEqual(countsIn("and i drink like 4 cafecitos a day").map((c) => [c.noun, c.value, c.per]), [["cafecito", "4", "day"]]);
@@ -78,8 +78,10 @@ test("someone else's dose is not mine; a rebooking's new date is an edge, not a 
 });
 
 test("a chat's lowercase sentences are statements of their own: the fact that changed is named, the rest stays current", async () => {
-  assert.deepEqual(sentencesOf("allergic to penicillin (hives). and i drink like 4 cafecitos a day"), ["allergic to penicillin (hives).", "and i drink like 4 cafecitos a day"]);
-  assert.deepEqual(sentencesOf("“Are you coming?” she asked. We moved to the U.S. in 2019."), ["“Are you coming?” she asked.", "We moved to the U.S. in 2019."]);
+  const chat = { chat: true };
+  assert.deepEqual(sentencesOf("allergic to penicillin (hives). and i drink like 4 cafecitos a day", chat), ["allergic to penicillin (hives).", "and i drink like 4 cafecitos a day"]);
+  assert.deepEqual(sentencesOf("“Are you coming?” she asked. We moved to the U.S. in 2019.", chat), ["“Are you coming?” she asked.", "We moved to the U.S. in 2019."]);
+  assert.deepEqual(sentencesOf("allergic to penicillin (hives). and i drink", {}), ["allergic to penicillin (hives). and i drink"], "prose goes on after a full stop before lowercase");
   const dir = mkdtempSync(join(tmpdir(), "cascade-any-wording-"));
   const engine = await openMemory({ path: join(dir, "m.db"), now: Date.parse("2026-10-09T00:00:00Z") });
   try {

@@ -61,7 +61,7 @@ const split = new Map<string, string[]>();
 export function sentences(text: string): string[] {
   let found = split.get(text);
   if (!found) {
-    found = sentencesOf(prose(text));
+    found = sentencesOf(prose(text), { chat: true });
     if (split.size >= 512) split.delete(split.keys().next().value!);
     split.set(text, found);
   }
@@ -85,7 +85,7 @@ export function leadingSentences(text: string, count: number): string[] {
   for (let length = LEADING_CHARS; length < text.length; length *= 2) {
     const read = prose(text.slice(0, length));
     // where a sentence ends is decided by the words just after it: those near the cut may end otherwise in the whole
-    const spans = sentenceSpans(read).filter((s) => s.end < read.length - CUT_MARGIN);
+    const spans = sentenceSpans(read, { chat: true }).filter((s) => s.end < read.length - CUT_MARGIN);
     if (spans.length > count) return spans.slice(0, count).map((s) => read.slice(s.start, s.end));
   }
   return sentences(text).slice(0, count);

@@ -4,8 +4,8 @@
  *
  * A sentence ends at a line break (a memory joined to the next by "\n" never runs into it, with or without a
  * final full stop), or after a terminator (. ! ? … and every script's own: 。 ！ ？ । ؟ …) and any closing quotes
- * or brackets, followed by a space (chats start sentences in lowercase: after a full stop, "!" or "?" any word
- * opens one; after an ellipsis or another script's terminator only a word that does not start in lowercase); terminators of scripts written
+ * or brackets, followed by a space and a word that does not start in lowercase (in chat, SplitOptions, any word
+ * after a full stop); terminators of scripts written
  * without spaces end a sentence with no space after them. A full stop does not end one:
  * - after a title or a common abbreviation ("Dr. Okafor", "Mt. Rainier", "e.g. Lisbon", "approx. 40");
  * - after an initial ("J. R. R. Tolkien", "Priya R. Iyer");
@@ -44,9 +44,20 @@ function keepsSentence(text: string, dot: number, next: string, lower = false): 
   return false;
 }
 
+export interface SplitOptions {
+  /**
+   * Read as chat, whose sentences may start in lowercase ("allergic to penicillin (hives). and i drink like 4
+   * cafecitos a day"): a full stop ends a sentence whatever word follows, unless the word before it keeps it (an
+   * abbreviation, an acronym). For statements compared by revision detection (graph/statements); chunks, summaries
+   * and read-time steps split as prose, where a lowercase word after a full stop more often goes on the sentence
+   * (LoCoMo Recall@10 0.7933 with prose splitting everywhere, 0.7917 with chat splitting everywhere).
+   */
+  chat?: boolean;
+}
+
 /** The sentences of a text, as trimmed character spans (offsets into the text). */
-export function sentenceSpans(text: string): Span[] {
-  const work = eachSentenceSpans(text);
+export function sentenceSpans(text: string, options: SplitOptions = {}): Span[] {
+  const work = eachSentenceSpans(text, options);
   for (;;) {
     const step = work.next();
     if (step.done) return step.value;
@@ -60,7 +71,7 @@ const CHARS_BETWEEN_PAUSES = 65_536;
  * sentenceSpans, stopping (`yield`) at a line break every CHARS_BETWEEN_PAUSES characters or so: a caller on a
  * server's one thread lets I/O in there (a 1,000,000-character text takes 25-140 ms to split).
  */
-export function* eachSentenceSpans(text: string): Generator<void, Span[], void> {
+export function* eachSentenceSpans(text: string, { chat = false }: SplitOptions = {}): Generator<void, Span[], void> {
   const spans: Span[] = [];
   let read = 0;
   const push = (start: number, end: number) => {
@@ -89,7 +100,7 @@ export function* eachSentenceSpans(text: string): Generator<void, Span[], void> 
       // a quotation's own question before "she asked" does not end the sentence quoting it, nor does an acronym ("the
       // U.S. in 2019")
       const lower = /^\p{Ll}/u.test(next);
-      if (lower && (/^(?:…|\.{2,})$/u.test(m[1]) || !/[.!?]$/u.test(m[1]) || m[2] !== "")) continue;
+      if (lower && (!chat || m[1] !== "." || m[2] !== "")) continue;
       if (m[1] === "." && keepsSentence(line, m.index!, /^\p{L}*/u.exec(next)![0], lower)) continue;
       push(at + from, at + (from = end));
     }
@@ -115,7 +126,7 @@ export async function pacedSentenceSpans(text: string): Promise<Span[]> {
 }
 
 /** The sentences of a text, as strings. */
-export const sentencesOf = (text: string): string[] => sentenceSpans(text).map((s) => text.slice(s.start, s.end));
+export const sentencesOf = (text: string, options: SplitOptions = {}): string[] => sentenceSpans(text, options).map((s) => text.slice(s.start, s.end));
 
 /**
  * Up to this many sentences a chat message may be fragments of one statement: "Leah and Sam set a date!! 12 June
