@@ -7,6 +7,11 @@
 # Usage: scripts/run-tests.sh [NODE_TEST_FLAGS...]   CASCADE_TEST_CONCURRENCY=N changes the three.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Every new PGlite database of the run (dozens, in the files and the CLI processes they start) is unpacked from one
+# made by initdb here instead of running initdb itself: backends/postgres/open (newPglite) reads this variable.
+work=$(mktemp -d "${TMPDIR:-/tmp}/cascade-run-tests.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export CASCADE_PGLITE_TEMPLATE="$work/pglite-template.tar"
 # Shared fixtures, built once before the files start at once (each would otherwise build its own copy).
 node dist/test/warm-caches.js
-exec node "$@" scripts/run-tests.mjs
+node "$@" scripts/run-tests.mjs

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { CascadeError } from "../src/index.js";
+import { CascadeError, openMemory } from "../src/index.js";
 import { join } from "node:path";
 import { matchesLquery, parseLquery } from "../src/topics/lquery.js";
 import { cli, tempDir } from "./helpers.js";
@@ -70,8 +70,14 @@ describe("lquery, against PostgreSQL's documented results", () => {
 
 test("--match filters every channel to the matching topics (CLI)", async () => {
   const db = join(tempDir(), "match.db");
-  for (const topic of ["retrieval.fusion.rrf", "retrieval.dense", "ops.fusion.reactor", "retrieval"]) {
-    cli(["add", `Notes on fusion and retrieval for ${topic}`, "--topic", topic, "--db", db]);
+  // written in this process (what is tested is search --match; add --topic has CLI tests of its own)
+  const engine = await openMemory({ path: db });
+  try {
+    for (const topic of ["retrieval.fusion.rrf", "retrieval.dense", "ops.fusion.reactor", "retrieval"]) {
+      await engine.remember({ text: `Notes on fusion and retrieval for ${topic}`, topic });
+    }
+  } finally {
+    await engine.close();
   }
   const topics = (q: string) => cli(["search", "fusion retrieval notes", "--match", q, "--db", db, "--json"]).json.hits.map((h: { topic: string }) => h.topic).sort();
   assert.deepEqual(topics("*.fusion.*"), ["ops.fusion.reactor", "retrieval.fusion.rrf"]);

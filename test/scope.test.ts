@@ -38,9 +38,15 @@ describe("entities of one scope", () => {
   ];
   const counts = (list: { name: string; memories: number }[]) => Object.fromEntries(list.map((e) => [e.name, e.memories]));
 
-  test("CLI: entities --filter user=alice lists what her memories mention, counted over them", () => {
+  test("CLI: entities --filter user=alice lists what her memories mention, counted over them", async () => {
     const db = join(tempDir(), "entities-cli.db");
-    for (const n of notes) assert.equal(cli(["add", n.text, "--user", n.user, "--at", n.at, "--db", db]).status, 0);
+    // written in this process (what is tested is entities --filter; add --user is tested above, on the CLI)
+    const engine = await openMemory({ path: db });
+    try {
+      for (const n of notes) await engine.remember(n);
+    } finally {
+      await engine.close();
+    }
     const all = cli(["entities", "--db", db, "--json"]);
     assert.equal(counts(all.json.entities).Iberia, 3);
     const alice = cli(["entities", "--filter", "user=alice", "--db", db, "--json"]);
