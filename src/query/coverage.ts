@@ -36,9 +36,11 @@ const ORDER = /\b(?:in (?:what|which) order|the order (?:in which|of)|in (?:the 
  * Wordings that ask for breadth: a summary or overview, every mention, a list of what was said, a change over
  * time, or something gathered across the conversations.
  */
+/** A summary or overview asked for: of what was said and of what was answered. */
+const SUMMARY = /\b(?:summar(?:y|ies|i[sz]e|i[sz]ing)|overview|recap|sum up|comprehensive|in (?:a )?nutshell|highlights of)\b/;
+
 const BREADTH: RegExp[] = [
-  // a summary or overview
-  /\b(?:summar(?:y|ies|i[sz]e|i[sz]ing)|overview|recap|sum up|comprehensive|in (?:a )?nutshell|highlights of)\b/,
+  SUMMARY,
   // every mention, or a count of them
   /\b(?:every time|each time|all the times?|whenever i|both times|the (?:two|three|several) times|every (?:mention|instance|occasion|request|session|conversation|discussion))\b/,
   /\ball (?:of )?(?:my|the|our) (?:\w+ )?(?:mentions|requests|questions|concerns|preferences|plans|goals|ideas|changes|updates|decisions|steps|issues|features|tasks|discussions|conversations|sessions)\b/,
@@ -68,6 +70,14 @@ export function asksForCoverage(question: string): CoverageAsk | null {
   const q = question.toLowerCase().replace(/[’‘]/g, "'").replace(/\s+/g, " ");
   if (ORDER.test(q)) return "order";
   return BREADTH.some((p) => p.test(q)) ? "breadth" : null;
+}
+
+/**
+ * Whether a coverage question asks for a summary ("a comprehensive summary of how my project progressed"): the
+ * answers given are part of what it covers, where an order or a count asks for what the person brought up.
+ */
+export function asksForSummary(question: string): boolean {
+  return asksForCoverage(question) !== null && SUMMARY.test(question.toLowerCase().replace(/\s+/g, " "));
 }
 
 export interface CoverageOptions {
