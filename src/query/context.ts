@@ -19,6 +19,9 @@
  * in the summary's order), so that an agent reading within a word budget gets the later state without paying for
  * the rest of the week. `pyramid show` and `show ID` give the whole summary. `timeSpan: "rank"` restores the
  * other policy (summaries rank with everything when the question names a span); docs/BENCHMARKS.md measures both.
+ *
+ * A question asking for coverage also gets, after the summaries, one sentence of each of its first candidates
+ * (query/extracts.ts).
  */
 import { SUMMARY_KIND, isSummaryId, type ContextEntry, type NodeLevel, type PyramidNode, type SummarySentence } from "../model/pyramid.js";
 import type { Hit, Ranked, SearchFilter } from "../model/types.js";

@@ -15,7 +15,8 @@
  * Each move is in the hit's `adjustments` with its reason. Nothing is brought in or left out: only order changes,
  * and only for such questions; a pinpoint question ("when does my first sprint end?") is left exactly as it was.
  * Memories without a session (notes, documents) are moments of their own. On by default; `coverage: false` (per
- * search, or as a search default) switches it off.
+ * search, or as a search default) switches it off. Such a question's context also holds short extracts of many of
+ * its candidates (query/extracts.ts).
  *
  * Measured on BEAM chats 1–10 (docs/BENCHMARKS.md), where the wording patterns and the settings were also chosen,
  * so those figures are in-sample: on one user–assistant chat a window of two turns joined the user's consecutive
