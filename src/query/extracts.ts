@@ -5,7 +5,7 @@
  * the head (BEAM summarization: 20th to 130th of the fused list), and a reader within a budget of words reads whole
  * messages of ~150 to ~900 words: 2,000 words hold about a dozen. So such a question's `context` also holds, for
  * each of its first `moments` candidates (in the order coverage gave them: one moment after another), the sentence
- * of that memory closest to the question, as an entry of level `turn` whose id is the memory's own (`show ID`
+ * of that memory closest to the question (by the embedder, among the few sharing most words with it), as an entry of level `turn` whose id is the memory's own (`show ID`
  * gives the whole message). Eighty sentences of ~20 words cost what a dozen messages cost and name eighty moments.
  *
  * For a question asking for a summary, each candidate's next turn in its session (a request's reply: what was
@@ -22,6 +22,7 @@ import type { SearchFilter } from "../model/types.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { Store } from "../ports/store.js";
 import { sentenceSpans } from "../text/sentences.js";
+import { isStopWord } from "../text/stopwords.js";
 import { formatInstant } from "../time/iso.js";
 import { dot, isZero } from "../vectors/math.js";
 import { asksForCoverage, asksForSummary } from "./coverage.js";
@@ -60,6 +61,12 @@ export interface ExtractInput {
 
 const words = (t: string): number => t.split(/\s+/).filter(Boolean).length;
 
+/** Sentences of a memory embedded to choose its extract: those sharing the most words with the question. */
+const SHORTLIST = 3;
+
+/** A text's words other than function words, lowercased. */
+const contentWords = (t: string): Set<string> => new Set((t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !isStopWord(w)));
+
 /** The extracts of a coverage question's candidates; none for any other question. */
 export async function momentExtracts(deps: { store: Store; embedder: Embedder }, input: ExtractInput, o: ExtractOptions): Promise<ContextEntry[]> {
   if (o.moments <= 0 || !asksForCoverage(input.question)) return [];
@@ -69,17 +76,22 @@ export async function momentExtracts(deps: { store: Store; embedder: Embedder },
   const ids = near ? [...new Set(first.flatMap((id) => [id, ...(near.get(id)?.after ?? [])]))].filter((id) => !input.readBefore.has(id)) : first;
   if (ids.length === 0) return [];
   const memories = await deps.store.getMemories(ids);
-  // every memory's fitting sentences, embedded in one call
+  // each memory's fitting sentences sharing the most words with the question (at most SHORTLIST: embedding every
+  // sentence of 160 long messages took ~0.3 s), embedded in one call
+  const asked = contentWords(input.question);
   const options: { id: string; text: string }[] = [];
   for (const id of ids) {
     const m = memories.get(id);
     // a reply brought in beside a candidate may be later than the time asked about
     if (!m || m.kind === "summary" || Date.parse(m.at) > input.time.asOf || Date.parse(m.recordedAt) > input.time.knownAt) continue;
+    const fitting: { text: string; shared: number; i: number }[] = [];
     for (const s of sentenceSpans(m.text)) {
       const text = m.text.slice(s.start, s.end).trim();
       const n = words(text);
-      if (n >= o.minWords && n <= o.maxWords) options.push({ id, text });
+      if (n >= o.minWords && n <= o.maxWords) fitting.push({ text, shared: [...contentWords(text)].filter((w) => asked.has(w)).length, i: fitting.length });
     }
+    fitting.sort((a, b) => b.shared - a.shared || a.i - b.i);
+    for (const f of fitting.slice(0, SHORTLIST)) options.push({ id, text: f.text });
   }
   if (options.length === 0) return [];
   const vectors = isZero(input.vector) ? null : await deps.embedder.embed(options.map((x) => x.text));
