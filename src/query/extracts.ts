@@ -61,6 +61,13 @@ export interface ExtractInput {
 
 const words = (t: string): number => t.split(/\s+/).filter(Boolean).length;
 
+/**
+ * Code says little to a reader of an overview (`id = db.Column(...)`, `return {...}`, `<p>`): sentences in fenced
+ * blocks and lines that read as code are never an extract (as graph/statements.ts leaves them out of statements).
+ */
+const FENCED = /```[\s\S]*?(?:```|$)/g;
+const CODE = /^\s*(?:[#/]{2}|[{}()[\];<]|\S+\s*[=:]\s*\S+\(|\S+ = |(?:def|class|import|from|return|const|let|var|function|if|for|SELECT|INSERT|CREATE)\b)|[{;]\s*$/;
+
 /** Sentences of a memory embedded to choose its extract: those sharing the most words with the question. */
 const SHORTLIST = 3;
 
@@ -85,8 +92,10 @@ export async function momentExtracts(deps: { store: Store; embedder: Embedder },
     // a reply brought in beside a candidate may be later than the time asked about
     if (!m || m.kind === "summary" || Date.parse(m.at) > input.time.asOf || Date.parse(m.recordedAt) > input.time.knownAt) continue;
     const fitting: { text: string; shared: number; i: number }[] = [];
+    const fences = [...m.text.matchAll(FENCED)].map((f) => ({ start: f.index, end: f.index + f[0].length }));
     for (const s of sentenceSpans(m.text)) {
       const text = m.text.slice(s.start, s.end).trim();
+      if (CODE.test(text) || fences.some((f) => s.start < f.end && f.start < s.end)) continue;
       const n = words(text);
       if (n >= o.minWords && n <= o.maxWords) fitting.push({ text, shared: [...contentWords(text)].filter((w) => asked.has(w)).length, i: fitting.length });
     }
