@@ -117,3 +117,27 @@ test("a search filtered to one user gets extracts of that user's memories only",
     assert.deepEqual([...users], ["bob"]);
   });
 });
+
+test("an extract is never a line of code, even one holding the question's words", async () => {
+  const memory = await openMemory({ path: join(tempDir(), "breadth-code.db"), now: NOW });
+  try {
+    const code = [
+      "Here is my garden plan loader.",
+      "```",
+      "garden_plan = load_garden_plan(raised_beds, progressed=True)",
+      "```",
+      "garden_plan_summary = summarize(garden_plan)",
+      "It reads the beds from a file.",
+    ].join("\n");
+    // a message that matches the question best is the first hit, read whole, so the code message is a later candidate
+    const best = { speaker: "User", session: "s10", at: at(30, 0), text: "A comprehensive summary of how my garden plan has progressed: my garden plan progressed well." };
+    const { ids } = await memory.rememberMany([...chat(), { speaker: "User", session: "s9", at: at(29, 0), text: code }, best]);
+    const r = await memory.recall(SUMMARY, { k: 20 });
+    const id = ids.at(-2) as string;
+    const mine = extractsOf(r).find((e) => e.id === id);
+    assert.ok(mine, `the message is a candidate with an extract (first hit ${r.hits[0].id === id}, among hits ${r.hits.some((h) => h.id === id)})`);
+    assert.doesNotMatch(mine.text, /=|```/, mine.text);
+  } finally {
+    await memory.close();
+  }
+});
