@@ -88,6 +88,7 @@ export const engineConfigSchema = z
         timeSpan: z.enum(["context", "rank"]),
         minSimilarity: z.number().min(-1).max(1),
         windows: z.enum(["revised", "always"]),
+        moments: z.number().int().min(0).max(300),
       })
       .partial()
       .strict()

@@ -19,6 +19,9 @@
  * in the summary's order), so that an agent reading within a word budget gets the later state without paying for
  * the rest of the week. `pyramid show` and `show ID` give the whole summary. `timeSpan: "rank"` restores the
  * other policy (summaries rank with everything when the question names a span); docs/BENCHMARKS.md measures both.
+ *
+ * A question asking for coverage also gets, after the summaries, one sentence of each of its first candidates
+ * (query/extracts.ts).
  */
 import { SUMMARY_KIND, isSummaryId, type ContextEntry, type NodeLevel, type PyramidNode, type SummarySentence } from "../model/pyramid.js";
 import type { Hit, Ranked, SearchFilter } from "../model/types.js";
@@ -29,6 +32,7 @@ import { formatInstant } from "../time/iso.js";
 import type { ParsedTime } from "../time/expressions.js";
 import { MIN_WINDOW_FIT, windowFit } from "../time/windows.js";
 import { dot, isZero } from "../vectors/math.js";
+import { defaultExtracts, momentExtracts } from "./extracts.js";
 import { nodeScopeOf, readSentences, sentenceLine } from "./summary-sentences.js";
 
 export interface ContextOptions {
@@ -51,6 +55,8 @@ export interface ContextOptions {
    * always comes); `always`, every one, with the sentences closest to the question.
    */
   windows: "revised" | "always";
+  /** For a question asking for coverage: one sentence of each of this many of its first candidates (query/extracts.ts; 0: none). */
+  moments: number;
 }
 
 /**
@@ -67,6 +73,7 @@ export const defaultContext: Readonly<ContextOptions> = Object.freeze({
   timeSpan: "context" as const, // ranking summaries for a span cost Recall@10 0.740 → 0.725
   minSimilarity: 0.6, // below this a sentence is about something else (0.5 to 0.7 measured)
   windows: "revised" as const, // every window cost evidence@500/@1000 against none (docs/benchmark-notes.md)
+  moments: defaultExtracts.moments, // coverage questions only (query/extracts.ts)
 });
 
 /** Whether summaries rank with everything for this query: it names a time span and the policy says rank. */
@@ -116,6 +123,8 @@ export interface ContextInput {
   filter: SearchFilter;
   /** Superseded sentences are left out rather than marked. */
   currentOnly: boolean;
+  /** The question and its candidates best first, when coverage is on: a coverage question's extracts follow the summaries. */
+  coverage?: { question: string; candidates: string[] };
 }
 
 /**
@@ -127,8 +136,29 @@ function sourceFilter(filter: SearchFilter): SearchFilter {
   return { ...rest, ...(kinds && !kinds.includes(SUMMARY_KIND) ? { kinds } : {}), ...(excludeKinds ? { excludeKinds } : {}) };
 }
 
-/** The summaries for a search's `context`. */
+/** The summaries for a search's `context`, then a coverage question's extracts (query/extracts.ts). */
 export async function summaryContext(deps: { store: Store; embedder: Embedder }, input: ContextInput, opts: ContextOptions): Promise<ContextEntry[]> {
+  const summaries = await windowSummaries(deps, input, opts);
+  if (!input.coverage || opts.moments <= 0) return summaries;
+  const firstHit = input.hits.find((h) => h.kind !== SUMMARY_KIND);
+  const extracts = await momentExtracts(
+    deps,
+    {
+      question: input.coverage.question,
+      vector: input.vector,
+      candidates: input.coverage.candidates.filter((id) => !isSummaryId(id)),
+      readBefore: new Set(firstHit ? [firstHit.id] : []),
+      filter: sourceFilter(input.filter),
+      time: { asOf: input.asOf, knownAt: input.knownAt },
+      currentOnly: input.currentOnly,
+    },
+    { ...defaultExtracts, moments: opts.moments },
+  );
+  return [...summaries, ...extracts];
+}
+
+/** The summaries of the question's span and of the top hits' windows. */
+async function windowSummaries(deps: { store: Store; embedder: Embedder }, input: ContextInput, opts: ContextOptions): Promise<ContextEntry[]> {
   const { store } = deps;
   const top = input.hits.filter((h) => h.kind !== SUMMARY_KIND).slice(0, opts.hits);
   if (opts.max === 0) return [];

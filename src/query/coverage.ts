@@ -15,7 +15,8 @@
  * Each move is in the hit's `adjustments` with its reason. Nothing is brought in or left out: only order changes,
  * and only for such questions; a pinpoint question ("when does my first sprint end?") is left exactly as it was.
  * Memories without a session (notes, documents) are moments of their own. On by default; `coverage: false` (per
- * search, or as a search default) switches it off.
+ * search, or as a search default) switches it off. Such a question's context also holds short extracts of many of
+ * its candidates (query/extracts.ts).
  *
  * Measured on BEAM chats 1–10 (docs/BENCHMARKS.md), where the wording patterns and the settings were also chosen,
  * so those figures are in-sample: on one user–assistant chat a window of two turns joined the user's consecutive
@@ -36,9 +37,11 @@ const ORDER = /\b(?:in (?:what|which) order|the order (?:in which|of)|in (?:the 
  * Wordings that ask for breadth: a summary or overview, every mention, a list of what was said, a change over
  * time, or something gathered across the conversations.
  */
+/** A summary or overview asked for: of what was said and of what was answered. */
+const SUMMARY = /\b(?:summar(?:y|ies|i[sz]e|i[sz]ing)|overview|recap|sum up|comprehensive|in (?:a )?nutshell|highlights of)\b/;
+
 const BREADTH: RegExp[] = [
-  // a summary or overview
-  /\b(?:summar(?:y|ies|i[sz]e|i[sz]ing)|overview|recap|sum up|comprehensive|in (?:a )?nutshell|highlights of)\b/,
+  SUMMARY,
   // every mention, or a count of them
   /\b(?:every time|each time|all the times?|whenever i|both times|the (?:two|three|several) times|every (?:mention|instance|occasion|request|session|conversation|discussion))\b/,
   /\ball (?:of )?(?:my|the|our) (?:\w+ )?(?:mentions|requests|questions|concerns|preferences|plans|goals|ideas|changes|updates|decisions|steps|issues|features|tasks|discussions|conversations|sessions)\b/,
@@ -68,6 +71,14 @@ export function asksForCoverage(question: string): CoverageAsk | null {
   const q = question.toLowerCase().replace(/[’‘]/g, "'").replace(/\s+/g, " ");
   if (ORDER.test(q)) return "order";
   return BREADTH.some((p) => p.test(q)) ? "breadth" : null;
+}
+
+/**
+ * Whether a coverage question asks for a summary ("a comprehensive summary of how my project progressed"): the
+ * answers given are part of what it covers, where an order or a count asks for what the person brought up.
+ */
+export function asksForSummary(question: string): boolean {
+  return asksForCoverage(question) !== null && SUMMARY.test(question.toLowerCase().replace(/\s+/g, " "));
 }
 
 export interface CoverageOptions {

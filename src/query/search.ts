@@ -238,7 +238,7 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
   });
   const context = pyramid
     ? await inSpan("cascade.context", { "cascade.hits": hits.length }, async (span) => {
-        const entries = await summaryContext(deps, { hits, vector: query.vector, time, asOf: opts.asOf, knownAt: opts.knownAt, filter: opts.filter, currentOnly: opts.currentOnly }, deps.context);
+        const entries = await summaryContext(deps, { hits, vector: query.vector, time, asOf: opts.asOf, knownAt: opts.knownAt, filter: opts.filter, currentOnly: opts.currentOnly, ...(opts.coverage ? { coverage: { question: text, candidates: related.map((r) => r.memoryId) } } : {}) }, deps.context);
         span.setAttribute("cascade.summaries", entries.length);
         return entries;
       })
