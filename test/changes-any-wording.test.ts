@@ -97,3 +97,11 @@ test("a chat's lowercase sentences are statements of their own: the fact that ch
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a question about getting to school or into town asks for the commute, as one about work does", async () => {
+  const { attributeAsked } = await import("../src/query/current-attribute.js");
+  assert.equal(attributeAsked("how am I getting to school these days?"), "commute");
+  assert.equal(attributeAsked("how do I get into town now?"), null, "into town is not to town");
+  assert.equal(attributeAsked("how do I get to town now?"), "commute");
+  assert.equal(attributeAsked("how did I get to school last year?"), null, "the past");
+});

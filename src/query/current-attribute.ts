@@ -21,7 +21,7 @@ import type { Annotated } from "./supersession.js";
 const ASKED: [RegExp, string][] = [
   [/\bwhere do (?:i|you) work\b|\bwho do (?:i|you) work for\b|\b(?:my|your) (?:employer|company|job)\b|\bwhere(?:'s|’s| is) (?:my|your) (?:job|work)\b/i, "employer"],
   [/\bdiet\b|\bdo (?:i|you) eat (?:meat|fish)\b/i, "diet"],
-  [/\b(?:get|go|travel|come) (?:in )?to (?:work|the office)\b|\bcommute\b/i, "commute"],
+  [/\b(?:get(?:ting)?|go(?:ing)?|travel(?:l?ing)?|com(?:e|ing)) (?:in )?to (?:work|the office|school|college|uni|campus|town)\b|\bcommute\b/i, "commute"],
   [/\b(?:code )?editor\b|\bIDE\b/, "code editor"],
   [/\bphone\b(?!\s+(?:contract|plan|bill|number|network|provider|carrier|tariff|deal))/i, "phone"],
   [/\blaptop\b/i, "laptop"],
