@@ -66,10 +66,10 @@ function commonComponent(table: WordVectorTable, weightOf: (rank: number) => num
   return u;
 }
 
-/** The name of the vector space SIF makes from a table with these options (what a store is stamped with). */
 /** The GloVe table's width: the default vector space's size, known before its vectors are read. */
 export const GLOVE_DIMENSIONS = 100;
 
+/** The name of the vector space SIF makes from a table with these options (what a store is stamped with). */
 export function sifEmbedderId(options: Partial<SifOptions> = {}): string {
   const opts = { ...defaultSifOptions, ...options };
   return `glove-wink-sg-100d/sif${opts.dropStopWords ? "-content" : ""}${opts.removeCommonComponent ? "-pc1" : ""}`;
