@@ -10,7 +10,7 @@ import { openMemory, type AttributeStateJson } from "../src/index.js";
 import { formatCurrent } from "../src/surfaces/cli/commands/current-command.js";
 import { renderCurrent } from "../src/surfaces/mcp/graph-tools.js";
 import { attributeValues } from "../src/graph/attributes.js";
-import { judgeSlots } from "../src/graph/slots.js";
+import { judgeSlots } from "../src/graph/slot-judge.js";
 import { judgedStatements } from "../src/graph/statements.js";
 import { attributeAsked } from "../src/query/current-attribute.js";
 import { tempDir } from "./helpers.js";

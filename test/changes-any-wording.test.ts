@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { judgeSlots } from "../src/graph/slots.js";
+import { judgeSlots } from "../src/graph/slot-judge.js";
 import { attributeValues } from "../src/graph/attributes.js";
 import { countsIn } from "../src/graph/counts.js";
 import { sentencesOf } from "../src/text/sentences.js";
@@ -104,4 +104,13 @@ test("a question about getting to school or into town asks for the commute, as o
   assert.equal(attributeAsked("how do I get into town now?"), null, "into town is not to town");
   assert.equal(attributeAsked("how do I get to town now?"), "commute");
   assert.equal(attributeAsked("how did I get to school last year?"), null, "the past");
+});
+
+test("a home's street said without its number is an address; a street passed or viewed is not", () => {
+  const moved = judgeSlots(["I rent a flat on Cathedral Road in Pontcanna with my partner Ffion."], ["WE'RE IN.", "23 Beechwood Drive, Whitchurch, CF14.", "the cat is hiding under the bath"]);
+  assert.equal(moved?.kind, "revises");
+  assert.match(moved!.reason, /address: cathedral → 23 beechwood/);
+  assert.equal(judge("I rent a flat on Cathedral Road in Pontcanna.", "the flat is 14 Cathedral Road, by the way")?.kind, "confirms", "the same street with its number");
+  assert.equal(judge("I live at 14 Alder Street in Leeds.", "just viewed a flat on Canal Wharf and put an offer in!!"), null, "viewed, not lived in");
+  assert.equal(judge("I live at 14 Alder Street in Leeds.", "the 19 from right outside the flat drops me on Park Row by the office"), null, "passed on the way");
 });

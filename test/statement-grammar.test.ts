@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { openMemory } from "../src/index.js";
 import { parseMemory } from "../src/graph/revision-parse.js";
-import { judgeSlots, slotsOf } from "../src/graph/slots.js";
+import { judgeSlots } from "../src/graph/slot-judge.js";
+import { slotsOf } from "../src/graph/slots.js";
 import { tempDir } from "./helpers.js";
 
 test("a question has the form of one; surprise written with '??' on a statement is a statement", () => {

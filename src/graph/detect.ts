@@ -12,7 +12,7 @@ import type { RevisionJudge, Verdict } from "../ports/judge.js";
 import type { Ranked } from "../model/types.js";
 import type { Store } from "../ports/store.js";
 import { judgedStatements, judgeStatements, leadingSentences } from "./statements.js";
-import { judgeSlots } from "./slots.js";
+import { judgeSlots } from "./slot-judge.js";
 import { attributeSearchWords, attributeValues, voiceOf, type Voice } from "./attributes.js";
 import { countedWords } from "./counts.js";
 

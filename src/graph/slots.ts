@@ -7,13 +7,12 @@
  * change, the same one a confirmation. No word of change is needed: people rarely say "changed" when they
  * give their new address. The kinds are value types, not topics, so they hold in any domain.
  */
-import type { Parsed, Token } from "./revision-parse.js";
+import type { Parsed } from "./revision-parse.js";
 import { parseMemory } from "./revision-parse.js";
-import { FRAGMENT_SENTENCES } from "../text/sentences.js";
 import { isStopWord } from "../text/stopwords.js";
 import { attributeValues, clauseBefore, someoneElse, type AttributeValue, type Voice } from "./attributes.js";
 import { countsIn, MAY_COUNT } from "./counts.js";
-import { setAside } from "./set-aside.js";
+import { addressesIn, isHome, mayNameStreet, sameStreet } from "./addresses.js";
 
 export type SlotKind = "amount" | "dose" | "date" | "clock" | "weekday" | "address" | "role" | "attribute" | "count";
 
@@ -48,7 +47,7 @@ export interface Statement {
 }
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
-const MONTH = "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+export const MONTH = "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
 const DAY = "(\\d{1,2})(?:st|nd|rd|th)?";
 const DAY_MONTH = new RegExp(`\\b${DAY}(?:\\s*[-–]\\s*${DAY})?\\s+(?:of\\s+)?${MONTH}\\b`, "gi");
 const MONTH_DAY = new RegExp(`\\b${MONTH}\\.?\\s+${DAY}\\b(?!:)`, "gi");
@@ -57,12 +56,6 @@ const AMOUNT = /(?:[£$€]\s?(\d[\d,]*(?:\.\d+)?)\s?(k\b)?)|\b(\d[\d,]*(?:\.\d+
 const DOSE = /\b(\d+(?:\.\d+)?)\s?(mg|mcg|µg|ml|iu)\b/gi;
 const CLOCK = /\b(\d{1,2})(?:[:.](\d{2}))\s?(am|pm)?\b|\b(\d{1,2})\s?(am|pm)\b/gi;
 const WEEKDAY = /\b(mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day)?(s)?\b/gi;
-const STREET_KINDS = "street st road rd lane ln avenue ave wharf close drive dr way place pl square sq terrace crescent court ct gardens grove row hill park boulevard blvd mews walk parade".split(" ");
-/** "14 Alder Street", "4 elm road": the kind of street written with a capital or without. */
-const STREET = new RegExp(`\\b(\\d{1,4}[a-z]?),?\\s+((?:[A-Z][\\w'’-]*\\s+){1,3})(${STREET_KINDS.map((w) => `[${w[0]}${w[0].toUpperCase()}]${w.slice(1)}`).join("|")})\\b`, "g");
-const POSTCODE = /\b([A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|[A-Z]\d[A-Z]\s?\d[A-Z]\d|[A-Z]\d{2}\s?[A-Z\d]{4})\b/g;
-/** Words that make an address someone's home rather than a venue's ("your first day at Kestrel Labs: 4 Kingsmead Square"). */
-const HOME = /\b(?:live[sd]?|living|home|flat|house|apartment|moved|moving|keys|address|postcode|deliver\w*)\b/i;
 const ROLES = "manager|boss|line manager|team lead|supervisor|gp|doctor|dentist|landlord|landlady|therapist|physio|physiotherapist|mentor|trainer|coach|accountant|tutor|consultant|vet";
 const ROLE_NAMED = new RegExp(`\\b(?:[Mm]y|[Oo]ur|[Hh]er|[Hh]is|[Yy]our)\\s+(?:new\\s+)?(${ROLES})(?:'s|\\s+is|\\s*[:,-])?\\s+((?:Dr\\.?\\s+)?[A-Z][\\w'-]+)`, "g");
 const NAMED_ROLE = new RegExp(`\\b((?:Dr\\.?\\s+)?[A-Z][\\w'-]+)(?:\\s+[A-Z][\\w'-]+)?(?:\\s*\\(|,\\s*|\\s+is\\s+)(?:my|our)\\s+(?:new\\s+)?(${ROLES})\\b`, "g");
@@ -152,18 +145,12 @@ export function slotsOf(sentence: string, voice: Voice = "speaker"): Slot[] {
   const taken: [number, number][] = [];
   const free = (i: number, n: number) => !taken.some(([a, b]) => i < b && i + n > a);
   const take = (m: RegExpExecArray) => taken.push([m.index, m.index + m[0].length]);
-  for (const m of sentence.matchAll(STREET)) {
-    add(slots, "address", [`${m[1].toLowerCase()} ${m[2].trim().toLowerCase()}`], undefined, at(m));
-    take(m);
-  }
-  for (const m of sentence.matchAll(POSTCODE)) {
-    // a flight or product code looks like a postcode only without a letter pair at its end
-    if (!/\d[A-Z]{2}$|[A-Z]\d[A-Z]\d$|^[A-Z]\d{2}/.test(m[1].replace(/\s/g, ""))) continue;
-    if (!slots.some((s) => s.kind === "address")) add(slots, "address", [m[1].replace(/\s/g, "").toLowerCase()], undefined, at(m));
-    take(m);
+  for (const found of addressesIn(sentence, voice)) {
+    add(slots, "address", [found.value], undefined, { index: found.index, length: found.length, words });
+    taken.push([found.index, found.index + found.length]);
   }
   const address = slots.find((s) => s.kind === "address");
-  if (address) address.home = HOME.test(sentence);
+  if (address) address.home = isHome(sentence);
   for (const m of sentence.matchAll(DOSE)) {
     // "my sister Lupe is on lisinopril too but 40 mg" is her dose
     if (denied(sentence, m) || (voice === "speaker" && someoneElse(clauseBefore(sentence, m.index!)))) continue;
@@ -261,7 +248,7 @@ const isValueWord = (lower: string) =>
 
 /** A cheap look before any tagging: a sentence with no digit, weekday, month, role or attribute value holds no slot. */
 const MAY_HOLD = new RegExp(`\\d|\\b(mon|tue|wed|thu|fri|sat|sun)|\\b${MONTH}\\b|\\b(${ROLES})\\b`, "i");
-const mayHold = (sentence: string, voice: Voice = "speaker") => MAY_HOLD.test(sentence) || MAY_COUNT.test(sentence) || attributeValues(sentence, voice).length > 0;
+export const mayHold = (sentence: string, voice: Voice = "speaker") => MAY_HOLD.test(sentence) || MAY_COUNT.test(sentence) || mayNameStreet(sentence) || attributeValues(sentence, voice).length > 0;
 
 /** The statement's slots and anchors. */
 export function statementOf(sentence: string, voice: Voice = "speaker"): Statement {
@@ -293,7 +280,7 @@ export function compareStatements(older: Statement, newer: Statement): SlotVerdi
   for (const n of newer.slots) {
     const o = older.slots.find((s) => s.kind === n.kind && s.role === n.role);
     if (!o) continue;
-    const same = [...n.values].some((v) => o.values.has(v) || sameDay(v, o.values));
+    const same = [...n.values].some((v) => o.values.has(v) || sameDay(v, o.values) || (n.kind === "address" && sameStreet(v, o.values)));
     // (a value kept unchanged vouches for a change beside it, never for a confirmation)
     // two homes are one attribute; a venue's address is the venue's, and another venue is another thing
     const attribute = n.kind === "role" || n.kind === "attribute" ? n.role! : n.kind === "count" ? sameCount(o, n) : n.kind === "address" && o.home && n.home ? "address" : sameThing(o, n, kept && !same);
@@ -350,138 +337,3 @@ const KIND_NOUNS: Partial<Record<SlotKind, Set<string>>> = {
   date: new Set(["date", "deadlin"]),
 };
 
-/** Kinds that are a person's standing attributes; a date or a time of day more often belongs to one event of many. */
-const ATTRIBUTE_KINDS = new Set<SlotKind>(["amount", "dose", "address", "role", "attribute", "count"]);
-
-/** Words that say an event was given another date or time: "Rebooked: …", "moved to Thursday". */
-const RESCHEDULED = /\b(?:re-?book(?:ed|ing)?|re-?schedul(?:ed|ing)|re-?arranged|moved|changed|postponed|pushed (?:back|to)|brought forward)\b/i;
-
-/** A delay or a retime refines a booking: the booking stands, at a later hour. */
-const DELAY = /\b(delay(ed|s)?|retimed|running late|pushed back|behind schedule|later than planned)\b/i;
-
-export interface SlotJudgement {
-  kind: "revises" | "refines" | "confirms";
-  /** For a revision: an attribute (0.85) or an event's date or time (0.6, a suggestion). */
-  confidence: number;
-  reason: string;
-  /** The older memory's sentence the verdict is about ("" when the verdict is on the whole message). */
-  statement: string;
-}
-
-/**
- * The slots' verdict on two memories, sentence by sentence (`sentences` splits a text into statements): the first
- * revision found, else a refinement, else a confirmation, else null. A question or a wish states no value.
- */
-export function judgeSlots(olderSentences: string[], newerSentences: string[], voices: { older: Voice; newer: Voice } = { older: "speaker", newer: "speaker" }): SlotJudgement | null {
-  const read = (ss: string[], voice: Voice): Read[] =>
-    ss.filter((s) => mayHold(s, voice)).flatMap((s) => (parseMemory(s).irrealis ? attributesOnly(s, voice) : [{ text: s, statement: statementOf(s, voice), whole: false, voice }]));
-  const [older, newer] = [read(olderSentences, voices.older), read(newerSentences, voices.newer)];
-  const found = compareAll(older, newer) ?? succession(older, newerSentences);
-  if (found?.kind !== "confirms" && found) return found;
-  // a value named again and discarded ("cancelled the ibis", "swapped the Clenil for Fostair")
-  const aside = setAside(olderSentences, newerSentences, voices);
-  if (aside) return { kind: "revises", confidence: 0.85, reason: aside.reason, statement: aside.statement };
-  // a message in fragments gives a thing in one sentence and its value in the next: read whole, it may say more
-  const [olderWhole, newerWhole] = [wholeMessage(olderSentences, voices.older), wholeMessage(newerSentences, voices.newer)];
-  if (!olderWhole && !newerWhole) return found;
-  return compareAll([...older, ...(olderWhole ? [olderWhole] : [])], [...newer, ...(newerWhole ? [newerWhole] : [])]) ?? found;
-}
-
-/**
- * A sentence that asks or supposes, read for the attribute values one of its clauses states: "fyi I live in Neovim,
- * so if you're suggesting dev tools assume terminal + nvim" gives an editor (graph/attributes reads each value's
- * own clause for a question or a supposition).
- */
-function attributesOnly(sentence: string, voice: Voice): Read[] {
-  const { slots, anchors } = statementOf(sentence, voice);
-  const stated = slots.filter((x) => x.kind === "attribute");
-  return stated.length ? [{ text: sentence, statement: { slots: stated, anchors }, whole: false, voice }] : [];
-}
-
-/** Words that say the holder of a role left it or handed it on ("took over", "went to run the Bristol studio"). */
-const SUCCESSION = /\b(?:(?:took|taken|takes|taking) over|left|leaving|leaves|quit|retired|retiring|replaced|replacing|stepped down|handed over|moved on|(?:went|moved|moving|gone) to)\b/i;
-/** Capitalised words that are not names of someone: days, months, "I". */
-const NOT_A_NAME = new RegExp(`^(?:I|${MONTH}|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$`, "i");
-
-/**
- * A role's holder replaced without the role named again: the newer memory names the old holder, says they left or
- * handed over, and names someone new ("My manager is Priya Shah." → "first 1:1 with Daniel Osei, he's taken over our
- * team since Priya went to run the Bristol studio"). A question or a supposition says nothing of the kind.
- */
-function succession(older: Read[], newerSentences: string[]): SlotJudgement | null {
-  for (const read of older) {
-    const { text: os, statement: o } = read;
-    for (const slot of o.slots.filter((x) => x.kind === "role")) {
-      const holders = [...slot.values];
-      for (const ns of newerSentences) {
-        if (!SUCCESSION.test(ns) || parseMemory(ns).irrealis) continue;
-        if (!holders.some((h) => new RegExp(`\\b${h.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`, "i").test(ns))) continue;
-        const said = new Set((os.match(/\p{L}+/gu) ?? []).map((w) => w.toLowerCase()));
-        const fresh = [...new Set(ns.match(/(?<!\p{L})\p{Lu}[\p{L}'-]+/gu) ?? [])].filter(
-          (w) => !said.has(w.toLowerCase()) && !holders.includes(w.toLowerCase()) && !NOT_A_NAME.test(w),
-        );
-        if (fresh.length === 0) continue;
-        return { kind: "revises", confidence: 0.85, reason: `${slot.role}: ${holders.join("/")} → ${fresh.map((w) => w.toLowerCase()).join("/")} (handed over)`, statement: valueSentence(read, slot) };
-      }
-    }
-  }
-  return null;
-}
-
-/** What a value looks like to the slots: masked in a sentence that asks or supposes rather than states. */
-const VALUE_CHARS = new RegExp(`\\d|\\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|\\b${MONTH}\\b`, "gi");
-
-/**
- * A short message of several sentences as one statement, its questions' and conditions' values masked (the thing a
- * question names still anchors the value stated beside it: "can you add a reminder for my sertraline? 50mg, I take
- * it in the morning"), or null.
- */
-function wholeMessage(sentences: string[], voice: Voice): Read | null {
-  if (sentences.length < 2 || sentences.length > FRAGMENT_SENTENCES) return null;
-  const text = sentences.map((s) => (parseMemory(s).irrealis ? s.replace(VALUE_CHARS, (v) => "_".repeat(v.length)) : s)).join(" ");
-  return mayHold(text, voice) ? { text, statement: statementOf(text, voice), whole: true, sentences, voice } : null;
-}
-
-/**
- * The sentence of a message read whole that gives the value a verdict is about: the edge names it, so the rest of the
- * message stays current ("put it in the calendar" and any fact said in passing). "" when no one sentence gives it
- * (the thing in one fragment, the value in the next): the message is then replaced whole.
- */
-function valueSentence(read: Read, slot: Slot): string {
-  if (!read.whole) return read.text.trim();
-  const given = (s: string) => !parseMemory(s).irrealis && slotsOf(s, read.voice).some((x) => x.kind === slot.kind && x.role === slot.role && [...x.values].some((v) => slot.values.has(v)));
-  return read.sentences?.find(given)?.trim() ?? "";
-}
-
-/** A sentence read for its slots, or a short message read whole. */
-interface Read {
-  text: string;
-  statement: Statement;
-  whole: boolean;
-  /** A message read whole: its sentences. */
-  sentences?: string[];
-  voice: Voice;
-}
-
-function compareAll(older: Read[], newer: Read[]): SlotJudgement | null {
-  let confirmed: SlotJudgement | null = null;
-  for (const { text: ns, statement: n } of newer) {
-    if (!n.slots.length) continue;
-    for (const read of older) {
-      const o = read.statement;
-      const v = compareStatements(o, n);
-      if (!v) continue;
-      if (v.kind === "confirms") {
-        confirmed ??= { kind: "confirms", confidence: 0, reason: `confirms ${v.attribute}`, statement: read.whole ? "" : read.text.trim() };
-        continue;
-      }
-      const statement = valueSentence(read, o.slots.find((x) => x.kind === v.slot && (x.role === undefined || x.role === v.attribute))!);
-      const reason = `${v.attribute}: ${v.from} → ${v.to}`;
-      if (DELAY.test(ns)) return { kind: "refines", confidence: 0.85, reason: `delayed, ${reason}`, statement };
-      // a habit's day ("five-a-side is monday nights" → "we're on Wednesdays now") is a standing attribute too
-      // an event's date or time is one of many an event may have, unless a word of change comes with it
-      return { kind: "revises", confidence: ATTRIBUTE_KINDS.has(v.slot) || v.habit || v.named || RESCHEDULED.test(ns) ? 0.85 : 0.6, reason, statement };
-    }
-  }
-  return confirmed;
-}
