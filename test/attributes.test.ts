@@ -99,7 +99,7 @@ test("a question names the attribute whose present value it asks for; a question
   assert.equal(attributeAsked("What is Gina's favorite style of dance?"), null, "someone else's attribute");
   assert.equal(attributeAsked("Where did I work in 2020?"), null);
   assert.equal(attributeAsked("Who's my manager these days?"), "manager", "a role asked for");
-  assert.equal(attributeAsked("Who is my GP?"), "gp");
+  assert.equal(attributeAsked("Who is my GP?"), "doctor", "a GP is the doctor role");
 });
 
 test("end to end: the latest statement of the attribute asked comes first, though it shares no word with the question", async () => {

@@ -114,3 +114,15 @@ test("a home's street said without its number is an address; a street passed or 
   assert.equal(judge("I live at 14 Alder Street in Leeds.", "just viewed a flat on Canal Wharf and put an offer in!!"), null, "viewed, not lived in");
   assert.equal(judge("I live at 14 Alder Street in Leeds.", "the 19 from right outside the flat drops me on Park Row by the office"), null, "passed on the way");
 });
+
+test("a doctor named by title and then called my PCP, or your primary care doctor, holds the role 'doctor'", async () => {
+  const { roleValues } = await import("../src/graph/slots.js");
+  const said = (text: string, voice: "speaker" | "assistant" = "speaker") => roleValues(text, voice).map((v) => [v.attribute, v.value]);
+  assert.deepEqual(said("found one. Dr. Luis Alvarez at Westover Hills Family Medicine, takes aetna. he's my PCP going forward"), [["doctor", "luis"]]);
+  assert.deepEqual(said("Saved: Dr. Luis Alvarez at Westover Hills Family Medicine is your primary care doctor.", "assistant"), [["doctor", "luis"]]);
+  assert.deepEqual(said("Dr. Luis Alvarez at Westover Hills is your primary care doctor."), [], "'your' in the user's own words names someone else's");
+  assert.deepEqual(said("my gp is Dr Patel"), [["doctor", "patel"]]);
+  const changed = judgeSlots(["health stuff: my doctor is Dr. Anita Patel at the Medical Center."], ["found one.", "Dr. Luis Alvarez at Westover Hills Family Medicine, takes aetna, does 7:30 appointments.", "he's my PCP going forward"]);
+  assert.equal(changed?.kind, "revises");
+  assert.match(changed!.reason, /doctor: anita → luis/);
+});

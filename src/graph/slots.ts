@@ -56,9 +56,12 @@ const AMOUNT = /(?:[£$€]\s?(\d[\d,]*(?:\.\d+)?)\s?(k\b)?)|\b(\d[\d,]*(?:\.\d+
 const DOSE = /\b(\d+(?:\.\d+)?)\s?(mg|mcg|µg|ml|iu)\b/gi;
 const CLOCK = /\b(\d{1,2})(?:[:.](\d{2}))\s?(am|pm)?\b|\b(\d{1,2})\s?(am|pm)\b/gi;
 const WEEKDAY = /\b(mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day)?(s)?\b/gi;
-const ROLES = "manager|boss|line manager|team lead|supervisor|gp|doctor|dentist|landlord|landlady|therapist|physio|physiotherapist|mentor|trainer|coach|accountant|tutor|consultant|vet";
+const ROLES = "manager|boss|line manager|team lead|supervisor|primary care (?:doctor|physician)|family doctor|pcp|gp|physician|doctor|dentist|landlord|landlady|therapist|physio|physiotherapist|mentor|trainer|coach|accountant|tutor|consultant|vet";
 const ROLE_NAMED = new RegExp(`\\b(?:[Mm]y|[Oo]ur|[Hh]er|[Hh]is|[Yy]our)\\s+(?:new\\s+)?(${ROLES})(?:'s|\\s+is|\\s*[:,-])?\\s+((?:Dr\\.?\\s+)?[A-Z][\\w'-]+)`, "g");
-const NAMED_ROLE = new RegExp(`\\b((?:Dr\\.?\\s+)?[A-Z][\\w'-]+)(?:\\s+[A-Z][\\w'-]+)?(?:\\s*\\(|,\\s*|\\s+is\\s+)(?:my|our)\\s+(?:new\\s+)?(${ROLES})\\b`, "g");
+const NAMED_ROLE = new RegExp(`\\b((?:Dr\\.?\\s+)?[A-Z][\\w'-]+)(?:\\s+[A-Z][\\w'-]+)?(?:\\s*\\(|,\\s*|\\s+is\\s+)(my|our|your)\\s+(?:new\\s+)?(${ROLES})\\b`, "g");
+/** A role given to someone named before it by title: "Dr. Luis Alvarez at Westover Hills … he's my PCP going forward". */
+const PRONOUN_ROLE = new RegExp(`\\b(?:he|she)(?:'s|’s|\\s+is)\\s+(?:now\\s+)?(?:my|our)\\s+(?:new\\s+)?(${ROLES})\\b`, "gi");
+const TITLED = /\b(?:Dr|Mr|Mrs|Ms|Mx)\.?\s+([A-Z][\w'-]+)/g;
 
 const WEEKDAYS: Record<string, string> = { mon: "monday", tue: "tuesday", tues: "tuesday", wed: "wednesday", wednes: "wednesday", thu: "thursday", thur: "thursday", thurs: "thursday", fri: "friday", sat: "saturday", satur: "saturday", sun: "sunday" };
 
@@ -210,11 +213,37 @@ export function slotsOf(sentence: string, voice: Voice = "speaker"): Slot[] {
   }
   for (const v of attributeValues(sentence, voice)) add(slots, "attribute", [v.value], v.attribute, { index: v.index, length: v.length, words });
   for (const m of sentence.matchAll(ROLE_NAMED)) add(slots, "role", [m[2].replace(/^Dr\.?\s+/, "").toLowerCase()], roleOf(m[1]));
-  for (const m of sentence.matchAll(NAMED_ROLE)) add(slots, "role", [m[1].replace(/^Dr\.?\s+/, "").toLowerCase()], roleOf(m[2]));
+  for (const v of namedRoles(sentence, voice)) add(slots, "role", [v.value], v.attribute);
   return slots;
 }
 
-const roleOf = (r: string) => (r.toLowerCase() === "boss" || r.toLowerCase() === "line manager" ? "manager" : r.toLowerCase());
+/** One role however it is called: a boss is a manager; a GP, a PCP or a family doctor is a doctor. */
+function roleOf(r: string): string {
+  const role = r.toLowerCase();
+  if (role === "boss" || role === "line manager") return "manager";
+  return /^(?:gp|pcp|physician|family doctor|primary care (?:doctor|physician))$/.test(role) ? "doctor" : role;
+}
+
+/**
+ * Roles whose holder is named first: "Jonas Lind (my manager)", "Dr. Alvarez is your primary care doctor" (the user's,
+ * in an assistant's turn), and a pronoun after a titled name ("Dr. Luis Alvarez … he's my PCP going forward").
+ */
+function namedRoles(sentence: string, voice: Voice): AttributeValue[] {
+  const out: AttributeValue[] = [];
+  for (const m of sentence.matchAll(NAMED_ROLE)) {
+    if ((m[2] === "your") !== (voice === "assistant")) continue;
+    // "Dr. Luis Alvarez at Westover Hills Family Medicine is your doctor": the titled name holds it, not the practice
+    const titled = /^Dr\b/.test(m[1]) ? undefined : [...sentence.slice(Math.max(0, m.index! - 80), m.index).matchAll(TITLED)].at(-1);
+    out.push({ attribute: roleOf(m[3]), value: (titled?.[1] ?? m[1].replace(/^Dr\.?\s+/, "")).toLowerCase(), index: m.index!, length: m[0].length });
+  }
+  if (voice === "speaker") {
+    for (const m of sentence.matchAll(PRONOUN_ROLE)) {
+      const named = [...sentence.slice(0, m.index).matchAll(TITLED)].at(-1);
+      if (named) out.push({ attribute: roleOf(m[1]), value: named[1].toLowerCase(), index: named.index!, length: m.index! + m[0].length - named.index! });
+    }
+  }
+  return out;
+}
 
 /**
  * The people in a holder's roles, as attribute values ("My manager is Priya Shah." → manager: priya): the speaker's
@@ -226,10 +255,7 @@ export function roleValues(sentence: string, voice: Voice = "speaker"): Attribut
   for (const m of sentence.matchAll(ROLE_NAMED)) {
     if (own.test(m[0])) out.push({ attribute: roleOf(m[1]), value: m[2].replace(/^Dr\.?\s+/, "").toLowerCase(), index: m.index!, length: m[0].length });
   }
-  if (voice === "speaker") {
-    for (const m of sentence.matchAll(NAMED_ROLE)) out.push({ attribute: roleOf(m[2]), value: m[1].replace(/^Dr\.?\s+/, "").toLowerCase(), index: m.index!, length: m[0].length });
-  }
-  return out;
+  return [...out, ...namedRoles(sentence, voice)];
 }
 
 /** A holder's standing values of every kind read without tagging: attributes (graph/attributes) and roles. */
