@@ -44,13 +44,13 @@ function zipfProbability(rank: number, vocabularySize: number): number {
 /** First principal direction of the SIF-weighted frequent word vectors, by power iteration (deterministic). */
 function commonComponent(table: WordVectorTable, weightOf: (rank: number) => number, sample: number): Float32Array {
   const d = table.dimensions;
-  const n = Math.min(sample, table.words.length);
+  const n = Math.min(sample, table.count);
   const rows = new Float32Array(n * d);
   const tmp = new Float32Array(d);
   for (let r = 0; r < n; r++) {
     table.vectorAt(r, tmp);
     // each row weighted by how much it contributes to an average sentence: frequency times SIF weight
-    const w = Math.sqrt(zipfProbability(r, table.words.length)) * weightOf(r);
+    const w = Math.sqrt(zipfProbability(r, table.count)) * weightOf(r);
     for (let i = 0; i < d; i++) rows[r * d + i] = tmp[i] * w;
   }
   let u: Float32Array = new Float32Array(d).fill(1 / Math.sqrt(d));
@@ -90,7 +90,7 @@ export class SifEmbedder implements Embedder, TokenVectors {
     this.dimensions = table.dimensions;
     this.dropStopWords = opts.dropStopWords;
     this.id = sifEmbedderId(opts);
-    const vocab = table.words.length;
+    const vocab = table.count;
     this.weights = new Float32Array(vocab);
     for (let r = 0; r < vocab; r++) this.weights[r] = opts.a / (opts.a + zipfProbability(r, vocab));
     this.component = opts.removeCommonComponent
