@@ -204,8 +204,9 @@ export function readWordVectorCache(path: string): { header: Header; table: Word
     vectorAt(rank, out) {
       const s = scales[rank];
       if (!codes && fd !== null && ++rowsRead > ROWS_BEFORE_BLOCK) {
-        codes = new Int8Array(header.count * dims);
-        readFully(fd, new Uint8Array(codes.buffer), at.vectors);
+        const block = new Int8Array(header.count * dims);
+        readFully(fd, new Uint8Array(block.buffer), at.vectors);
+        codes = block;
         closeSync(fd);
         fd = null;
       }
