@@ -9,6 +9,7 @@
  */
 import { createRequire } from "node:module";
 import type winkNLP from "wink-nlp";
+import { englishLiteModel } from "./wink-model.js";
 
 type Nlp = ReturnType<typeof winkNLP>;
 
@@ -29,7 +30,8 @@ export function wink(): Wink {
   if (!loaded) {
     const require = createRequire(import.meta.url);
     const make = require("wink-nlp") as typeof winkNLP;
-    const nlp = make(require("wink-eng-lite-web-model"), ["sbd", "pos"]);
+    // the package's model but for its core loader's deep copy (text/wink-model.ts)
+    const nlp = make(englishLiteModel() as unknown as Parameters<typeof winkNLP>[0], ["sbd", "pos"]);
     const lexiconSize = nlp.readDoc("qzxqzxq").tokens().out(nlp.its.uniqueId)[0] as unknown as number;
     loaded = { nlp, its: nlp.its, lexiconSize };
   }
