@@ -98,6 +98,29 @@ test("a chat's lowercase sentences are statements of their own: the fact that ch
   }
 });
 
+test("a restated change confirms it, a later value revises it, and neither replaces the first statement again or the message's other fact", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "cascade-restated-"));
+  const engine = await openMemory({ path: join(dir, "m.db"), now: Date.parse("2026-05-30T00:00:00Z") });
+  try {
+    const said: [string, string, string][] = [
+      ["user", "quick intro: I work from the Leeds office on Tuesdays. My gym membership is £32 a month at PureGym.", "2026-05-01T09:00:00Z"],
+      ["user", "gym went up, it's £36 a month from this month", "2026-05-08T09:00:00Z"],
+      ["assistant", "Noted: your gym membership is £36 a month now.", "2026-05-08T09:01:00Z"],
+      ["user", "cancelled puregym and joined the leisure centre gym, £24 a month", "2026-05-20T09:00:00Z"],
+    ];
+    const ids: string[] = [];
+    for (const [role, text, at] of said) ids.push((await engine.remember({ text, at, user: "sam", role, speaker: role === "user" ? "sam" : "assistant" })).id);
+    const edges = (await engine.list({ limit: 100 })).edges.filter((e) => e.type === "supersedes");
+    const pairs = edges.map((e) => `${ids.indexOf(e.from)}>${ids.indexOf(e.to)}`).sort();
+    assert.deepEqual(pairs, ["1>0", "3>1", "3>2"], "the restatement and the later value leave the first message to the change that replaced it");
+    assert.equal(edges.find((e) => e.from === ids[1])?.statement, "My gym membership is £32 a month at PureGym.", "the office stays current");
+    assert.notEqual((await engine.show(ids[0])).status, "superseded");
+  } finally {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("a question about getting to school or into town asks for the commute, as one about work does", async () => {
   const { attributeAsked } = await import("../src/query/current-attribute.js");
   assert.equal(attributeAsked("how am I getting to school these days?"), "commute");

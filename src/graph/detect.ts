@@ -109,6 +109,7 @@ export async function detectRevisions(
       const heuristic = judge.provenance === "heuristic";
       let verdict: Verdict = heuristic ? await judgeStatements(judge, olderJudged, newerJudged, mayRevise, pause) : await judge.judge(olderJudged, newerJudged);
       if (heuristic) verdict = withSlots(verdict, judgedStatements(older.text, SLOT_OLDER), judgedStatements(m.text, SLOT_NEWER + 1), { older: voiceOf(older), newer: voiceOf(m) });
+      if (verdict.confidence >= opts.edgeThreshold && heuristic && (await replacedBefore(store, edges, memories, id, verdict.statement ?? null, m))) continue;
       if (verdict.confidence >= opts.edgeThreshold) {
         edges.push({
           type: verdict.type ?? "supersedes",
@@ -182,6 +183,28 @@ async function attributeStatements(store: Store, memories: [NewMemory, string[],
   return out;
 }
 
+/**
+ * Whether the statement of `olderId` that the new memory would replace was already replaced by a memory told before
+ * it, of which the new one speaks too: then the new one confirms or revises that later statement, not the first
+ * one ("Spectrum bill is $80" replaced "Spectrum, $70 a month"; "first AT&T bill came, $55" confirms the $80's
+ * replacement, "$55 a month", and leaves the $70 alone). An assistant restating a change just made ("Noted: your
+ * new number is …") is the common case. The later statement is read by the slots (graph/slot-judge): one that
+ * gives a value of another thing in the same sentence ("I'm vegetarian, and I bus into town") keeps the edge.
+ */
+async function replacedBefore(store: Store, found: EdgeDraft[], batch: NewMemory[], olderId: string, statement: string | null, m: NewMemory): Promise<boolean> {
+  if (statement === null) return false;
+  const stored = (await store.edgesTouching([olderId], "supersedes")).filter((e) => e.to === olderId && e.retractedAt === null && e.validTo === null && e.statement === statement);
+  const by = new Set([...stored.map((e) => e.from), ...found.filter((e) => e.type === "supersedes" && e.to === olderId && e.statement === statement).map((e) => e.from)]);
+  by.delete(m.id);
+  for (const id of by) {
+    const replacer = batch.find((b) => b.id === id) ?? (await store.getMemory(id));
+    if (!replacer || Date.parse(replacer.at) > Date.parse(m.at)) continue;
+    const judged = judgeSlots(judgedStatements(replacer.text, SLOT_OLDER), judgedStatements(m.text, SLOT_NEWER + 1), { older: voiceOf(replacer), newer: voiceOf(m) });
+    if (judged) return true;
+  }
+  return false;
+}
+
 /** Of these memories, those a supersedes edge replaces whole (stored, or found earlier in this batch). */
 async function whollySuperseded(store: Store, ids: string[], found: EdgeDraft[]): Promise<Set<string>> {
   const out = new Set(found.filter((e) => e.type === "supersedes" && !e.statement).map((e) => e.to));
@@ -211,7 +234,8 @@ function withSlots(verdict: Verdict, older: string[], newer: string[], voices: {
   const statement = older.length > 1 && slots.statement ? slots.statement : undefined;
   if (slots.kind === "refines") return { confidence: slots.confidence, reason: slots.reason, statement, type: "refines" };
   if (slots.kind === "confirms") return verdict.confidence > 0 ? { confidence: 0, reason: `${slots.reason}, not a change (${verdict.reason})` } : verdict;
-  if (slots.confidence <= verdict.confidence) return verdict;
+  // the judge's verdict stands, but the slots know which of the older memory's statements it revises
+  if (slots.confidence <= verdict.confidence) return slots.kind === "revises" && !verdict.statement && statement ? { ...verdict, statement } : verdict;
   return { confidence: slots.confidence, reason: `another value: ${slots.reason}`, statement: verdict.statement ?? statement };
 }
 

@@ -135,7 +135,10 @@ export async function judgeStatements(
   const olderSentences = judgedStatements(older.text, MAX_COMPARED);
   const newerSentences = leadingSentences(newer.text, STATEMENT_SENTENCES + 1);
   if (olderSentences.length <= STATEMENT_SENTENCES && newerSentences.length <= STATEMENT_SENTENCES) {
-    return judge.judge({ ...older, text: bounded(older.text) }, { ...newer, text: bounded(newer.text) });
+    const verdict = await judge.judge({ ...older, text: bounded(older.text) }, { ...newer, text: bounded(newer.text) });
+    // judged whole, but an older memory of two statements is replaced only in the one the newer speaks of
+    const revised = verdict.confidence > 0 && olderSentences.length > 1 ? closestStatement(olderSentences, newer.text) : null;
+    return revised ? { ...verdict, statement: revised.trim() } : verdict;
   }
   const olderWords = olderSentences.map((s) => new Set(distinctContentWords(s)));
   let best: Verdict = NO_REVISION;
@@ -156,6 +159,17 @@ export async function judgeStatements(
     }
   }
   return best;
+}
+
+/** The one statement sharing more content words with the text than any other, or null when none stands out. */
+function closestStatement(statements: string[], text: string): string | null {
+  const words = distinctContentWords(text);
+  const shared = statements.map((s) => {
+    const own = new Set(distinctContentWords(s));
+    return words.reduce((n, w) => n + (own.has(w) ? 1 : 0), 0);
+  });
+  const most = Math.max(...shared);
+  return most > 0 && shared.filter((n) => n === most).length === 1 ? statements[shared.indexOf(most)] : null;
 }
 
 const clip = (s: string) => (s.length > 80 ? `${s.slice(0, 77)}…` : s);
