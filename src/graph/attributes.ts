@@ -210,6 +210,9 @@ export function attributeValues(sentence: string, voice: Voice = "speaker"): Att
       if (/^[^.!?]*\?/.test(sentence.slice(end)) || TEMPORARY.test(sentence)) continue;
       // "a cat called Pixel" names a pet, not a phone
       if (c.owned && /\b(?:called|named)\s+$/i.test(clause)) continue;
+      // a device is named with a model number or a determiner ("Pixel 9", "my pixel", "the iPhone"); a bare name is
+      // a pet's or a person's ("the vet for Pixel")
+      if (c.owned && !/^\s*\d/.test(sentence.slice(end)) && !/\b(?:my|the|a|an|new|your|our|his|her|their|old)\s+$/i.test(sentence.slice(0, m.index))) continue;
       if (c.owned && !(voice === "assistant" ? ADDRESSED : SPEAKER_WORD).test(clause) && !ARRIVED.test(sentence.slice(end, end + 30)) && !ACQUIRED.test(clause)) continue;
       // "joined Strava club" names a group, not an employer
       if (c.attribute === "employer" && GROUP_AFTER.test(sentence.slice(end))) continue;

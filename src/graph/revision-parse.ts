@@ -65,7 +65,8 @@ function asks(sentence: string): boolean {
   // any clause may be the question: "I'm moving the sync to Friday, is that ok?"
   return sentence.split(/[,;:()\u2013\u2014]|\s-\s/).some((clause) => {
     const words = (clause.toLowerCase().match(/[\p{L}']+/gu) ?? []).filter((w, i, all) => !(OPENERS.has(w) && all.slice(0, i).every((x) => OPENERS.has(x))));
-    return INTERROGATIVE.has(words[0] ?? "") || /^(any|anything|anyone|got|know|thoughts|ideas?|worth)\b/.test(words.join(" "));
+    // an offer drops its "do you": "want me to book it?", "want the reminder switched to the evening?"
+    return INTERROGATIVE.has(words[0] ?? "") || /^(any|anything|anyone|got|know|thoughts|ideas?|worth|want|wanna|fancy|need me)\b/.test(words.join(" "));
   });
 }
 

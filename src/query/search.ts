@@ -24,6 +24,8 @@ import { cueSpeakers, cueWeights } from "./cue.js";
 import { orderLaterValues, type LaterValueOptions } from "./later-values.js";
 import { raiseRevisedStatements } from "./revised-statements.js";
 import { answerKindFirst } from "./answer-kind.js";
+import { echoesBelowSources } from "./echoes.js";
+import { formerValuesFirst } from "./former-values.js";
 import { currentAttributeFirst } from "./current-attribute.js";
 import { coverMoments, defaultCoverage } from "./coverage.js";
 import { raiseNamedSpeakers, type SpeakerOptions } from "./speakers.js";
@@ -194,13 +196,17 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     );
     const graphTime = { asOf: opts.asOf, knownAt: opts.knownAt };
     // the kind of value asked first, then the present of a revised statement above the hit it revises
-    const answering = fusedAnswer ? await answerKindFirst(deps.store, lexical, annotated) : annotated;
+    // a reply found through the turn it answers below that turn
+    const sourced = fusedAnswer ? await echoesBelowSources(deps.store, lexical, annotated) : annotated;
+    const answering = fusedAnswer ? await answerKindFirst(deps.store, lexical, sourced) : sourced;
     const revised = fusedAnswer ? await raiseRevisedStatements(deps.store, lexical, answering, graphTime, (ids) => memoriesPassing(deps.store, ids, opts.filter)) : answering;
     // a standing attribute asked about ("where do I work now?"): its latest statement first
     const present = fusedAnswer ? await currentAttributeFirst(deps.store, lexical, revised, opts.filter, graphTime, (ids) => memoriesPassing(deps.store, ids, opts.filter)) : revised;
     const later = fusedAnswer ? await orderLaterValues(deps.store, lexical, present, opts.k, deps.laterValues) : present;
+    // a question about a former value: the replaced memory above the one that replaced it
+    const former = fusedAnswer ? formerValuesFirst(lexical, later) : later;
     // the whole question: "in what order" and "last week" both say what it asks for
-    const ordered = fusedAnswer && opts.coverage ? await coverMoments(deps.store, text, later, opts.k, defaultCoverage) : later;
+    const ordered = fusedAnswer && opts.coverage ? await coverMoments(deps.store, text, former, opts.k, defaultCoverage) : former;
     return annotateRelations(deps.store, ordered, opts.k, { asOf: opts.asOf, knownAt: opts.knownAt }, (ids) => memoriesPassing(deps.store, ids, opts.filter));
   });
   const annotateMs = round(performance.now() - annotateStart);
