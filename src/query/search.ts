@@ -26,6 +26,7 @@ import { raiseRevisedStatements } from "./revised-statements.js";
 import { answerKindFirst } from "./answer-kind.js";
 import { echoesBelowSources } from "./echoes.js";
 import { formerValuesFirst } from "./former-values.js";
+import { standingFirst } from "./standing.js";
 import { currentAttributeFirst } from "./current-attribute.js";
 import { coverMoments, defaultCoverage } from "./coverage.js";
 import { raiseNamedSpeakers, type SpeakerOptions } from "./speakers.js";
@@ -205,8 +206,10 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     const later = fusedAnswer ? await orderLaterValues(deps.store, lexical, present, opts.k, deps.laterValues) : present;
     // a question about a former value: the replaced memory above the one that replaced it
     const former = fusedAnswer ? formerValuesFirst(lexical, later) : later;
+    // a request for help: the standing instructions and preferences it falls under among the first hits
+    const standing = fusedAnswer ? await standingFirst(deps.store, text, former, opts.filter, graphTime, (ids) => memoriesPassing(deps.store, ids, opts.filter)) : former;
     // the whole question: "in what order" and "last week" both say what it asks for
-    const ordered = fusedAnswer && opts.coverage ? await coverMoments(deps.store, text, former, opts.k, defaultCoverage) : former;
+    const ordered = fusedAnswer && opts.coverage ? await coverMoments(deps.store, text, standing, opts.k, defaultCoverage) : standing;
     return annotateRelations(deps.store, ordered, opts.k, { asOf: opts.asOf, knownAt: opts.knownAt }, (ids) => memoriesPassing(deps.store, ids, opts.filter));
   });
   const annotateMs = round(performance.now() - annotateStart);
