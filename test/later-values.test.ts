@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { defaultGloveEmbedder, evaluate, openMemory, parseInstant, scratchStores, type MemoryInput } from "../src/index.js";
 import { loadJsonl } from "../src/eval/readers/jsonl.js";
-import { valuesIn } from "../src/query/later-values.js";
+import { asksForCurrentValue, valuesIn } from "../src/query/later-values.js";
 import { tempDir } from "./helpers.js";
 
 const NOW = parseInstant("now", "2026-05-30T12:00:00Z");
@@ -54,6 +54,23 @@ test("a later value of what the question asks ranks above the earlier one, with 
   assert.match(reason.reason, /percent 65 → 78/);
   assert.equal(first.status, "current");
   assert.equal(second.status, "current", "nothing is marked superseded: only the order changes");
+});
+
+test("a terse revision naming the kind of value ties to a long first statement; \"the first sprint\" names a thing, not an order", async () => {
+  assert.equal(asksForCurrentValue("What is the deadline for completing the first sprint focused on the layout?"), true);
+  assert.equal(asksForCurrentValue("Which feature did I build first?"), false);
+  assert.equal(asksForCurrentValue("What comes first in my plan?"), false);
+  const chat = [
+    said("User", 2, "I'm planning my project timeline and I have a deadline of April 1, 2026, for the first sprint, which covers the basic layout and navigation of my portfolio site, with a review after it."),
+    said("Assistant", 2, FILLER),
+    said("User", 9, "I'm updating my timeline to reflect the new sprint deadline of April 5, 2026, but the Trello board needs work too."),
+    said("Assistant", 9, FILLER),
+  ];
+  const hits = await ask(chat, "What is the deadline for completing the first sprint focused on the basic layout and navigation?");
+  const [first, second] = hits.filter((h) => /deadline/.test(h.text));
+  assert.match(first.text, /April 5/, "the later deadline first");
+  assert.match(second.text, /April 1/);
+  assert.match(first.adjustments.find((a) => a.reason.startsWith("a later value than"))?.reason ?? "", /date april1 → april5/);
 });
 
 test("a dose, a who- or where-question, and a message whose value and subject sit in two sentences", async () => {

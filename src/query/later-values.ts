@@ -97,7 +97,7 @@ const KIND_WORDS: Record<string, string[]> = {
   dose: ["dose", "dosag"],
   money: ["cost", "price", "pai", "fee", "charg"],
   clock: ["time"],
-  date: ["date"],
+  date: ["date", "deadlin"],
   percent: ["percentag", "rate"],
 };
 
@@ -158,7 +158,10 @@ const MIN_OVERLAP = 0.1;
 function sameSlot(earlier: Statement, later: Statement, kind: string, asked: Set<string>): boolean {
   if (earlier.matched.size < Math.min(2, asked.size) || overlap(earlier.words, later.words) < MIN_OVERLAP) return false;
   const shared = [...earlier.matched].filter((s) => later.matched.has(s)).length;
-  return (shared > 0 && shared * 2 >= earlier.matched.size) || (kind.startsWith("count:") && asked.has(kind.slice("count:".length)) && later.matched.has(kind.slice("count:".length)));
+  // a word of the question naming the kind of value both give ("deadline") and one more in common tie a terse revision
+  // ("the new sprint deadline of April 5") to a long first statement
+  const kindNamed = (KIND_WORDS[kind] ?? []).some((w) => asked.has(w) && earlier.matched.has(w) && later.matched.has(w)) && shared >= 2;
+  return (shared > 0 && shared * 2 >= earlier.matched.size) || kindNamed || (kind.startsWith("count:") && asked.has(kind.slice("count:".length)) && later.matched.has(kind.slice("count:".length)));
 }
 
 /** Words that ask for the present ("currently", "these days") say when, not what: no statement need hold them. */
@@ -177,7 +180,8 @@ export const askedStems = (question: string): Set<string> => new Set([...stems(q
 export function asksForCurrentValue(question: string): boolean {
   const q = question.toLowerCase();
   if (!/^\s*(?:what|which|when|who|where|how (?:many|much|long|often))\b/.test(q)) return false;
-  if (/\b(?:did|was|were|had|ever|between|before|after|first|order|since|all|each|every|total|change[ds]?|improve[ds]?|increase[ds]?|decrease[ds]?)\b/.test(q)) return false;
+  // ("the first sprint" names a thing; "what did I do first" asks for an order)
+  if (/\b(?:did|was|were|had|ever|between|before|after|(?<!\b(?:the|my|our|your) )first|order|since|all|each|every|total|change[ds]?|improve[ds]?|increase[ds]?|decrease[ds]?)\b/.test(q)) return false;
   return /\b(?:is|are|am|do|does|have|has|should|will|can)\b|['’]s\b/.test(q);
 }
 
