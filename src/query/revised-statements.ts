@@ -15,7 +15,7 @@ import type { GraphTime } from "../model/graph.js";
 import type { Store } from "../ports/store.js";
 import { FRAGMENT_SENTENCES, sentencesOf } from "../text/sentences.js";
 import { askedStems, asksForCurrentValue, stems } from "./later-values.js";
-import { readReached } from "./reached.js";
+import { bringIn } from "./reached.js";
 import type { Annotated } from "./supersession.js";
 
 /** How many of the head's partly current hits are looked at: the revised one must be near the top to matter. */
@@ -63,15 +63,7 @@ export async function raiseRevisedStatements(
   // a successor replaced whole since stands for it in turn
   const later = await currentSuccessors(store, [...raise.keys()], time);
   const present = new Map([...raise].map(([by, hit]) => [later.get(by) ?? by, hit]));
-  const byId = new Map(ranked.map((a) => [a.memoryId, a]));
-  const missing = [...present.keys()].filter((id) => !byId.has(id));
-  if (missing.length) {
-    for (const [id, reached] of await readReached(store, missing, time, admissible)) {
-      const a: Annotated = { memoryId: id, ranks: {}, sourcesHit: [], rrf: 0, ...reached, score: 0, adjustments: [] };
-      byId.set(id, a);
-      ranked.push(a);
-    }
-  }
+  const byId = await bringIn(store, ranked, [...present.keys()], time, admissible);
   let moved = false;
   for (const [id, hit] of present) {
     const a = byId.get(id);

@@ -12,7 +12,7 @@
 import type { SearchFilter } from "../model/types.js";
 import type { Store } from "../ports/store.js";
 import { sentencesOf } from "../text/sentences.js";
-import { readReached } from "./reached.js";
+import { bringIn } from "./reached.js";
 import { asksForCoverage } from "./coverage.js";
 import { stems } from "./later-values.js";
 import type { Annotated } from "./supersession.js";
@@ -64,15 +64,7 @@ export async function standingFirst(
   }
   const chosen = [...shared].sort(([, a], [, b]) => b.n - a.n || b.at - a.at).slice(0, BROUGHT).map(([id]) => id);
   if (chosen.length === 0) return ranked;
-  const byId = new Map(ranked.map((a) => [a.memoryId, a]));
-  const missing = chosen.filter((id) => !byId.has(id));
-  if (missing.length) {
-    for (const [id, reached] of await readReached(store, missing, time, admissible)) {
-      const a: Annotated = { memoryId: id, ranks: {}, sourcesHit: [], rrf: 0, ...reached, score: 0, adjustments: [] };
-      byId.set(id, a);
-      ranked.push(a);
-    }
-  }
+  const byId = await bringIn(store, ranked, chosen, time, admissible);
   const floor = ranked[AT - 1].score;
   let moved = false;
   for (const [i, id] of chosen.entries()) {
