@@ -15,7 +15,7 @@ import type { GraphTime } from "../model/graph.js";
 import type { Store } from "../ports/store.js";
 import { FRAGMENT_SENTENCES, sentencesOf } from "../text/sentences.js";
 import { askedStems, asksForCurrentValue, stems } from "./later-values.js";
-import { bringIn } from "./reached.js";
+import { bringIn } from "./bring-in.js";
 import type { Annotated } from "./supersession.js";
 
 /** How many of the head's partly current hits are looked at: the revised one must be near the top to matter. */

@@ -12,7 +12,7 @@
 import type { SearchFilter } from "../model/types.js";
 import type { Store } from "../ports/store.js";
 import { sentencesOf } from "../text/sentences.js";
-import { bringIn } from "./reached.js";
+import { bringIn } from "./bring-in.js";
 import { asksForCoverage } from "./coverage.js";
 import { stems } from "./later-values.js";
 import type { Annotated } from "./supersession.js";
