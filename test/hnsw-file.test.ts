@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { cli, tempDir } from "./helpers.js";
+import { cli, doctorHere, tempDir } from "./helpers.js";
 
 const ENV = { CASCADE_APPROXIMATE_ABOVE: "100" };
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
@@ -73,7 +73,7 @@ const damages: [string, (file: string) => void][] = [
 ];
 
 for (const [i, [what, damage]] of damages.entries()) {
-  test(`a graph file ${what}: search answers with exit 0, doctor names it, --repair deletes it`, () => {
+  test(`a graph file ${what}: search answers with exit 0, doctor names it, --repair deletes it`, async () => {
     const db = copy(`damaged${i}`);
     damage(`${db}.hnsw`);
     const doctor = cli(["doctor", "--db", db], { env: ENV });
@@ -91,7 +91,8 @@ for (const [i, [what, damage]] of damages.entries()) {
     assert.equal(r.status, 0, `search does not crash: ${r.stderr}`);
     assert.ok(exactTop);
     assert.equal(topText(r), exactTop);
-    const after = cli(["doctor", "--db", db], { env: ENV });
+    // the state the search left, read in this process (the doctor's own process is run above)
+    const after = await doctorHere(db);
     assert.equal(after.status, 0, after.stdout);
     assert.match(after.stdout, /ok +approximate vector index: \d+ vectors, in step with the table/, "rebuilt by the search");
   });
@@ -110,7 +111,7 @@ test("two processes building and saving the graph at once leave one complete, lo
     rmSync(`${db}.hnsw`);
     const codes = await Promise.all([started(["search", "harbor", "--db", db]), started(["search", "lantern", "--db", db])]);
     assert.deepEqual(codes, [0, 0]);
-    const doctor = cli(["doctor", "--db", db], { env: ENV });
+    const doctor = await doctorHere(db);
     assert.match(doctor.stdout, /ok +approximate vector index: \d+ vectors, in step with the table/, doctor.stdout);
     assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith(`race${round}.db.hnsw.`)), [], "no temporary file left behind");
   }
@@ -123,7 +124,7 @@ function record(file: string): { count: number; center: number[] } {
   return JSON.parse(data.subarray(data.length - 12 - length, data.length - 12).toString("utf8"));
 }
 
-test("a graph file another process fell behind on is caught up by the next search, not rebuilt", () => {
+test("a graph file another process fell behind on is caught up by the next search, not rebuilt", async () => {
   const db = copy("behind");
   const saved = record(`${db}.hnsw`);
   // a scoped memory: revision detection searches its scope exactly, so that process never loads (or saves) the graph;
@@ -140,5 +141,5 @@ test("a graph file another process fell behind on is caught up by the next searc
   const now = record(`${db}.hnsw`);
   assert.ok(now.count > saved.count, "saved again with the new chunks");
   assert.deepEqual(now.center, saved.center, "caught up: a rebuild would have centred the vectors anew");
-  assert.match(cli(["doctor", "--db", db], { env: ENV }).stdout, /ok +approximate vector index: \d+ vectors, in step with the table/);
+  assert.match((await doctorHere(db)).stdout, /ok +approximate vector index: \d+ vectors, in step with the table/);
 });

@@ -16,7 +16,7 @@ import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, w
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { forgeGraphFile, graphLayout, writeGraphRecord, type GraphLayout } from "./fixtures/graph-forgery.js";
-import { cli, cliAsync, tempDir } from "./helpers.js";
+import { cli, cliAsync, doctorHere, tempDir } from "./helpers.js";
 
 const ENV = { CASCADE_APPROXIMATE_ABOVE: "100" };
 const WORDS = "pool config deploy cache latency ledger retry queue timeout shard replica index schema vacuum budget harbor lantern meadow orchard quarry".split(" ");
@@ -82,7 +82,8 @@ describe("forged graph files", { concurrency: 3 }, () => {
       assert.ok(exactTop);
       assert.equal(topText(r), exactTop);
       assert.ok(existsSync(`${db}.hnsw.invalid-structure`) || existsSync(`${db}.hnsw.invalid-checksum`), "the forged file is set aside, its reason in its name");
-      const after = await cliAsync(["doctor", "--db", db], TIMEOUT);
+      // the state the search left, read in this process (the doctor's own process is run above and below)
+      const after = await doctorHere(db);
       assert.equal(after.status, 0, after.stdout);
       assert.match(after.stdout, /ok +approximate vector index: \d+ vectors, in step with the table/, "rebuilt and saved by the search");
 
@@ -161,7 +162,7 @@ test("a sparse graph file of 64 GB whose record names it whole: doctor, search a
   rmSync(`${db}.hnsw.invalid-structure`);
 });
 
-test("a directory named like an earlier layout's side file (<store>.hnsw.meta): forget --purge and doctor --repair answer, never INTERNAL", () => {
+test("a directory named like an earlier layout's side file (<store>.hnsw.meta): forget --purge and doctor --repair answer, never INTERNAL", async () => {
   // Before, the save removed `<path>.meta` unconditionally: EISDIR after the graph's rename, so every save "failed",
   // `forget --purge` answered INTERNAL on a store it had purged, and --repair of a stale graph "could not be checked".
   const db = join(dir, "meta-dir.db");
@@ -173,7 +174,7 @@ test("a directory named like an earlier layout's side file (<store>.hnsw.meta): 
   const purge = cli(["forget", victim, "--purge", "--db", db], TIMEOUT);
   assert.equal(purge.status, 0, `forget --purge answers: ${purge.stdout}${purge.stderr}`);
   assert.doesNotMatch(purge.stdout + purge.stderr, /INTERNAL|EISDIR/);
-  const doctor = cli(["doctor", "--db", db], TIMEOUT);
+  const doctor = await doctorHere(db);
   assert.match(doctor.stdout, /ok +approximate vector index: \d+ vectors, in step with the table/, doctor.stdout);
 
   // another store's graph (its keys stand for other vectors): --repair deletes it
