@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { CHANNEL_NAMES } from "../src/index.js";
+import { CHANNEL_NAMES, demoCorpus, openMemory } from "../src/index.js";
 import { cli, cliAll, tempDir } from "./helpers.js";
 
 const NOW = "2026-06-20T09:00:00Z";
@@ -88,7 +88,7 @@ describe("cascade CLI", () => {
     }
   });
 
-  test("import JSONL: good lines kept, bad lines reported by number", () => {
+  test("import JSONL: good lines kept, bad lines reported by number", async () => {
     const dir = tempDir();
     const file = join(dir, "in.jsonl");
     writeFileSync(
@@ -123,10 +123,15 @@ describe("cascade CLI", () => {
     const good = join(dir, "good.jsonl");
     writeFileSync(good, JSON.stringify({ text: "Rollback plan approved" }));
     assert.equal(cli(["import", good, "--db", importDb]).status, 0, "every line stored: exit 0");
-    const s = cli(["search", "canary", "--db", importDb, "--json"]);
-    assert.equal(s.json.hits[0].speaker, "Marco");
-    const shown = cli(["search", "deploy freeze", "--db", importDb, "--json"]).json.hits[0];
-    assert.equal(cli(["show", shown.id, "--db", importDb, "--json"]).json.metadata.ref, "a1");
+    // what the imports stored, read in this process (search and show --json are the SDK's answers, printed)
+    const engine = await openMemory({ path: importDb });
+    try {
+      assert.equal((await engine.recall("canary")).hits[0].speaker, "Marco");
+      const shown = (await engine.recall("deploy freeze")).hits[0];
+      assert.equal((await engine.show(shown.id)).metadata?.ref, "a1");
+    } finally {
+      await engine.close();
+    }
   });
 
   test("demo runs on a temporary store and shows fused hits with their channels", async () => {
@@ -201,8 +206,10 @@ test("--version, an unknown command (even with --help), a port out of range, the
 // package's JSON into it: these commands would leave the cache full.
 test("stats, show and list read what is stored and never load the word vectors (an empty vector cache stays empty)", async () => {
   const db = join(tempDir(), "m.db");
-  assert.equal(cli(["--db", db, "demo"]).status, 0);
-  const id = (cli(["--db", db, "list", "--json", "--limit", "1"]).json as { memories: { id: string }[] }).memories[0].id;
+  // the store (the demo corpus) written in this process: the processes under test are the three below
+  const engine = await openMemory({ path: db });
+  const id = ((await engine.rememberMany(demoCorpus)).ids as string[])[0];
+  await engine.close();
   const cache = tempDir();
   const commands = [["stats"], ["show", id], ["list", "--limit", "5"]];
   const results = await cliAll(commands.map((args) => ["--db", db, ...args]), { env: { CASCADE_CACHE_DIR: cache } });
