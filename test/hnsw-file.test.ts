@@ -11,37 +11,35 @@ import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { cli, doctorHere, tempDir } from "./helpers.js";
+import { cli, doctorHere, rememberHere, tempDir } from "./helpers.js";
 
 const ENV = { CASCADE_APPROXIMATE_ABOVE: "100" };
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
 const WORDS = "pool config deploy cache latency ledger retry queue timeout shard replica index schema vacuum budget harbor lantern meadow orchard quarry".split(" ");
 
 /** 300 memories, each with a code word of its own, so a search for one has one right answer. */
-function corpus(seed: number): string {
+function corpus(seed: number): { text: string; at: string }[] {
   let s = seed;
   const next = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
   return Array.from({ length: 300 }, (_, i) => {
     const words = Array.from({ length: 6 }, () => WORDS[Math.floor(next() * WORDS.length)]).join(" ");
-    return JSON.stringify({ text: `note ${i} codeword${seed}x${i}: ${words}`, at: "2026-05-01T10:00:00Z" });
-  }).join("\n");
+    return { text: `note ${i} codeword${seed}x${i}: ${words}`, at: "2026-05-01T10:00:00Z" };
+  });
 }
 
 const dir = tempDir();
 
-/** A store of 300 memories whose graph was built and saved by a search. */
-function store(name: string, seed: number): string {
-  const file = join(dir, `${name}.jsonl`);
-  writeFileSync(file, corpus(seed));
+/** A store of 300 memories (written in this process) whose graph was built and saved by a search (a CLI process). */
+async function store(name: string, seed: number): Promise<string> {
   const db = join(dir, `${name}.db`);
-  assert.equal(cli(["import", file, "--db", db], { env: ENV }).status, 0);
+  await rememberHere(db, corpus(seed));
   assert.equal(cli(["search", "harbor lantern", "--db", db], { env: ENV }).status, 0);
   assert.ok(existsSync(`${db}.hnsw`), "the graph is built and saved");
   return db;
 }
 
-const source = store("source", 7);
-const other = store("other", 11);
+const source = await store("source", 7);
+const other = await store("other", 11);
 
 /** A copy of the source store (and its graph) to damage. */
 function copy(name: string): string {

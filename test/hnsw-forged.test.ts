@@ -12,11 +12,11 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { forgeGraphFile, graphLayout, writeGraphRecord, type GraphLayout } from "./fixtures/graph-forgery.js";
-import { cli, cliAsync, doctorHere, tempDir } from "./helpers.js";
+import { cli, cliAsync, doctorHere, rememberHere, tempDir } from "./helpers.js";
 
 const ENV = { CASCADE_APPROXIMATE_ABOVE: "100" };
 const WORDS = "pool config deploy cache latency ledger retry queue timeout shard replica index schema vacuum budget harbor lantern meadow orchard quarry".split(" ");
@@ -28,9 +28,9 @@ const source = join(dir, "source.db");
 {
   let s = 5;
   const next = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const lines = Array.from({ length: 300 }, (_, i) => JSON.stringify({ text: `note ${i} codeword5x${i}: ${Array.from({ length: 6 }, () => WORDS[Math.floor(next() * WORDS.length)]).join(" ")}`, at: "2026-05-01T10:00:00Z" }));
-  writeFileSync(join(dir, "notes.jsonl"), lines.join("\n"));
-  assert.equal(cli(["import", join(dir, "notes.jsonl"), "--db", source], { env: ENV }).status, 0);
+  const notes = Array.from({ length: 300 }, (_, i) => ({ text: `note ${i} codeword5x${i}: ${Array.from({ length: 6 }, () => WORDS[Math.floor(next() * WORDS.length)]).join(" ")}`, at: "2026-05-01T10:00:00Z" }));
+  // written in this process; the graph built and saved by a search, a CLI process
+  await rememberHere(source, notes);
   assert.equal(cli(["search", "harbor lantern", "--db", source], { env: ENV }).status, 0);
   assert.ok(existsSync(`${source}.hnsw`), "the graph is built and saved");
 }
@@ -179,8 +179,7 @@ test("a directory named like an earlier layout's side file (<store>.hnsw.meta): 
 
   // another store's graph (its keys stand for other vectors): --repair deletes it
   const other = join(dir, "meta-other.db");
-  writeFileSync(join(dir, "other.jsonl"), Array.from({ length: 150 }, (_, i) => JSON.stringify({ text: `zebra ${i} quokka wombat ${i * 7} kestrel` })).join("\n"));
-  assert.equal(cli(["import", join(dir, "other.jsonl"), "--db", other], { env: ENV }).status, 0);
+  await rememberHere(other, Array.from({ length: 150 }, (_, i) => ({ text: `zebra ${i} quokka wombat ${i * 7} kestrel` })));
   assert.equal(cli(["search", "zebra", "--db", other], { env: ENV }).status, 0);
   copyFileSync(`${other}.hnsw`, `${db}.hnsw`);
   const repair = cli(["doctor", "--repair", "--db", db], TIMEOUT);

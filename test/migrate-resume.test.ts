@@ -12,8 +12,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { openMemory } from "../src/index.js";
-import { cli, cliAll, tempDir } from "./helpers.js";
+import { cli, cliAll, rememberHere, tempDir } from "./helpers.js";
 
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
 const dir = tempDir();
@@ -26,17 +25,9 @@ const snapshots = () => readdirSync(tmp).filter((f) => f.startsWith("cascade-sna
 
 const notes = (n: number, what: string) =>
   Array.from({ length: n }, (_, i) => ({ text: `${what} note ${i}: Rosalind moved the ${i % 7} service to rack ${i % 13}`, at: `2026-05-${String(1 + (i % 28)).padStart(2, "0")}T10:00:00Z` }));
-/** Stores `memories` as `cascade import` would (the same rememberMany), in this process: import has tests of its own. */
-async function imported(db: string, memories: { text: string; at: string }[], namespace?: string): Promise<void> {
-  const engine = await openMemory({ path: db, namespace });
-  try {
-    assert.equal((await engine.rememberMany(memories)).imported, memories.length);
-  } finally {
-    await engine.close();
-  }
-}
-await imported(source, notes(240, "Ops"));
-await imported(source, notes(120, "Team"), "team");
+// the source's two namespaces, written in this process (import has tests of its own)
+await rememberHere(source, notes(240, "Ops"));
+await rememberHere(source, notes(120, "Team"), "team");
 
 /** Runs migrate held after its `page`th page, sends `signal` once it says so, and resolves its exit code and stderr. */
 function stoppedMigrate(page: number, signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
@@ -88,7 +79,7 @@ test("a migrate stopped at five points resumes each time and ends with equal cou
 
   // a copy from another source, or from the unfinished copy, is refused
   const other = join(dir, "other.db");
-  await imported(other, notes(120, "Team"));
+  await rememberHere(other, notes(120, "Team"));
   const wrongSource = cli(["migrate", "--from", other, "--to", target], { env });
   assert.equal(wrongSource.status, 2);
   assert.match(wrongSource.stderr, /holds an interrupted copy of .*source\.db, not of .*other\.db: resume it with --from/);
