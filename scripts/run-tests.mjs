@@ -10,7 +10,7 @@
  *
  * Usage (scripts/run-tests.sh calls it): node [NODE_TEST_FLAGS...] scripts/run-tests.mjs
  * The node flags (e.g. --test-name-pattern=doctor) reach every test file's process. CASCADE_TEST_CONCURRENCY=N
- * changes the three.
+ * changes the two (scripts/run-tests.sh says why two).
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
@@ -18,24 +18,25 @@ import { run } from "node:test";
 import { spec } from "node:test/reporters";
 
 const SLOWEST_FIRST = [
-  "cli",
   "hnsw-forged",
+  "cli",
   "contract/postgres",
   "hnsw-file",
-  "postgres-store",
-  "eval",
-  "postgres-engine",
-  "migrate-resume",
-  "migrate",
-  "reembed",
-  "input-gaps",
-  "eval-readers",
-  "migrate-changed-source",
   "language-total",
+  "eval",
   "crash",
+  "input-gaps",
+  "reembed",
+  "eval-readers",
+  "migrate-resume",
+  "topics",
+  "pyramid",
+  "migrate",
+  "postgres-engine",
+  "postgres-store",
+  "migrate-changed-source",
   "pyramid-scopes",
   "postgres-connection",
-  "pyramid",
   "list",
   "idempotent-import",
   "no-store",
@@ -58,7 +59,7 @@ const first = SLOWEST_FIRST.map((name) => join(dir, `${name}.test.js`)).filter((
 const files = [...first, ...all.filter((f) => !first.includes(f))];
 
 const durations = new Map();
-const stream = run({ files, concurrency: Number(process.env.CASCADE_TEST_CONCURRENCY ?? 3) });
+const stream = run({ files, concurrency: Number(process.env.CASCADE_TEST_CONCURRENCY ?? 2) });
 stream.on("test:fail", () => (process.exitCode = 1));
 // each file's process ends with a test:complete of nesting 0 named by its path: its whole time, loading included
 stream.on("test:complete", (event) => {

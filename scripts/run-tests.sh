@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs the built suite (`npm test` builds first): every test file (dist/test/**/*.test.js; the helpers, fixtures
-# and child-process scripts beside them hold no tests), three files at a time, the slowest first
-# (scripts/run-tests.mjs, which ends by printing the slowest files' durations). Most files spend much of their time
-# waiting on the processes they start (the CLI, servers, writers), so a third file keeps two cores busy.
+# and child-process scripts beside them hold no tests), two files at a time, the slowest first
+# (scripts/run-tests.mjs, which ends by printing the slowest files' durations). The suite is CPU-bound: on two cores
+# a third file at a time made it slower (725 s of wall time and 1,380 s of CPU against 627 s and 1,166 s with two,
+# one whole run each, no PostgreSQL server): the files that wait on their processes are outweighed by the CPU
+# time three files at once lose to one another.
 # Node flags are passed to every test file's process, e.g. scripts/run-tests.sh --test-name-pattern=doctor.
-# Usage: scripts/run-tests.sh [NODE_TEST_FLAGS...]   CASCADE_TEST_CONCURRENCY=N changes the three.
+# Usage: scripts/run-tests.sh [NODE_TEST_FLAGS...]   CASCADE_TEST_CONCURRENCY=N changes the two.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Every new PGlite database of the run (dozens, in the files and the CLI processes they start) is unpacked from one

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { CHANNEL_NAMES } from "../src/index.js";
+import { CHANNEL_NAMES, demoCorpus, openMemory, parseInstant } from "../src/index.js";
 import { cli, cliAll, tempDir } from "./helpers.js";
 
 const NOW = "2026-06-20T09:00:00Z";
@@ -10,14 +10,23 @@ const NOW = "2026-06-20T09:00:00Z";
 describe("cascade CLI", () => {
   const db = join(tempDir(), "cli.db");
   const run = (...args: string[]) => cli([...args, "--db", db, "--now", NOW]);
+  /** A memory the test needs beside the one it adds with the CLI, written in this process (no CLI process of its own). */
+  const beside = async (text: string, speaker?: string) => {
+    const engine = await openMemory({ path: db, now: parseInstant("now", NOW) });
+    try {
+      await engine.remember({ text, speaker });
+    } finally {
+      await engine.close();
+    }
+  };
 
-  test("add → search → show → forget, with --json", () => {
+  test("add → search → show → forget, with --json", async () => {
     const added = run("add", "The worker crashed with ECONNRESET during failover", "--title", "Failover crash", "--tags", "incident,postgres", "--topic", "ops.incidents", "--at", "2026-02-12T08:55:00Z", "--json");
     assert.equal(added.status, 0, added.stderr);
     assert.match(added.json.id, /^m_[0-9A-Z]{26}$/);
     assert.deepEqual({ ...added.json, id: undefined }, { id: undefined, kind: "note", topic: "ops.incidents", at: "2026-02-12T08:55:00Z", edges: [], suggestions: [] });
 
-    run("add", "Lunch on Friday is pizza", "--speaker", "Lena", "--json");
+    await beside("Lunch on Friday is pizza", "Lena");
     const found = run("search", "ECONNRESET", "-k", "5", "--json");
     assert.equal(found.status, 0, found.stderr);
     assert.equal(found.stderr, "");
@@ -48,8 +57,8 @@ describe("cascade CLI", () => {
     assert.equal(again.stderr.trim().split("\n").length, 1);
   });
 
-  test("search flags: channels, weights, rrf-k", () => {
-    run("add", "Kubernetes upgrade planned for the weekend");
+  test("search flags: channels, weights, rrf-k", async () => {
+    await beside("Kubernetes upgrade planned for the weekend");
     const r = run("search", "kubernetes upgrade", "--channels", "bm25,dense", "--weight", "bm25=2", "--rrf-k", "10", "--json").json;
     assert.deepEqual(Object.keys(r.channels).sort(), ["bm25", "dense"]);
     assert.equal(r.channels.bm25.weight, 2);
@@ -88,7 +97,7 @@ describe("cascade CLI", () => {
     }
   });
 
-  test("import JSONL: good lines kept, bad lines reported by number", () => {
+  test("import JSONL: good lines kept, bad lines reported by number", async () => {
     const dir = tempDir();
     const file = join(dir, "in.jsonl");
     writeFileSync(
@@ -123,10 +132,15 @@ describe("cascade CLI", () => {
     const good = join(dir, "good.jsonl");
     writeFileSync(good, JSON.stringify({ text: "Rollback plan approved" }));
     assert.equal(cli(["import", good, "--db", importDb]).status, 0, "every line stored: exit 0");
-    const s = cli(["search", "canary", "--db", importDb, "--json"]);
-    assert.equal(s.json.hits[0].speaker, "Marco");
-    const shown = cli(["search", "deploy freeze", "--db", importDb, "--json"]).json.hits[0];
-    assert.equal(cli(["show", shown.id, "--db", importDb, "--json"]).json.metadata.ref, "a1");
+    // what the imports stored, read in this process (search and show --json are the SDK's answers, printed)
+    const engine = await openMemory({ path: importDb });
+    try {
+      assert.equal((await engine.recall("canary")).hits[0].speaker, "Marco");
+      const shown = (await engine.recall("deploy freeze")).hits[0];
+      assert.equal((await engine.show(shown.id)).metadata?.ref, "a1");
+    } finally {
+      await engine.close();
+    }
   });
 
   test("demo runs on a temporary store and shows fused hits with their channels", async () => {
@@ -201,8 +215,10 @@ test("--version, an unknown command (even with --help), a port out of range, the
 // package's JSON into it: these commands would leave the cache full.
 test("stats, show and list read what is stored and never load the word vectors (an empty vector cache stays empty)", async () => {
   const db = join(tempDir(), "m.db");
-  assert.equal(cli(["--db", db, "demo"]).status, 0);
-  const id = (cli(["--db", db, "list", "--json", "--limit", "1"]).json as { memories: { id: string }[] }).memories[0].id;
+  // the store (the demo corpus) written in this process: the processes under test are the three below
+  const engine = await openMemory({ path: db });
+  const id = ((await engine.rememberMany(demoCorpus)).ids as string[])[0];
+  await engine.close();
   const cache = tempDir();
   const commands = [["stats"], ["show", id], ["list", "--limit", "5"]];
   const results = await cliAll(commands.map((args) => ["--db", db, ...args]), { env: { CASCADE_CACHE_DIR: cache } });

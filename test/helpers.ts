@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after } from "node:test";
-import { DEMO_NOW, demoCorpus, openMemory, parseInstant, type Engine } from "../src/index.js";
+import { DEMO_NOW, demoCorpus, openMemory, parseInstant, type Engine, type MemoryInput } from "../src/index.js";
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -155,4 +155,35 @@ export function sendHttp(url: string, method: string, path: string, headers: Rec
     req.on("error", reject);
     req.end(body);
   });
+}
+
+/**
+ * `cascade doctor --db path` as this process sees it (the engine's doctor, no CLI process): its exit code and the
+ * lines it prints. For a test checking a store's state after a CLI process changed it (a graph rebuilt and saved),
+ * where a CLI process of its own would add its start-up (0.7 s of CPU) and nothing the test looks at.
+ */
+export async function doctorHere(path: string): Promise<{ status: number; stdout: string }> {
+  const engine = await openMemory({ path });
+  try {
+    const r = await engine.doctor();
+    // the lines of `cascade doctor` (surfaces/cli/commands/store-commands.ts), the checks' part
+    return { status: r.ok ? 0 : 1, stdout: r.checks.map((c) => `${c.ok ? "ok      " : c.repaired ? "REPAIRED" : "FAILED  "}  ${c.name}: ${c.detail}`).join("\n") };
+  } finally {
+    await engine.close();
+  }
+}
+
+/**
+ * Stores `memories` at `path` in this process, with the rememberMany `cascade import` runs for a JSONL file: for a
+ * test whose subject is what other commands do with a store, where an import process would add its start-up and
+ * nothing the test looks at. Fails unless every memory is stored.
+ */
+export async function rememberHere(path: string, memories: MemoryInput[], namespace?: string): Promise<void> {
+  const engine = await openMemory({ path, namespace });
+  try {
+    const r = await engine.rememberMany(memories);
+    if (r.imported !== memories.length) throw new Error(`stored ${r.imported} of ${memories.length} memories: ${JSON.stringify(r.failed.slice(0, 3))}`);
+  } finally {
+    await engine.close();
+  }
 }

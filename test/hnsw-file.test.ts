@@ -11,37 +11,35 @@ import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { cli, tempDir } from "./helpers.js";
+import { cli, doctorHere, rememberHere, tempDir } from "./helpers.js";
 
 const ENV = { CASCADE_APPROXIMATE_ABOVE: "100" };
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
 const WORDS = "pool config deploy cache latency ledger retry queue timeout shard replica index schema vacuum budget harbor lantern meadow orchard quarry".split(" ");
 
 /** 300 memories, each with a code word of its own, so a search for one has one right answer. */
-function corpus(seed: number): string {
+function corpus(seed: number): { text: string; at: string }[] {
   let s = seed;
   const next = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
   return Array.from({ length: 300 }, (_, i) => {
     const words = Array.from({ length: 6 }, () => WORDS[Math.floor(next() * WORDS.length)]).join(" ");
-    return JSON.stringify({ text: `note ${i} codeword${seed}x${i}: ${words}`, at: "2026-05-01T10:00:00Z" });
-  }).join("\n");
+    return { text: `note ${i} codeword${seed}x${i}: ${words}`, at: "2026-05-01T10:00:00Z" };
+  });
 }
 
 const dir = tempDir();
 
-/** A store of 300 memories whose graph was built and saved by a search. */
-function store(name: string, seed: number): string {
-  const file = join(dir, `${name}.jsonl`);
-  writeFileSync(file, corpus(seed));
+/** A store of 300 memories (written in this process) whose graph was built and saved by a search (a CLI process). */
+async function store(name: string, seed: number): Promise<string> {
   const db = join(dir, `${name}.db`);
-  assert.equal(cli(["import", file, "--db", db], { env: ENV }).status, 0);
+  await rememberHere(db, corpus(seed));
   assert.equal(cli(["search", "harbor lantern", "--db", db], { env: ENV }).status, 0);
   assert.ok(existsSync(`${db}.hnsw`), "the graph is built and saved");
   return db;
 }
 
-const source = store("source", 7);
-const other = store("other", 11);
+const source = await store("source", 7);
+const other = await store("other", 11);
 
 /** A copy of the source store (and its graph) to damage. */
 function copy(name: string): string {
@@ -73,7 +71,7 @@ const damages: [string, (file: string) => void][] = [
 ];
 
 for (const [i, [what, damage]] of damages.entries()) {
-  test(`a graph file ${what}: search answers with exit 0, doctor names it, --repair deletes it`, () => {
+  test(`a graph file ${what}: search answers with exit 0, doctor names it, --repair deletes it`, async () => {
     const db = copy(`damaged${i}`);
     damage(`${db}.hnsw`);
     const doctor = cli(["doctor", "--db", db], { env: ENV });
@@ -91,7 +89,8 @@ for (const [i, [what, damage]] of damages.entries()) {
     assert.equal(r.status, 0, `search does not crash: ${r.stderr}`);
     assert.ok(exactTop);
     assert.equal(topText(r), exactTop);
-    const after = cli(["doctor", "--db", db], { env: ENV });
+    // the state the search left, read in this process (the doctor's own process is run above)
+    const after = await doctorHere(db);
     assert.equal(after.status, 0, after.stdout);
     assert.match(after.stdout, /ok +approximate vector index: \d+ vectors, in step with the table/, "rebuilt by the search");
   });
@@ -110,7 +109,7 @@ test("two processes building and saving the graph at once leave one complete, lo
     rmSync(`${db}.hnsw`);
     const codes = await Promise.all([started(["search", "harbor", "--db", db]), started(["search", "lantern", "--db", db])]);
     assert.deepEqual(codes, [0, 0]);
-    const doctor = cli(["doctor", "--db", db], { env: ENV });
+    const doctor = await doctorHere(db);
     assert.match(doctor.stdout, /ok +approximate vector index: \d+ vectors, in step with the table/, doctor.stdout);
     assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith(`race${round}.db.hnsw.`)), [], "no temporary file left behind");
   }
@@ -123,7 +122,7 @@ function record(file: string): { count: number; center: number[] } {
   return JSON.parse(data.subarray(data.length - 12 - length, data.length - 12).toString("utf8"));
 }
 
-test("a graph file another process fell behind on is caught up by the next search, not rebuilt", () => {
+test("a graph file another process fell behind on is caught up by the next search, not rebuilt", async () => {
   const db = copy("behind");
   const saved = record(`${db}.hnsw`);
   // a scoped memory: revision detection searches its scope exactly, so that process never loads (or saves) the graph;
@@ -140,5 +139,5 @@ test("a graph file another process fell behind on is caught up by the next searc
   const now = record(`${db}.hnsw`);
   assert.ok(now.count > saved.count, "saved again with the new chunks");
   assert.deepEqual(now.center, saved.center, "caught up: a rebuild would have centred the vectors anew");
-  assert.match(cli(["doctor", "--db", db], { env: ENV }).stdout, /ok +approximate vector index: \d+ vectors, in step with the table/);
+  assert.match((await doctorHere(db)).stdout, /ok +approximate vector index: \d+ vectors, in step with the table/);
 });

@@ -12,11 +12,11 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { forgeGraphFile, graphLayout, writeGraphRecord, type GraphLayout } from "./fixtures/graph-forgery.js";
-import { cli, cliAsync, tempDir } from "./helpers.js";
+import { cli, cliAsync, doctorHere, rememberHere, tempDir } from "./helpers.js";
 
 const ENV = { CASCADE_APPROXIMATE_ABOVE: "100" };
 const WORDS = "pool config deploy cache latency ledger retry queue timeout shard replica index schema vacuum budget harbor lantern meadow orchard quarry".split(" ");
@@ -28,9 +28,9 @@ const source = join(dir, "source.db");
 {
   let s = 5;
   const next = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const lines = Array.from({ length: 300 }, (_, i) => JSON.stringify({ text: `note ${i} codeword5x${i}: ${Array.from({ length: 6 }, () => WORDS[Math.floor(next() * WORDS.length)]).join(" ")}`, at: "2026-05-01T10:00:00Z" }));
-  writeFileSync(join(dir, "notes.jsonl"), lines.join("\n"));
-  assert.equal(cli(["import", join(dir, "notes.jsonl"), "--db", source], { env: ENV }).status, 0);
+  const notes = Array.from({ length: 300 }, (_, i) => ({ text: `note ${i} codeword5x${i}: ${Array.from({ length: 6 }, () => WORDS[Math.floor(next() * WORDS.length)]).join(" ")}`, at: "2026-05-01T10:00:00Z" }));
+  // written in this process; the graph built and saved by a search, a CLI process
+  await rememberHere(source, notes);
   assert.equal(cli(["search", "harbor lantern", "--db", source], { env: ENV }).status, 0);
   assert.ok(existsSync(`${source}.hnsw`), "the graph is built and saved");
 }
@@ -82,7 +82,8 @@ describe("forged graph files", { concurrency: 3 }, () => {
       assert.ok(exactTop);
       assert.equal(topText(r), exactTop);
       assert.ok(existsSync(`${db}.hnsw.invalid-structure`) || existsSync(`${db}.hnsw.invalid-checksum`), "the forged file is set aside, its reason in its name");
-      const after = await cliAsync(["doctor", "--db", db], TIMEOUT);
+      // the state the search left, read in this process (the doctor's own process is run above and below)
+      const after = await doctorHere(db);
       assert.equal(after.status, 0, after.stdout);
       assert.match(after.stdout, /ok +approximate vector index: \d+ vectors, in step with the table/, "rebuilt and saved by the search");
 
@@ -161,7 +162,7 @@ test("a sparse graph file of 64 GB whose record names it whole: doctor, search a
   rmSync(`${db}.hnsw.invalid-structure`);
 });
 
-test("a directory named like an earlier layout's side file (<store>.hnsw.meta): forget --purge and doctor --repair answer, never INTERNAL", () => {
+test("a directory named like an earlier layout's side file (<store>.hnsw.meta): forget --purge and doctor --repair answer, never INTERNAL", async () => {
   // Before, the save removed `<path>.meta` unconditionally: EISDIR after the graph's rename, so every save "failed",
   // `forget --purge` answered INTERNAL on a store it had purged, and --repair of a stale graph "could not be checked".
   const db = join(dir, "meta-dir.db");
@@ -173,13 +174,12 @@ test("a directory named like an earlier layout's side file (<store>.hnsw.meta): 
   const purge = cli(["forget", victim, "--purge", "--db", db], TIMEOUT);
   assert.equal(purge.status, 0, `forget --purge answers: ${purge.stdout}${purge.stderr}`);
   assert.doesNotMatch(purge.stdout + purge.stderr, /INTERNAL|EISDIR/);
-  const doctor = cli(["doctor", "--db", db], TIMEOUT);
+  const doctor = await doctorHere(db);
   assert.match(doctor.stdout, /ok +approximate vector index: \d+ vectors, in step with the table/, doctor.stdout);
 
   // another store's graph (its keys stand for other vectors): --repair deletes it
   const other = join(dir, "meta-other.db");
-  writeFileSync(join(dir, "other.jsonl"), Array.from({ length: 150 }, (_, i) => JSON.stringify({ text: `zebra ${i} quokka wombat ${i * 7} kestrel` })).join("\n"));
-  assert.equal(cli(["import", join(dir, "other.jsonl"), "--db", other], { env: ENV }).status, 0);
+  await rememberHere(other, Array.from({ length: 150 }, (_, i) => ({ text: `zebra ${i} quokka wombat ${i * 7} kestrel` })));
   assert.equal(cli(["search", "zebra", "--db", other], { env: ENV }).status, 0);
   copyFileSync(`${other}.hnsw`, `${db}.hnsw`);
   const repair = cli(["doctor", "--repair", "--db", db], TIMEOUT);

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { get as httpGet } from "node:http";
 import { after, before, describe, test } from "node:test";
-import { DEMO_NOW, demoCorpus, MemorySpace, parseInstant, type Engine } from "../src/index.js";
+import { DEMO_NOW, demoCorpus, MemorySpace, openMemory, parseInstant, type Engine } from "../src/index.js";
 import { startHttpServer, type RunningServer } from "../src/surfaces/http/serve.js";
 import { cli, demoEngine, tempDir } from "./helpers.js";
 
@@ -151,9 +151,12 @@ describe("HTTP: browse routes and the inspector's files", () => {
 });
 
 describe("cascade list", () => {
-  test("pages with --limit and --cursor, filters, human and JSON output, bad flags exit 2", () => {
+  test("pages with --limit and --cursor, filters, human and JSON output, bad flags exit 2", async () => {
     const db = join(tempDir(), "list.db");
-    assert.equal(cli(["--db", db, "--now", DEMO_NOW, "demo", "--json"]).status, 0);
+    // the demo corpus written in this process, as `cascade demo --db` writes it (demo has a CLI test of its own, in cli)
+    const engine = await openMemory({ path: db, now: parseInstant("now", DEMO_NOW) });
+    await engine.rememberMany(demoCorpus);
+    await engine.close();
     const first = cli(["--db", db, "--now", DEMO_NOW, "list", "--limit", "2", "--json"]);
     assert.equal(first.status, 0, first.stderr);
     assert.deepEqual(first.json.memories.map((m: any) => m.at), ["2026-02-02T09:15:00Z", "2026-02-03T14:02:00Z"]);

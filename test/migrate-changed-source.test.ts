@@ -9,11 +9,11 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { migrateStore, openMemory } from "../src/index.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, rememberHere, tempDir } from "./helpers.js";
 
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
 
@@ -38,8 +38,8 @@ test("cascade migrate: a resume from a source that changed is refused in one lin
   const env = { TMPDIR: tmp };
   const source = join(dir, "source.db");
   const target = join(dir, "target.db");
-  writeFileSync(join(dir, "notes.jsonl"), Array.from({ length: 120 }, (_, i) => JSON.stringify({ text: `Ops note ${i}: Rosalind moved the ${i % 7} service to rack ${i % 13}` })).join("\n"));
-  assert.equal(cli(["import", join(dir, "notes.jsonl"), "--db", source], { env }).status, 0);
+  // the source, written in this process (import has tests of its own)
+  await rememberHere(source, Array.from({ length: 120 }, (_, i) => ({ text: `Ops note ${i}: Rosalind moved the ${i % 7} service to rack ${i % 13}` })));
 
   assert.equal(await killedMigrate(source, target, 3, env), null);
   assert.equal(cli(["add", "Rosalind moved the billing service to rack 99", "--db", source], { env }).status, 0);

@@ -9,10 +9,10 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { cli, cliAll, tempDir } from "./helpers.js";
+import { cli, cliAll, rememberHere, tempDir } from "./helpers.js";
 
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
 const dir = tempDir();
@@ -24,11 +24,10 @@ const env = { TMPDIR: tmp };
 const snapshots = () => readdirSync(tmp).filter((f) => f.startsWith("cascade-snapshot-")).length;
 
 const notes = (n: number, what: string) =>
-  Array.from({ length: n }, (_, i) => JSON.stringify({ text: `${what} note ${i}: Rosalind moved the ${i % 7} service to rack ${i % 13}`, at: `2026-05-${String(1 + (i % 28)).padStart(2, "0")}T10:00:00Z` })).join("\n");
-writeFileSync(join(dir, "default.jsonl"), notes(240, "Ops"));
-writeFileSync(join(dir, "team.jsonl"), notes(120, "Team"));
-assert.equal(cli(["import", join(dir, "default.jsonl"), "--db", source]).status, 0);
-assert.equal(cli(["import", join(dir, "team.jsonl"), "--db", source, "--namespace", "team"]).status, 0);
+  Array.from({ length: n }, (_, i) => ({ text: `${what} note ${i}: Rosalind moved the ${i % 7} service to rack ${i % 13}`, at: `2026-05-${String(1 + (i % 28)).padStart(2, "0")}T10:00:00Z` }));
+// the source's two namespaces, written in this process (import has tests of its own)
+await rememberHere(source, notes(240, "Ops"));
+await rememberHere(source, notes(120, "Team"), "team");
 
 /** Runs migrate held after its `page`th page, sends `signal` once it says so, and resolves its exit code and stderr. */
 function stoppedMigrate(page: number, signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
@@ -80,7 +79,7 @@ test("a migrate stopped at five points resumes each time and ends with equal cou
 
   // a copy from another source, or from the unfinished copy, is refused
   const other = join(dir, "other.db");
-  assert.equal(cli(["import", join(dir, "team.jsonl"), "--db", other]).status, 0);
+  await rememberHere(other, notes(120, "Team"));
   const wrongSource = cli(["migrate", "--from", other, "--to", target], { env });
   assert.equal(wrongSource.status, 2);
   assert.match(wrongSource.stderr, /holds an interrupted copy of .*source\.db, not of .*other\.db: resume it with --from/);

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import Database from "better-sqlite3";
-import { cli, tempDir } from "./helpers.js";
+import { cli, rememberHere, tempDir } from "./helpers.js";
 
 const ENV = { CASCADE_APPROXIMATE_ABOVE: "100" };
 const WORDS = "pool config deploy cache latency ledger retry queue timeout shard replica index schema vacuum budget harbor lantern meadow orchard quarry".split(" ");
@@ -37,13 +37,13 @@ function rowsByKey(file: string): { byKey: Map<bigint, Buffer>; rows: Buffer[] }
   return { byKey, rows: all };
 }
 
-test("forget --purge leaves no vector of the forgotten memory in the saved graph", () => {
+test("forget --purge leaves no vector of the forgotten memory in the saved graph", async () => {
   const dir = tempDir();
   let s = 3;
   const next = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
-  writeFileSync(join(dir, "notes.jsonl"), Array.from({ length: 300 }, (_, i) => JSON.stringify({ text: `note ${i} codeword3x${i}: ${Array.from({ length: 6 }, () => WORDS[Math.floor(next() * WORDS.length)]).join(" ")}`, at: "2026-05-01T10:00:00Z" })).join("\n"));
   const db = join(dir, "memory.db");
-  assert.equal(cli(["import", join(dir, "notes.jsonl"), "--db", db], { env: ENV }).status, 0);
+  // written in this process; the graph built and saved by a search, a CLI process
+  await rememberHere(db, Array.from({ length: 300 }, (_, i) => ({ text: `note ${i} codeword3x${i}: ${Array.from({ length: 6 }, () => WORDS[Math.floor(next() * WORDS.length)]).join(" ")}`, at: "2026-05-01T10:00:00Z" })));
   assert.equal(cli(["search", "harbor lantern", "--db", db], { env: ENV }).status, 0);
   assert.ok(existsSync(`${db}.hnsw`));
 

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { after, before, test } from "node:test";
 import { CascadeError, openMemory, reembedStore, type Embedder, type ReembedProgress } from "../src/index.js";
-import { tempDir } from "./helpers.js";
+import { rememberHere, tempDir } from "./helpers.js";
 
 const NOW = Date.parse("2026-03-01T00:00:00Z");
 
@@ -196,7 +196,7 @@ test("cascade reembed to an OpenAI-compatible server: killed mid-way, the store 
 test("cascade reembed refuses a spec it cannot read, in one line, exit 2", async () => {
   const dir = tempDir();
   const db = join(dir, "m.db");
-  await cascade(["--db", db, "add", "a note"]);
+  await rememberHere(db, [{ text: "a note" }]); // the store, written in this process
   for (const bad of ["{not json", JSON.stringify({ provider: "openai-compatible", baseURL, model: "tiny" })]) {
     const r = await run(process.execPath, [CLI, "--db", db, "reembed", "--embedder", bad], { env }).catch((e) => e);
     assert.equal(r.code, 2, r.stderr);

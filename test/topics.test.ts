@@ -255,10 +255,17 @@ test("topics --under draws the subtree on a terminal and lists it as JSON", asyn
   const dir = tempDir();
   const db = join(dir, "tree.db");
   const run = (...args: string[]) => cli([...args, "--db", db]);
-  run("topic", "create", "retrieval", "--description", "Finding memories");
-  run("add", "RRF with k 60", "--topic", "retrieval.fusion.rrf");
-  run("add", "Exact dense search", "--topic", "retrieval.dense");
-  run("add", "Fusion weights", "--topic", "retrieval.fusion");
+  assert.equal(run("topic", "create", "retrieval", "--description", "Finding memories").status, 0);
+  // the memories under it are written in this process (what is tested is topics --under; add --topic has CLI tests
+  // of its own, in cli and supersession): three processes fewer
+  const engine = await openMemory({ path: db });
+  try {
+    await engine.remember({ text: "RRF with k 60", topic: "retrieval.fusion.rrf" });
+    await engine.remember({ text: "Exact dense search", topic: "retrieval.dense" });
+    await engine.remember({ text: "Fusion weights", topic: "retrieval.fusion" });
+  } finally {
+    await engine.close();
+  }
   assert.equal(
     run("topics", "--under", "retrieval").stdout.trim(),
     ["retrieval  (0 here, 3 in all)  — Finding memories", "├── dense  (1)", "└── fusion  (1 here, 2 in all)", "    └── rrf  (1)"].join("\n"),

@@ -14,8 +14,7 @@
  */
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
-import { PGlite } from "@electric-sql/pglite";
-import { ltree } from "@electric-sql/pglite/contrib/ltree";
+import type { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { pgliteDatabase, type Database } from "../../src/backends/postgres/connection.js";
 import { newPglite, openPostgresUrl } from "../../src/backends/postgres/open.js";
@@ -88,7 +87,7 @@ test("every statement the store sends stays within one namespace (routes to one 
     await db.close();
   }
 });
-storeContract("postgres on pglite without pgvector", pgliteStores(() => new PGlite({ extensions: { ltree } })));
+storeContract("postgres on pglite without pgvector", pgliteStores(() => newPglite(undefined, { pgvector: false })));
 
 let served: Promise<{ server: PGLiteSocketServer; url: string }> | undefined;
 function socketServer() {
