@@ -148,3 +148,11 @@ test("a role handed to someone new is a change of its holder, though the role is
   // "Is Hannah leaving?" asks
   assert.equal(judgeSlots(["Our team lead is Hannah Berg."], ["Is Hannah leaving? Marco said so"]), null);
 });
+
+test("the parts of a text that end in a question mark are what the pattern they replace matches, in one pass", async () => {
+  const { questioned } = await import("../src/graph/revision-parse.js");
+  const pattern = /[^.!?\n]*\?+/g;
+  for (const text of ["a. b? c?", "??", "spotify took £19.99 this month?? is that right?", "no question here.", "line one?\nline two!? three", "", "?a?b.c?!", "x".repeat(50) + "?"]) {
+    assert.deepEqual([...questioned(text)], [...text.matchAll(pattern)].map((m) => m[0]), JSON.stringify(text));
+  }
+});
