@@ -21,4 +21,3 @@ export async function readReached(
   for (const id of ids) if (allowed.has(id) && chunks.has(id)) out.set(id, { chunkId: chunks.get(id)!, ...status.get(id)! });
   return out;
 }
-

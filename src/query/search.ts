@@ -188,29 +188,25 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
       scored = await raiseSessionNeighbours(deps.store, scored, deps.neighbours);
       scored = await raiseNamedSpeakers(deps.store, scored, query.entities, deps.speakers, lexical);
     }
-    const annotated = await annotateSupersession(
-      deps.store,
-      scored.slice(0, Math.max(3 * opts.k, 30)),
-      { asOf: opts.asOf, knownAt: opts.knownAt },
-      { demotion: deps.demotion, currentOnly: opts.currentOnly },
-      (ids) => memoriesPassing(deps.store, ids, opts.filter),
-    );
     const graphTime = { asOf: opts.asOf, knownAt: opts.knownAt };
-    // the kind of value asked first, then the present of a revised statement above the hit it revises
+    // what a step may bring in that no channel found: only memories passing the search's filter
+    const admissible = (ids: string[]) => memoriesPassing(deps.store, ids, opts.filter);
+    const annotated = await annotateSupersession(deps.store, scored.slice(0, Math.max(3 * opts.k, 30)), graphTime, { demotion: deps.demotion, currentOnly: opts.currentOnly }, admissible);
     // a reply found through the turn it answers below that turn
     const sourced = fusedAnswer ? await echoesBelowSources(deps.store, lexical, annotated) : annotated;
+    // the kind of value asked first, then the present of a revised statement above the hit it revises
     const answering = fusedAnswer ? await answerKindFirst(deps.store, lexical, sourced) : sourced;
-    const revised = fusedAnswer ? await raiseRevisedStatements(deps.store, lexical, answering, graphTime, (ids) => memoriesPassing(deps.store, ids, opts.filter)) : answering;
+    const revised = fusedAnswer ? await raiseRevisedStatements(deps.store, lexical, answering, graphTime, admissible) : answering;
     // a standing attribute asked about ("where do I work now?"): its latest statement first
-    const present = fusedAnswer ? await currentAttributeFirst(deps.store, lexical, revised, opts.filter, graphTime, (ids) => memoriesPassing(deps.store, ids, opts.filter)) : revised;
+    const present = fusedAnswer ? await currentAttributeFirst(deps.store, lexical, revised, opts.filter, graphTime, admissible) : revised;
     const later = fusedAnswer ? await orderLaterValues(deps.store, lexical, present, opts.k, deps.laterValues) : present;
-    // a question about a former value: the replaced memory above the one that replaced it
+    // a question about a former value: the replaced memories above the rest of the head
     const former = fusedAnswer ? formerValuesFirst(lexical, later) : later;
     // a request for help: the standing instructions and preferences it falls under among the first hits
-    const standing = fusedAnswer ? await standingFirst(deps.store, text, former, opts.filter, graphTime, (ids) => memoriesPassing(deps.store, ids, opts.filter)) : former;
+    const standing = fusedAnswer ? await standingFirst(deps.store, text, former, opts.filter, graphTime, admissible) : former;
     // the whole question: "in what order" and "last week" both say what it asks for
     const ordered = fusedAnswer && opts.coverage ? await coverMoments(deps.store, text, standing, opts.k, defaultCoverage) : standing;
-    return annotateRelations(deps.store, ordered, opts.k, { asOf: opts.asOf, knownAt: opts.knownAt }, (ids) => memoriesPassing(deps.store, ids, opts.filter));
+    return annotateRelations(deps.store, ordered, opts.k, graphTime, admissible);
   });
   const annotateMs = round(performance.now() - annotateStart);
   const chunks = await deps.store.hydrate(related.slice(0, opts.k).map((f) => f.chunkId));
