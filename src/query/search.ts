@@ -13,6 +13,7 @@ import type { ChannelName, ChannelReport, Hit, Ranked, SearchResult } from "../m
 import { memoriesPassing } from "./filter.js";
 import { matchesLquery } from "../topics/lquery.js";
 import { annotateSupersession } from "./supersession.js";
+import { laterMentionsFirst } from "./later-mentions.js";
 import { annotateRelations } from "./relations.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { Store } from "../ports/store.js";
@@ -197,8 +198,10 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     // the kind of value asked first, then the present of a revised statement above the hit it revises
     const answering = fusedAnswer ? await answerKindFirst(deps.store, lexical, sourced) : sourced;
     const revised = fusedAnswer ? await raiseRevisedStatements(deps.store, lexical, answering, graphTime, admissible) : answering;
+    // a question about the present: a later memory naming what the answer names, and changing it, above the answer
+    const mentioned = fusedAnswer ? await laterMentionsFirst(deps.store, lexical, revised, opts.filter, graphTime, admissible) : revised;
     // a standing attribute asked about ("where do I work now?"): its latest statement first
-    const present = fusedAnswer ? await currentAttributeFirst(deps.store, lexical, revised, opts.filter, graphTime, admissible) : revised;
+    const present = fusedAnswer ? await currentAttributeFirst(deps.store, lexical, mentioned, opts.filter, graphTime, admissible) : mentioned;
     const later = fusedAnswer ? await orderLaterValues(deps.store, lexical, present, opts.k, deps.laterValues) : present;
     // a question about a former value: the replaced memories above the rest of the head
     const former = fusedAnswer ? formerValuesFirst(lexical, later) : later;
