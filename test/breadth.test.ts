@@ -141,3 +141,22 @@ test("an extract is never a line of code, even one holding the question's words"
     await memory.close();
   }
 });
+
+test("a message of one long sentence is named by its opening words, cut, not passed over", async () => {
+  const memory = await openMemory({ path: join(tempDir(), "breadth-long-sentence.db"), now: NOW });
+  try {
+    // sixty words and no full stop: no sentence of 4 to 40 words to take
+    const long =
+      "I'm trying to work out how my garden plan should handle the slope behind the shed, and I know the raised beds " +
+      "need level ground but I'm not sure whether terracing with sleepers or just building the beds up on the low side " +
+      "would be cheaper, so can you help me compare the two and maybe sketch what the materials would cost me";
+    const { ids } = await memory.rememberMany([...chat(), { speaker: "User", session: "s20", at: at(28, 0), text: long }]);
+    const r = await memory.recall(SUMMARY, { k: 3 });
+    const mine = extractsOf(r).find((e) => e.id === ids.at(-1));
+    assert.ok(mine, `the long message has an extract (first hit: ${r.hits[0].id === ids.at(-1)})`);
+    assert.match(mine.text, /I'm trying to work out how my garden plan should handle the slope .*…$/);
+    assert.ok(mine.text.split(/\s+/).length <= 42, `cut to forty words and the mark: ${mine.text}`);
+  } finally {
+    await memory.close();
+  }
+});

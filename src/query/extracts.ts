@@ -93,12 +93,17 @@ export async function momentExtracts(deps: { store: Store; embedder: Embedder },
     if (!m || m.kind === "summary" || Date.parse(m.at) > input.time.asOf || Date.parse(m.recordedAt) > input.time.knownAt) continue;
     const fitting: { text: string; shared: number; i: number }[] = [];
     const fences = [...m.text.matchAll(FENCED)].map((f) => ({ start: f.index, end: f.index + f[0].length }));
+    let opening: string | null = null;
     for (const s of sentenceSpans(m.text)) {
       const text = m.text.slice(s.start, s.end).trim();
       if (CODE.test(text) || fences.some((f) => s.start < f.end && f.start < s.end)) continue;
       const n = words(text);
       if (n >= o.minWords && n <= o.maxWords) fitting.push({ text, shared: [...contentWords(text)].filter((w) => asked.has(w)).length, i: fitting.length });
+      else if (n > o.maxWords) opening ??= text;
     }
+    // a message of one long sentence ("I'm trying to understand what an isosceles triangle is, and … can you help me
+    // figure out …", 60 words and no full stop) is named by its opening words, cut
+    if (fitting.length === 0 && opening) fitting.push({ text: `${opening.split(/\s+/).slice(0, o.maxWords).join(" ")} …`, shared: 0, i: 0 });
     fitting.sort((a, b) => b.shared - a.shared || a.i - b.i);
     for (const f of fitting.slice(0, SHORTLIST)) options.push({ id, text: f.text });
   }
