@@ -39,6 +39,7 @@ import { dropSummaries, leaveOutSummaries, summariesRankFor, summaryContext, typ
 import { timeReport } from "./time-note.js";
 import { isUnsupported } from "../errors.js";
 import { inSpan } from "../tracing.js";
+import { readOnce } from "./read-once.js";
 
 export interface SearchDeps {
   store: Store;
@@ -61,12 +62,19 @@ export interface SearchDeps {
   laterValues: LaterValueOptions;
   /** Channel weights adapt to how much each channel's top memories the others share (fuse/agreement.ts). */
   agreement: AgreementOptions;
+  /**
+   * How one search reads the store: by default each chunk and memory once (query/read-once.ts); `(s) => s` reads
+   * through on every call, which tests compare against.
+   */
+  reads?: (store: Store) => Store;
 }
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
 export async function search(deps: SearchDeps, text: string, opts: ResolvedRecall): Promise<SearchResult> {
   const started = performance.now();
+  // the annotate steps each read the head of the ranking: the first read of a chunk or memory serves the others
+  deps = { ...deps, store: (deps.reads ?? readOnce)(deps.store) };
   if (opts.match) {
     // an lquery becomes the exact set of the store's topics it matches, which every channel filters on
     const all = await deps.store.topicCounts();
