@@ -11,7 +11,10 @@ import type { Scored } from "./time.js";
 type Step<T extends Scored> = (ranked: T[]) => Promise<T[]> | T[];
 
 /** Each candidate's id and score, in order: what a step may change. */
-const shape = (ranked: Scored[]): string => ranked.map((r) => `${r.memoryId}:${r.score}`).join(",");
+const shape = (ranked: Scored[]) => ({ ids: ranked.map((r) => r.memoryId), scores: ranked.map((r) => r.score) });
+
+const same = (a: ReturnType<typeof shape>, b: ReturnType<typeof shape>): boolean =>
+  a.ids.length === b.ids.length && a.ids.every((id, i) => id === b.ids[i] && a.scores[i] === b.scores[i]);
 
 /**
  * A function that runs one step on a ranking and records its report in `report`. `on`: which steps the search
@@ -29,7 +32,7 @@ export function stepRunner(report: Partial<Record<StepName, StepReport>>, on: Re
     }
     const before = shape(ranked);
     const out = await run(ranked);
-    report[name] = shape(out) === before ? "unchanged" : "changed";
+    report[name] = same(shape(out), before) ? "unchanged" : "changed";
     return out;
   };
 }
