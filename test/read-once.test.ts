@@ -54,7 +54,7 @@ async function searcher(path: string) {
 }
 
 /** What a search answers, without its timings. */
-const answer = (r: SearchResult) => ({ hits: r.hits, context: r.context, channels: Object.fromEntries(Object.entries(r.channels).map(([c, rep]) => [c, { ...rep, ms: 0 }])) });
+const answer = (r: SearchResult) => ({ hits: r.hits, context: r.context, steps: r.steps, channels: Object.fromEntries(Object.entries(r.channels).map(([c, rep]) => [c, { ...rep, ms: 0 }])) });
 
 const repeats = (ids: (string | number)[]) => ids.length - new Set(ids).size;
 
