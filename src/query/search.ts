@@ -13,6 +13,7 @@ import type { ChannelName, ChannelReport, Hit, Ranked, SearchResult, StepName, S
 import { memoriesPassing } from "./filter.js";
 import { matchesLquery } from "../topics/lquery.js";
 import { annotateSupersession } from "./supersession.js";
+import { laterMentionsFirst } from "./later-mentions.js";
 import { annotateRelations } from "./relations.js";
 import type { Embedder } from "../ports/embedder.js";
 import type { Store } from "../ports/store.js";
@@ -207,8 +208,10 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     // the kind of value asked first, then the present of a revised statement above the hit it revises
     const answering = await step("answer-kind", sourced, (a) => answerKindFirst(deps.store, lexical, a));
     const revised = await step("revised-statements", answering, (a) => raiseRevisedStatements(deps.store, lexical, a, graphTime, admissible));
+    // a question about the present: a later memory naming what the answer names, and changing it, above the answer
+    const mentioned = await step("later-mentions", revised, (a) => laterMentionsFirst(deps.store, lexical, a, opts.filter, graphTime, admissible));
     // a standing attribute asked about ("where do I work now?"): its latest statement first
-    const present = await step("current-attribute", revised, (a) => currentAttributeFirst(deps.store, lexical, a, opts.filter, graphTime, admissible));
+    const present = await step("current-attribute", mentioned, (a) => currentAttributeFirst(deps.store, lexical, a, opts.filter, graphTime, admissible));
     const later = await step("later-values", present, (a) => orderLaterValues(deps.store, lexical, a, opts.k, deps.laterValues));
     // a question about a former value: the replaced memories above the rest of the head
     const former = await step("former-values", later, (a) => formerValuesFirst(lexical, a));
