@@ -12,7 +12,8 @@ export function parseWith<T extends z.ZodType>(schema: T, value: unknown, prefix
   const path = issue.path.map(String).join(".");
   const field = [prefix, path].filter(Boolean).join(".") || "input";
   let message = issue.message;
-  if (issue.code === "unrecognized_keys") message = `unknown field(s) ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
+  // a schema's own words for a key it does not know (a step's name) say more than the generic ones
+  if (issue.code === "unrecognized_keys" && issue.message.startsWith("Unrecognized key")) message = `unknown field(s) ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
   throw invalidInput(field, message);
 }
 

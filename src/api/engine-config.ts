@@ -30,7 +30,7 @@ import type { FactExtractor } from "../ingest/fact-extractor.js";
 
 export interface EngineConfig {
   /** Search defaults (weights, k, rrf k, channels, depth) for this engine; per-call options override them. */
-  search?: Partial<Omit<SearchOptions, "weights">> & { weights?: Partial<SearchOptions["weights"]> };
+  search?: Partial<Omit<SearchOptions, "weights" | "steps">> & { weights?: Partial<SearchOptions["weights"]>; steps?: Partial<SearchOptions["steps"]> };
   /** Revision detection on ingest (thresholds, on/off) and the judge that decides. */
   detection?: Partial<DetectionOptions>;
   judge?: RevisionJudge;
@@ -114,7 +114,7 @@ export function resolveEngineConfig(config: EngineConfig = {}): ResolvedEngineCo
   const resolvedPyramid = { ...defaultPyramid, enabled: onIngest ?? defaultPyramid.enabled, ...pyramid, limits: { ...defaultPyramid.limits, ...pyramid.limits } };
   validateTimeZone("pyramid.zone", resolvedPyramid.zone);
   return {
-    search: { ...defaultSearchOptions, ...search, weights: { ...defaultSearchOptions.weights, ...search?.weights } },
+    search: { ...defaultSearchOptions, ...search, weights: { ...defaultSearchOptions.weights, ...search?.weights }, steps: { ...defaultSearchOptions.steps, ...search?.steps } },
     detection: { ...defaultDetection, ...config.detection },
     judge: judge ?? new CueJudge(),
     demotion,

@@ -25,6 +25,8 @@ export interface RecallDeps {
   channels: Channel[];
   graph: GraphChannel;
   config: ResolvedEngineConfig;
+  /** How the search reads the store (query/search.ts: SearchDeps.reads); tests read through to compare. */
+  reads?: (store: Store) => Store;
 }
 
 export async function runSearch(d: RecallDeps, query: string, resolved: ReturnType<typeof resolveRecallOptions>): Promise<SearchResult> {
@@ -41,6 +43,7 @@ export async function runSearch(d: RecallDeps, query: string, resolved: ReturnTy
     speakers: d.config.speakers,
     laterValues: d.config.laterValues,
     agreement: d.config.agreement,
+    ...(d.reads ? { reads: d.reads } : {}),
   };
   return search(deps, query, { ...resolved, pyramid: resolved.pyramid && d.config.pyramid.enabled });
 }

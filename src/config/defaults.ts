@@ -3,7 +3,7 @@
  * Every tunable number in one place, each with the reason for its value. `resolveSearchOptions`
  * merges a caller's partial options over these once, never mutating either object.
  */
-import type { ChannelName } from "../model/types.js";
+import { STEP_NAMES, type ChannelName, type StepName } from "../model/types.js";
 
 export const defaultWeights: Readonly<Record<ChannelName, number>> = Object.freeze({
   bm25: 1.0, // exact words and identifiers (error codes, names) are the strongest single signal
@@ -54,6 +54,8 @@ export const defaultSearchOptions = Object.freeze({
   coverage: true,
   /** Channel weights adapt to how much the channels agree on the query (fuse/agreement.ts). */
   agreement: false,
+  /** Every read-time step runs (model/types.ts STEP_NAMES). */
+  steps: Object.freeze(Object.fromEntries(STEP_NAMES.map((s) => [s, true]))) as Readonly<Record<StepName, boolean>>,
 });
 
 export const defaultChunking = Object.freeze({
@@ -200,4 +202,6 @@ export type SearchOptions = {
   coverage: boolean;
   /** A channel whose top memories the others do not share on this query counts less (fuse/agreement.ts). */
   agreement: boolean;
+  /** Which read-time steps run after fusion (query/search.ts); `coverage: false` also switches coverage off. */
+  steps: Readonly<Record<StepName, boolean>>;
 };

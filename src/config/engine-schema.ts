@@ -11,7 +11,7 @@ import { recallOptionsSchema } from "../query/options.js";
 
 /** An engine's search defaults: the per-search options that make sense as defaults, and the recency pool. */
 export const searchDefaultsSchema = recallOptionsSchema
-  .pick({ k: true, channels: true, weights: true, rrfK: true, depth: true, time: true, coverage: true, agreement: true })
+  .pick({ k: true, channels: true, weights: true, rrfK: true, depth: true, time: true, coverage: true, agreement: true, steps: true })
   .extend({ recencyPool: z.number().int().min(1).max(1000).optional() })
   .strict();
 

@@ -22,6 +22,46 @@ export const CHANNEL_SUMMARIES: Readonly<Record<ChannelName, string>> = {
   graph: "a walk from the best hits through the entities they mention and their typed edges",
 };
 
+/**
+ * The read-time steps that move hits after fusion (query/search.ts), in the order they run. Each can be switched
+ * off per search or as an engine default (`steps: {"echoes": false}`); a search's `steps` says what each did.
+ */
+export const STEP_NAMES = [
+  "neighbours",
+  "speakers",
+  "echoes",
+  "answer-kind",
+  "revised-statements",
+  "later-mentions",
+  "current-attribute",
+  "later-values",
+  "former-values",
+  "standing",
+  "coverage",
+] as const;
+export type StepName = (typeof STEP_NAMES)[number];
+
+/** What each step does, in one line: `cascade search --help` and docs/GUIDE.md say it in these words. */
+export const STEP_SUMMARIES: Readonly<Record<StepName, string>> = {
+  neighbours: "a hit next to other hits in its session gains a share of their scores",
+  speakers: "a hit said by a person the question names (or by the user, for \"I\" and \"my\") gains",
+  echoes: "an assistant's reply found only through the turn it answers ranks just below that turn",
+  "answer-kind": "a hit that gives the kind of value asked (a dose, a date, a price) ranks before one that gives none",
+  "revised-statements": "the memory that revised the statement of a hit answering the question ranks above it",
+  "later-mentions": "a later memory naming what the answering hit names, with a word of change (\"switched\", \"put me on\"), ranks above it",
+  "current-attribute": "the latest statement of a standing attribute asked about (\"where do I work now?\") ranks first",
+  "later-values": "a later value of what the question asks ranks above the earlier one",
+  "former-values": "for a question about a former value, the replaced memories rank first",
+  standing: "a request for help brings the standing instructions and preferences it falls under among the first hits",
+  coverage: "a question asking for a summary, an order or every mention gets one hit per moment first",
+};
+
+/**
+ * What a step did in one search: `changed` the ranking (a score, the order or a hit brought in), left it
+ * `unchanged`, was switched `off`, or was `not run` (a search of one channel is that channel's own ranking).
+ */
+export type StepReport = "changed" | "unchanged" | "off" | "not run";
+
 /** What a caller supplies to remember something. Everything but `text` is optional. */
 export interface MemoryInput {
   text: string;
@@ -220,6 +260,8 @@ export interface SearchResult {
   time: TimeJson | null;
   time_note: string | null;
   channels: Partial<Record<ChannelName, ChannelReport>>;
+  /** What each read-time step did to this search's ranking (see STEP_NAMES). */
+  steps: Record<StepName, StepReport>;
   /** Time spent on supersession status, successors and adjustments (included in took_ms). */
   annotate_ms: number;
   took_ms: number;

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { defaultLimits, TIME_MODES, type SearchOptions, type TimeMode } from "../config/defaults.js";
 import { invalidInput } from "../errors.js";
-import { CHANNEL_NAMES, type ChannelName, type SearchFilter } from "../model/types.js";
+import { CHANNEL_NAMES, STEP_NAMES, type ChannelName, type SearchFilter, type StepName } from "../model/types.js";
 import { parseInstant } from "../time/iso.js";
 import { parseLquery } from "../topics/lquery.js";
 import { validateTopicPath } from "../topics/path.js";
@@ -15,6 +15,15 @@ import { whereOf, whereSchema, type FieldCondition } from "./where.js";
 
 const channelName = z.enum(CHANNEL_NAMES as [ChannelName, ...ChannelName[]], {
   error: `a channel is one of ${CHANNEL_NAMES.join(", ")}`,
+});
+
+/** Read-time steps by name, on or off; a name that is not a step is refused with the list of those that are. */
+export const stepsSchema = z.partialRecord(z.enum(STEP_NAMES as unknown as [StepName, ...StepName[]]), z.boolean({ error: "a step is switched with true or false" }), {
+  // (zod's types for a record's issues leave out the unknown keys it reports for an enum's record)
+  error: (issue) => {
+    const i = issue as { code: string; keys?: string[] };
+    return i.code === "unrecognized_keys" ? `unknown step ${(i.keys ?? []).map((k) => JSON.stringify(k)).join(", ")}: a step is one of ${STEP_NAMES.join(", ")}` : undefined;
+  },
 });
 
 /** Kinds a search may name (to keep or to leave out); a store uses a handful. */
@@ -54,6 +63,9 @@ export const recallOptionsSchema = z
       .boolean()
       .optional()
       .describe("true: each channel's weight is scaled by how many of its top hits the other channels share on this query (the trace shows why); false: the configured weights"),
+    steps: stepsSchema
+      .optional()
+      .describe(`read-time steps that move hits after fusion, each on by default: false switches one off, e.g. {"echoes": false}; one of ${STEP_NAMES.join(", ")}`),
     includeExpired: z.boolean().optional().describe("also memories whose expiry has passed (left out by default)"),
     filter: whereSchema
       .optional()
@@ -88,6 +100,7 @@ export const RECALL_WIRE_NAMES = {
   pyramid: "pyramid",
   coverage: "coverage",
   agreement: "agreement",
+  steps: "steps",
   includeExpired: "include_expired",
   filter: "filter",
 } as const satisfies Partial<Record<keyof typeof recallOptionsSchema.shape, string>>;
@@ -150,6 +163,9 @@ export function resolveRecallOptions(options: unknown, base: SearchOptions, cloc
   const where = whereOf(o);
   if (where) filter.where = where;
   const k = o.k ?? base.k;
+  // coverage runs when neither its own switch nor the steps switch it off
+  const steps = { ...base.steps, ...o.steps };
+  const coverage = (o.coverage ?? base.coverage) && steps.coverage;
   return {
     k,
     rrfK: o.rrfK ?? base.rrfK,
@@ -159,8 +175,9 @@ export function resolveRecallOptions(options: unknown, base: SearchOptions, cloc
     channels: o.channels ? [...new Set(o.channels)] : base.channels,
     weights: { ...base.weights, ...o.weights },
     time: o.time ?? base.time,
-    coverage: o.coverage ?? base.coverage,
+    coverage,
     agreement: o.agreement ?? base.agreement,
+    steps: { ...steps, coverage },
     filter,
     now,
     asOf,

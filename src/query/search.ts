@@ -9,7 +9,7 @@ import { rankByRecency, recencyCandidates } from "../channels/recency.js";
 import { fuse } from "../fuse/rrf.js";
 import { agreementWeights, type AgreementOptions, type ChannelAgreement } from "../fuse/agreement.js";
 import { evidenceLists, withEvidence } from "./evidence.js";
-import type { ChannelName, ChannelReport, Hit, Ranked, SearchResult } from "../model/types.js";
+import type { ChannelName, ChannelReport, Hit, Ranked, SearchResult, StepName, StepReport } from "../model/types.js";
 import { memoriesPassing } from "./filter.js";
 import { matchesLquery } from "../topics/lquery.js";
 import { annotateSupersession } from "./supersession.js";
@@ -40,6 +40,8 @@ import { dropSummaries, leaveOutSummaries, summariesRankFor, summaryContext, typ
 import { timeReport } from "./time-note.js";
 import { isUnsupported } from "../errors.js";
 import { inSpan } from "../tracing.js";
+import { readOnce } from "./read-once.js";
+import { stepRunner } from "./steps.js";
 
 export interface SearchDeps {
   store: Store;
@@ -62,12 +64,19 @@ export interface SearchDeps {
   laterValues: LaterValueOptions;
   /** Channel weights adapt to how much each channel's top memories the others share (fuse/agreement.ts). */
   agreement: AgreementOptions;
+  /**
+   * How one search reads the store: by default each chunk and memory once (query/read-once.ts); `(s) => s` reads
+   * through on every call, which tests compare against.
+   */
+  reads?: (store: Store) => Store;
 }
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
 export async function search(deps: SearchDeps, text: string, opts: ResolvedRecall): Promise<SearchResult> {
   const started = performance.now();
+  // the annotate steps each read the head of the ranking: the first read of a chunk or memory serves the others
+  deps = { ...deps, store: (deps.reads ?? readOnce)(deps.store) };
   if (opts.match) {
     // an lquery becomes the exact set of the store's topics it matches, which every channel filters on
     const all = await deps.store.topicCounts();
@@ -181,34 +190,35 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     return fused;
   });
   const annotateStart = performance.now();
+  // a fused answer only: one channel asked alone (`--channels bm25`) answers with its own ranking
+  const fusedAnswer = [...selected].filter((c) => c !== "recency").length > 1;
+  const steps = {} as Record<StepName, StepReport>;
+  /** Runs one read-time step when it applies and is on, and says what it did (query/steps.ts). */
+  const step = stepRunner(steps, { ...opts.steps, ...(opts.coverage ? {} : { coverage: false }) }, fusedAnswer);
   const related = await inSpan("cascade.annotation", { "cascade.candidates": scored.length, "cascade.k": opts.k }, async () => {
     if (time && opts.time === "boost") scored = await adjustForTime(deps.store, scored, time, defaultTimeAdjustments);
-    // a fused answer only: one channel asked alone (`--channels bm25`) answers with its own ranking
-    const fusedAnswer = [...selected].filter((c) => c !== "recency").length > 1;
-    if (fusedAnswer) {
-      scored = await raiseSessionNeighbours(deps.store, scored, deps.neighbours);
-      scored = await raiseNamedSpeakers(deps.store, scored, query.entities, deps.speakers, lexical);
-    }
+    scored = await step("neighbours", scored, (s) => raiseSessionNeighbours(deps.store, s, deps.neighbours));
+    scored = await step("speakers", scored, (s) => raiseNamedSpeakers(deps.store, s, query.entities, deps.speakers, lexical));
     const graphTime = { asOf: opts.asOf, knownAt: opts.knownAt };
     // what a step may bring in that no channel found: only memories passing the search's filter
     const admissible = (ids: string[]) => memoriesPassing(deps.store, ids, opts.filter);
     const annotated = await annotateSupersession(deps.store, scored.slice(0, Math.max(3 * opts.k, 30)), graphTime, { demotion: deps.demotion, currentOnly: opts.currentOnly }, admissible);
     // a reply found through the turn it answers below that turn
-    const sourced = fusedAnswer ? await echoesBelowSources(deps.store, lexical, annotated) : annotated;
+    const sourced = await step("echoes", annotated, (a) => echoesBelowSources(deps.store, lexical, a));
     // the kind of value asked first, then the present of a revised statement above the hit it revises
-    const answering = fusedAnswer ? await answerKindFirst(deps.store, lexical, sourced) : sourced;
-    const revised = fusedAnswer ? await raiseRevisedStatements(deps.store, lexical, answering, graphTime, admissible) : answering;
+    const answering = await step("answer-kind", sourced, (a) => answerKindFirst(deps.store, lexical, a));
+    const revised = await step("revised-statements", answering, (a) => raiseRevisedStatements(deps.store, lexical, a, graphTime, admissible));
     // a question about the present: a later memory naming what the answer names, and changing it, above the answer
-    const mentioned = fusedAnswer ? await laterMentionsFirst(deps.store, lexical, revised, opts.filter, graphTime, admissible) : revised;
+    const mentioned = await step("later-mentions", revised, (a) => laterMentionsFirst(deps.store, lexical, a, opts.filter, graphTime, admissible));
     // a standing attribute asked about ("where do I work now?"): its latest statement first
-    const present = fusedAnswer ? await currentAttributeFirst(deps.store, lexical, mentioned, opts.filter, graphTime, admissible) : mentioned;
-    const later = fusedAnswer ? await orderLaterValues(deps.store, lexical, present, opts.k, deps.laterValues) : present;
+    const present = await step("current-attribute", mentioned, (a) => currentAttributeFirst(deps.store, lexical, a, opts.filter, graphTime, admissible));
+    const later = await step("later-values", present, (a) => orderLaterValues(deps.store, lexical, a, opts.k, deps.laterValues));
     // a question about a former value: the replaced memories above the rest of the head
-    const former = fusedAnswer ? formerValuesFirst(lexical, later) : later;
+    const former = await step("former-values", later, (a) => formerValuesFirst(lexical, a));
     // a request for help: the standing instructions and preferences it falls under among the first hits
-    const standing = fusedAnswer ? await standingFirst(deps.store, text, former, opts.filter, graphTime, admissible) : former;
+    const standing = await step("standing", former, (a) => standingFirst(deps.store, text, a, opts.filter, graphTime, admissible));
     // the whole question: "in what order" and "last week" both say what it asks for
-    const ordered = fusedAnswer && opts.coverage ? await coverMoments(deps.store, text, standing, opts.k, defaultCoverage) : standing;
+    const ordered = await step("coverage", standing, (a) => coverMoments(deps.store, text, a, opts.k, defaultCoverage));
     return annotateRelations(deps.store, ordered, opts.k, graphTime, admissible);
   });
   const annotateMs = round(performance.now() - annotateStart);
@@ -260,6 +270,7 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     context,
     ...timeReport(time, matched, hits.length),
     channels: reports,
+    steps,
     annotate_ms: annotateMs,
     took_ms: round(performance.now() - started),
   };

@@ -298,12 +298,13 @@ class Client:
         include_expired: Optional[bool] = None,
         coverage: Optional[bool] = None,
         agreement: Optional[bool] = None,
+        steps: Optional[Mapping[str, bool]] = None,
         filter: Optional[Filter] = None,
     ) -> SearchResult:
         """Fused search: hits with their per-channel ranks, RRF score and status, and the summaries around them."""
         body = _body(query=query, k=k, channels=_list(channels), weights=weights, rrf_k=rrf_k, depth=depth, since=since, until=until, under=under,
                      match=match, kinds=_list(kinds), exclude_kinds=_list(exclude_kinds), time=time, now=now, as_of=as_of, known_at=known_at,
-                     current_only=current_only, pyramid=pyramid, include_expired=include_expired, coverage=coverage, agreement=agreement, filter=filter)
+                     current_only=current_only, pyramid=pyramid, include_expired=include_expired, coverage=coverage, agreement=agreement, steps=steps, filter=filter)
         return self._call(SearchResult, "POST", "/v1/search", body=body)
 
     def export(self, *, since: Optional[str] = None, until: Optional[str] = None, filter: Optional[Filter] = None) -> Iterator[Dict[str, Any]]:

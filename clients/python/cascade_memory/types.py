@@ -313,6 +313,8 @@ class SearchResult:
     time: Optional[TimeWindow]
     time_note: Optional[str]
     channels: Dict[str, ChannelReport]
+    # what each read-time step did: "changed", "unchanged", "off" or "not run"
+    steps: Dict[str, str]
     annotate_ms: float
     took_ms: float
 

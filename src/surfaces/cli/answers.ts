@@ -13,7 +13,7 @@ export const COMMAND_ANSWERS: Readonly<Record<string, string>> = {
   update: `the memory as it now reads`,
   forget: `{"id", "forgotten", "summaries_rebuilt"}, with --purge also "purged": {"terms_dropped", "checkpointed"} ("forgotten": false when the id was forgotten already and --purge finished that forget); by --filter, --before or --expired: {"matched", "forgotten", "dry_run", "ids", "summaries_rebuilt"}`,
   purge: `{"summaries_rebuilt", "turn_summaries_removed", "terms_dropped", "checkpointed"}; "checkpointed": false when another process held the log open (purge again later)`,
-  search: `{"query", "k", "rrf_k", "hits", "context", "time", "time_note", "channels", "annotate_ms", "took_ms"}; each hit has "id", "text", "at", "topic", "speaker", "ref", "chunk", "sources_hit", "ranks", "rrf", "score", "adjustments", "status", "superseded_by", "supersedes", "contradicts"`,
+  search: `{"query", "k", "rrf_k", "hits", "context", "time", "time_note", "channels", "steps", "annotate_ms", "took_ms"}; each hit has "id", "text", "at", "topic", "speaker", "ref", "chunk", "sources_hit", "ranks", "rrf", "score", "adjustments", "status", "superseded_by", "supersedes", "contradicts"`,
   "pyramid build": `{"recomputed": {"day", "week", "month"}, "turns", "written", "removed", "refused", "took_ms"}; "refused": summaries not written because a memory they were read from was forgotten meanwhile (their windows are read again)`,
   "pyramid show": `{"zone", "dirty", "nodes": [{"id", "level", "start", "end", "text", "sentences", "children", "user", "agent"}]}; "user"/"agent": whose node it is (both null: the whole namespace's); a sentence whose source was superseded, or whose statement was revised, is marked [superseded by …]`,
   supersede: `the edge`,

@@ -37,7 +37,15 @@ export function formatSearch(r: SearchResult): string {
   // context: each summary's level and window, then its sentences, one a line
   const context = (r.context ?? []).map((c) => `  ${c.level} ${c.window.start.slice(0, 10)}${c.level === "turn" ? "" : `..${c.window.end.slice(0, 10)}`}  ${c.id}\n${c.sentences.map((s) => `    ${sentence(s)}`).join("\n")}`);
   const contextBlock = context.length ? `\ncontext (summaries of the top hits' windows):\n${context.join("\n")}` : "";
-  return `${note}${lines.join("\n")}${contextBlock}\n(${r.took_ms.toFixed(1)} ms; ${timing})`;
+  return `${note}${lines.join("\n")}${contextBlock}\n(${r.took_ms.toFixed(1)} ms; ${timing}${stepsNote(r)})`;
+}
+
+/** The read-time steps that changed the ranking and those switched off (the JSON's `steps` has every step). */
+function stepsNote(r: SearchResult): string {
+  const named = (report: string) => Object.entries(r.steps ?? {}).filter(([, v]) => v === report).map(([s]) => s);
+  const changed = named("changed");
+  const off = named("off");
+  return `${changed.length ? `; changed by ${changed.join(", ")}` : ""}${off.length ? `; off: ${off.join(", ")}` : ""}`;
 }
 
 /** A summary sentence cut to fit a line, its superseded mark never cut off. */

@@ -92,6 +92,7 @@ export function createMcpServer(engine: Engine): McpServer {
         current_only: recallWireShape.current_only,
         coverage: recallWireShape.coverage,
         agreement: recallWireShape.agreement,
+        steps: recallWireShape.steps,
         filter: recallWireShape.filter,
       },
     },

@@ -3,7 +3,7 @@
  * `cascade search`: flags → recall options → fused hits.
  */
 import { type Command, Option } from "commander";
-import { CHANNEL_NAMES, CHANNEL_SUMMARIES, recallOptionsSchema, type RecallOptions } from "../../../index.js";
+import { CHANNEL_NAMES, CHANNEL_SUMMARIES, STEP_NAMES, STEP_SUMMARIES, recallOptionsSchema, type RecallOptions } from "../../../index.js";
 import { formatSearch } from "../format.js";
 import { emit } from "../output.js";
 import { FILTER_HELP, filterConditions, keepWhole } from "../filter-flag.js";
@@ -13,11 +13,21 @@ import { type CliContext } from "../context.js";
 /** A flag's help is the option's own description in the one recall schema (query/options.ts). */
 const about = (option: keyof typeof recallOptionsSchema.shape): string => recallOptionsSchema.shape[option].description ?? option;
 
+/** `--step a,b --skip-step c` → {a: true, b: true, c: false}; names are checked by the recall schema, as on every surface. */
+function stepSwitches(on: string[] | undefined, off: string[] | undefined): RecallOptions["steps"] {
+  if (!on && !off) return undefined;
+  const names = (values: string[] | undefined) => (values ?? []).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+  return Object.fromEntries([...names(on).map((s) => [s, true]), ...names(off).map((s) => [s, false])]);
+}
+
 export function registerSearchCommand(program: Command, { withEngine, mode }: CliContext): void {
   program
     .command("search")
     .summary("search memories: every channel, fused by weighted RRF")
-    .description(`search memories: every channel, fused by weighted RRF. The channels: ${CHANNEL_NAMES.map((c) => `${c}, ${CHANNEL_SUMMARIES[c]}`).join("; ")}`)
+    .description(
+      `search memories: every channel, fused by weighted RRF. The channels: ${CHANNEL_NAMES.map((c) => `${c}, ${CHANNEL_SUMMARIES[c]}`).join("; ")}. ` +
+        `Then the read-time steps, each on unless switched off: ${STEP_NAMES.map((s) => `${s}, ${STEP_SUMMARIES[s]}`).join("; ")}`,
+    )
     .argument("<query>")
     .option("-k, --k <n>", about("k"), integer("-k", 1))
     .option("--channels <list>", `${about("channels")} (comma-separated)`)
@@ -38,6 +48,8 @@ export function registerSearchCommand(program: Command, { withEngine, mode }: Cl
     .option("--no-coverage", "a question asking for a summary, an order or every mention is ranked like any other")
     .option("--agreement", "each channel's weight scaled by how many of its top hits the other channels share on this query (shown after the hits)")
     .option("--no-agreement", "the configured channel weights, whatever the channels agree on")
+    .option("--skip-step <step>", `switch off a read-time step (comma-separated or repeatable): ${STEP_NAMES.join(", ")}`, collect)
+    .option("--step <step>", "run a read-time step the engine's defaults switch off (comma-separated or repeatable)", collect)
     .option("--include-expired", about("includeExpired"))
     .option("--filter <cond>", FILTER_HELP, keepWhole)
     .action(async (query: string, o, cmd: Command) => {
@@ -60,6 +72,7 @@ export function registerSearchCommand(program: Command, { withEngine, mode }: Cl
         pyramid: o.pyramid === false ? false : undefined,
         coverage: o.coverage === false ? false : undefined,
         agreement: o.agreement,
+        steps: stepSwitches(o.step, o.skipStep),
         includeExpired: o.includeExpired,
         where: await filterConditions(o),
       };
