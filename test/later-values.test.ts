@@ -126,6 +126,12 @@ test("a later value of another thing, another speaker's or another scope's value
   // a question about the past wants the earlier value as much as the later
   const revised = [restated[0], said("User", 9, "Update: my daily call quota for the weather API is now 1,500 calls.")];
   assert.ok(!moved(await ask(revised, "What was my daily call quota for the weather API when I started?")));
+  // a name in common says whose, not what: a later trip with Mira on another date is not her birthday moved
+  const whose = [
+    said("User", 2, "Mira's birthday is on 12 March, dinner at Luca's."),
+    said("User", 9, "Booked dinner at Luca's on 20 April for Mira's leaving do."),
+  ];
+  assert.ok(!moved(await ask(whose, "When is Mira's birthday?")), "a trip sharing only the name moves nothing");
 });
 
 test("on two fixtures written without seeing the rule, later values rank first more often and control questions keep their recall", async () => {

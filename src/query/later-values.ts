@@ -155,9 +155,13 @@ const MIN_OVERLAP = 0.1;
  * 25"), so the later need only hold half of those words, or name the thing both count when the question names it
  * ("how many interviews"); a later value of another thing ("the bathroom tiles are £52") holds fewer.
  */
-function sameSlot(earlier: Statement, later: Statement, kind: string, asked: Set<string>): boolean {
+function sameSlot(earlier: Statement, later: Statement, kind: string, asked: Set<string>, names: Set<string>): boolean {
   if (earlier.matched.size < Math.min(2, asked.size) || overlap(earlier.words, later.words) < MIN_OVERLAP) return false;
-  const shared = [...earlier.matched].filter((s) => later.matched.has(s)).length;
+  const common = [...earlier.matched].filter((s) => later.matched.has(s));
+  // a name in common says whose, not what: "Kai's birthday on 3 October" and "NZ531 on 13 November, with Kai" give
+  // dates of two things; one of the question's other words must be shared when the earlier holds one
+  if (common.every((s) => names.has(s)) && [...earlier.matched].some((s) => !names.has(s))) return false;
+  const shared = common.length;
   // a word of the question naming the kind of value both give ("deadline") and one more in common tie a terse revision
   // ("the new sprint deadline of April 5") to a long first statement
   const kindNamed = (KIND_WORDS[kind] ?? []).some((w) => asked.has(w) && earlier.matched.has(w) && later.matched.has(w)) && shared >= 2;
@@ -202,12 +206,19 @@ export function kindsAsked(question: string): ((kind: string) => boolean) | null
   return null;
 }
 
+/** Stems of the names a question holds: its capitalised words after the first ("when is Kai's birthday?" → kai). */
+function namesIn(question: string): Set<string> {
+  const words = question.match(/\p{L}[\p{L}'’-]*/gu) ?? [];
+  return new Set(words.slice(1).filter((w) => /^\p{Lu}\p{Ll}/u.test(w) && !/^I['’]/.test(w)).flatMap((w) => [...stems(w.replace(/['’]s$/, ""))]));
+}
+
 export async function orderLaterValues(store: Pick<Store, "hydrate">, question: string, ranked: Annotated[], k: number, o: LaterValueOptions): Promise<Annotated[]> {
   if (o.depth <= 0 || ranked.length < 2 || !asksForCurrentValue(question)) return ranked;
   const asked = askedStems(question);
   if (asked.size === 0) return ranked;
   const pool = ranked.slice(0, o.depth * k);
   const kinds = kindsAsked(question);
+  const names = namesIn(question);
   const chunks = await store.hydrate(pool.map((a) => a.chunkId));
   const said = new Map<string, Statement>();
   for (const a of pool) {
@@ -229,7 +240,7 @@ export async function orderLaterValues(store: Pick<Store, "hydrate">, question: 
       const cl = chunks.get(later.chunkId)!;
       if (whoSaid(cl) !== whoSaid(ce) || !sameScope(cl.memory, ce.memory)) continue;
       const change = changedValue(e, l, kinds);
-      if (!change || !sameSlot(e, l, change.kind, asked)) continue;
+      if (!change || !sameSlot(e, l, change.kind, asked, names)) continue;
       const delta = earlier.score - later.score + Number.EPSILON * Math.max(1, earlier.score) * 4;
       later.score += delta;
       later.adjustments.push({ reason: `a later value than ${earlier.memoryId} gives (${change.text})`, delta });
