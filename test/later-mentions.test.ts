@@ -7,21 +7,15 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { openMemory } from "../src/index.js";
-
-type Engine = Awaited<ReturnType<typeof openMemory>>;
+import type { Engine } from "../src/index.js";
+import { emptyEngine } from "./helpers.js";
 
 async function withEngine(run: (engine: Engine) => Promise<void>) {
-  const dir = mkdtempSync(join(tmpdir(), "cascade-later-mentions-"));
-  const engine = await openMemory({ path: join(dir, "m.db"), now: Date.parse("2026-05-30T00:00:00Z") });
+  const { engine } = await emptyEngine("2026-05-30T00:00:00Z");
   try {
     await run(engine);
   } finally {
     await engine.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
