@@ -4,7 +4,7 @@
  * one-line error; the engine validates meaning.
  */
 import { InvalidArgumentError } from "commander";
-import { CHANNEL_NAMES, isPostgresUrl, type PostgresUrl } from "../../index.js";
+import { CHANNEL_NAMES, STEP_NAMES, isPostgresUrl, type PostgresUrl } from "../../index.js";
 
 export function integer(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string) => {
@@ -27,6 +27,19 @@ export function number(name: string) {
 
 /** A repeatable flag's values, in order. */
 export const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/**
+ * A repeatable flag of read-time step names (`--skip-step echoes,coverage`): each name checked here, so that the
+ * error names the flag typed, in the words the SDK uses for `steps` ("unknown step …: a step is one of …").
+ */
+export function stepNames(flag: string) {
+  return (value: string, previous: string[] = []) => {
+    for (const name of value.split(",").map((v) => v.trim()).filter(Boolean)) {
+      if (!(STEP_NAMES as readonly string[]).includes(name)) throw new InvalidArgumentError(`${flag}: unknown step ${JSON.stringify(name)}: a step is one of ${STEP_NAMES.join(", ")}`);
+    }
+    return [...previous, value];
+  };
+}
 
 export function parseWeight(value: string, previous: Record<string, number> = {}): Record<string, number> {
   const m = /^([a-z0-9_]+)=(.+)$/i.exec(value);

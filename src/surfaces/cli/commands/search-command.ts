@@ -7,13 +7,13 @@ import { CHANNEL_NAMES, CHANNEL_SUMMARIES, STEP_NAMES, STEP_SUMMARIES, recallOpt
 import { formatSearch } from "../format.js";
 import { emit } from "../output.js";
 import { FILTER_HELP, filterConditions, keepWhole } from "../filter-flag.js";
-import { integer, number, collect, parseWeight } from "../flags.js";
+import { integer, number, collect, parseWeight, stepNames } from "../flags.js";
 import { type CliContext } from "../context.js";
 
 /** A flag's help is the option's own description in the one recall schema (query/options.ts). */
 const about = (option: keyof typeof recallOptionsSchema.shape): string => recallOptionsSchema.shape[option].description ?? option;
 
-/** `--step a,b --skip-step c` → {a: true, b: true, c: false}; names are checked by the recall schema, as on every surface. */
+/** `--step a,b --skip-step c` → {a: true, b: true, c: false}; each name was checked as its flag was read (flags.ts). */
 function stepSwitches(on: string[] | undefined, off: string[] | undefined): RecallOptions["steps"] {
   if (!on && !off) return undefined;
   const names = (values: string[] | undefined) => (values ?? []).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
@@ -48,8 +48,8 @@ export function registerSearchCommand(program: Command, { withEngine, mode }: Cl
     .option("--no-coverage", "a question asking for a summary, an order or every mention is ranked like any other")
     .option("--agreement", "each channel's weight scaled by how many of its top hits the other channels share on this query (shown after the hits)")
     .option("--no-agreement", "the configured channel weights, whatever the channels agree on")
-    .option("--skip-step <step>", `switch off a read-time step (comma-separated or repeatable): ${STEP_NAMES.join(", ")}`, collect)
-    .option("--step <step>", "run a read-time step the engine's defaults switch off (comma-separated or repeatable)", collect)
+    .option("--skip-step <step>", `switch off a read-time step (comma-separated or repeatable): ${STEP_NAMES.join(", ")}`, stepNames("--skip-step"))
+    .option("--step <step>", "run a read-time step the engine's defaults switch off (comma-separated or repeatable)", stepNames("--step"))
     .option("--include-expired", about("includeExpired"))
     .option("--filter <cond>", FILTER_HELP, keepWhole)
     .action(async (query: string, o, cmd: Command) => {
