@@ -158,14 +158,14 @@ export function sendHttp(url: string, method: string, path: string, headers: Rec
 }
 
 /**
- * `cascade doctor --db path` as this process sees it (the engine's doctor, no CLI process): its exit code and the
- * lines it prints. For a test checking a store's state after a CLI process changed it (a graph rebuilt and saved),
+ * `cascade doctor [--repair] --db path` as this process sees it (the engine's doctor, no CLI process): its exit code
+ * and the lines it prints. For a test checking a store's state after a CLI process changed it (a graph rebuilt and saved),
  * where a CLI process of its own would add its start-up (0.7 s of CPU) and nothing the test looks at.
  */
-export async function doctorHere(path: string): Promise<{ status: number; stdout: string }> {
+export async function doctorHere(path: string, options: { repair?: boolean } = {}): Promise<{ status: number; stdout: string }> {
   const engine = await openMemory({ path });
   try {
-    const r = await engine.doctor();
+    const r = await engine.doctor({ repair: options.repair });
     // the lines of `cascade doctor` (surfaces/cli/commands/store-commands.ts), the checks' part
     return { status: r.ok ? 0 : 1, stdout: r.checks.map((c) => `${c.ok ? "ok      " : c.repaired ? "REPAIRED" : "FAILED  "}  ${c.name}: ${c.detail}`).join("\n") };
   } finally {
