@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { DATASET_READERS, defaultGloveEmbedder, evaluate, scratchStores, updateFirst } from "../src/index.js";
+import { CascadeError, DATASET_READERS, defaultGloveEmbedder, evaluate, loadDatasets, scratchStores, updateFirst } from "../src/index.js";
 import { cli, tempDir } from "./helpers.js";
 import { tinyLocomo } from "./fixtures/tiny-locomo.js";
 import { tinyLongMemEval } from "./fixtures/tiny-longmemeval.js";
@@ -18,6 +18,23 @@ function refused(args: string[], message: RegExp): void {
   assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);
   assert.match(r.stderr, message);
   assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+}
+
+/**
+ * The same refusal in this process: `cascade eval DATASET PATH` reads the dataset with loadDatasets before anything
+ * else, and prints the CascadeError it throws as one line with exit 2 (a usage error). refused() runs the binary on
+ * one malformed input of each reader; the reader's other mistakes are checked here, where a CLI process would add
+ * its start-up (0.5–0.7 s of CPU) and nothing the assertions look at. A file the reader skips would be a line of
+ * its own on the CLI's stderr: none may be skipped.
+ */
+function refusedHere(dataset: string, path: string, message: RegExp): void {
+  const skipped: string[] = [];
+  assert.throws(
+    () => loadDatasets({ [dataset]: path }, (line) => skipped.push(line)),
+    (e: unknown) => e instanceof CascadeError && e.isUsageError && message.test(e.message) && !e.message.includes("\n"),
+    `eval ${dataset} ${path}`,
+  );
+  assert.deepEqual(skipped, []);
 }
 
 function writeMadial(memories: unknown[] = tinyMadialMemories, dialogues: unknown[] = tinyMadialDialogues): string {
@@ -45,9 +62,9 @@ test("eval longmemeval: one haystack per question asked at its date, turn- and s
   writeFileSync(bad, JSON.stringify([{ ...tinyLongMemEval[0], haystack_dates: ["2023/05/01 (Mon) 10:00"] }]));
   refused(["eval", "longmemeval", bad], /bad\.json\.0\.haystack_dates: 1 dates for 3 sessions/);
   writeFileSync(bad, JSON.stringify([{ ...tinyLongMemEval[0], question_date: "June 1st" }]));
-  refused(["eval", "longmemeval", bad], /bad\.json\.0\.question_date: cannot read "June 1st"/);
+  refusedHere("longmemeval", bad, /bad\.json\.0\.question_date: cannot read "June 1st"/);
   writeFileSync(bad, JSON.stringify([{ ...tinyLongMemEval[0], haystack_sessions: [[{ role: "user" }]] }]));
-  refused(["eval", "longmemeval", bad], /bad\.json\.0\.haystack_sessions\.0\.0\.content/);
+  refusedHere("longmemeval", bad, /bad\.json\.0\.haystack_sessions\.0\.0\.content/);
 });
 
 test("eval madial: the archive in one store per language, the dialogue before the test turn as the cue", async () => {
@@ -63,9 +80,9 @@ test("eval madial: the archive in one store per language, the dialogue before th
   assert.deepEqual(Object.keys(r.by_category), ["en"]);
 
   refused(["eval", "madial", writeMadial(tinyMadialMemories, [{ ...tinyMadialDialogues[0], "relevant-id": [9] }])], /en-dialogue\.jsonl:1\.relevant-id: memory 9 is not in en-memory\.jsonl/);
-  refused(["eval", "madial", writeMadial(tinyMadialMemories, [{ ...tinyMadialDialogues[0], "test-turn": [] }])], /en-dialogue\.jsonl:1\.test-turn/);
-  refused(["eval", "madial", writeMadial([{ "1": { time: "yesterday", event: "x" } }])], /en-memory\.jsonl:1\.1\.time/);
-  refused(["eval", "madial", tempDir()], /holds no MADial files/);
+  refusedHere("madial", writeMadial(tinyMadialMemories, [{ ...tinyMadialDialogues[0], "test-turn": [] }]), /en-dialogue\.jsonl:1\.test-turn/);
+  refusedHere("madial", writeMadial([{ "1": { time: "yesterday", event: "x" } }]), /en-memory\.jsonl:1\.1\.time/);
+  refusedHere("madial", tempDir(), /holds no MADial files/);
 });
 
 test("eval jsonl: a user's own memories and questions, any order; each mistake named by line and field", async () => {
@@ -96,19 +113,20 @@ test("eval jsonl: a user's own memories and questions, any order; each mistake n
     [[{ id: "m1" }, { question: "q", evidence: ["m1"] }], /:1\.text/],
     [[{ id: "m1", text: "x" }], /no questions/],
   ];
-  for (const [rows, message] of cases) {
+  for (const [i, [rows, message]] of cases.entries()) {
     writeFileSync(file, jsonl(rows));
-    refused(["eval", "jsonl", file], message);
+    if (i === 0) refused(["eval", "jsonl", file], message);
+    else refusedHere("jsonl", file, message);
   }
   writeFileSync(file, '{"id": "m1", "text": "x"}\n{"question": \n');
-  refused(["eval", "jsonl", file], /mine\.jsonl:2 is not valid JSON/);
+  refusedHere("jsonl", file, /mine\.jsonl:2 is not valid JSON/);
   // a folder: each .jsonl file in it is one conversation, in name order; a folder without one is refused
   const folder = tempDir();
   writeFileSync(join(folder, "b.jsonl"), jsonl([{ id: "m1", text: "Standup moved to Thursday." }, { question: "When is standup?", evidence: ["m1"] }]));
   writeFileSync(join(folder, "a.jsonl"), jsonl([{ id: "m1", text: "The gym opens at six." }, { question: "When does the gym open?", evidence: ["m1"] }]));
   writeFileSync(join(folder, "notes.txt"), "not a conversation");
   assert.deepEqual(DATASET_READERS.jsonl(folder).map((c) => c.turns[0].input.text), ["The gym opens at six.", "Standup moved to Thursday."]);
-  refused(["eval", "jsonl", tempDir()], /holds no \.jsonl file/);
+  refusedHere("jsonl", tempDir(), /holds no \.jsonl file/);
 });
 
 test("eval reports how many labelled updates detection linked by an edge, beside the edges it drew", () => {
