@@ -196,24 +196,27 @@ test("show says why a memory was not placed, for a new store and for an `unsorte
   const dir = tempDir();
   const db = join(dir, "show.db");
   const run = (...args: string[]) => cli([...args, "--db", db]);
-  // the topics and their seeds are written in this process (what is tested is show; topic create and add --topic
-  // have CLI tests of their own): six processes fewer
+  // the topics, their seeds and the two memories placed (or not) are written in this process (what is tested is
+  // show; topic create and add have CLI tests of their own, and add --json prints what remember returns): eight
+  // processes fewer
   const engine = await openMemory({ path: db });
+  let added: { id: string; topic: string | null };
+  let placed: { id: string; topic: string | null };
   try {
     for (const t of TOPICS.filter((x) => x.path === "eng.databases" || x.path === "home.cooking")) {
       await engine.createTopic(t.path, { description: t.description });
       for (const s of t.seeds) await engine.remember({ text: s, topic: t.path });
     }
+    added = await engine.remember({ text: "The cat knocked over the lamp again." });
+    placed = await engine.remember({ text: "Rewrote the SQL query to use the new index on the orders table." });
   } finally {
     await engine.close();
   }
-  const added = run("add", "The cat knocked over the lamp again.", "--json").json as { id: string; topic: string | null };
   assert.equal(added.topic, null);
   const shown = run("show", added.id).stdout;
   assert.match(shown, /^placement {3}not placed: nearest (eng\.databases|home\.cooking), similarity -?\d(\.\d+)?$/m);
   assert.doesNotMatch(shown, /^topic /m);
   assert.doesNotMatch(shown.split("\n").filter((l) => !l.startsWith("metadata")).join("\n"), /undefined|null|\[object|NaN/);
-  const placed = run("add", "Rewrote the SQL query to use the new index on the orders table.", "--json").json as { id: string; topic: string | null };
   assert.equal(placed.topic, "eng.databases");
   assert.match(run("show", placed.id).stdout, /^placement {3}automatic, to eng\.databases, confidence \d(\.\d+)?, similarity \d(\.\d+)?$/m);
   // a store written before abstention: the row stays under `unsorted`, its placement has no `abstained`
