@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { CascadeError, DATASET_READERS, defaultGloveEmbedder, evaluate, loadDatasets, scratchStores, updateFirst } from "../src/index.js";
-import { cli, tempDir } from "./helpers.js";
+import { DATASET_READERS, defaultGloveEmbedder, evaluate, scratchStores, updateFirst } from "../src/index.js";
+import { cli, evalRefusedHere as refusedHere, tempDir } from "./helpers.js";
 import { tinyLocomo } from "./fixtures/tiny-locomo.js";
 import { tinyLongMemEval } from "./fixtures/tiny-longmemeval.js";
 import { tinyMadialDialogues, tinyMadialMemories } from "./fixtures/tiny-madial.js";
@@ -18,23 +18,6 @@ function refused(args: string[], message: RegExp): void {
   assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);
   assert.match(r.stderr, message);
   assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
-}
-
-/**
- * The same refusal in this process: `cascade eval DATASET PATH` reads the dataset with loadDatasets before anything
- * else, and prints the CascadeError it throws as one line with exit 2 (a usage error). refused() runs the binary on
- * one malformed input of each reader; the reader's other mistakes are checked here, where a CLI process would add
- * its start-up (0.5–0.7 s of CPU) and nothing the assertions look at. A file the reader skips would be a line of
- * its own on the CLI's stderr: none may be skipped.
- */
-function refusedHere(dataset: string, path: string, message: RegExp): void {
-  const skipped: string[] = [];
-  assert.throws(
-    () => loadDatasets({ [dataset]: path }, (line) => skipped.push(line)),
-    (e: unknown) => e instanceof CascadeError && e.isUsageError && message.test(e.message) && !e.message.includes("\n"),
-    `eval ${dataset} ${path}`,
-  );
-  assert.deepEqual(skipped, []);
 }
 
 function writeMadial(memories: unknown[] = tinyMadialMemories, dialogues: unknown[] = tinyMadialDialogues): string {
