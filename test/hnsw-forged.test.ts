@@ -16,6 +16,7 @@ import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync } 
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { forgeGraphFile, graphLayout, writeGraphRecord, type GraphLayout } from "./fixtures/graph-forgery.js";
+import { openMemory } from "../src/index.js";
 import { cli, cliAsync, doctorHere, rememberHere, tempDir } from "./helpers.js";
 
 const ENV = { CASCADE_APPROXIMATE_ABOVE: "100" };
@@ -37,7 +38,15 @@ const source = join(dir, "source.db");
 const QUERY = "harbor lantern meadow";
 const topText = (r: ReturnType<typeof cli>) => (r.json as { hits: { text: string }[] } | undefined)?.hits[0]?.text;
 /** What exact search answers (the threshold left at its default: no graph). */
-const exactTop = topText(cli(["search", QUERY, "--db", source, "--json"]));
+// read in this process (`search --json` prints engine.recall's hits as they are): the searches under test are below
+const exactTop = await (async () => {
+  const engine = await openMemory({ path: source });
+  try {
+    return (await engine.recall(QUERY)).hits[0]?.text;
+  } finally {
+    await engine.close();
+  }
+})();
 
 /** The layout as the forgeries read it, checked against the file once. */
 function layout(data: Buffer): GraphLayout {
