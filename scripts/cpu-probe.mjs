@@ -9,9 +9,12 @@
  *   node scripts/cpu-probe-report.mjs /tmp/probe.log
  */
 import { appendFileSync } from "node:fs";
+import { isMainThread } from "node:worker_threads";
 
 const log = process.env.CASCADE_PROBE_LOG;
-if (log) {
+// a worker thread (the doctor's, the write thread's) loads this too, but its process.cpuUsage() is its whole
+// process's: only the main thread writes a line
+if (log && isMainThread) {
   process.on("exit", () => {
     const u = process.cpuUsage();
     const line = { cpu: (u.user + u.system) / 1e6, argv: process.argv.slice(1, 9), pid: process.pid, ppid: process.ppid };
