@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { locomoDate, toLocomo } from "../bench/beam-to-locomo.js";
 import { DATASET_READERS, defaultGloveEmbedder, evaluate, scratchStores, updateFirst } from "../src/index.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, evalRefusedHere, tempDir } from "./helpers.js";
 import { tinyBeamChat, tinyBeamQuestions, writeBeamChat } from "./fixtures/tiny-beam.js";
 
 test("eval beam reads a chat: one session per batch dated by its anchor, role and speaker, markers stripped, every evidence form", () => {
@@ -72,17 +72,20 @@ test("eval beam refuses malformed chats in one line naming the field, exit 2", (
     [tinyBeamChat, { knowledge_update: [{ question: "q", source_chat_ids: [99] }] }, /probing_questions\.json\.knowledge_update\.0\.source_chat_ids: message 99 is not in chat\.json/],
     [tinyBeamChat, { knowledge_update: [{ source_chat_ids: [1] }] }, /probing_questions\.json\.knowledge_update\.0\.question/],
   ];
-  for (const [chat, questions, message] of cases) {
+  // the first as a CLI process; the reader's other refusals in this process (helpers: evalRefusedHere says why)
+  for (const [i, [chat, questions, message]] of cases.entries()) {
     const dir = tempDir();
     writeBeamChat(dir, "1", chat, questions);
+    if (i > 0) {
+      evalRefusedHere("beam", dir, message);
+      continue;
+    }
     const r = cli(["eval", "beam", dir]);
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, message);
     assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
   }
-  const empty = cli(["eval", "beam", tempDir()]);
-  assert.equal(empty.status, 2);
-  assert.match(empty.stderr, /holds no BEAM chat/);
+  evalRefusedHere("beam", tempDir(), /holds no BEAM chat/);
 });
 
 test("bench/beam-to-locomo writes a LoCoMo file that eval locomo reads back to the same text, dates, speakers and evidence", () => {

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { DATASET_READERS, defaultGloveEmbedder, evaluate, scratchStores, updateFirst } from "../src/index.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, evalRefusedHere as refusedHere, tempDir } from "./helpers.js";
 import { tinyLocomo } from "./fixtures/tiny-locomo.js";
 import { tinyLongMemEval } from "./fixtures/tiny-longmemeval.js";
 import { tinyMadialDialogues, tinyMadialMemories } from "./fixtures/tiny-madial.js";
@@ -45,9 +45,9 @@ test("eval longmemeval: one haystack per question asked at its date, turn- and s
   writeFileSync(bad, JSON.stringify([{ ...tinyLongMemEval[0], haystack_dates: ["2023/05/01 (Mon) 10:00"] }]));
   refused(["eval", "longmemeval", bad], /bad\.json\.0\.haystack_dates: 1 dates for 3 sessions/);
   writeFileSync(bad, JSON.stringify([{ ...tinyLongMemEval[0], question_date: "June 1st" }]));
-  refused(["eval", "longmemeval", bad], /bad\.json\.0\.question_date: cannot read "June 1st"/);
+  refusedHere("longmemeval", bad, /bad\.json\.0\.question_date: cannot read "June 1st"/);
   writeFileSync(bad, JSON.stringify([{ ...tinyLongMemEval[0], haystack_sessions: [[{ role: "user" }]] }]));
-  refused(["eval", "longmemeval", bad], /bad\.json\.0\.haystack_sessions\.0\.0\.content/);
+  refusedHere("longmemeval", bad, /bad\.json\.0\.haystack_sessions\.0\.0\.content/);
 });
 
 test("eval madial: the archive in one store per language, the dialogue before the test turn as the cue", async () => {
@@ -63,9 +63,9 @@ test("eval madial: the archive in one store per language, the dialogue before th
   assert.deepEqual(Object.keys(r.by_category), ["en"]);
 
   refused(["eval", "madial", writeMadial(tinyMadialMemories, [{ ...tinyMadialDialogues[0], "relevant-id": [9] }])], /en-dialogue\.jsonl:1\.relevant-id: memory 9 is not in en-memory\.jsonl/);
-  refused(["eval", "madial", writeMadial(tinyMadialMemories, [{ ...tinyMadialDialogues[0], "test-turn": [] }])], /en-dialogue\.jsonl:1\.test-turn/);
-  refused(["eval", "madial", writeMadial([{ "1": { time: "yesterday", event: "x" } }])], /en-memory\.jsonl:1\.1\.time/);
-  refused(["eval", "madial", tempDir()], /holds no MADial files/);
+  refusedHere("madial", writeMadial(tinyMadialMemories, [{ ...tinyMadialDialogues[0], "test-turn": [] }]), /en-dialogue\.jsonl:1\.test-turn/);
+  refusedHere("madial", writeMadial([{ "1": { time: "yesterday", event: "x" } }]), /en-memory\.jsonl:1\.1\.time/);
+  refusedHere("madial", tempDir(), /holds no MADial files/);
 });
 
 test("eval jsonl: a user's own memories and questions, any order; each mistake named by line and field", async () => {
@@ -96,19 +96,20 @@ test("eval jsonl: a user's own memories and questions, any order; each mistake n
     [[{ id: "m1" }, { question: "q", evidence: ["m1"] }], /:1\.text/],
     [[{ id: "m1", text: "x" }], /no questions/],
   ];
-  for (const [rows, message] of cases) {
+  for (const [i, [rows, message]] of cases.entries()) {
     writeFileSync(file, jsonl(rows));
-    refused(["eval", "jsonl", file], message);
+    if (i === 0) refused(["eval", "jsonl", file], message);
+    else refusedHere("jsonl", file, message);
   }
   writeFileSync(file, '{"id": "m1", "text": "x"}\n{"question": \n');
-  refused(["eval", "jsonl", file], /mine\.jsonl:2 is not valid JSON/);
+  refusedHere("jsonl", file, /mine\.jsonl:2 is not valid JSON/);
   // a folder: each .jsonl file in it is one conversation, in name order; a folder without one is refused
   const folder = tempDir();
   writeFileSync(join(folder, "b.jsonl"), jsonl([{ id: "m1", text: "Standup moved to Thursday." }, { question: "When is standup?", evidence: ["m1"] }]));
   writeFileSync(join(folder, "a.jsonl"), jsonl([{ id: "m1", text: "The gym opens at six." }, { question: "When does the gym open?", evidence: ["m1"] }]));
   writeFileSync(join(folder, "notes.txt"), "not a conversation");
   assert.deepEqual(DATASET_READERS.jsonl(folder).map((c) => c.turns[0].input.text), ["The gym opens at six.", "Standup moved to Thursday."]);
-  refused(["eval", "jsonl", tempDir()], /holds no \.jsonl file/);
+  refusedHere("jsonl", tempDir(), /holds no \.jsonl file/);
 });
 
 test("eval reports how many labelled updates detection linked by an edge, beside the edges it drew", () => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { defaultGloveEmbedder, scratchStores, evaluate, loadLocomo } from "../src/index.js";
+import { defaultGloveEmbedder, scratchStores, evaluate, loadLocomo, openMemory, parseInstant } from "../src/index.js";
 import { cli, tempDir } from "./helpers.js";
 import { tinyLocomo as fixture } from "./fixtures/tiny-locomo.js";
 
@@ -35,18 +35,34 @@ test("eval on a LoCoMo-shaped fixture gives the exact expected numbers", async (
   assert.match(refused.stderr, /--store/);
 });
 
-test("import --format locomo keeps speaker, session date, dia_id and captions, never the event annotations", () => {
+/**
+ * What an import stored, read in this process: `search --json` and `show --json` print the SDK's hits and memory
+ * as they are, so a CLI process per read would add its start-up (0.6 s of CPU) and nothing these tests look at; the
+ * imports (and the add) under test are CLI processes, and search and show have CLI tests of their own (cli.test).
+ */
+async function readStore<T>(db: string, read: (engine: Awaited<ReturnType<typeof openMemory>>) => Promise<T>, now?: string): Promise<T> {
+  const engine = await openMemory({ path: db, create: false, ...(now ? { now: parseInstant("now", now) } : {}) });
+  try {
+    return await read(engine);
+  } finally {
+    await engine.close();
+  }
+}
+
+test("import --format locomo keeps speaker, session date, dia_id and captions, never the event annotations", async () => {
   const dir = tempDir();
   const file = join(dir, "conv.json");
   writeFileSync(file, JSON.stringify(fixture));
   const db = join(dir, "m.db");
   assert.equal(cli(["import", file, "--format", "locomo", "--db", db, "--json"]).json.imported, 5);
-  const hit = cli(["search", "whiteboard billing", "--db", db, "--json"]).json.hits[0];
-  assert.equal(hit.speaker, "Ana");
-  assert.equal(hit.at, "2023-05-08T13:56:02Z");
-  assert.match(hit.text, /\[shares a photo of a whiteboard\]/);
-  assert.equal(cli(["show", hit.id, "--db", db, "--json"]).json.metadata.dia_id, "D1:3");
-  assert.equal(cli(["search", "zebra", "--channels", "bm25", "--db", db, "--json"]).json.hits.length, 0);
+  await readStore(db, async (engine) => {
+    const hit = (await engine.recall("whiteboard billing")).hits[0];
+    assert.equal(hit.speaker, "Ana");
+    assert.equal(hit.at, "2023-05-08T13:56:02Z");
+    assert.match(hit.text, /\[shares a photo of a whiteboard\]/);
+    assert.equal((await engine.show(hit.id)).metadata?.dia_id, "D1:3");
+    assert.equal((await engine.recall("zebra", { channels: ["bm25"] })).hits.length, 0);
+  });
 });
 
 test("bench runs (smoke test; timings are reported, not asserted: `cascade bench --chunks 100000` measures)", () => {
@@ -57,7 +73,7 @@ test("bench runs (smoke test; timings are reported, not asserted: `cascade bench
   for (const c of ["fused", "bm25", "dense", "curated", "colbert"]) assert.ok(r.json.latency_ms[c].p95 >= 0);
 });
 
-test("hits carry the source's own id: a LoCoMo import keeps conversation#dia_id as ref; two conversations do not collide", () => {
+test("hits carry the source's own id: a LoCoMo import keeps conversation#dia_id as ref; two conversations do not collide", async () => {
   const dir = tempDir();
   const db = join(dir, "m.db");
   writeFileSync(join(dir, "conv-1.json"), JSON.stringify(fixture));
@@ -66,10 +82,11 @@ test("hits carry the source's own id: a LoCoMo import keeps conversation#dia_id 
   const again = JSON.parse(cli(["--db", db, "--json", "import", join(dir, "conv-1.json"), "--format", "locomo"]).stdout);
   assert.equal(again.imported, 0, "a second import of the same file stores nothing");
   assert.equal(again.skipped, 5);
-  const r = JSON.parse(cli(["--db", db, "--json", "--now", "2023-07-01T00:00:00Z", "search", "greyhound Pixel adopted", "-k", "2", "--channels", "bm25"]).stdout);
-  assert.deepEqual(r.hits.map((h: { ref: string }) => h.ref).sort(), ["conv-1#D1:1", "conv-2#D1:1"]);
+  const r = await readStore(db, (engine) => engine.recall("greyhound Pixel adopted", { k: 2, channels: ["bm25"] }), "2023-07-01T00:00:00Z");
+  assert.deepEqual(r.hits.map((h) => h.ref).sort(), ["conv-1#D1:1", "conv-2#D1:1"]);
   assert.equal(cli(["--db", db, "add", "Ticket closed", "--metadata", '{"ref":"T-42"}']).status, 0);
-  const t = JSON.parse(cli(["--db", db, "--json", "search", "ticket closed", "--channels", "bm25"]).stdout);
-  assert.equal(t.hits[0].ref, "T-42");
-  assert.equal(JSON.parse(cli(["--db", db, "--json", "search", "cello teacher", "--channels", "bm25", "-k", "1"]).stdout).hits[0].ref.endsWith("#D2:1"), true);
+  await readStore(db, async (engine) => {
+    assert.equal((await engine.recall("ticket closed", { channels: ["bm25"] })).hits[0].ref, "T-42");
+    assert.equal((await engine.recall("cello teacher", { channels: ["bm25"], k: 1 })).hits[0].ref?.endsWith("#D2:1"), true);
+  });
 });

@@ -1,13 +1,14 @@
 /**
  * Shared test fixtures: stores in temporary folders, the demo corpus, and a CLI runner.
  */
+import assert from "node:assert/strict";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { request } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after } from "node:test";
-import { DEMO_NOW, demoCorpus, openMemory, parseInstant, type Engine, type MemoryInput } from "../src/index.js";
+import { CascadeError, DEMO_NOW, demoCorpus, loadDatasets, openMemory, parseInstant, type Engine, type MemoryInput } from "../src/index.js";
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -158,14 +159,14 @@ export function sendHttp(url: string, method: string, path: string, headers: Rec
 }
 
 /**
- * `cascade doctor --db path` as this process sees it (the engine's doctor, no CLI process): its exit code and the
- * lines it prints. For a test checking a store's state after a CLI process changed it (a graph rebuilt and saved),
+ * `cascade doctor [--repair] --db path` as this process sees it (the engine's doctor, no CLI process): its exit code
+ * and the lines it prints. For a test checking a store's state after a CLI process changed it (a graph rebuilt and saved),
  * where a CLI process of its own would add its start-up (0.7 s of CPU) and nothing the test looks at.
  */
-export async function doctorHere(path: string): Promise<{ status: number; stdout: string }> {
+export async function doctorHere(path: string, options: { repair?: boolean } = {}): Promise<{ status: number; stdout: string }> {
   const engine = await openMemory({ path });
   try {
-    const r = await engine.doctor();
+    const r = await engine.doctor({ repair: options.repair });
     // the lines of `cascade doctor` (surfaces/cli/commands/store-commands.ts), the checks' part
     return { status: r.ok ? 0 : 1, stdout: r.checks.map((c) => `${c.ok ? "ok      " : c.repaired ? "REPAIRED" : "FAILED  "}  ${c.name}: ${c.detail}`).join("\n") };
   } finally {
@@ -186,4 +187,21 @@ export async function rememberHere(path: string, memories: MemoryInput[], namesp
   } finally {
     await engine.close();
   }
+}
+
+/**
+ * The same refusal in this process: `cascade eval DATASET PATH` reads the dataset with loadDatasets before anything
+ * else, and prints the CascadeError it throws as one line with exit 2 (a usage error). A test runs the binary on one
+ * malformed input of each reader; the reader's other mistakes are checked here, where a CLI process would add
+ * its start-up (0.5–0.7 s of CPU) and nothing the assertions look at. A file the reader skips would be a line of
+ * its own on the CLI's stderr: none may be skipped.
+ */
+export function evalRefusedHere(dataset: string, path: string, message: RegExp): void {
+  const skipped: string[] = [];
+  assert.throws(
+    () => loadDatasets({ [dataset]: path }, (line) => skipped.push(line)),
+    (e: unknown) => e instanceof CascadeError && e.isUsageError && message.test(e.message) && !e.message.includes("\n"),
+    `eval ${dataset} ${path}`,
+  );
+  assert.deepEqual(skipped, []);
 }

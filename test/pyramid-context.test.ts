@@ -4,6 +4,7 @@
  * brought up to date on open.
  */
 import assert from "node:assert/strict";
+import { copyFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import Database from "better-sqlite3";
@@ -24,6 +25,24 @@ const LONG_NOTE = Array.from(
       "Any questions before we wrap up?",
     ][i % 7],
 ).join(" ");
+
+/**
+ * The project diary stored once for the file (default configuration, no revision detection, the pyramid kept
+ * current by the writes), then a copy per test that reads it or reopens it with another configuration: three tests
+ * ask of the same store, whose ingest (about 1 s of CPU) would be the same each time.
+ */
+let diaryStore: Promise<{ path: string; ids: string[] }> | undefined;
+async function diaryCopy(): Promise<{ engine: Engine; ids: string[]; path: string }> {
+  diaryStore ??= emptyEngine(DIARY_NOW).then(async ({ engine, path }) => {
+    const { ids } = await engine.rememberMany(projectDiary(), { detect: false });
+    await engine.close();
+    return { path, ids: ids as string[] };
+  });
+  const { path, ids } = await diaryStore;
+  const copy = join(tempDir(), "diary.db");
+  for (const suffix of ["", "-wal"]) if (existsSync(path + suffix)) copyFileSync(path + suffix, copy + suffix);
+  return { engine: await openMemory({ path: copy, now: parseInstant("now", DIARY_NOW) }), ids, path: copy };
+}
 
 test("a reversal inside a week: the current statement first, the week summary with the later decision in context", async () => {
   const { engine } = await emptyEngine(DIARY_NOW);
@@ -51,8 +70,7 @@ test("a reversal inside a week: the current statement first, the week summary wi
 });
 
 test("when nothing recorded the reversal, the stale statement comes with the week that already knows better", async () => {
-  const { engine } = await emptyEngine(DIARY_NOW);
-  await engine.rememberMany(projectDiary(), { detect: false });
+  const { engine } = await diaryCopy();
   const r = await engine.recall("where do we store the session cache?");
   assert.equal(r.hits[0].text, CACHE_DECISION.first.text, "without an edge the first statement matches best");
   assert.equal(r.hits[0].status, "current");
@@ -63,9 +81,8 @@ test("when nothing recorded the reversal, the stale statement comes with the wee
 });
 
 test("a summary sentence names the memories it revised; a routine hit's windows stay out of context unless asked", async () => {
-  const { engine, path } = await emptyEngine(DIARY_NOW);
+  const { engine, path, ids } = await diaryCopy();
   const diary = projectDiary();
-  const { ids } = await engine.rememberMany(diary, { detect: false });
   const first = ids[diary.findIndex((m) => m.text === CACHE_DECISION.first.text)];
   const week = (await engine.show("p_week_2026-W20")).metadata.sentences as { text: string; revises?: string[] }[];
   const later = week.find((s) => s.text === CACHE_DECISION.reversal.text);
@@ -84,8 +101,7 @@ test("a summary sentence names the memories it revised; a routine hit's windows 
 });
 
 test("--no-pyramid (and pyramid.enabled false) leave summaries out of hits and context", async () => {
-  const { engine } = await emptyEngine(DIARY_NOW);
-  await engine.rememberMany(projectDiary(), { detect: false });
+  const { engine } = await diaryCopy();
   const off = await engine.recall("what happened last week?", { pyramid: false });
   assert.deepEqual(off.context, []);
   assert.ok(off.hits.every((h) => h.kind !== "summary"));
@@ -195,10 +211,15 @@ test("a time phrase that matched nothing says so: time null and why", async () =
 
 test("CLI: search JSON carries context; human output shows it; --no-pyramid empties it", async () => {
   const db = join(tempDir(), "cli.db");
-  const add = (text: string, at: string) => assert.equal(cli(["--db", db, "--json", "add", text, "--at", at]).status, 0);
-  add(CACHE_DECISION.first.text, CACHE_DECISION.first.at);
-  add(CACHE_DECISION.reversal.text, CACHE_DECISION.reversal.at);
-  add("Standup: the platform team reviewed open tickets.", "2026-05-12T09:00:00Z");
+  // the three memories written in this process (what is tested is search's output; add has CLI tests of its own)
+  const writer = await openMemory({ path: db });
+  try {
+    await writer.remember({ text: CACHE_DECISION.first.text, at: CACHE_DECISION.first.at });
+    await writer.remember({ text: CACHE_DECISION.reversal.text, at: CACHE_DECISION.reversal.at });
+    await writer.remember({ text: "Standup: the platform team reviewed open tickets.", at: "2026-05-12T09:00:00Z" });
+  } finally {
+    await writer.close();
+  }
   const r = cli(["--db", db, "--json", "--now", DIARY_NOW, "search", "session cache"]);
   assert.equal(r.status, 0, r.stderr);
   assert.ok(Array.isArray(r.json.context) && r.json.context.length > 0);

@@ -1,24 +1,43 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { Engine, SqliteStore, defaultGloveEmbedder, scratchStores, openMemory, parseInstant, runPyramidBench, type EngineConfig } from "../src/index.js";
 import { CACHE_DECISION, DEPLOYMENT_PLAN, DIARY_NOW, projectDiary } from "./fixtures/project-diary.js";
 import { cli, emptyEngine, tempDir } from "./helpers.js";
 
-async function diaryEngine(config: EngineConfig = {}): Promise<{ engine: Engine; ids: string[] }> {
-  const engine = await openMemory({ path: join(tempDir(), "diary.db"), now: parseInstant("now", DIARY_NOW), ...config });
+/** The project diary stored (ids in its order) and its pyramid built, with `config`. */
+async function diaryEngine(config: EngineConfig = {}): Promise<{ engine: Engine; ids: string[]; path: string }> {
+  const path = join(tempDir(), "diary.db");
+  const engine = await openMemory({ path, now: parseInstant("now", DIARY_NOW), ...config });
   // no revision detection: the pyramid must find the reversal on its own
   const r = await engine.rememberMany(projectDiary(), { detect: false });
   assert.equal(r.failed.length, 0);
   await engine.buildPyramid();
-  return { engine, ids: r.ids as string[] };
+  return { engine, ids: r.ids as string[], path };
+}
+
+/**
+ * The diary of the default configuration, stored and its pyramid built once for the file, then a copy of that store
+ * per test, opened as diaryEngine() leaves it: seven tests read or change their own copy, and the ingest and build
+ * (about 1 s of CPU) are the same each time. A test with a configuration of its own stores the diary afresh.
+ */
+let stored: Promise<{ path: string; ids: string[] }> | undefined;
+async function defaultDiary(): Promise<{ engine: Engine; ids: string[] }> {
+  stored ??= diaryEngine().then(async ({ engine, ids, path }) => {
+    await engine.close();
+    return { path, ids };
+  });
+  const { path, ids } = await stored;
+  const copy = join(tempDir(), "diary.db");
+  for (const suffix of ["", "-wal"]) if (existsSync(path + suffix)) copyFileSync(path + suffix, copy + suffix);
+  return { engine: await openMemory({ path: copy, now: parseInstant("now", DIARY_NOW) }), ids };
 }
 
 const DAY = 86_400_000;
 
 test("day, week and month nodes exist with correct windows and child counts", async () => {
-  const { engine } = await diaryEngine();
+  const { engine } = await defaultDiary();
   const { nodes } = await engine.pyramid();
   const days = nodes.filter((n) => n.level === "day");
   const weeks = nodes.filter((n) => n.level === "week");
@@ -71,7 +90,7 @@ test("rebuilding recomputes only dirty windows; forgetting a turn rebuilds exact
 });
 
 test("with the pyramid on (the default) every write and forget leaves it current", async () => {
-  const { engine, ids } = await diaryEngine();
+  const { engine, ids } = await defaultDiary();
   const m = await engine.show(ids[40]);
   await engine.forget(ids[40]);
   assert.equal((await engine.pyramid()).dirty, 0);
@@ -83,7 +102,7 @@ test("with the pyramid on (the default) every write and forget leaves it current
 });
 
 test("a reversal inside one week: the week summary keeps the later statement only", async () => {
-  const { engine } = await diaryEngine();
+  const { engine } = await defaultDiary();
   const week = await engine.show("p_week_2026-W20");
   assert.match(week.text, /Memcached/);
   assert.ok(!week.text.includes(CACHE_DECISION.first.text), week.text);
@@ -93,7 +112,7 @@ test("a reversal inside one week: the week summary keeps the later statement onl
 });
 
 test("what happened last Tuesday: that Tuesday's day node leads the context (or, ranked with everything, the hits)", async () => {
-  const { engine: byDefault } = await diaryEngine();
+  const { engine: byDefault } = await defaultDiary();
   const c = await byDefault.recall("what happened last Tuesday", { now: DIARY_NOW });
   assert.equal(c.context[0].id, "p_day_2026-06-16");
   assert.deepEqual(c.context[0].window, { start: "2026-06-16T00:00:00Z", end: "2026-06-17T00:00:00Z" });
@@ -110,7 +129,7 @@ test("what happened last Tuesday: that Tuesday's day node leads the context (or,
 });
 
 test("how did the deployment plan evolve over the last 3 months: month nodes in the top 3", async () => {
-  const { engine } = await diaryEngine();
+  const { engine } = await defaultDiary();
   const r = await engine.recall("how did the deployment plan evolve over the last 3 months", { now: DIARY_NOW });
   const top3 = r.context.slice(0, 3);
   assert.ok(top3.some((h) => h.level === "month"), JSON.stringify(top3.map((h) => h.id)));
@@ -122,7 +141,7 @@ test("how did the deployment plan evolve over the last 3 months: month nodes in 
 });
 
 test("summaries can be excluded or searched alone, and time parsing can be switched off", async () => {
-  const { engine } = await diaryEngine();
+  const { engine } = await defaultDiary();
   const raw = await engine.recall("deployment plan Nomad", { excludeKinds: ["summary"], k: 20 });
   assert.ok(raw.hits.length > 0 && raw.hits.every((h) => h.kind !== "summary"));
   const only = await engine.recall("deployment plan Nomad", { kinds: ["summary"], k: 20 });
@@ -187,7 +206,7 @@ test("with pyramid.onIngest, every write brings the pyramid up to date", async (
 });
 
 test("revision detection never takes a summary for a belief to revise", async () => {
-  const { engine } = await diaryEngine();
+  const { engine } = await defaultDiary();
   const r = await engine.remember({ text: "We will store the session cache in Memcached on the new cluster instead of Redis.", at: "2026-06-18T10:00:00Z" });
   const h = await engine.history(r.id);
   assert.ok(h.edges.length > 0, "the revision of the cache decision is found");

@@ -196,24 +196,27 @@ test("show says why a memory was not placed, for a new store and for an `unsorte
   const dir = tempDir();
   const db = join(dir, "show.db");
   const run = (...args: string[]) => cli([...args, "--db", db]);
-  // the topics and their seeds are written in this process (what is tested is show; topic create and add --topic
-  // have CLI tests of their own): six processes fewer
+  // the topics, their seeds and the two memories placed (or not) are written in this process (what is tested is
+  // show; topic create and add have CLI tests of their own, and add --json prints what remember returns): eight
+  // processes fewer
   const engine = await openMemory({ path: db });
+  let added: { id: string; topic: string | null };
+  let placed: { id: string; topic: string | null };
   try {
     for (const t of TOPICS.filter((x) => x.path === "eng.databases" || x.path === "home.cooking")) {
       await engine.createTopic(t.path, { description: t.description });
       for (const s of t.seeds) await engine.remember({ text: s, topic: t.path });
     }
+    added = await engine.remember({ text: "The cat knocked over the lamp again." });
+    placed = await engine.remember({ text: "Rewrote the SQL query to use the new index on the orders table." });
   } finally {
     await engine.close();
   }
-  const added = run("add", "The cat knocked over the lamp again.", "--json").json as { id: string; topic: string | null };
   assert.equal(added.topic, null);
   const shown = run("show", added.id).stdout;
   assert.match(shown, /^placement {3}not placed: nearest (eng\.databases|home\.cooking), similarity -?\d(\.\d+)?$/m);
   assert.doesNotMatch(shown, /^topic /m);
   assert.doesNotMatch(shown.split("\n").filter((l) => !l.startsWith("metadata")).join("\n"), /undefined|null|\[object|NaN/);
-  const placed = run("add", "Rewrote the SQL query to use the new index on the orders table.", "--json").json as { id: string; topic: string | null };
   assert.equal(placed.topic, "eng.databases");
   assert.match(run("show", placed.id).stdout, /^placement {3}automatic, to eng\.databases, confidence \d(\.\d+)?, similarity \d(\.\d+)?$/m);
   // a store written before abstention: the row stays under `unsorted`, its placement has no `abstained`
@@ -229,16 +232,14 @@ test("invalid paths and patterns: clear errors, exit code 2, nothing written", a
   const dir = tempDir();
   const db = join(dir, "t.db");
   const run = (...args: string[]) => cli([...args, "--db", db]);
+  // one CLI process per command and flag; the other paths of the same flag go to the engine call the command makes
+  // with the flag's value as given (add → remember, search → recall), in this process: the same CascadeError,
+  // which the CLI prints as one line with exit 2
   const cases: [string[], RegExp][] = [
     [["add", "x", "--topic", "a..b"], /topic: label 2 of "a\.\.b" is empty/],
-    [["add", "x", "--topic", ".a"], /topic: label 1 of "\.a" is empty/],
-    [["add", "x", "--topic", "a."], /topic: label 2 of "a\." is empty/],
-    [["add", "x", "--topic", "has space.b"], /topic: label 1 .* may hold only letters, digits, _ and -/],
-    [["add", "x", "--topic", `a.${"x".repeat(101)}`], /topic: label 2 .* has 101 characters; at most 100/],
     [["topic", "create", "a..b"], /topic: label 2/],
     [["topic", "move", "a", "b c"], /to: label 1/],
     [["search", "x", "--match", "a.*{2"], /match: .*unbalanced braces/],
-    [["search", "x", "--match", "a..b"], /match: .*item 2 is empty/],
     [["search", "x", "--under", "a b"], /under: label 1/],
   ];
   for (const [args, message] of cases) {
@@ -246,6 +247,21 @@ test("invalid paths and patterns: clear errors, exit code 2, nothing written", a
     assert.equal(r.status, 2, args.join(" "));
     assert.match(r.stderr, message, args.join(" "));
     assert.equal(r.stderr.trim().split("\n").length, 1);
+  }
+  const inProcess: [string, (e: Awaited<ReturnType<typeof openMemory>>) => Promise<unknown>, RegExp][] = [
+    ["add x --topic .a", (e) => e.remember({ text: "x", topic: ".a" }), /topic: label 1 of "\.a" is empty/],
+    ["add x --topic a.", (e) => e.remember({ text: "x", topic: "a." }), /topic: label 2 of "a\." is empty/],
+    ["add x --topic 'has space.b'", (e) => e.remember({ text: "x", topic: "has space.b" }), /topic: label 1 .* may hold only letters, digits, _ and -/],
+    ["add x --topic a.x{101}", (e) => e.remember({ text: "x", topic: `a.${"x".repeat(101)}` }), /topic: label 2 .* has 101 characters; at most 100/],
+    ["search x --match a..b", (e) => e.recall("x", { match: "a..b" }), /match: .*item 2 is empty/],
+  ];
+  const engine = await openMemory({ path: db });
+  try {
+    for (const [what, call, message] of inProcess) {
+      await assert.rejects(call(engine), (e: unknown) => e instanceof CascadeError && e.isUsageError && message.test(e.message) && !e.message.includes("\n"), what);
+    }
+  } finally {
+    await engine.close();
   }
   const listed = run("topics", "--json");
   assert.deepEqual(listed.json ?? JSON.parse(listed.stdout || '{"topics": []}'), { topics: [] });
