@@ -189,6 +189,16 @@ export async function rememberHere(path: string, memories: MemoryInput[], namesp
   }
 }
 
+/** The first hit's text for a query, read in this process (`search --json` prints engine.recall's hits as they are). */
+export async function topHitHere(path: string, query: string): Promise<string | undefined> {
+  const engine = await openMemory({ path });
+  try {
+    return (await engine.recall(query)).hits[0]?.text;
+  } finally {
+    await engine.close();
+  }
+}
+
 /**
  * The same refusal in this process: `cascade eval DATASET PATH` reads the dataset with loadDatasets before anything
  * else, and prints the CascadeError it throws as one line with exit 2 (a usage error). A test runs the binary on one

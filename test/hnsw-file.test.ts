@@ -11,8 +11,7 @@ import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { openMemory } from "../src/index.js";
-import { cli, doctorHere, rememberHere, tempDir } from "./helpers.js";
+import { cli, doctorHere, rememberHere, tempDir, topHitHere } from "./helpers.js";
 
 const ENV = { CASCADE_APPROXIMATE_ABOVE: "100" };
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
@@ -60,16 +59,8 @@ const search = (db: string, q: string) => cli(["search", q, "--db", db, "--json"
 const topText = (r: ReturnType<typeof cli>) => (r.json as { hits: { text: string }[] } | undefined)?.hits[0]?.text;
 
 const QUERY = "harbor lantern meadow";
-/** What exact search answers on the undamaged store (the threshold left at its default: no graph). */
-// read in this process (`search --json` prints engine.recall's hits as they are): the searches under test are below
-const exactTop = await (async () => {
-  const engine = await openMemory({ path: source });
-  try {
-    return (await engine.recall(QUERY)).hits[0]?.text;
-  } finally {
-    await engine.close();
-  }
-})();
+/** What exact search answers on the undamaged store (the threshold left at its default: no graph), read in this process: the searches under test are below. */
+const exactTop = await topHitHere(source, QUERY);
 
 const damages: [string, (file: string) => void][] = [
   ["truncated to half", (f) => truncateSync(f, Math.floor(statSync(f).size / 2))],

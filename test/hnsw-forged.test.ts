@@ -16,8 +16,7 @@ import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync } 
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { forgeGraphFile, graphLayout, writeGraphRecord, type GraphLayout } from "./fixtures/graph-forgery.js";
-import { openMemory } from "../src/index.js";
-import { cli, cliAsync, doctorHere, rememberHere, tempDir } from "./helpers.js";
+import { cli, cliAsync, doctorHere, rememberHere, tempDir, topHitHere } from "./helpers.js";
 
 const ENV = { CASCADE_APPROXIMATE_ABOVE: "100" };
 const WORDS = "pool config deploy cache latency ledger retry queue timeout shard replica index schema vacuum budget harbor lantern meadow orchard quarry".split(" ");
@@ -37,16 +36,8 @@ const source = join(dir, "source.db");
 }
 const QUERY = "harbor lantern meadow";
 const topText = (r: ReturnType<typeof cli>) => (r.json as { hits: { text: string }[] } | undefined)?.hits[0]?.text;
-/** What exact search answers (the threshold left at its default: no graph). */
-// read in this process (`search --json` prints engine.recall's hits as they are): the searches under test are below
-const exactTop = await (async () => {
-  const engine = await openMemory({ path: source });
-  try {
-    return (await engine.recall(QUERY)).hits[0]?.text;
-  } finally {
-    await engine.close();
-  }
-})();
+/** What exact search answers (the threshold left at its default: no graph), read in this process: the searches under test are below. */
+const exactTop = await topHitHere(source, QUERY);
 
 /** The layout as the forgeries read it, checked against the file once. */
 function layout(data: Buffer): GraphLayout {
