@@ -22,7 +22,7 @@ import { parseMemory } from "../graph/revision-parse.js";
 import { sentencesOf } from "../text/sentences.js";
 import { distinctContentWords } from "../text/tokenize.js";
 import { bringIn } from "./bring-in.js";
-import { askedStems, asksForCurrentValue, stems } from "./later-values.js";
+import { askedStems, asksForCurrentValue, held, stems } from "./later-values.js";
 import type { Annotated } from "./supersession.js";
 
 /** How many of the first hits are looked at for one that answers the question. */
@@ -62,8 +62,6 @@ const CALENDAR = /^(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?
 
 /** Nouns that measure a value rather than name a thing: "£24 a month" and "£32 a month" share no thing. */
 const MEASURES = new Set("second seconds minute minutes hour hours day days week weeks weekend month months year years morning mornings evening evenings night nights today tomorrow tonight time times bit lot thing things".split(" "));
-
-const held = (sentence: string, asked: Set<string>): number => [...stems(sentence)].filter((s) => asked.has(s)).length;
 
 /** The hit's sentence holding most of the question's words (the first, on a tie), or null when none holds one. */
 function answering(text: string, asked: Set<string>): string | null {

@@ -81,6 +81,9 @@ export function valuesIn(sentence: string): Values {
 /** Stems of the content words, split as every channel splits them ("first-fix" is "first" and "fix"). */
 export const stems = (text: string): Set<string> => new Set(words(text).filter((w) => !isStopWord(w) && !/^\d/.test(w)).map((w) => stemmer(w)));
 
+/** How many of the question's stems a sentence holds. */
+export const held = (sentence: string, asked: Set<string>): number => [...stems(sentence)].filter((s) => asked.has(s)).length;
+
 interface Statement {
   /** The question's words the sentence holds. */
   matched: Set<string>;

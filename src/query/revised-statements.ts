@@ -14,14 +14,12 @@ import { currentSuccessors } from "../graph/status.js";
 import type { GraphTime } from "../model/graph.js";
 import type { Store } from "../ports/store.js";
 import { FRAGMENT_SENTENCES, sentencesOf } from "../text/sentences.js";
-import { askedStems, asksForCurrentValue, stems } from "./later-values.js";
+import { askedStems, asksForCurrentValue, held } from "./later-values.js";
 import { bringIn } from "./bring-in.js";
 import type { Annotated } from "./supersession.js";
 
 /** How many of the head's partly current hits are looked at: the revised one must be near the top to matter. */
 const HEAD = 10;
-
-const held = (sentence: string, asked: Set<string>): number => [...stems(sentence)].filter((s) => asked.has(s)).length;
 
 /**
  * A statement with the fragment before it in a short message, when that fragment gives no value of its own: chat
