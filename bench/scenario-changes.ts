@@ -12,6 +12,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openMemory } from "../src/index.js";
 
+/** The kind of rule an edge's reason names (graph/cue-judge, graph/slot-judge): "cue", "value", "attribute", … */
+function reasonKind(reason: string): string {
+  if (/^cue:/.test(reason)) return /\bpolarity\b/.test(reason) ? "cue and polarity" : /\bvalue\b/.test(reason) ? "cue and value" : "cue";
+  if (/^value\b/.test(reason)) return "value";
+  if (/^another value:.*set aside/.test(reason)) return "set aside";
+  if (/^another value: [^:]+ \([a-z ]+\):/.test(reason)) return "value of a kind";
+  if (/^another value: [^:]+:/.test(reason)) return "attribute";
+  return reason.split(/[:;(]/)[0].trim() || "other";
+}
+
 interface Line {
   type: string;
   [k: string]: unknown;
@@ -41,6 +51,28 @@ try {
   const edges = (await engine.list({ limit: 1000 })).edges.filter((e) => e.type === "supersedes" && e.retracted_at === null);
   const found = new Set(edges.map((e) => pair(refOf.get(e.to), refOf.get(e.from))));
   const truePositives = [...found].filter((p) => changes.has(p)).length;
+  // an edge from a later link of a labelled chain (A -> B -> C) to an earlier one (C > A) replaces a value too
+  const chained = new Set(changes);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const l of lines.filter((x) => x.type === "change"))
+      for (const p of [...chained]) if (p.split(">")[1] === String(l.new) && !chained.has(pair(l.old, p.split(">")[0]))) (chained.add(pair(l.old, p.split(">")[0])), (grew = true));
+  }
+  const inChains = [...found].filter((p) => chained.has(p)).length;
+  // precision by the detector's kind of reason: which rules draw the wrong edges, in counts only
+  const byReason = new Map<string, { edges: number; right: number }>();
+  for (const e of edges) {
+    const kind = reasonKind(e.reason ?? "");
+    const r = byReason.get(kind) ?? { edges: 0, right: 0 };
+    r.edges++;
+    if (chained.has(pair(refOf.get(e.to), refOf.get(e.from)))) r.right++;
+    byReason.set(kind, r);
+  }
+  const nearMisses = new Set(lines.filter((l) => l.type === "near_miss").map((l) => pair(l.old, l.new)));
+  const onNearMiss = [...found].filter((p) => nearMisses.has(p)).length;
+  // a wrong edge into a memory a question needs as the answer: what the false supersessions cost
+  const needed = new Set(lines.filter((l) => l.type === "question" && l.kind !== "previous").flatMap((l) => l.answer_refs as string[]));
+  const intoNeeded = [...found].filter((p) => !chained.has(p) && needed.has(p.split(">")[1])).length;
   const onLabelledNonChange = [...found].filter((p) => notChanges.has(p)).length;
   const crossUser = edges.filter((e) => userOf.get(e.from) !== userOf.get(e.to)).length;
   const questions = lines.filter((l) => l.type === "question");
@@ -73,14 +105,15 @@ try {
   }
   const report = {
     memories: memories.length,
-    changes: { labelled: changes.size, found: truePositives, recall: truePositives / changes.size, edges: found.size, precision: found.size ? truePositives / found.size : 1, on_confirmations_or_refinements: onLabelledNonChange, across_users: crossUser },
+    changes: { labelled: changes.size, found: truePositives, recall: truePositives / changes.size, edges: found.size, precision: found.size ? truePositives / found.size : 1, within_chains: inChains, on_confirmations_or_refinements: onLabelledNonChange, on_near_misses: onNearMiss, wrong_into_answers: intoNeeded, across_users: crossUser, by_reason: Object.fromEntries(byReason) },
     questions: Object.fromEntries(byKind),
     hits_from_another_user: foreign,
   };
   if (process.argv.includes("--json")) console.log(JSON.stringify(report, null, 2));
   else {
     const c = report.changes;
-    console.log(`${report.memories} memories; changes: ${c.found} of ${c.labelled} found (recall ${c.recall.toFixed(3)}), ${c.edges} supersedes edges (precision ${c.precision.toFixed(3)}), ${c.on_confirmations_or_refinements} on a confirmation or refinement, ${c.across_users} across users`);
+    console.log(`${report.memories} memories; changes: ${c.found} of ${c.labelled} found (recall ${c.recall.toFixed(3)}), ${c.edges} supersedes edges (precision ${c.precision.toFixed(3)}; ${c.within_chains} within a labelled chain), ${c.on_confirmations_or_refinements} on a confirmation or refinement, ${c.on_near_misses} on a near miss, ${c.wrong_into_answers} wrong ones into a question's answer, ${c.across_users} across users`);
+    console.log(`edges within a labelled chain, by reason: ${[...byReason].map(([k, r]) => `${k} ${r.right}/${r.edges}`).join(", ")}`);
     for (const [kind, s] of byKind) console.log(`questions ${kind}: ${s.n}; hit@1 ${s.hit1}, hit@10 ${s.hit10}; answer before the stale value ${s.currentFirst} of ${s.withStale}`);
     console.log(`hits from another user: ${foreign}`);
   }
