@@ -52,6 +52,32 @@ test("an assistant's echo found through the turn before it ranks below that turn
   });
 });
 
+test("a reply that repeats the topics its source named, and no value of its own, ranks below the source; one with a value of its own does not", async () => {
+  await withEngine(async (engine) => {
+    const turn = (text: string, role: string, at: string) => engine.remember({ text, at, user: "ade", role, speaker: role === "user" ? "ade" : "assistant", session: "s1" });
+    const intro = await turn(
+      "hiya! intro time. i'm ade, pharmacist in headingley, hours are tue-sat 9 to 6. gym is puregym in kirkstall, 25 pounds a month, mon and wed evenings. phone is on EE. my mum flies in from lagos on 14 March",
+      "user",
+      "2026-06-01T20:00:00Z",
+    );
+    // it names the gym, as the question does, and the 14 March the introduction gave: nothing of its own
+    const ack = await turn("Lovely to meet you, Ade! I've saved your work pattern, gym and phone details, plus your mum's visit from 14 March.", "assistant", "2026-06-01T20:01:00Z");
+    await turn("mostly reminders tbh", "user", "2026-06-01T20:02:00Z");
+    const ask = await turn("my gym class moved, can you note it", "user", "2026-06-02T09:00:00Z");
+    const noted = await turn("Noted: your gym class is on Thursday at 18:30 from 11 June.", "assistant", "2026-06-02T09:01:00Z");
+    const lexical = { k: 5, filter: { user: "ade" }, channels: ["bm25", "colbert", "recency"] as ("bm25" | "colbert" | "recency")[] };
+    const gym = await engine.recall("which gym am I with?", lexical);
+    const ids = gym.hits.map((h) => h.id);
+    assert.ok(ids.includes(ack.id), "the acknowledgement is still a hit");
+    assert.ok(ids.indexOf(intro.id) < ids.indexOf(ack.id), `the introduction first: ${JSON.stringify(gym.hits.map((h) => [h.text.slice(0, 30), h.adjustments.map((a) => a.reason)]))}`);
+    assert.ok(gym.hits.find((h) => h.id === ack.id)!.adjustments.some((a) => a.reason.startsWith(`an echo of ${intro.id}`)));
+    // the note gives a day, a time and a date its source did not: it answers for itself
+    const klass = await engine.recall("when is my gym class?", lexical);
+    assert.ok(klass.hits.some((h) => h.id === ask.id) && klass.hits.some((h) => h.id === noted.id));
+    assert.ok(!klass.hits.find((h) => h.id === noted.id)!.adjustments.some((a) => a.reason.startsWith("an echo")), "the note answers for itself");
+  });
+});
+
 test("a question about a former value ranks the replaced memory first; one about the present ranks it below", async () => {
   await withEngine(async (engine) => {
     const say = (text: string, at: string) => engine.remember({ text, at, user: "ivo", role: "user", speaker: "ivo" });
