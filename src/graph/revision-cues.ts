@@ -277,7 +277,9 @@ function markerCues(older: Parsed, newer: Parsed): Cue[] {
     }
     // "from June", "starting Monday", "as of next week": a new state takes effect then
     const effect = t.lower === "from" || t.lower === "starting" || t.lower === "effective" || (t.lower === "of" && tokens[i - 1]?.lower === "as");
-    if (effect && isTimeWord(tokens[i + 1]?.lower ?? "")) out.push({ name: `${t.lower} ${tokens[i + 1].lower}`, kind: "state", weight: 0.3 });
+    // (a date the older memory gives effect from too is the same change, told again: "from april the flat is 2950" →
+    // "Updated: your rent is 2950 from April")
+    if (effect && isTimeWord(tokens[i + 1]?.lower ?? "") && !has(older, [t.lower, tokens[i + 1].lower])) out.push({ name: `${t.lower} ${tokens[i + 1].lower}`, kind: "state", weight: 0.3 });
     // "a new running coach": a new one of something the older memory named
     if (t.lower === "new") {
       const phrase = phraseAt(tokens, i + 1).filter((k) => tokens[k].pos === "NOUN" || tokens[k].pos === "PROPN");

@@ -93,13 +93,16 @@ export function valueChange(older: Parsed, newer: Parsed, stopped: (t: Token) =>
   const a = valuesOf(older, stopped);
   const b = valuesOf(newer, stopped);
   const said = new Set(b.map((v) => v.value));
+  // a value the older memory gives already is not another one ("from next week Wednesdays, not Mondays" → "Noted:
+  // Wednesdays from next week")
+  const before = new Set(a.map((v) => v.value));
   // one date (or time of day) in each: the same slot, whatever words stand before it
   const only = (vs: Value[], kind: Kind) => vs.filter((v) => v.kind === kind).length === 1;
   let text: string | null = null;
   for (const x of a) {
     if (said.has(x.value) || text) continue;
     for (const y of b) {
-      if (x.value === y.value || (x.cls ?? -1) !== (y.cls ?? -1)) continue;
+      if (x.value === y.value || before.has(y.value) || (x.cls ?? -1) !== (y.cls ?? -1)) continue;
       if (x.cls !== undefined) {
         text = `${x.value} → ${y.value}`;
         break;

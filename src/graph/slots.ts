@@ -322,12 +322,16 @@ export function compareStatements(older: Statement, newer: Statement): SlotVerdi
   return confirmed ? { kind: "confirms", attribute: confirmed } : null;
 }
 
+/** Stems of the parts of a day, near many values of a habit without naming what the habit is. */
+const PARTS_OF_DAY = new Set(["morn", "afternoon", "even", "night", "lunchtim"]);
+
 /**
  * What two values of one kind are both of, or null: a common noun near both ("rent", "dose"), or two words
  * near both. One name alone is not enough: a person's town stands beside most of their dates and amounts.
  */
 function sameThing(o: Slot, n: Slot, kept = false): string | null {
-  const shared = [...n.near].filter((w) => o.near.has(w));
+  // a part of the day is when, not what: choir on Tuesday evenings and reading on Friday evenings are two things
+  const shared = [...n.near].filter((w) => o.near.has(w) && !PARTS_OF_DAY.has(w));
   // two things named and no name in common: two things of one kind (the Lisbon trip and the Edinburgh one); a habit
   // is one thing wherever it is held ("five-a-side is tuesdays at Cardiff Met" → "thursdays, PlayZone")
   if (!(o.recurs && n.recurs) && o.bound.size && n.bound.size && ![...n.bound].some((w) => o.near.has(w))) return null;
