@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { defaultGloveEmbedder, evaluate, openMemory, parseInstant, scratchStores, type MemoryInput } from "../src/index.js";
 import { loadJsonl } from "../src/eval/readers/jsonl.js";
-import { asksForCurrentValue, valuesIn } from "../src/query/later-values.js";
+import { askedStems, asksForCurrentValue, valuesIn } from "../src/query/later-values.js";
 import { tempDir } from "./helpers.js";
 
 const NOW = parseInstant("now", "2026-05-30T12:00:00Z");
@@ -36,6 +36,15 @@ test("values of each kind are read off a sentence", () => {
     weekday: ["tuesday"],
     "count:interview": ["5"],
   });
+});
+
+test("a day is not what a number counts, and 'how much' names no word of the thing asked", () => {
+  // "coffee number 3 today, maybe too much" gave a count of days and held the question's "much": it was raised as
+  // the answer to "how much is the flat costing me per month?"
+  assert.deepEqual([...valuesIn("coffee number 3 today, maybe too much").keys()], []);
+  assert.deepEqual([...valuesIn("I had 3 coffees today").keys()], ["count:coffe"]);
+  assert.deepEqual([...askedStems("how much is the flat costing me per month?")].sort(), ["cost", "flat", "month", "per"]);
+  assert.ok(askedStems("how long is the long-term lease?").has("long"), "a word of the thing stays");
 });
 
 test("a later value of what the question asks ranks above the earlier one, with its reason", async () => {

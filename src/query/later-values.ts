@@ -20,7 +20,7 @@
  * not seen the rule: 8/24 → 10/24 and 11/24 → 12/24, their control questions unchanged. LoCoMo and MADial unchanged.
  */
 import { stemmer } from "stemmer";
-import { NUMBER_WORDS } from "../graph/revision-values.js";
+import { isTimeWord, NUMBER_WORDS } from "../graph/revision-values.js";
 import { sameScope } from "../model/scope.js";
 import type { HydratedChunk, Store } from "../ports/store.js";
 import { isStopWord } from "../text/stopwords.js";
@@ -71,7 +71,8 @@ export function valuesIn(sentence: string): Values {
   for (const m of rest.matchAll(COUNT)) {
     const unit = m[2].toLowerCase();
     // "the 1998 source" is a year, not a count
-    if (isStopWord(unit) || /^\d/.test(unit) || /^(?:19|20)\d\d$/.test(m[1])) continue;
+    // ("coffee number 3 today": a day is when, not what is counted)
+    if (isStopWord(unit) || /^\d/.test(unit) || /^(?:19|20)\d\d$/.test(m[1]) || isTimeWord(unit) || unit === "yesterday") continue;
     const n = NUMBER_WORDS.indexOf(m[1].toLowerCase());
     add(`count:${stemmer(unit)}`, n >= 0 ? String(n) : m[1]);
   }
@@ -182,7 +183,10 @@ const whoSaid = (c: HydratedChunk): string | null => c.memory.speaker?.toLowerCa
  * "before") or about every mention ("ever", "all") wants the earlier statements as much as the later ones.
  */
 /** The content stems a question asks about, without the words that only ask for the present. */
-export const askedStems = (question: string): Set<string> => new Set([...stems(question)].filter((s) => !PRESENT.has(s)));
+export const askedStems = (question: string): Set<string> => new Set([...stems(question.replace(HOW, " "))].filter((s) => !PRESENT.has(s)));
+
+/** "How much", "how many", "how long", "how often", "how far" ask for a kind of value: "much" is no word of the thing. */
+const HOW = /\bhow\s+(?:much|many|long|often|far)\b/gi;
 
 export function asksForCurrentValue(question: string): boolean {
   const q = question.toLowerCase();
