@@ -125,6 +125,12 @@ test("a later value of another thing, another speaker's or another scope's value
   ];
   const both = await ask(scoped, "What is my daily call quota for the weather API?");
   assert.ok(!moved(both), "nothing crosses a scope");
+  // a kind of value the question gives itself: another evening is another activity, not a later answer
+  const evenings = [
+    said("User", 2, "On Tuesday evenings I go to the ceramics workshop at the cultural centre."),
+    said("User", 9, "The library asked me to do the reading sessions at the cultural centre on Friday evenings."),
+  ];
+  assert.ok(!moved(await ask(evenings, "What do I do on Tuesday evenings at the cultural centre?")));
   // restated: the same value again is no change
   const restated = [
     said("User", 2, "My daily call quota for the weather API is 1,000 calls."),

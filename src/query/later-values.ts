@@ -130,9 +130,11 @@ function bestStatement(sentences: string[], asked: Set<string>): Statement | nul
 }
 
 /** A kind of value both give where the later gives one the earlier did not, and what changed ("percent 65 → 78"). */
-function changedValue(earlier: Statement, later: Statement, asked: ((kind: string) => boolean) | null): { kind: string; text: string } | null {
+function changedValue(earlier: Statement, later: Statement, asked: ((kind: string) => boolean) | null, fixed: Values): { kind: string; text: string } | null {
   for (const [kind, before] of earlier.values) {
-    if (asked && !asked(kind)) continue;
+    // a kind of value the question gives itself is not what it asks ("what do I do on Tuesday evenings?": a later
+    // Friday is another evening, not a new answer)
+    if ((asked && !asked(kind)) || fixed.has(kind)) continue;
     const after = later.values.get(kind);
     if (!after) continue;
     const fresh = [...after].filter((v) => !before.has(v));
@@ -219,13 +221,15 @@ function namesIn(question: string): Set<string> {
   return new Set(words.slice(1).filter((w) => /^\p{Lu}\p{Ll}/u.test(w) && !/^I['’]/.test(w)).flatMap((w) => [...stems(w.replace(/['’]s$/, ""))]));
 }
 
-export async function orderLaterValues(store: Pick<Store, "hydrate">, question: string, ranked: Annotated[], k: number, o: LaterValueOptions): Promise<Annotated[]> {
+/** `whole`: the question with its time words (`question` is read without them), for the values it gives itself. */
+export async function orderLaterValues(store: Pick<Store, "hydrate">, question: string, ranked: Annotated[], k: number, o: LaterValueOptions, whole = question): Promise<Annotated[]> {
   if (o.depth <= 0 || ranked.length < 2 || !asksForCurrentValue(question)) return ranked;
   const asked = askedStems(question);
   if (asked.size === 0) return ranked;
   const pool = ranked.slice(0, o.depth * k);
   const kinds = kindsAsked(question);
   const names = namesIn(question);
+  const fixed = valuesIn(whole);
   const chunks = await store.hydrate(pool.map((a) => a.chunkId));
   const said = new Map<string, Statement>();
   for (const a of pool) {
@@ -246,7 +250,7 @@ export async function orderLaterValues(store: Pick<Store, "hydrate">, question: 
       if (!l || later === earlier || later.score > earlier.score || at(later) <= at(earlier)) continue;
       const cl = chunks.get(later.chunkId)!;
       if (whoSaid(cl) !== whoSaid(ce) || !sameScope(cl.memory, ce.memory)) continue;
-      const change = changedValue(e, l, kinds);
+      const change = changedValue(e, l, kinds, fixed);
       if (!change || !sameSlot(e, l, change.kind, asked, names)) continue;
       const delta = earlier.score - later.score + Number.EPSILON * Math.max(1, earlier.score) * 4;
       later.score += delta;

@@ -212,7 +212,7 @@ export async function search(deps: SearchDeps, text: string, opts: ResolvedRecal
     const mentioned = await step("later-mentions", revised, (a) => laterMentionsFirst(deps.store, lexical, a, opts.filter, graphTime, admissible));
     // a standing attribute asked about ("where do I work now?"): its latest statement first
     const present = await step("current-attribute", mentioned, (a) => currentAttributeFirst(deps.store, lexical, a, opts.filter, graphTime, admissible));
-    const later = await step("later-values", present, (a) => orderLaterValues(deps.store, lexical, a, opts.k, deps.laterValues));
+    const later = await step("later-values", present, (a) => orderLaterValues(deps.store, lexical, a, opts.k, deps.laterValues, text));
     // a question about a former value: the replaced memories above the rest of the head
     const former = await step("former-values", later, (a) => formerValuesFirst(lexical, a));
     // a request for help: the standing instructions and preferences it falls under among the first hits
