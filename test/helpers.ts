@@ -73,11 +73,15 @@ const RUN_ENV = new Set(["CASCADE_DB", "CASCADE_TOKEN", "CASCADE_DEBUG", "CASCAD
  * modules, the tagger and the word vectors: 0.5–0.9 s of CPU each). For a test whose subject is what a command
  * prints or refuses. What only a process has stays with cli()/cliAsync(): signals, a killed or timed-out run, a
  * closed or full stdout, a terminal, the working directory, and variables read at start (only RUN_ENV may be
- * given here; the SDK reads the others from this process's environment). Runs may overlap: each has its own sinks.
+ * given here, others only with the value this process has: the SDK reads them from this process's environment).
+ * Runs may overlap: each has its own sinks.
  */
 export async function cliHere(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
   if (process.env.CASCADE_TEST_CLI) return cliAsync(args, options);
-  for (const name of Object.keys(options.env ?? {})) if (!RUN_ENV.has(name)) throw new Error(`cliHere: ${name} is read by the SDK at start; run the CLI as a process (cli)`);
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    // a variable the SDK reads may be given only with the value this process already has (set before the SDK loaded)
+    if (!RUN_ENV.has(name) && process.env[name] !== value) throw new Error(`cliHere: ${name} is read by the SDK at start; run the CLI as a process (cli)`);
+  }
   const { run } = await import("../src/surfaces/cli/run.js");
   const sink = () => {
     const chunks: string[] = [];
