@@ -66,6 +66,8 @@ export function cli(args: string[], options: { input?: string; env?: Record<stri
 
 /** The variables the CLI itself reads from its run's environment (surfaces/cli/io.ts); the SDK reads process.env. */
 const RUN_ENV = new Set(["CASCADE_DB", "CASCADE_TOKEN", "CASCADE_DEBUG", "CASCADE_MIGRATE_PAUSE_AFTER"]);
+/** Commands that own the process they run in. */
+const PROCESS_COMMANDS = new Set(["bench", "serve", "mcp"]);
 
 /**
  * `cascade ARGS` run in this process (surfaces/cli/run.ts) with sinks for its stdout and stderr: the same parsing,
@@ -82,6 +84,9 @@ export async function cliHere(args: string[], options: { input?: string; env?: R
     // a variable the SDK reads may be given only with the value this process already has (set before the SDK loaded)
     if (!RUN_ENV.has(name) && process.env[name] !== value) throw new Error(`cliHere: ${name} is read by the SDK at start; run the CLI as a process (cli)`);
   }
+  // bench and serve set V8's heap growth for the process they own, mcp and serve hold it until they are stopped
+  const owner = args.find((a) => PROCESS_COMMANDS.has(a));
+  if (owner) throw new Error(`cliHere: ${owner} owns the process it runs in; run it as a process (cli)`);
   const { run } = await import("../src/surfaces/cli/run.js");
   const sink = () => {
     const chunks: string[] = [];
