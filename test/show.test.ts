@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { MemorySpace, parseInstant } from "../src/index.js";
 import { startHttpServer } from "../src/surfaces/http/serve.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 const NOW = "2026-06-20T09:00:00Z";
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
@@ -33,10 +33,10 @@ test("cascade show: a superseded memory says so first, with its successor and it
   assert.deepEqual([run("show", now, "--json").json.status, run("show", now, "--json").json.supersedes], ["current", [old]]);
 });
 
-test("cascade show names the namespace it read from", () => {
+test("cascade show names the namespace it read from", async () => {
   const db = join(tempDir(), "ns.db");
   const id = cli(["--db", db, "--namespace", "work", "add", "Standup moved to 9:30", "--json"]).json.id as string;
-  assert.match(cli(["--db", db, "--namespace", "work", "show", id]).stdout, /\nnamespace   work\n/);
+  assert.match((await cliHere(["--db", db, "--namespace", "work", "show", id])).stdout, /\nnamespace   work\n/);
 });
 
 test("GET /v1/memories/{id} and MCP memory_get carry status, successor and scope", async () => {
