@@ -19,18 +19,21 @@ function household() {
   const run = (...args: string[]) => cli(["--db", db, "--now", NOW, ...args]);
   const old = run("add", "Prefers window seats on flights", "--user", "alice", "--agent", "travel", "--at", "2026-05-01", "--json").json.id as string;
   const now = run("add", "Prefers aisle seats on flights", "--user", "alice", "--agent", "travel", "--at", "2026-06-01", "--supersedes", old, "--json").json.id as string;
-  return { db, run, old, now };
+  const here = (...args: string[]) => cliHere(["--db", db, "--now", NOW, ...args]);
+  return { db, run, here, old, now };
 }
 
-test("cascade show: a superseded memory says so first, with its successor and its scope; --json carries the same", () => {
-  const { run, old, now } = household();
+test("cascade show: a superseded memory says so first, with its successor and its scope; --json carries the same", async () => {
+  // the first show a CLI process, the others the CLI in this process (helpers cliHere: the same output and exit code)
+  const { run, here, old, now } = household();
   const human = run("show", old).stdout;
   assert.match(human, new RegExp(`^id {10}${old}\nstatus {6}SUPERSEDED by ${now}\n`));
   assert.match(human, /\nuser {8}alice\nagent {7}travel\n/);
-  assert.match(run("show", now).stdout, new RegExp(`\nstatus {6}current\nsupersedes  ${old}\n`));
-  const json = run("show", old, "--json").json;
+  assert.match((await here("show", now)).stdout, new RegExp(`\nstatus {6}current\nsupersedes  ${old}\n`));
+  const json = (await here("show", old, "--json")).json;
   assert.deepEqual([json.status, json.superseded_by, json.supersedes, json.user, json.agent], ["superseded", [now], [], "alice", "travel"]);
-  assert.deepEqual([run("show", now, "--json").json.status, run("show", now, "--json").json.supersedes], ["current", [old]]);
+  const shown = (await here("show", now, "--json")).json;
+  assert.deepEqual([shown.status, shown.supersedes], ["current", [old]]);
 });
 
 test("cascade show names the namespace it read from", async () => {
