@@ -14,18 +14,19 @@ import { cli, cliHere, tempDir } from "./helpers.js";
 const NOW = "2026-06-20T09:00:00Z";
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
 
-function household() {
+/** Two memories of Alice's, the second superseding the first, added through the CLI in this process (helpers cliHere). */
+async function household() {
   const db = join(tempDir(), "show.db");
   const run = (...args: string[]) => cli(["--db", db, "--now", NOW, ...args]);
-  const old = run("add", "Prefers window seats on flights", "--user", "alice", "--agent", "travel", "--at", "2026-05-01", "--json").json.id as string;
-  const now = run("add", "Prefers aisle seats on flights", "--user", "alice", "--agent", "travel", "--at", "2026-06-01", "--supersedes", old, "--json").json.id as string;
   const here = (...args: string[]) => cliHere(["--db", db, "--now", NOW, ...args]);
+  const old = (await here("add", "Prefers window seats on flights", "--user", "alice", "--agent", "travel", "--at", "2026-05-01", "--json")).json.id as string;
+  const now = (await here("add", "Prefers aisle seats on flights", "--user", "alice", "--agent", "travel", "--at", "2026-06-01", "--supersedes", old, "--json")).json.id as string;
   return { db, run, here, old, now };
 }
 
 test("cascade show: a superseded memory says so first, with its successor and its scope; --json carries the same", async () => {
   // the first show a CLI process, the others the CLI in this process (helpers cliHere: the same output and exit code)
-  const { run, here, old, now } = household();
+  const { run, here, old, now } = await household();
   const human = run("show", old).stdout;
   assert.match(human, new RegExp(`^id {10}${old}\nstatus {6}SUPERSEDED by ${now}\n`));
   assert.match(human, /\nuser {8}alice\nagent {7}travel\n/);
@@ -43,7 +44,7 @@ test("cascade show names the namespace it read from", async () => {
 });
 
 test("GET /v1/memories/{id} and MCP memory_get carry status, successor and scope", async () => {
-  const { db, old, now } = household();
+  const { db, old, now } = await household();
   const server = await startHttpServer(new MemorySpace(db, { now: parseInstant("now", NOW) }), { host: "127.0.0.1", port: 0 });
   try {
     const got = (await (await fetch(`${server.url}/v1/memories/${old}`)).json()) as Record<string, unknown>;
