@@ -17,7 +17,7 @@ const CAP = "3000"; // pages of 4 KiB: 12 MB, room for every memory here and not
 process.env.CASCADE_SQLITE_MAX_PAGES = CAP; // read when the SQLite backend loads: before the engine is imported
 const { openMemory, MemorySpace } = await import("../src/index.js");
 const { startHttpServer } = await import("../src/surfaces/http/serve.js");
-const { cli, tempDir } = await import("./helpers.js");
+const { cli, cliHere, tempDir } = await import("./helpers.js");
 
 const NOW = "2026-11-20T12:00:00Z";
 const FIRST = { text: "My flight to Oslo is on Monday with Ingrid.", at: "2026-11-01T09:00:00Z" };
@@ -41,12 +41,12 @@ const count = (db: string, sql: string) => {
   }
 };
 
-test("cascade add: a disk full after the commit is a warning on the stored memory, exit 0, never 'nothing was written'", () => {
+test("cascade add: a disk full after the commit is a warning on the stored memory, exit 0, never 'nothing was written'", async () => {
   const db = join(tempDir(), "memory.db");
   const env = { CASCADE_SQLITE_MAX_PAGES: CAP };
   assert.equal(cli(["--db", db, "--now", NOW, "add", FIRST.text, "--at", FIRST.at], { env }).status, 0);
   fillOnDetection(db);
-  const r = cli(["--db", db, "--now", NOW, "add", SECOND.text, "--at", SECOND.at], { env });
+  const r = await cliHere(["--db", db, "--now", NOW, "add", SECOND.text, "--at", SECOND.at], { env });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stderr, "");
   const [first, ...rest] = r.stdout.trim().split("\n");
@@ -55,13 +55,13 @@ test("cascade add: a disk full after the commit is a warning on the stored memor
   const id = /^remembered (m_\w+)/.exec(first)![1];
   assert.equal(count(db, "SELECT count(*) AS n FROM memories WHERE kind <> 'summary'"), 2, "stored once");
   // the same answer as JSON: the id to look at, the warning
-  const again = cli(["--db", db, "--now", NOW, "add", "My flight to Oslo moved to Wednesday, Ingrid says.", "--at", "2026-11-03T09:00:00Z", "--json"], { env });
+  const again = await cliHere(["--db", db, "--now", NOW, "add", "My flight to Oslo moved to Wednesday, Ingrid says.", "--at", "2026-11-03T09:00:00Z", "--json"], { env });
   assert.equal(again.status, 0, again.stderr);
   const json = again.json as { id: string; warnings: { step: string; reason: string }[] };
   assert.match(json.id, /^m_/);
   assert.deepEqual(json.warnings.map((w) => w.step), ["revisions"]);
   assert.match(json.warnings[0].reason, /full \(SQLITE_FULL\) after the memory was stored/);
-  const shown = cli(["--db", db, "show", id, "--json"]);
+  const shown = await cliHere(["--db", db, "show", id, "--json"]);
   assert.equal(shown.status, 0, shown.stderr);
   assert.equal((shown.json as { text: string }).text, SECOND.text);
 });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
 import { agreementWeights } from "../src/fuse/agreement.js";
 import { DEMO_NOW, type Ranked } from "../src/index.js";
-import { cli, demoEngine } from "./helpers.js";
+import { cli, cliHere, demoEngine } from "./helpers.js";
 
 const list = (...memoryIds: string[]): Ranked[] => memoryIds.map((memoryId, i) => ({ memoryId, chunkId: i + 1, score: 100 - i }));
 
@@ -71,11 +71,11 @@ describe("search with agreement", async () => {
     await assert.rejects(engine.recall("pool", { agreement: "yes" as unknown as boolean }), /agreement/);
   });
 
-  test("the CLI's --agreement shows each compared channel's base weight, factor and shared count after the hits", () => {
+  test("the CLI's --agreement shows each compared channel's base weight, factor and shared count after the hits", async () => {
     const on = cli(["--db", path, "search", "postgres connection pool", "--agreement", "--now", now]);
     assert.equal(on.status, 0, on.stderr);
     assert.match(on.stdout, /bm25 \d+ in [\d.]+ ms \(weight [\d.]+ × [\d.]+: \d+\/\d+ of its top shared\)/);
-    const off = cli(["--db", path, "search", "postgres connection pool", "--no-agreement", "--now", now]);
+    const off = await cliHere(["--db", path, "search", "postgres connection pool", "--no-agreement", "--now", now]);
     assert.doesNotMatch(off.stdout, /of its top shared/);
   });
 });

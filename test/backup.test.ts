@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { openMemory } from "../src/index.js";
-import { cli, serve, tempDir } from "./helpers.js";
+import { cli, cliHere, serve, tempDir } from "./helpers.js";
 
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
 const NOW = ["--now", "2026-06-20T09:00:00Z"];
@@ -92,10 +92,10 @@ describe("cascade backup", () => {
     }
   });
 
-  test("mistakes are one line and exit 2, and change nothing", () => {
+  test("mistakes are one line and exit 2, and change nothing", async () => {
     const dir = tempDir();
     const db = join(dir, "s.db");
-    assert.equal(cli(["--db", db, ...NOW, "add", "A note to back up."]).status, 0);
+    assert.equal((await cliHere(["--db", db, ...NOW, "add", "A note to back up."])).status, 0);
     const taken = join(dir, "taken.db");
     writeFileSync(taken, "keep me");
     const over = cli(["--db", db, "backup", taken]);
@@ -103,11 +103,11 @@ describe("cascade backup", () => {
     assert.match(over.stderr, /path: .*taken\.db already exists; back up to a new path/);
     assert.equal(over.stderr.trim().split("\n").length, 1);
     assert.equal(readFileSync(taken, "utf8"), "keep me");
-    const none = cli(["--db", join(dir, "missing.db"), "backup", join(dir, "b.db")]);
+    const none = await cliHere(["--db", join(dir, "missing.db"), "backup", join(dir, "b.db")]);
     assert.notEqual(none.status, 0);
     assert.match(none.stderr, /no store at .*missing\.db/);
     assert.ok(!existsSync(join(dir, "b.db")) && !existsSync(join(dir, "missing.db")));
-    const pg = cli(["--db", "postgres://127.0.0.1:1/x", "backup", join(dir, "c.db")]);
+    const pg = await cliHere(["--db", "postgres://127.0.0.1:1/x", "backup", join(dir, "c.db")]);
     assert.notEqual(pg.status, 0);
     assert.match(pg.stderr, /pg_dump/);
   });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { locomoDate, toLocomo } from "../bench/beam-to-locomo.js";
 import { DATASET_READERS, defaultGloveEmbedder, evaluate, scratchStores, updateFirst } from "../src/index.js";
-import { cli, evalRefusedHere, tempDir } from "./helpers.js";
+import { cli, cliHere, evalRefusedHere, tempDir } from "./helpers.js";
 import { tinyBeamChat, tinyBeamQuestions, writeBeamChat } from "./fixtures/tiny-beam.js";
 
 test("eval beam reads a chat: one session per batch dated by its anchor, role and speaker, markers stripped, every evidence form", () => {
@@ -99,13 +99,13 @@ test("bench/beam-to-locomo writes a LoCoMo file that eval locomo reads back to t
   assert.equal(locomoDate("2024-04-02T13:05:00Z"), "1:05 pm on 2 April, 2024");
 });
 
-test("eval --cv's default scores what eval scores, summaries included (the pyramid is built before the settings search)", () => {
+test("eval --cv's default scores what eval scores, summaries included (the pyramid is built before the settings search)", async () => {
   const dir = tempDir();
   writeBeamChat(dir, "1");
   writeBeamChat(dir, "2");
   const grid = join(tempDir(), "grid.json");
   writeFileSync(grid, JSON.stringify([{ name: "default" }]));
-  const plain = cli(["eval", "beam", dir, "--no-ablation", "--json"]);
+  const plain = await cliHere(["eval", "beam", dir, "--no-ablation", "--json"]);
   const cv = cli(["eval", "beam", dir, "--no-ablation", "--cv", "--grid", grid, "--json"]);
   assert.equal(cv.status, 0, cv.stderr);
   const { update_first, ...metrics } = plain.json.overall;
@@ -114,7 +114,7 @@ test("eval --cv's default scores what eval scores, summaries included (the pyram
   assert.deepEqual(cv.json.overall.default, metrics);
 });
 
-test("eval beam: a reference given as message ids is evidence; in BEAM's own tree a chat it cannot use is skipped with one line, the rest evaluated", () => {
+test("eval beam: a reference given as message ids is evidence; in BEAM's own tree a chat it cannot use is skipped with one line, the rest evaluated", async () => {
   const dir = tempDir();
   const questions = { ...tinyBeamQuestions, event_ordering: [{ question: "In what order did the budget change?", source_chat_ids: [2, 4], conversation_references: [2, [4]] }] };
   writeBeamChat(join(dir, "chats", "100K"), "1", tinyBeamChat, questions);
@@ -137,7 +137,7 @@ test("eval beam: a reference given as message ids is evidence; in BEAM's own tre
   const lines = c.stderr.split("\n").filter((l) => l.startsWith("cascade: "));
   assert.deepEqual(lines.map((l) => l.replace(dir, "DIR")), ["cascade: eval: skipped chats/100K/2/probing_questions.json.knowledge_update.0.conversation_references: Invalid input", "cascade: eval: skipped DIR/chats/10M/1/chat.json is missing"]);
   // a chat named alone is the user's choice: its fault is the error, exit 2 and one line
-  const alone = cli(["eval", "beam", join(dir, "chats", "10M", "1")]);
+  const alone = await cliHere(["eval", "beam", join(dir, "chats", "10M", "1")]);
   assert.equal(alone.status, 2);
   assert.equal(alone.stderr.trim(), `cascade: eval: ${join(dir, "chats", "10M", "1", "chat.json")} is missing`);
 });

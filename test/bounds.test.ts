@@ -11,7 +11,7 @@ import { filterCondition } from "../src/backends/sqlite/filter-sql.js";
 import { StatementCache } from "../src/backends/sqlite/statement-cache.js";
 import { matchesLquery, parseLquery } from "../src/topics/lquery.js";
 import { startHttpServer, type RunningServer } from "../src/surfaces/http/serve.js";
-import { cli, emptyEngine, tempDir } from "./helpers.js";
+import { cli, cliHere, emptyEngine, tempDir } from "./helpers.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
@@ -126,9 +126,9 @@ test("through the CLI and MCP: the same refusals, and the tree still lists", asy
   const add = cli(["--db", db, "add", "x", "--topic", deep, "--json"]);
   assert.equal(add.status, 2);
   assert.match(add.json.error.message, /^topic: a topic path has at most 500 characters/);
-  const search = cli(["--db", db, "search", "x", "--match", Array(600).fill("*").join("."), "--json"]);
+  const search = await cliHere(["--db", db, "search", "x", "--match", Array(600).fill("*").join("."), "--json"]);
   assert.equal(search.status, 2);
-  const meta = cli(["--db", db, "add", "x", "--metadata", JSON.stringify(nested(100)), "--json"]);
+  const meta = await cliHere(["--db", db, "add", "x", "--metadata", JSON.stringify(nested(100)), "--json"]);
   assert.equal(meta.status, 2);
 
   const client = new Client({ name: "bounds-test", version: "1.0.0" });

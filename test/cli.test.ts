@@ -3,13 +3,16 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { CHANNEL_NAMES, demoCorpus, openMemory, parseInstant } from "../src/index.js";
-import { cli, cliAll, tempDir } from "./helpers.js";
+import { cli, cliAll, cliHere, tempDir } from "./helpers.js";
 
 const NOW = "2026-06-20T09:00:00Z";
 
 describe("cascade CLI", () => {
   const db = join(tempDir(), "cli.db");
-  const run = (...args: string[]) => cli([...args, "--db", db, "--now", NOW]);
+  // a CLI process where the test's subject is one (the first add, the refused forget's exit code, one search's usage
+  // error); the rest run in this process (helpers cliHere: the same output and exit code)
+  const proc = (...args: string[]) => cli([...args, "--db", db, "--now", NOW]);
+  const run = (...args: string[]) => cliHere([...args, "--db", db, "--now", NOW]);
   /** A memory the test needs beside the one it adds with the CLI, written in this process (no CLI process of its own). */
   const beside = async (text: string, speaker?: string) => {
     const engine = await openMemory({ path: db, now: parseInstant("now", NOW) });
@@ -21,13 +24,13 @@ describe("cascade CLI", () => {
   };
 
   test("add → search → show → forget, with --json", async () => {
-    const added = run("add", "The worker crashed with ECONNRESET during failover", "--title", "Failover crash", "--tags", "incident,postgres", "--topic", "ops.incidents", "--at", "2026-02-12T08:55:00Z", "--json");
+    const added = proc("add", "The worker crashed with ECONNRESET during failover", "--title", "Failover crash", "--tags", "incident,postgres", "--topic", "ops.incidents", "--at", "2026-02-12T08:55:00Z", "--json");
     assert.equal(added.status, 0, added.stderr);
     assert.match(added.json.id, /^m_[0-9A-Z]{26}$/);
     assert.deepEqual({ ...added.json, id: undefined }, { id: undefined, kind: "note", topic: "ops.incidents", at: "2026-02-12T08:55:00Z", edges: [], suggestions: [] });
 
     await beside("Lunch on Friday is pizza", "Lena");
-    const found = run("search", "ECONNRESET", "-k", "5", "--json");
+    const found = await run("search", "ECONNRESET", "-k", "5", "--json");
     assert.equal(found.status, 0, found.stderr);
     assert.equal(found.stderr, "");
     const r = found.json;
@@ -42,16 +45,16 @@ describe("cascade CLI", () => {
     assert.equal(r.channels.curated.weight, 0.8);
     assert.equal(typeof r.took_ms, "number");
 
-    const shown = run("show", added.json.id, "--json");
+    const shown = await run("show", added.json.id, "--json");
     assert.equal(shown.json.title, "Failover crash");
     assert.deepEqual(shown.json.tags, ["incident", "postgres"]);
-    const human = run("show", added.json.id);
+    const human = await run("show", added.json.id);
     assert.match(human.stdout, /title\s+Failover crash/);
 
-    const forgot = run("forget", added.json.id, "--json");
+    const forgot = await run("forget", added.json.id, "--json");
     // the pyramid kept its day, week and month: they quoted it, and are rebuilt (here: emptied) before forget returns
     assert.deepEqual(forgot.json, { id: added.json.id, forgotten: true, summaries_rebuilt: 3 });
-    const again = run("forget", added.json.id, "--json");
+    const again = proc("forget", added.json.id, "--json");
     assert.equal(again.status, 2);
     assert.deepEqual(again.json.error.code, "NOT_FOUND");
     assert.equal(again.stderr.trim().split("\n").length, 1);
@@ -59,7 +62,7 @@ describe("cascade CLI", () => {
 
   test("search flags: channels, weights, rrf-k", async () => {
     await beside("Kubernetes upgrade planned for the weekend");
-    const r = run("search", "kubernetes upgrade", "--channels", "bm25,dense", "--weight", "bm25=2", "--rrf-k", "10", "--json").json;
+    const r = (await run("search", "kubernetes upgrade", "--channels", "bm25,dense", "--weight", "bm25=2", "--rrf-k", "10", "--json")).json;
     assert.deepEqual(Object.keys(r.channels).sort(), ["bm25", "dense"]);
     assert.equal(r.channels.bm25.weight, 2);
     assert.equal(r.rrf_k, 10);
@@ -82,8 +85,10 @@ describe("cascade CLI", () => {
       [["add", "x", "--now", "soon"], /--now: "soon" is not an ISO 8601/],
       [["frobnicate"], /unknown command 'frobnicate'/],
     ];
-    // none of them writes: the 24 processes run side by side
-    const results = await cliAll(cases.flatMap(([args]) => [[...args, "--db", db], [...args, "--db", db, "--json"]]));
+    // the first case's two runs are CLI processes, the others run in this process (the same output and exit code):
+    // none of them writes
+    const runs = cases.flatMap(([args]) => [[...args, "--db", db], [...args, "--db", db, "--json"]]);
+    const results = [...(await cliAll(runs.slice(0, 2))), ...(await Promise.all(runs.slice(2).map((args) => cliHere(args))))];
     for (const [i, [args, message]] of cases.entries()) {
       const [plain, json] = results.slice(2 * i, 2 * i + 2);
       assert.equal(plain.status, 2, `${args.join(" ")}: ${plain.stderr}`);
@@ -121,17 +126,17 @@ describe("cascade CLI", () => {
     assert.match(r.json.failed[1].error, /text: cannot be empty/);
     assert.match(r.json.failed[3].error, /at: /);
     // again: what was stored is skipped, the same lines fail (exit 1); a file where every line fails is exit 2
-    const again = cli(["import", file, "--db", importDb]);
+    const again = await cliHere(["import", file, "--db", importDb]);
     assert.equal(again.status, 1);
     assert.match(again.stdout, /^imported 0, skipped 2 already stored, failed 4\n/);
     const allBad = join(dir, "bad.jsonl");
     writeFileSync(allBad, ["{ not json", JSON.stringify({ txt: "typo" })].join("\n"));
-    const none = cli(["import", allBad, "--db", importDb]);
+    const none = await cliHere(["import", allBad, "--db", importDb]);
     assert.equal(none.status, 2, "every line failed: exit 2");
     assert.match(none.stdout, /^imported 0, skipped 0 already stored, failed 2\n/);
     const good = join(dir, "good.jsonl");
     writeFileSync(good, JSON.stringify({ text: "Rollback plan approved" }));
-    assert.equal(cli(["import", good, "--db", importDb]).status, 0, "every line stored: exit 0");
+    assert.equal((await cliHere(["import", good, "--db", importDb])).status, 0, "every line stored: exit 0");
     // what the imports stored, read in this process (search and show --json are the SDK's answers, printed)
     const engine = await openMemory({ path: importDb });
     try {
@@ -144,7 +149,7 @@ describe("cascade CLI", () => {
   });
 
   test("demo runs on a temporary store and shows fused hits with their channels", async () => {
-    const [r, j] = await cliAll([["demo"], ["demo", "--json"]]);
+    const [r, j] = [cli(["demo"]), await cliHere(["demo", "--json"])];
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /Loaded 30 memories/);
     assert.match(r.stdout, /\[bm25#\d+ dense#\d+/);
@@ -162,7 +167,7 @@ test("the config file switches engine features (here: revision detection) and is
   const db = join(dir, "cfg.db");
   const off = join(dir, "off.json");
   writeFileSync(off, JSON.stringify({ engine: { detection: { enabled: false } }, search: { k: 3 } }));
-  const run = (...args: string[]) => cli([...args, "--db", db, "--now", NOW, "--json"]);
+  const run = async (...args: string[]) => (await cliHere([...args, "--db", db, "--now", NOW, "--json"])).json;
   // the edges each add drew, read in this process (`history --json` prints engine.history's answer as it is)
   const edges = async (id: string) => {
     const engine = await openMemory({ path: db, now: parseInstant("now", NOW) });
@@ -172,12 +177,12 @@ test("the config file switches engine features (here: revision detection) and is
       await engine.close();
     }
   };
-  const a = run("add", "We raise the connection pool size to 50.", "--at", "2026-02-01").json;
-  const b = run("add", "We reverted the connection pool size back to 20.", "--at", "2026-06-01", "--config", off).json;
+  const a = await run("add", "We raise the connection pool size to 50.", "--at", "2026-02-01");
+  const b = await run("add", "We reverted the connection pool size back to 20.", "--at", "2026-06-01", "--config", off);
   assert.equal(await edges(b.id), 0, "detection was off for this add");
-  const c = run("add", "Actually we reverted the connection pool size back to 30.", "--at", "2026-06-02").json;
+  const c = await run("add", "Actually we reverted the connection pool size back to 30.", "--at", "2026-06-02");
   assert.ok((await edges(c.id)) >= 1, "and on by default");
-  assert.equal(run("search", "connection pool", "--config", off).json.k, 3);
+  assert.equal((await run("search", "connection pool", "--config", off)).k, 3);
   assert.ok(a.id);
 
   const bad = join(dir, "bad.json");
@@ -187,10 +192,10 @@ test("the config file switches engine features (here: revision detection) and is
   assert.match(r.stderr, /config\.engine\.demotion: /);
 });
 
-test("a transcript line that already names its speaker is not prefixed twice", () => {
+test("a transcript line that already names its speaker is not prefixed twice", async () => {
   const db = join(tempDir(), "speaker.db");
-  assert.equal(cli(["--db", db, "add", "Priya: the rollout is paused until Monday", "--speaker", "Priya"]).status, 0);
-  const out = cli(["--db", db, "search", "rollout paused"]).stdout;
+  assert.equal((await cliHere(["--db", db, "add", "Priya: the rollout is paused until Monday", "--speaker", "Priya"])).status, 0);
+  const out = (await cliHere(["--db", db, "search", "rollout paused"])).stdout;
   assert.match(out, /Priya: the rollout is paused/);
   assert.doesNotMatch(out, /Priya: Priya:/);
 });
@@ -200,7 +205,13 @@ test("--version, an unknown command (even with --help), a port out of range, the
   // `--version` alone is answered before the commands load; with a global flag beside it, Commander answers: the same
   const versions = [["--version"], ["-V"], ["--json", "--version"], ["--db", "x.db", "-V"]];
   const unknown = [["frobnicate"], ["frobnicate", "--help"], ["--db", "x.db", "frobnicate"]];
-  const [port, help, ...rest] = await cliAll([["serve", "--port", "99999"], ["--help"], ...versions, ...unknown]);
+  // processes: the port's refusal, `--version` alone (answered before anything loads) and `frobnicate --help`
+  // (Commander's own answer to --help); the rest in this process
+  const runs = [["serve", "--port", "99999"], ["--help"], ...versions, ...unknown];
+  const processes = new Set([0, 2, 2 + versions.length + 1]);
+  const here = await Promise.all(runs.map((args, i) => (processes.has(i) ? null : cliHere(args))));
+  const spawned = await cliAll(runs.filter((_, i) => processes.has(i)));
+  const [port, help, ...rest] = runs.map((_, i) => here[i] ?? spawned[[...processes].indexOf(i)]);
   for (const [i, args] of versions.entries()) {
     const v = rest[i];
     assert.deepEqual([v.status, v.stdout, v.stderr], [0, `${pkg.version}\n`, ""], args.join(" "));

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { spawnServer } from "../bench/spawn-server.js";
 import { openMemory } from "../src/index.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 const WRITER = new URL("./procs/writer.js", import.meta.url).pathname;
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
@@ -108,7 +108,7 @@ test("a lock held longer than the busy timeout is STORE_ERROR, and the import ex
     holder.exec("ROLLBACK");
     holder.close();
   }
-  const after = cli(["--db", db, "import", join(dir, "in.jsonl"), "--json"]);
+  const after = await cliHere(["--db", db, "import", join(dir, "in.jsonl"), "--json"]);
   assert.equal(after.status, 0, after.stderr);
   assert.equal(after.json.imported, 2);
 });

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { before, test } from "node:test";
 import Database from "better-sqlite3";
 import { openMemory, parseInstant } from "../src/index.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 const NOW = "2026-06-03T10:00:00Z";
 const now = parseInstant("now", NOW);
@@ -89,7 +89,7 @@ test("an index that disagrees with its table: the store opens, doctor reports ro
   }
 });
 
-test("200 flipped bytes: doctor still reports, says what a repair cannot fix, and add is refused", () => {
+test("200 flipped bytes: doctor still reports, says what a repair cannot fix, and add is refused", async () => {
   const path = join(tempDir(), "memory.db");
   copyFileSync(pristine, path);
   const db = new Database(path, { readonly: true });
@@ -102,7 +102,7 @@ test("200 flipped bytes: doctor still reports, says what a repair cannot fix, an
   flip(path, Array.from({ length: 200 }, () => (pages[Math.floor(rand() * pages.length)] - 1) * pageSize + Math.floor(rand() * pageSize)));
 
   for (const repair of [[], ["--repair"]]) {
-    const r = cli(["--db", path, "--now", NOW, "doctor", ...repair, "--json"]);
+    const r = await cliHere(["--db", path, "--now", NOW, "doctor", ...repair, "--json"]);
     assert.equal(r.status, 1, r.stderr);
     assert.equal(r.json.ok, false);
     assert.ok(r.json.checks.length >= 9, "every check reported");

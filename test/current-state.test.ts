@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { CascadeError, type CurrentStateJson } from "../src/index.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 import { openEverySurface, type EverySurface } from "./every-surface.js";
 
 const NOW = "2026-11-20T12:00:00Z";
@@ -82,7 +82,7 @@ describe("what is true now", () => {
     assert.equal(lines[1], `${id.munich}  "We moved: I now live in Munich, on Leopoldstrasse 5."  since 2026-11-12 [user maya]`);
     assert.equal(lines[2], `    replaced ${id.berlin} "I live in Berlin, on Torstrasse 12." (2026-11-01)`);
     assert.ok(!r.stdout.includes("Hamburg") && !r.stdout.includes("[object"), r.stdout);
-    const old = cli(["--db", db, "--now", NOW, "current", "--filter", "user=maya", "--as-of", "2026-11-05", "--json"]);
+    const old = await cliHere(["--db", db, "--now", NOW, "current", "--filter", "user=maya", "--as-of", "2026-11-05", "--json"]);
     assert.deepEqual(ids(old.json), [id.long, id.berlin]);
     assert.deepEqual(old.json, await s.engine.currentState({ filter: { user: "maya" }, asOf: "2026-11-05" }));
     for (const [flags, message] of [
@@ -90,7 +90,7 @@ describe("what is true now", () => {
       [["--as-of", "soonish"], `cascade: --as-of: "soonish" is not an ISO 8601 date or date-time (e.g. 2026-06-03 or 2026-06-03T10:00:00Z)`],
       [["--about", " "], "cascade: about: must not be empty: name an entity or say what about"],
     ] as const) {
-      const bad = cli(["--db", db, "current", ...flags]);
+      const bad = await cliHere(["--db", db, "current", ...flags]);
       assert.equal(bad.status, 2);
       assert.equal(bad.stderr, `${message}\n`);
     }

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { leaveOneOut, type Metrics } from "../src/index.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 const m = (r: number): Metrics => ({ "recall@5": r, "recall@10": r, "hit@10": r, "ndcg@10": r, mrr: r });
 
@@ -41,7 +41,7 @@ const conversation = (speaker: string, pet: string) => ({
   ],
 });
 
-test("eval --cv reports in-sample and cross-validated figures; --grid replaces the settings", () => {
+test("eval --cv reports in-sample and cross-validated figures; --grid replaces the settings", async () => {
   const dir = tempDir();
   writeFileSync(join(dir, "conv-1.json"), JSON.stringify(conversation("Ana", "Pixel")));
   writeFileSync(join(dir, "conv-2.json"), JSON.stringify(conversation("Cleo", "Dot")));
@@ -54,21 +54,21 @@ test("eval --cv reports in-sample and cross-validated figures; --grid replaces t
   assert.deepEqual(r.json.settings, ["default", "no-bm25"]);
   assert.equal(r.json.overall.folds.length, 2);
   assert.deepEqual(Object.keys(r.json.by_category), ["1", "4"]);
-  const plain = cli(["eval", "locomo", dir, "--json", "--no-ablation"]).json;
+  const plain = (await cliHere(["eval", "locomo", dir, "--json", "--no-ablation"])).json;
   assert.deepEqual(r.json.overall.default, plain.overall);
   assert.equal(r.json.by_channel.bm25.default["recall@10"], 1);
 
   const bad = join(other, "bad.json");
   writeFileSync(bad, JSON.stringify([{ name: "x", weights: 1 }]));
-  const refused = cli(["eval", "locomo", dir, "--cv", "--grid", bad]);
+  const refused = await cliHere(["eval", "locomo", dir, "--cv", "--grid", bad]);
   assert.equal(refused.status, 2);
   assert.match(refused.stderr, /--grid/);
 
   // the folds choose by another metric when asked; an unknown one is refused naming the flag
-  const byNdcg = cli(["eval", "locomo", dir, "--cv", "--grid", grid, "--select-by", "ndcg@10", "--json", "--no-ablation"]);
+  const byNdcg = await cliHere(["eval", "locomo", dir, "--cv", "--grid", grid, "--select-by", "ndcg@10", "--json", "--no-ablation"]);
   assert.equal(byNdcg.status, 0, byNdcg.stderr);
   assert.equal(byNdcg.json.select_by, "ndcg@10");
-  const unknown = cli(["eval", "locomo", dir, "--cv", "--select-by", "precision"]);
+  const unknown = await cliHere(["eval", "locomo", dir, "--cv", "--select-by", "precision"]);
   assert.equal(unknown.status, 2);
   assert.match(unknown.stderr.trim(), /^cascade: option '--select-by <metric>' argument 'precision' is invalid/);
 });

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { before, test } from "node:test";
 import { openMemory, parseInstant } from "../src/index.js";
 import { damageVector } from "./fixtures/damage-vector.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 const NOW = "2026-06-03T10:00:00Z";
 let pristine: string;
@@ -36,20 +36,23 @@ for (const [what, value, says] of [
   ["a blob of 3 bytes", "X'000102'", /chunk \d+ has 3 bytes where 400 belong/],
   ["a text", "'abc'", /chunk \d+ has not a vector/],
 ] as const) {
-  test(`a chunk's vector damaged to ${what}: search answers STORE_ERROR saying what and what repair can do; doctor counts it`, () => {
+  test(`a chunk's vector damaged to ${what}: search answers STORE_ERROR saying what and what repair can do; doctor counts it`, async () => {
     const db = damaged(value);
-    const r = cli(["search", "indexer work", "--db", db, "--now", NOW, "--json"]);
+    // one CLI process a damage (the first search, the second doctor, the third --repair), the others in this process
+    // (helpers cliHere: the same output and exit code)
+    const proc = (first: string) => (what === first ? cli : cliHere);
+    const r = await proc("NULL")(["search", "indexer work", "--db", db, "--now", NOW, "--json"]);
     assert.equal(r.status, 1, r.stderr);
     assert.equal(r.json?.error?.code, "STORE_ERROR", r.stdout);
     assert.match(r.json.error.message, /the store is damaged: /);
     assert.match(r.json.error.message, says);
     assert.match(r.json.error.message, /no repair can rebuild a vector: forget the memories they belong to and add them again/);
-    const doctor = cli(["doctor", "--db", db, "--now", NOW]);
+    const doctor = await proc("a blob of 3 bytes")(["doctor", "--db", db, "--now", NOW]);
     assert.equal(doctor.status, 1);
     assert.match(doctor.stdout, /FAILED +vector sizes: 1 vectors are not 100-d/);
-    const repaired = cli(["doctor", "--repair", "--db", db, "--now", NOW]);
+    const repaired = await proc("a text")(["doctor", "--repair", "--db", db, "--now", NOW]);
     assert.match(repaired.stdout, /FAILED +vector sizes: 1 vectors/);
-    const after = cli(["search", "indexer work", "--db", db, "--now", NOW, "--json"]);
+    const after = await cliHere(["search", "indexer work", "--db", db, "--now", NOW, "--json"]);
     assert.equal(after.json?.error?.code, "STORE_ERROR", "still STORE_ERROR after the repair, never INTERNAL");
   });
 }

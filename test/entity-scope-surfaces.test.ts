@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { join } from "node:path";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 import { openEverySurface, type EverySurface } from "./every-surface.js";
 
 const NOW = "2026-06-10T12:00:00Z";
@@ -41,15 +41,15 @@ test("entities --filter user=bob --query ros lists Bob's Ros, not Alice's Rosali
   assert.deepEqual(names((await surfaces.engine.entities({ query: "ros", filter: { user: "alice" } })).entities), ["Rosalind"]);
 });
 
-test("graph on Bob's memory shows Ros, not Rosalind", () => {
-  const graph = cli(["graph", bobsMemory, "--db", db, "--now", NOW, "--json"]);
+test("graph on Bob's memory shows Ros, not Rosalind", async () => {
+  const graph = await cliHere(["graph", bobsMemory, "--db", db, "--now", NOW, "--json"]);
   assert.equal(graph.status, 0, graph.stderr);
   const entities = graph.json.nodes.filter((n: { type: string }) => n.type === "entity").map((n: { name: string }) => n.name);
   assert.deepEqual(entities, ["Ros"]);
 });
 
-test("search Rosalind --filter user=bob does not reach Bob's memory through Alice's name", () => {
-  const search = cli(["search", "Rosalind", "--filter", "user=bob", "--db", db, "--now", NOW, "--json"]);
+test("search Rosalind --filter user=bob does not reach Bob's memory through Alice's name", async () => {
+  const search = await cliHere(["search", "Rosalind", "--filter", "user=bob", "--db", db, "--now", NOW, "--json"]);
   assert.equal(search.status, 0, search.stderr);
   assert.deepEqual(search.json.hits.map((h: { id: string }) => h.id), []);
 });

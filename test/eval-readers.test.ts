@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { DATASET_READERS, defaultGloveEmbedder, evaluate, scratchStores, updateFirst } from "../src/index.js";
-import { cli, evalRefusedHere as refusedHere, tempDir } from "./helpers.js";
+import { cli, cliHere, evalRefusedHere as refusedHere, tempDir } from "./helpers.js";
 import { tinyLocomo } from "./fixtures/tiny-locomo.js";
 import { tinyLongMemEval } from "./fixtures/tiny-longmemeval.js";
 import { tinyMadialDialogues, tinyMadialMemories } from "./fixtures/tiny-madial.js";
@@ -112,7 +112,7 @@ test("eval jsonl: a user's own memories and questions, any order; each mistake n
   refusedHere("jsonl", tempDir(), /holds no \.jsonl file/);
 });
 
-test("eval reports how many labelled updates detection linked by an edge, beside the edges it drew", () => {
+test("eval reports how many labelled updates detection linked by an edge, beside the edges it drew", async () => {
   const file = join(tempDir(), "updates.jsonl");
   writeFileSync(
     file,
@@ -125,14 +125,14 @@ test("eval reports how many labelled updates detection linked by an edge, beside
       { question: "When does the gym open?", evidence: ["m2", "m4"], update: { original: ["m2"], updated: ["m4"] } },
     ]),
   );
-  const c = cli(["eval", "jsonl", file, "--no-ablation", "--json"]);
+  const c = await cliHere(["eval", "jsonl", file, "--no-ablation", "--json"]);
   assert.equal(c.status, 0, c.stderr);
   assert.deepEqual(c.json.changes, { labelled: 2, linked: 1, edges: 1, recall: 0.5 });
-  const text = cli(["eval", "jsonl", file, "--no-ablation"]);
+  const text = await cliHere(["eval", "jsonl", file, "--no-ablation"]);
   assert.match(text.stdout, /labelled updates linked by an edge: 1 of 2 \(recall 0\.500\), among 1 supersedes or refines edge drawn/);
 });
 
-test("eval mixed --cv leaves one dataset out: each set's in-sample figure beside its cross-validated one", () => {
+test("eval mixed --cv leaves one dataset out: each set's in-sample figure beside its cross-validated one", async () => {
   const mine = join(tempDir(), "mine.jsonl");
   writeFileSync(mine, jsonl([{ id: "m1", text: "Dentist appointment moved to Tuesday at nine." }, { id: "m2", text: "The car needs new tyres." }, { question: "When is the dentist?", evidence: ["m1"] }]));
   const lme = join(tempDir(), "lme.json");
@@ -148,7 +148,7 @@ test("eval mixed --cv leaves one dataset out: each set's in-sample figure beside
     assert.ok(["default", "rrf-k-10"].includes(f.chosen));
   }
   assert.deepEqual(Object.keys(r.json.by_category).sort(), ["jsonl:all", "longmemeval:single-session-user", "madial:en"]);
-  const text = cli(["eval", "mixed", "--jsonl", mine, "--madial", writeMadial(), "--cv", "--grid", grid, "--no-ablation"]);
+  const text = await cliHere(["eval", "mixed", "--jsonl", mine, "--madial", writeMadial(), "--cv", "--grid", grid, "--no-ablation"]);
   assert.match(text.stdout, /leave-one-dataset-out/);
   assert.match(text.stdout, /\| madial \| 2 \|/);
   refused(["eval", "mixed", "--jsonl", mine], /eval mixed: give at least two datasets/);
@@ -172,7 +172,7 @@ test("a JSONL question may mark a knowledge update; update_first skips a message
   assert.equal(updateFirst(["m1"], { original: ["m1"], updated: ["m1"] }), null);
 });
 
-test("eval --budget-words prints its evidence@N columns (they were measured but left out of the table)", () => {
+test("eval --budget-words prints its evidence@N columns (they were measured but left out of the table)", async () => {
   const file = join(tempDir(), "budget.jsonl");
   const lines = [
     { id: "m1", text: "The quota is 1,000 calls a day.", time: "2026-01-01T10:00:00Z" },
@@ -180,7 +180,7 @@ test("eval --budget-words prints its evidence@N columns (they were measured but 
     { question: "What is the quota?", evidence: ["m1"] },
   ];
   writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n"));
-  const r = cli(["eval", "jsonl", file, "--no-ablation", "--budget-words", "250"]);
+  const r = await cliHere(["eval", "jsonl", file, "--no-ablation", "--budget-words", "250"]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /\| configuration \| recall@5 \| recall@10 \| hit@10 \| ndcg@10 \| mrr \| evidence@250 \|/);
   assert.match(r.stdout, /\| all channels \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| 1\.000 \|/);

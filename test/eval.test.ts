@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { defaultGloveEmbedder, scratchStores, evaluate, loadLocomo, openMemory, parseInstant } from "../src/index.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 import { tinyLocomo as fixture } from "./fixtures/tiny-locomo.js";
 
 
@@ -26,11 +26,11 @@ test("eval on a LoCoMo-shaped fixture gives the exact expected numbers", async (
   assert.deepEqual(cliReport.json.by_channel.recency, { "recall@5": 0, "recall@10": 0, "hit@10": 0, "ndcg@10": 0, mrr: 0 });
 
   // the same evaluation with every conversation in PostgreSQL (PGlite) gives the same figures
-  const onPostgres = cli(["eval", "locomo", dir, "--store", "pglite", "--json"]);
+  const onPostgres = await cliHere(["eval", "locomo", dir, "--store", "pglite", "--json"]);
   assert.equal(onPostgres.status, 0, onPostgres.stderr);
   assert.deepEqual(onPostgres.json.overall, cliReport.json.overall);
   assert.deepEqual(onPostgres.json.by_channel, cliReport.json.by_channel);
-  const refused = cli(["eval", "locomo", dir, "--store", "mysql"]);
+  const refused = await cliHere(["eval", "locomo", dir, "--store", "mysql"]);
   assert.equal(refused.status, 2);
   assert.match(refused.stderr, /--store/);
 });
@@ -78,13 +78,13 @@ test("hits carry the source's own id: a LoCoMo import keeps conversation#dia_id 
   const db = join(dir, "m.db");
   writeFileSync(join(dir, "conv-1.json"), JSON.stringify(fixture));
   writeFileSync(join(dir, "conv-2.json"), JSON.stringify(fixture));
-  for (const name of ["conv-1", "conv-2"]) assert.equal(cli(["--db", db, "--json", "import", join(dir, `${name}.json`), "--format", "locomo"]).status, 0);
-  const again = JSON.parse(cli(["--db", db, "--json", "import", join(dir, "conv-1.json"), "--format", "locomo"]).stdout);
+  for (const name of ["conv-1", "conv-2"]) assert.equal((await cliHere(["--db", db, "--json", "import", join(dir, `${name}.json`), "--format", "locomo"])).status, 0);
+  const again = JSON.parse((await cliHere(["--db", db, "--json", "import", join(dir, "conv-1.json"), "--format", "locomo"])).stdout);
   assert.equal(again.imported, 0, "a second import of the same file stores nothing");
   assert.equal(again.skipped, 5);
   const r = await readStore(db, (engine) => engine.recall("greyhound Pixel adopted", { k: 2, channels: ["bm25"] }), "2023-07-01T00:00:00Z");
   assert.deepEqual(r.hits.map((h) => h.ref).sort(), ["conv-1#D1:1", "conv-2#D1:1"]);
-  assert.equal(cli(["--db", db, "add", "Ticket closed", "--metadata", '{"ref":"T-42"}']).status, 0);
+  assert.equal((await cliHere(["--db", db, "add", "Ticket closed", "--metadata", '{"ref":"T-42"}'])).status, 0);
   await readStore(db, async (engine) => {
     assert.equal((await engine.recall("ticket closed", { channels: ["bm25"] })).hits[0].ref, "T-42");
     assert.equal((await engine.recall("cello teacher", { channels: ["bm25"], k: 1 })).hits[0].ref?.endsWith("#D2:1"), true);

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { MemorySpace, openMemory, parseInstant, type Engine } from "../src/index.js";
 import { startHttpServer } from "../src/surfaces/http/serve.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 const NOW = "2026-06-20T09:00:00Z";
 
@@ -74,10 +74,10 @@ test("export → import gives an equal store, record by record; importing it aga
   assert.equal(before.out[1].history.edges.filter((e) => e.retracted_at !== null).length, 1, "the retracted edge came along");
   assert.equal(before.out[2].history.revisions.length, 2, "both corrections came along");
 
-  const again = cli(["import", file, "--db", b, "--json"]);
+  const again = await cliHere(["import", file, "--db", b, "--json"]);
   assert.equal(again.status, 0, again.stderr);
   assert.deepEqual(again.json, { imported: 0, skipped: 4, failed: [], warnings: [] });
-  assert.equal(cli(["export", "--db", b, "--now", NOW]).stdout, readFileSync(file, "utf8"), "the copy exports the same file");
+  assert.equal((await cliHere(["export", "--db", b, "--now", NOW])).stdout, readFileSync(file, "utf8"), "the copy exports the same file");
 });
 
 test("export --filter, --since and --until choose the memories", async () => {
@@ -85,9 +85,10 @@ test("export --filter, --since and --until choose the memories", async () => {
   const engine = await openMemory({ path: a, now: parseInstant("now", NOW) });
   await seed(engine);
   await engine.close();
-  const texts = (args: string[]) => cli(["export", "--db", a, "--now", NOW, ...args]).stdout.trim().split("\n").map((l) => JSON.parse(l).text);
-  assert.deepEqual(texts(["--filter", "user=bob"]), ["Lena: the pool size is 45.", "Pool size goes to 20."]);
-  assert.deepEqual(texts(["--since", "2026-05-01", "--until", "2026-06-01"]), ["Config goes back to environment variables."]);
+  // the CLI in this process (helpers cliHere: the same output and exit code); the first test's export is a process
+  const texts = async (args: string[]) => (await cliHere(["export", "--db", a, "--now", NOW, ...args])).stdout.trim().split("\n").map((l) => JSON.parse(l).text);
+  assert.deepEqual(await texts(["--filter", "user=bob"]), ["Lena: the pool size is 45.", "Pool size goes to 20."]);
+  assert.deepEqual(await texts(["--since", "2026-05-01", "--until", "2026-06-01"]), ["Config goes back to environment variables."]);
 });
 
 test("GET /v1/export streams the same lines as cascade export; a bad option is a 400", async () => {
@@ -100,7 +101,7 @@ test("GET /v1/export streams the same lines as cascade export; a bad option is a
     const res = await fetch(`${server.url}/v1/export`);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get("content-type"), "application/x-ndjson; charset=utf-8");
-    assert.equal(await res.text(), cli(["export", "--db", a, "--now", NOW]).stdout);
+    assert.equal(await res.text(), (await cliHere(["export", "--db", a, "--now", NOW])).stdout);
     const bob = await (await fetch(`${server.url}/v1/export?filter=user=bob&since=2026-05-01`)).text();
     assert.deepEqual(bob.trim().split("\n").map((l) => JSON.parse(l).text), ["Pool size goes to 20."]);
     const bad = await fetch(`${server.url}/v1/export?since=yesterday-ish`);

@@ -12,7 +12,7 @@ import { MemorySpace, openMemory, parseFilterArg, parseInstant, parseWhere, type
 import { memoryPassesFilter } from "../src/query/filter.js";
 import { backfillFields } from "../src/backends/sqlite/fields-sql.js";
 import { startHttpServer, type RunningServer } from "../src/surfaces/http/serve.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 const NOW = "2026-07-01T00:00:00Z";
 
@@ -155,28 +155,29 @@ describe("SQL and memory agree on what a condition means", () => {
 });
 
 describe("filters through the CLI and HTTP", () => {
-  test("CLI: add --user/--agent, search/list --filter, forget --filter --dry-run, and errors exit 2", () => {
+  test("CLI: add --user/--agent, search/list --filter, forget --filter --dry-run, and errors exit 2", async () => {
     const db = join(tempDir(), "cli.db");
-    const add = (text: string, ...flags: string[]) => assert.equal(cli(["--db", db, "--now", NOW, "add", text, ...flags, "--json"]).status, 0);
-    add("Dana likes green tea in the morning.", "--user", "dana", "--metadata", '{"project":"kitchen","priority":3}');
-    add("Eve likes green tea after lunch.", "--user", "eve", "--agent", "cook", "--metadata", '{"project":"kitchen","priority":1}');
-    const s = cli(["--db", db, "--now", NOW, "search", "green tea", "--filter", "user=dana", "--json"]);
+    // the CLI in this process (helpers cliHere: the same output and exit code), but the forget that writes: a process
+    const add = async (text: string, ...flags: string[]) => assert.equal((await cliHere(["--db", db, "--now", NOW, "add", text, ...flags, "--json"])).status, 0);
+    await add("Dana likes green tea in the morning.", "--user", "dana", "--metadata", '{"project":"kitchen","priority":3}');
+    await add("Eve likes green tea after lunch.", "--user", "eve", "--agent", "cook", "--metadata", '{"project":"kitchen","priority":1}');
+    const s = await cliHere(["--db", db, "--now", NOW, "search", "green tea", "--filter", "user=dana", "--json"]);
     assert.equal(s.status, 0, s.stderr);
     assert.deepEqual(s.json.hits.map((h: any) => h.text), ["Dana likes green tea in the morning."]);
-    const l = cli(["--db", db, "list", "--filter", "priority>=2", "--filter", "project=kitchen", "--json"]);
+    const l = await cliHere(["--db", db, "list", "--filter", "priority>=2", "--filter", "project=kitchen", "--json"]);
     assert.deepEqual(l.json.memories.map((m: any) => m.user), ["dana"]);
-    const dry = cli(["--db", db, "forget", "--filter", "agent=cook", "--dry-run", "--json"]);
+    const dry = await cliHere(["--db", db, "forget", "--filter", "agent=cook", "--dry-run", "--json"]);
     assert.deepEqual([dry.status, dry.json.matched, dry.json.forgotten], [0, 1, 0]);
-    assert.equal(cli(["--db", db, "stats", "--json"]).json.memories, 2);
-    const bad = cli(["--db", db, "search", "tea", "--filter", "priority"]);
+    assert.equal((await cliHere(["--db", db, "stats", "--json"])).json.memories, 2);
+    const bad = await cliHere(["--db", db, "search", "tea", "--filter", "priority"]);
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /--filter/);
     assert.equal(bad.stderr.trim().split("\n").length, 1);
-    const none = cli(["--db", db, "forget"]);
+    const none = await cliHere(["--db", db, "forget"]);
     assert.equal(none.status, 2);
     const real = cli(["--db", db, "forget", "--filter", "agent=cook", "--json"]);
     assert.deepEqual([real.status, real.json.forgotten], [0, 1]);
-    assert.equal(cli(["--db", db, "stats", "--json"]).json.memories, 1);
+    assert.equal((await cliHere(["--db", db, "stats", "--json"])).json.memories, 1);
   });
 
   describe("HTTP", () => {

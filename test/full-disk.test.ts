@@ -11,7 +11,7 @@ import Database from "better-sqlite3";
 import { join } from "node:path";
 import { before, test } from "node:test";
 import { openMemory, parseInstant } from "../src/index.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 const NOW = "2026-06-03T10:00:00Z";
 let db: string;
@@ -64,7 +64,7 @@ test("an import stopped by a full disk says how far it got", () => {
   assert.match(r.json.error.message, /import stopped near line 1 after storing 0 memories: .*full.*run the same import again to resume/);
 });
 
-test("an import the disk fills part-way says how many memories it stored: what the store holds", () => {
+test("an import the disk fills part-way says how many memories it stored: what the store holds", async () => {
   const copy = join(tempDir(), "memory.db");
   copyFileSync(db, copy);
   const raw = new Database(copy);
@@ -78,13 +78,13 @@ test("an import the disk fills part-way says how many memories it stored: what t
   assert.equal(r.status, 1, r.stderr);
   const m = /^import stopped near line (\d+) after storing (\d+) memories: the disk holding the store \S+ is full \(SQLITE_FULL\): free some space and try again; run the same import again to resume \(lines already stored are skipped\)$/.exec(r.json.error.message);
   assert.ok(m, r.json.error.message);
-  const stored = cli(["--db", copy, "--now", NOW, "stats", "--json"]).json.memories - 40;
+  const stored = (await cliHere(["--db", copy, "--now", NOW, "stats", "--json"])).json.memories - 40;
   assert.ok(stored > 0, "the disk took some lines");
   assert.equal(Number(m[2]), stored, "the count is what the store holds");
   assert.equal(Number(m[1]), stored + 1, "the line is the first not stored");
 });
 
-test("a disk too full for the shared-memory file: the full disk named, not 'disk I/O error', and nothing written", { skip: process.platform === "win32" }, () => {
+test("a disk too full for the shared-memory file: the full disk named, not 'disk I/O error', and nothing written", { skip: process.platform === "win32" }, async () => {
   const copy = join(tempDir(), "memory.db");
   copyFileSync(db, copy);
   // a file-size limit of 8 KB (16 blocks of 512 bytes) stands in for a full disk: SQLite's first write into the
@@ -96,5 +96,5 @@ test("a disk too full for the shared-memory file: the full disk named, not 'disk
   assert.deepEqual(JSON.parse(r.stdout), {
     error: { code: "STORE_ERROR", message: `the disk holding the store ${copy} is full (SQLITE_IOERR_SHMSIZE: its shared-memory file could not grow); nothing was written: free some space and try again` },
   });
-  assert.equal(cli(["--db", copy, "--now", NOW, "stats", "--json"]).json.memories, 40);
+  assert.equal((await cliHere(["--db", copy, "--now", NOW, "stats", "--json"])).json.memories, 40);
 });

@@ -9,34 +9,37 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { MemorySpace, parseInstant } from "../src/index.js";
 import { startHttpServer, type RunningServer } from "../src/surfaces/http/serve.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 const NOW = "2026-06-20T09:00:00Z";
 
 describe("CLI: link, graph, entities", () => {
   const db = join(tempDir(), "graph-cli.db");
-  const run = (...args: string[]) => cli([...args, "--db", db, "--now", NOW, "--json"]);
-  const a = run("add", "Priya owns the payments-api.", "--at", "2026-01-01").json.id as string;
-  const b = run("add", "The payments-api moved to Kubernetes.", "--at", "2026-01-02").json.id as string;
+  // the two adds (in the suite's body, which cannot wait) CLI processes, the others in this process (helpers cliHere:
+  // the same output and exit code)
+  const proc = (...args: string[]) => cli([...args, "--db", db, "--now", NOW, "--json"]);
+  const run = (...args: string[]) => cliHere([...args, "--db", db, "--now", NOW, "--json"]);
+  const a = proc("add", "Priya owns the payments-api.", "--at", "2026-01-01").json.id as string;
+  const b = proc("add", "The payments-api moved to Kubernetes.", "--at", "2026-01-02").json.id as string;
 
-  test("link writes a typed edge; graph shows nodes and edges; entities counts mentions", () => {
-    const e = run("link", b, a, "--type", "refines", "--reason", "more detail", "--at", "2026-01-03");
+  test("link writes a typed edge; graph shows nodes and edges; entities counts mentions", async () => {
+    const e = await run("link", b, a, "--type", "refines", "--reason", "more detail", "--at", "2026-01-03");
     assert.equal(e.status, 0, e.stderr);
     assert.equal(e.json.type, "refines");
     assert.equal(e.json.valid_from, "2026-01-03T00:00:00Z");
-    const g = run("graph", a, "--depth", "2");
+    const g = await run("graph", a, "--depth", "2");
     assert.equal(g.status, 0, g.stderr);
     assert.ok(g.json.nodes.some((n: any) => n.id === b));
     assert.ok(g.json.edges.some((x: any) => x.type === "refines" && x.from === b && x.to === a));
     assert.ok(g.json.edges.some((x: any) => x.type === "mentions" && x.from === a));
-    const only = run("graph", a, "--type", "refines");
+    const only = await run("graph", a, "--type", "refines");
     assert.deepEqual(only.json.nodes.map((n: any) => n.id).sort(), [a, b].sort());
-    const ents = run("entities", "--query", "payments");
+    const ents = await run("entities", "--query", "payments");
     assert.deepEqual(ents.json.entities.map((x: any) => [x.name, x.memories]), [["payments-api", 2]]);
   });
 
-  test("bad input: exit 2, one line naming the problem, nothing written", () => {
-    const before = run("graph", a).json.edges.length;
+  test("bad input: exit 2, one line naming the problem, nothing written", async () => {
+    const before = (await run("graph", a)).json.edges.length;
     for (const args of [
       ["link", a, "m_nope", "--type", "refines"],
       ["link", a, a, "--type", "refines"],
@@ -44,19 +47,19 @@ describe("CLI: link, graph, entities", () => {
       ["link", a, b],
       ["link", a, b, "--type", "supersedes", "--at", "not-a-date"],
     ]) {
-      const r = run(...args);
+      const r = await run(...args);
       assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);
       assert.equal(r.stderr.trim().split("\n").length, 1);
       assert.ok(r.json?.error?.code, args.join(" "));
     }
-    run("link", b, a, "--type", "supersedes");
-    const cycle = run("link", a, b, "--type", "supersedes");
+    (await run("link", b, a, "--type", "supersedes"));
+    const cycle = await run("link", a, b, "--type", "supersedes");
     assert.equal(cycle.status, 2);
     assert.match(cycle.stderr, /cycle/);
-    assert.equal(run("graph", a, "--depth", "1000").status, 2);
-    assert.equal(run("graph", "m_nope").status, 2);
-    assert.equal(run("entities", "--top", "0").status, 2);
-    assert.equal(run("graph", a).json.edges.length, before + 1, "only the one good supersedes edge was added");
+    assert.equal((await run("graph", a, "--depth", "1000")).status, 2);
+    assert.equal((await run("graph", "m_nope")).status, 2);
+    assert.equal((await run("entities", "--top", "0")).status, 2);
+    assert.equal((await run("graph", a)).json.edges.length, before + 1, "only the one good supersedes edge was added");
   });
 });
 

@@ -7,6 +7,7 @@ import { request } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import { after } from "node:test";
 import { CascadeError, DEMO_NOW, demoCorpus, loadDatasets, openMemory, parseInstant, type Engine, type MemoryInput } from "../src/index.js";
 
@@ -61,6 +62,49 @@ export function cli(args: string[], options: { input?: string; env?: Record<stri
     }
   }
   return { status: r.status, pid: r.pid, stdout: r.stdout, stderr: r.stderr, json };
+}
+
+/** The variables the CLI itself reads from its run's environment (surfaces/cli/io.ts); the SDK reads process.env. */
+const RUN_ENV = new Set(["CASCADE_DB", "CASCADE_TOKEN", "CASCADE_DEBUG", "CASCADE_MIGRATE_PAUSE_AFTER"]);
+/** Commands that own the process they run in. */
+const PROCESS_COMMANDS = new Set(["bench", "serve", "mcp"]);
+
+/**
+ * `cascade ARGS` run in this process (surfaces/cli/run.ts) with sinks for its stdout and stderr: the same parsing,
+ * engine calls, output bytes and exit code as cli(), without a process's start-up (Node, the ESM loader, the SDK's
+ * modules, the tagger and the word vectors: 0.5–0.9 s of CPU each). For a test whose subject is what a command
+ * prints or refuses. What only a process has stays with cli()/cliAsync(): signals, a killed or timed-out run, a
+ * closed or full stdout, a terminal, the working directory, and variables read at start (only RUN_ENV may be
+ * given here, others only with the value this process has: the SDK reads them from this process's environment).
+ * Runs may overlap: each has its own sinks.
+ */
+export async function cliHere(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+  if (process.env.CASCADE_TEST_CLI) return cliAsync(args, options);
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    // a variable the SDK reads may be given only with the value this process already has (set before the SDK loaded)
+    if (!RUN_ENV.has(name) && process.env[name] !== value) throw new Error(`cliHere: ${name} is read by the SDK at start; run the CLI as a process (cli)`);
+  }
+  // bench and serve set V8's heap growth for the process they own, mcp and serve hold it until they are stopped
+  const owner = args.find((a) => PROCESS_COMMANDS.has(a));
+  if (owner) throw new Error(`cliHere: ${owner} owns the process it runs in; run it as a process (cli)`);
+  const { run } = await import("../src/surfaces/cli/run.js");
+  const sink = () => {
+    const chunks: string[] = [];
+    return { chunks, write: (s: string) => (chunks.push(s), true), once: () => undefined };
+  };
+  const [out, err] = [sink(), sink()];
+  const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
+  const status = await run(args, { stdout: out, stderr: err, stdin, env: { ...process.env, ...options.env }, exitCode: undefined });
+  const stdout = out.chunks.join("");
+  let json: unknown = undefined;
+  if (args.includes("--json")) {
+    try {
+      json = JSON.parse(stdout);
+    } catch {
+      json = undefined;
+    }
+  }
+  return { status, pid: undefined, stdout, stderr: err.chunks.join(""), json };
 }
 
 /**

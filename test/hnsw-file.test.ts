@@ -6,12 +6,13 @@
  * (exit 134, or SIGSEGV). Two processes saving the graph at once leave one complete file. The threshold is lowered
  * to 100 chunks (CASCADE_APPROXIMATE_ABOVE) so the stores stay small.
  */
+import "./fixtures/approximate-above-100.js";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { cli, doctorHere, rememberHere, tempDir, topHitHere } from "./helpers.js";
+import { cli, cliHere, doctorHere, rememberHere, tempDir, topHitHere, type CliResult } from "./helpers.js";
 
 const ENV = { CASCADE_APPROXIMATE_ABOVE: "100" };
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
@@ -29,11 +30,14 @@ function corpus(seed: number): { text: string; at: string }[] {
 
 const dir = tempDir();
 
-/** A store of 300 memories (written in this process) whose graph was built and saved by a search (a CLI process). */
+/**
+ * A store of 300 memories (written in this process) whose graph was built and saved by a search (the CLI in this
+ * process, helpers cliHere: CASCADE_APPROXIMATE_ABOVE is set here as in the CLI processes, by the first import).
+ */
 async function store(name: string, seed: number): Promise<string> {
   const db = join(dir, `${name}.db`);
   await rememberHere(db, corpus(seed));
-  assert.equal(cli(["search", "harbor lantern", "--db", db], { env: ENV }).status, 0);
+  assert.equal((await cliHere(["search", "harbor lantern", "--db", db], { env: ENV })).status, 0);
   assert.ok(existsSync(`${db}.hnsw`), "the graph is built and saved");
   return db;
 }
@@ -55,8 +59,9 @@ function flip(file: string, at: (size: number) => number, count = 16): void {
   writeFileSync(file, data);
 }
 
-const search = (db: string, q: string) => cli(["search", q, "--db", db, "--json"], { env: ENV });
-const topText = (r: ReturnType<typeof cli>) => (r.json as { hits: { text: string }[] } | undefined)?.hits[0]?.text;
+/** A search through the CLI, in this process unless `spawned` (helpers cliHere: the same output and exit code). */
+const search = async (db: string, q: string, spawned = false) => (spawned ? cli : cliHere)(["search", q, "--db", db, "--json"], { env: ENV });
+const topText = (r: CliResult) => (r.json as { hits: { text: string }[] } | undefined)?.hits[0]?.text;
 
 const QUERY = "harbor lantern meadow";
 /** What exact search answers on the undamaged store (the threshold left at its default: no graph), read in this process: the searches under test are below. */
@@ -73,8 +78,8 @@ const damages: [string, (file: string) => void][] = [
 /**
  * A damage's doctor runs as a CLI process on every other damage and its `doctor --repair` on the others; the other
  * one runs the same engine.doctor in this process (doctorHere: the lines `cascade doctor` prints), where a native
- * abort ends this file with a failure as it ended the CLI's. The search after each damage is always a process.
- * Five CLI processes fewer (0.7–1 s of CPU each) that checked nothing the engine's doctor does not.
+ * abort ends this file with a failure as it ended the CLI's. The search after the first damage is a process, the
+ * others run the CLI in this process: each damage meets one CLI process, and each command meets damaged files in one.
  */
 const doctorIn = (i: number, repair: boolean) => (db: string) =>
   i % 2 === (repair ? 1 : 0) ? cli(["doctor", ...(repair ? ["--repair"] : []), "--db", db], { env: ENV }) : doctorHere(db, { repair });
@@ -94,7 +99,7 @@ for (const [i, [what, damage]] of damages.entries()) {
     // damaged again, and searched before any doctor: the search itself must not crash
     copyFileSync(`${source}.hnsw`, `${db}.hnsw`);
     damage(`${db}.hnsw`);
-    const r = search(db, QUERY);
+    const r = await search(db, QUERY, i === 0);
     assert.equal(r.status, 0, `search does not crash: ${r.stderr}`);
     assert.ok(exactTop);
     assert.equal(topText(r), exactTop);
@@ -138,11 +143,12 @@ test("a graph file another process fell behind on is caught up by the next searc
   // the day summary it rewrites also deletes chunks and, SQLite reusing the largest ids, re-adds others under them
   assert.equal(cli(["add", "a lantern by the quarry at dusk", "--user", "bob", "--db", db], { env: ENV }).status, 0);
   assert.equal(record(`${db}.hnsw`).count, saved.count, "precondition: the saved graph is behind the table");
-  const doctor = cli(["doctor", "--db", db], { env: ENV });
+  // the add that falls behind is another process; the doctor and the search that catches up run in this one
+  const doctor = await cliHere(["doctor", "--db", db], { env: ENV });
   assert.equal(doctor.status, 0, doctor.stdout);
   assert.match(doctor.stdout, /ok +approximate vector index: \d+ vectors saved, \d+ chunks? behind the table: caught up by the next search/);
 
-  const r = search(db, "lantern quarry dusk");
+  const r = await search(db, "lantern quarry dusk");
   assert.equal(r.status, 0, r.stderr);
   assert.equal(topText(r), "a lantern by the quarry at dusk");
   const now = record(`${db}.hnsw`);

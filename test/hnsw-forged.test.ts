@@ -10,13 +10,14 @@
  * A directory or a FIFO at the graph's path: search and doctor answer (a FIFO opened for reading would wait forever;
  * a directory made the save fail with INTERNAL `EISDIR`), and both are set aside.
  */
+import "./fixtures/approximate-above-100.js";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { forgeGraphFile, graphLayout, writeGraphRecord, type GraphLayout } from "./fixtures/graph-forgery.js";
-import { cli, cliAsync, doctorHere, rememberHere, tempDir, topHitHere } from "./helpers.js";
+import { cli, cliAsync, cliHere, doctorHere, rememberHere, tempDir, topHitHere, type CliResult } from "./helpers.js";
 
 const ENV = { CASCADE_APPROXIMATE_ABOVE: "100" };
 const WORDS = "pool config deploy cache latency ledger retry queue timeout shard replica index schema vacuum budget harbor lantern meadow orchard quarry".split(" ");
@@ -29,13 +30,14 @@ const source = join(dir, "source.db");
   let s = 5;
   const next = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
   const notes = Array.from({ length: 300 }, (_, i) => ({ text: `note ${i} codeword5x${i}: ${Array.from({ length: 6 }, () => WORDS[Math.floor(next() * WORDS.length)]).join(" ")}`, at: "2026-05-01T10:00:00Z" }));
-  // written in this process; the graph built and saved by a search, a CLI process
+  // written in this process; the graph built and saved by a search (in this process too: CASCADE_APPROXIMATE_ABOVE
+  // is set here as in the CLI processes, by the first import)
   await rememberHere(source, notes);
-  assert.equal(cli(["search", "harbor lantern", "--db", source], { env: ENV }).status, 0);
+  assert.equal((await cliHere(["search", "harbor lantern", "--db", source])).status, 0);
   assert.ok(existsSync(`${source}.hnsw`), "the graph is built and saved");
 }
 const QUERY = "harbor lantern meadow";
-const topText = (r: ReturnType<typeof cli>) => (r.json as { hits: { text: string }[] } | undefined)?.hits[0]?.text;
+const topText = (r: CliResult) => (r.json as { hits: { text: string }[] } | undefined)?.hits[0]?.text;
 /** What exact search answers (the threshold left at its default: no graph), read in this process: the searches under test are below. */
 const exactTop = await topHitHere(source, QUERY);
 
@@ -66,15 +68,16 @@ const forgeries: [string, (d: Buffer, l: GraphLayout) => void][] = [
 ];
 
 /**
- * Which of a forgery's doctor and `doctor --repair` run as CLI processes: the search always does, doctor on every third
- * forgery and --repair on the one after it; the others run the same engine.doctor in this process (doctorHere: the
- * lines `cascade doctor` prints). Each command still meets forged files in a process of its own (here and below:
- * the odd paths, the sparse file), and a native abort in this process ends the file with a failure as it ended the
- * CLI's. A CLI process costs 0.7–1 s of CPU: the 17 of the 26 doctor runs here that are not processes checked
- * nothing the engine's doctor does not.
+ * Which of a forgery's doctor, search and `doctor --repair` runs as a CLI process: doctor on every third forgery,
+ * --repair on the one after it, the search on the one after that; the others run in this process (doctorHere: the
+ * lines `cascade doctor` prints; the search through the CLI in this process, helpers cliHere). Each command still
+ * meets forged files in a process of its own (here and below: the FIFO, the sparse file), and a native abort in
+ * this process ends the file with a failure as it ended the CLI's. A CLI process costs 0.7–1 s of CPU: the runs
+ * here that are not processes checked nothing a process adds.
  */
 const doctorIn = (i: number, repair: boolean) => (db: string) =>
   i % 3 === (repair ? 1 : 0) ? cliAsync(["doctor", ...(repair ? ["--repair"] : []), "--db", db], TIMEOUT) : doctorHere(db, { repair });
+const searchIn = (i: number) => (db: string) => (i % 3 === 2 ? cliAsync : cliHere)(["search", QUERY, "--db", db, "--json"], TIMEOUT);
 
 // each forgery has its own copy of the store: three run at once (their CLI processes are what takes the time)
 describe("forged graph files", { concurrency: 3 }, () => {
@@ -88,7 +91,7 @@ describe("forged graph files", { concurrency: 3 }, () => {
       assert.equal(doctor.status, 1, `doctor reports rather than crashing (signal or abort otherwise): ${"stderr" in doctor ? doctor.stderr : ""}`);
       assert.match(doctor.stdout, /FAILED +approximate vector index: the saved graph file is invalid: /);
 
-      const r = await cliAsync(["search", QUERY, "--db", db, "--json"], TIMEOUT);
+      const r = await searchIn(i)(db);
       assert.equal(r.status, 0, `search does not crash: ${r.stderr}`);
       assert.ok(exactTop);
       assert.equal(topText(r), exactTop);
@@ -113,17 +116,22 @@ test("the unforged file still loads (the structure check passes what usearch wri
   assert.match(r.stdout, /ok +approximate vector index: \d+ vectors, in step with the table/);
 });
 
-const oddPaths: [string, (path: string) => void, RegExp][] = [
-  ["a directory", (p) => mkdirSync(p), /a directory where a graph file belongs/],
-  ["a FIFO", (p) => execFileSync("mkfifo", [p]), /a named pipe \(FIFO\) where a graph file belongs/],
+/**
+ * The FIFO's three commands are CLI processes: a FIFO opened for reading would wait forever, which only a process
+ * (killed at its timeout) turns into a failure rather than a hung file. The directory's doctor and --repair run in
+ * this process (helpers cliHere), its search as a process.
+ */
+const oddPaths: [string, (path: string) => void, RegExp, typeof cliHere][] = [
+  ["a directory", (p) => mkdirSync(p), /a directory where a graph file belongs/, cliHere],
+  ["a FIFO", (p) => execFileSync("mkfifo", [p]), /a named pipe \(FIFO\) where a graph file belongs/, cliAsync],
 ];
 
-for (const [what, make, named] of oddPaths) {
-  test(`${what} at the graph's path: doctor names it, search answers and sets it aside, never waiting on it`, () => {
+for (const [what, make, named, doctorRun] of oddPaths) {
+  test(`${what} at the graph's path: doctor names it, search answers and sets it aside, never waiting on it`, async () => {
     const db = join(dir, `odd-${what.replace(/\W/g, "")}.db`);
     for (const suffix of ["", "-wal"]) if (existsSync(source + suffix)) copyFileSync(source + suffix, db + suffix);
     make(`${db}.hnsw`);
-    const doctor = cli(["doctor", "--db", db], TIMEOUT);
+    const doctor = await doctorRun(["doctor", "--db", db], TIMEOUT);
     assert.equal(doctor.status, 1, `doctor answers: ${doctor.stderr}`);
     assert.match(doctor.stdout, named);
 
@@ -135,7 +143,7 @@ for (const [what, make, named] of oddPaths) {
 
     rmSync(`${db}.hnsw`);
     make(`${db}.hnsw`);
-    const repair = cli(["doctor", "--repair", "--db", db], TIMEOUT);
+    const repair = await doctorRun(["doctor", "--repair", "--db", db], TIMEOUT);
     assert.match(repair.stdout, /REPAIRED +approximate vector index: .*set aside as .*\.hnsw\.invalid-not-a-file/, repair.stdout);
     assert.ok(!existsSync(`${db}.hnsw`));
   });
@@ -150,7 +158,7 @@ function sparseGraph(file: string, bytes: number): void {
   writeGraphRecord(file, Buffer.alloc(0), record, bytes);
 }
 
-test("a sparse graph file of 64 GB whose record names it whole: doctor, search and --repair answer in seconds", () => {
+test("a sparse graph file of 64 GB whose record names it whole: doctor, search and --repair answer in seconds", async () => {
   // Its bytes are zeros (no disk used) and its record matches its length, so only the structure can refuse it. Before,
   // the whole file was hashed before the structure's answer was used: 20 GB kept doctor reading for 69 s.
   const db = join(dir, "sparse.db");
@@ -161,14 +169,15 @@ test("a sparse graph file of 64 GB whose record names it whole: doctor, search a
   const doctor = cli(["doctor", "--db", db], quick);
   assert.equal(doctor.status, 1, `doctor answers in time: ${doctor.stderr}`);
   assert.match(doctor.stdout, /FAILED +approximate vector index: the saved graph file is invalid: its structure is not a graph usearch can load safely/);
-  const r = cli(["search", QUERY, "--db", db, "--json"], quick);
-  assert.equal(r.status, 0, `search answers in time: ${r.stderr}`);
+  // search and --repair in this process (helpers cliHere); doctor, which read 20 GB for 69 s before, a process with a timeout
+  const r = await cliHere(["search", QUERY, "--db", db, "--json"], quick);
+  assert.equal(r.status, 0, `search answers: ${r.stderr}`);
   assert.equal(topText(r), exactTop);
   assert.ok(existsSync(`${db}.hnsw.invalid-structure`));
   rmSync(`${db}.hnsw.invalid-structure`);
 
   sparseGraph(`${db}.hnsw`, 64 * 2 ** 30);
-  const repair = cli(["doctor", "--repair", "--db", db], quick);
+  const repair = await cliHere(["doctor", "--repair", "--db", db], quick);
   assert.match(repair.stdout, /REPAIRED +approximate vector index: .*set aside as sparse\.db\.hnsw\.invalid-structure/, repair.stdout);
   rmSync(`${db}.hnsw.invalid-structure`);
 });
@@ -179,7 +188,9 @@ test("a directory named like an earlier layout's side file (<store>.hnsw.meta): 
   const db = join(dir, "meta-dir.db");
   for (const suffix of ["", "-wal", ".hnsw"]) if (existsSync(source + suffix)) copyFileSync(source + suffix, db + suffix);
   mkdirSync(`${db}.hnsw.meta`);
-  const list = cli(["list", "--db", db, "--json"], TIMEOUT).json as { memories: { id: string }[] };
+  // the list and the other store's search in this process (helpers cliHere); forget --purge and --repair, the
+  // subject, CLI processes
+  const list = (await cliHere(["list", "--db", db, "--json"], TIMEOUT)).json as { memories: { id: string }[] };
   const victim = list.memories[0].id;
 
   const purge = cli(["forget", victim, "--purge", "--db", db], TIMEOUT);
@@ -191,7 +202,7 @@ test("a directory named like an earlier layout's side file (<store>.hnsw.meta): 
   // another store's graph (its keys stand for other vectors): --repair deletes it
   const other = join(dir, "meta-other.db");
   await rememberHere(other, Array.from({ length: 150 }, (_, i) => ({ text: `zebra ${i} quokka wombat ${i * 7} kestrel` })));
-  assert.equal(cli(["search", "zebra", "--db", other], { env: ENV }).status, 0);
+  assert.equal((await cliHere(["search", "zebra", "--db", other], { env: ENV })).status, 0);
   copyFileSync(`${other}.hnsw`, `${db}.hnsw`);
   const repair = cli(["doctor", "--repair", "--db", db], TIMEOUT);
   assert.match(repair.stdout, /REPAIRED +approximate vector index: the graph does not describe the table/, repair.stdout);

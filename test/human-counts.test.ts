@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
 import { countOf } from "../src/index.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 test("countOf: the noun in the right number", () => {
   assert.deepEqual(
@@ -15,17 +15,19 @@ test("countOf: the noun in the right number", () => {
   );
 });
 
-test("pyramid show: one day of two memories reads '2 memories', '1 day', '1 week'; a preview keeps lines apart", () => {
+test("pyramid show: one day of two memories reads '2 memories', '1 day', '1 week'; a preview keeps lines apart", async () => {
   const db = join(tempDir(), "counts.db");
-  const run = (...args: string[]) => cli(["--db", db, "--now", "2026-12-01T12:00:00Z", ...args]);
-  run("add", "I prefer aisle seats on flights", "--speaker", "Sam", "--at", "2026-11-30T09:00:00Z");
-  run("add", "Sam is pescatarian\nHe loves grilled sardines", "--at", "2026-11-30T10:00:00Z");
-  const out = run("pyramid", "show").stdout;
+  // the first call a CLI process, the others in this process (helpers cliHere: the same output and exit code)
+  const proc = (...args: string[]) => cli(["--db", db, "--now", "2026-12-01T12:00:00Z", ...args]);
+  const run = (...args: string[]) => cliHere(["--db", db, "--now", "2026-12-01T12:00:00Z", ...args]);
+  proc("add", "I prefer aisle seats on flights", "--speaker", "Sam", "--at", "2026-11-30T09:00:00Z");
+  (await run("add", "Sam is pescatarian\nHe loves grilled sardines", "--at", "2026-11-30T10:00:00Z"));
+  const out = (await run("pyramid", "show")).stdout;
   // the day's sentences, one a line of its memory, joined with " · " where no full stop ends them
   assert.match(out, /^day .* 2 memories {2}p_day_2026-11-30\n {4}Sam: I prefer aisle seats on flights · He loves grilled sardines\n/m);
   assert.match(out, /^week .* 1 day {2}p_week_/m);
   assert.match(out, /^month .* 1 week {2}p_month_/m);
   assert.match(out, /\n\(3 nodes, time zone UTC, up to date\)\n$/);
-  assert.match(run("stats").stdout, /^2 memories, /);
-  assert.match(run("list").stdout, /^ {4}Sam is pescatarian · He loves grilled sardines$/m);
+  assert.match((await run("stats")).stdout, /^2 memories, /);
+  assert.match((await run("list")).stdout, /^ {4}Sam is pescatarian · He loves grilled sardines$/m);
 });

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { test } from "node:test";
 import { openMemory } from "../src/index.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
 
@@ -23,19 +23,19 @@ function file(dir: string, lines: number): string {
   return path;
 }
 
-test("importing the same file twice adds nothing the second time", () => {
+test("importing the same file twice adds nothing the second time", async () => {
   const dir = tempDir();
   const db = join(dir, "twice.db");
   const path = file(dir, 30);
   const first = cli(["--db", db, "import", path, "--json"]);
   assert.equal(first.status, 0, first.stderr);
   assert.deepEqual([first.json.imported, first.json.skipped], [30, 0]);
-  const second = cli(["--db", db, "import", path, "--json"]);
+  const second = await cliHere(["--db", db, "import", path, "--json"]);
   assert.deepEqual([second.json.imported, second.json.skipped, second.json.failed], [0, 30, []]);
-  assert.equal(cli(["--db", db, "stats", "--json"]).json.memories, 30);
-  const forced = cli(["--db", db, "import", path, "--no-dedupe", "--json"]);
+  assert.equal((await cliHere(["--db", db, "stats", "--json"])).json.memories, 30);
+  const forced = await cliHere(["--db", db, "import", path, "--no-dedupe", "--json"]);
   assert.equal(forced.json.imported, 30);
-  assert.equal(cli(["--db", db, "stats", "--json"]).json.memories, 60);
+  assert.equal((await cliHere(["--db", db, "stats", "--json"])).json.memories, 60);
 });
 
 test("an import killed half-way and run again converges to one copy of each line", async () => {
@@ -71,13 +71,13 @@ test("an import killed half-way and run again converges to one copy of each line
       resolve();
     });
   });
-  const partial = cli(["--db", db, "stats", "--json"]).json.memories;
+  const partial = (await cliHere(["--db", db, "stats", "--json"])).json.memories;
   assert.ok(partial > 0 && partial < lines, `the kill landed half-way (${partial} stored)`);
-  const again = cli(["--db", db, "import", path, "--no-detect", "--json"]);
+  const again = await cliHere(["--db", db, "import", path, "--no-detect", "--json"]);
   assert.equal(again.status, 0, again.stderr);
   assert.equal(again.json.skipped, partial);
   assert.equal(again.json.imported, lines - partial);
-  assert.equal(cli(["--db", db, "stats", "--json"]).json.memories, lines);
+  assert.equal((await cliHere(["--db", db, "stats", "--json"])).json.memories, lines);
 });
 
 test("the SDK deduplicates when asked; refs of skipped lines still resolve `supersedes`", async () => {

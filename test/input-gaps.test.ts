@@ -11,7 +11,7 @@ import { after, before, describe, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CascadeError, openMemory, parseFilterArg, type Engine } from "../src/index.js";
 import type { RunningServer } from "../src/surfaces/http/serve.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 import { openEverySurface, type EverySurface } from "./every-surface.js";
 
 const NOW = "2026-06-20T09:00:00Z";
@@ -56,7 +56,8 @@ describe("the validation gaps: one answer on every surface", () => {
     const before = await count();
     await assert.rejects(engine.remember(input as never), (e: unknown) => e instanceof CascadeError && e.code === "INVALID_INPUT" && e.message === message);
     if (cliArgs) {
-      const r = cli(["add", ...cliArgs, "--db", db, "--now", NOW], { input: stdin });
+      // the CLI in this process (helpers cliHere), but the one case that reads standard input: a process
+      const r = await (stdin === undefined ? cliHere : cli)(["add", ...cliArgs, "--db", db, "--now", NOW], { input: stdin });
       assert.equal(r.status, 2, r.stderr);
       assert.equal(r.stderr, `cascade: ${message}\n`);
     }
@@ -107,12 +108,12 @@ describe("the validation gaps: one answer on every surface", () => {
     assert.equal(r.stderr.trim().split("\n").length, 1);
     const file = join(dir, "latin1.txt");
     writeFileSync(file, bad);
-    const f = cli(["add", "--file", file, "--db", db]);
+    const f = await cliHere(["add", "--file", file, "--db", db]);
     assert.equal(f.status, 2);
     assert.match(f.stderr, /^cascade: --file: not valid UTF-8 \(byte 3/);
     const jsonl = join(dir, "latin1.jsonl");
     writeFileSync(jsonl, Buffer.concat([Buffer.from('{"text":"'), bad, Buffer.from('"}\n')]));
-    const i = cli(["import", jsonl, "--db", db]);
+    const i = await cliHere(["import", jsonl, "--db", db]);
     assert.match(i.stdout, /line 1: not valid UTF-8/);
     assert.equal(await count(), before, "nothing written");
   });
@@ -143,7 +144,7 @@ describe("the validation gaps: one answer on every surface", () => {
 
   test("a scope value holding | is found from the CLI and GET ?filter= with \\| (there was no way)", async () => {
     const { id } = await engine.remember({ text: "Quarterly numbers for the a|b team.", user: "a|b", at: "2026-06-02" });
-    const listed = cli(["list", "--filter", "user=a\\|b", "--db", db, "--json"]);
+    const listed = await cliHere(["list", "--filter", "user=a\\|b", "--db", db, "--json"]);
     assert.equal(listed.status, 0, listed.stderr);
     assert.deepEqual(listed.json.memories.map((m: any) => m.id), [id]);
     const g = await http("GET", `/v1/memories?filter=${encodeURIComponent("user=a\\|b")}`);
@@ -156,12 +157,12 @@ describe("the validation gaps: one answer on every surface", () => {
   });
 
   test("a memory added with --tags travel is found by --filter tags=travel on every surface (the filter read metadata.tags)", async () => {
-    const added = cli(["add", "Flight to Oslo on Monday at nine.", "--tags", "travel,work", "--db", db, "--now", NOW, "--json"]);
+    const added = await cliHere(["add", "Flight to Oslo on Monday at nine.", "--tags", "travel,work", "--db", db, "--now", NOW, "--json"]);
     assert.equal(added.status, 0, added.stderr);
     const id = added.json.id;
-    const s = cli(["search", "flight", "--filter", "tags=travel", "--db", db, "--now", NOW, "--json"]);
+    const s = await cliHere(["search", "flight", "--filter", "tags=travel", "--db", db, "--now", NOW, "--json"]);
     assert.deepEqual(s.json.hits.map((h: any) => h.id), [id]);
-    assert.deepEqual(cli(["list", "--filter", "tags=travel", "--db", db, "--json"]).json.memories.map((m: any) => m.id), [id]);
+    assert.deepEqual((await cliHere(["list", "--filter", "tags=travel", "--db", db, "--json"])).json.memories.map((m: any) => m.id), [id]);
     assert.deepEqual((await engine.recall("flight", { filter: { tags: "travel" } })).hits.map((h) => h.id), [id]);
     assert.deepEqual((await http("POST", "/v1/search", { query: "flight", filter: { tags: { in: ["travel"] } } })).json.hits.map((h: any) => h.id), [id]);
     assert.deepEqual((await http("POST", "/v1/search", { query: "flight", filter: { tags: "holiday" } })).json.hits, []);
@@ -173,8 +174,8 @@ describe("the validation gaps: one answer on every surface", () => {
     assert.deepEqual((await engine.list({ filter: { tags: "luggage" } })).memories, []);
   });
 
-  test("cascade list --speaker '' is refused (was: every memory listed)", () => {
-    const r = cli(["list", "--speaker", "", "--db", db]);
+  test("cascade list --speaker '' is refused (was: every memory listed)", async () => {
+    const r = await cliHere(["list", "--speaker", "", "--db", db]);
     assert.equal(r.status, 2);
     assert.match(r.stderr, /^cascade: option '--speaker <name>' argument '' is invalid\. a name cannot be empty, got ""\n$/);
   });
@@ -188,7 +189,8 @@ test("cascade add - and add --file read the text (a shell argument stops near 12
   assert.equal(r.status, 0, r.stderr);
   const file = join(dir, "note.txt");
   writeFileSync(file, "Dentist moved to Tuesday.\r\n");
-  const f = cli(["add", "--file", file, "--db", db, "--json"]);
+  // standard input through a process; the file and the refusals below in this process (helpers cliHere)
+  const f = await cliHere(["add", "--file", file, "--db", db, "--json"]);
   assert.equal(f.status, 0, f.stderr);
   // what the two adds stored, read in this process (`show --json` prints engine.show's memory as it is)
   const engine = await openMemory({ path: db, create: false });
@@ -203,7 +205,7 @@ test("cascade add - and add --file read the text (a shell argument stops near 12
     [["add", "--file", join(dir, "none.txt")], `--file: cannot read ${join(dir, "none.txt")}: no such file`],
     [["add"], "text: missing: give it as an argument, - to read standard input, or --file PATH"],
   ] as const) {
-    const bad = cli([...args, "--db", db]);
+    const bad = await cliHere([...args, "--db", db]);
     assert.equal(bad.status, 2);
     assert.equal(bad.stderr, `cascade: ${message}\n`);
   }

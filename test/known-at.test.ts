@@ -2,27 +2,27 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
 import { openMemory, parseInstant } from "../src/index.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 const POSTGRES = "We chose Postgres as the primary store for the billing service.";
 const DYNAMO = "Change of plan for billing: we are no longer using Postgres, the billing service will run on DynamoDB instead.";
 const QUESTION = "which database does the billing service use";
 
-test("--now is only the reference for relative time: a later-recorded revision still counts (CLI)", () => {
+test("--now is only the reference for relative time: a later-recorded revision still counts (CLI)", async () => {
   const db = join(tempDir(), "billing.db");
   // both recorded today (the wall clock), about events in February and June
   const old = cli(["add", POSTGRES, "--at", "2026-02-10", "--db", db, "--json"]).json;
-  const neu = cli(["add", DYNAMO, "--at", "2026-06-03", "--db", db, "--json"]).json;
-  const h = cli(["history", old.id, "--db", db, "--json"]).json;
+  const neu = (await cliHere(["add", DYNAMO, "--at", "2026-06-03", "--db", db, "--json"])).json;
+  const h = (await cliHere(["history", old.id, "--db", db, "--json"])).json;
   assert.deepEqual(h.chain.map((c: { id: string }) => c.id), [old.id, neu.id], "detection linked them");
   for (const extra of [[], ["--now", "2026-07-01"]]) {
-    const r = cli(["search", QUESTION, "--db", db, "--json", ...extra]).json;
+    const r = (await cliHere(["search", QUESTION, "--db", db, "--json", ...extra])).json;
     const byId = new Map(r.hits.map((x: { id: string }) => [x.id, x]));
     assert.equal((byId.get(old.id) as { status: string }).status, "superseded", extra.join(" "));
     assert.equal((byId.get(neu.id) as { status: string }).status, "current", extra.join(" "));
     assert.equal(r.hits[0].id, neu.id);
   }
-  const hNow = cli(["history", old.id, "--db", db, "--now", "2026-07-01", "--json"]).json;
+  const hNow = (await cliHere(["history", old.id, "--db", db, "--now", "2026-07-01", "--json"])).json;
   assert.deepEqual(hNow.chain.map((c: { status: string }) => c.status), ["superseded", "current"]);
 });
 

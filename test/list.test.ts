@@ -8,7 +8,7 @@ import { get as httpGet } from "node:http";
 import { after, before, describe, test } from "node:test";
 import { DEMO_NOW, demoCorpus, MemorySpace, openMemory, parseInstant, type Engine } from "../src/index.js";
 import { startHttpServer, type RunningServer } from "../src/surfaces/http/serve.js";
-import { cli, demoEngine, tempDir } from "./helpers.js";
+import { cli, cliHere, demoEngine, tempDir } from "./helpers.js";
 
 describe("list: memories in time order, a page at a time", () => {
   let engine: Engine;
@@ -160,39 +160,40 @@ describe("cascade list", () => {
     const first = cli(["--db", db, "--now", DEMO_NOW, "list", "--limit", "2", "--json"]);
     assert.equal(first.status, 0, first.stderr);
     assert.deepEqual(first.json.memories.map((m: any) => m.at), ["2026-02-02T09:15:00Z", "2026-02-03T14:02:00Z"]);
-    const second = cli(["--db", db, "--now", DEMO_NOW, "list", "--limit", "2", "--cursor", first.json.next_cursor, "--json"]);
+    const second = await cliHere(["--db", db, "--now", DEMO_NOW, "list", "--limit", "2", "--cursor", first.json.next_cursor, "--json"]);
     assert.deepEqual(second.json.memories.map((m: any) => m.at), ["2026-02-03T14:05:00Z", "2026-02-05T10:30:00Z"]);
-    const yaml = cli(["--db", db, "--now", DEMO_NOW, "list", "--under", "ops.config", "--kind", "decision", "--as-of", "2026-04-01", "--json"]);
+    const yaml = await cliHere(["--db", db, "--now", DEMO_NOW, "list", "--under", "ops.config", "--kind", "decision", "--as-of", "2026-04-01", "--json"]);
     assert.deepEqual(yaml.json.memories.map((m: any) => m.status), ["current", "current"]);
-    const human = cli(["--db", db, "--now", DEMO_NOW, "list", "--speaker", "Priya,Lena", "--order", "desc", "--limit", "3"]);
+    const human = await cliHere(["--db", db, "--now", DEMO_NOW, "list", "--speaker", "Priya,Lena", "--order", "desc", "--limit", "3"]);
     assert.equal(human.status, 0, human.stderr);
     assert.match(human.stdout, /^2026-06-10T16:05:00Z {2}current {4}m_\w+ {2}turn · .*Priya\n {4}My dog ate my headphones/);
     assert.match(human.stdout, /\nmore: cascade list --cursor \S+\n$/);
-    const bad = cli(["--db", db, "list", "--limit", "0"]);
+    const bad = await cliHere(["--db", db, "list", "--limit", "0"]);
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /--limit must be a whole number ≥ 1, got "0"/);
-    const cursor = cli(["--db", db, "list", "--cursor", "x", "--json"]);
+    const cursor = await cliHere(["--db", db, "list", "--cursor", "x", "--json"]);
     assert.equal(cursor.status, 2);
     assert.equal(cursor.json.error.code, "INVALID_INPUT");
   });
 });
 
-test("expiry: add --ttl/--expires; searches and lists leave expired memories out unless asked; forget --expired removes them", () => {
+test("expiry: add --ttl/--expires; searches and lists leave expired memories out unless asked; forget --expired removes them", async () => {
   const db = join(tempDir(), "expiry.db");
-  const run = (now: string, ...args: string[]) => cli(["--db", db, "--now", now, "--json", ...args]);
-  const a = run("2026-03-01T00:00:00Z", "add", "The staging password rotates weekly", "--at", "2026-03-01T00:00:00Z", "--ttl", "2d").json;
-  const b = run("2026-03-01T00:00:00Z", "add", "The staging password is kept in the vault", "--at", "2026-03-01T00:00:00Z").json;
-  assert.equal(run("2026-03-01T00:00:00Z", "show", a.id).json.expires, "2026-03-03T00:00:00Z");
-  const ids = (now: string, ...extra: string[]) => run(now, "search", "staging password", ...extra).json.hits.map((h: { id: string }) => h.id).sort();
-  assert.deepEqual(ids("2026-03-02T00:00:00Z"), [a.id, b.id].sort(), "before its expiry it is found");
-  assert.deepEqual(ids("2026-03-05T00:00:00Z"), [b.id], "after it, it is not");
-  assert.deepEqual(ids("2026-03-05T00:00:00Z", "--include-expired"), [a.id, b.id].sort());
-  assert.deepEqual(run("2026-03-05T00:00:00Z", "list").json.memories.map((m: { id: string }) => m.id), [b.id]);
-  const dry = run("2026-03-05T00:00:00Z", "forget", "--expired", "--dry-run").json;
+  // the CLI in this process (helpers cliHere: the same output and exit code); the file's other CLI test runs a process
+  const run = (now: string, ...args: string[]) => cliHere(["--db", db, "--now", now, "--json", ...args]);
+  const a = (await run("2026-03-01T00:00:00Z", "add", "The staging password rotates weekly", "--at", "2026-03-01T00:00:00Z", "--ttl", "2d")).json;
+  const b = (await run("2026-03-01T00:00:00Z", "add", "The staging password is kept in the vault", "--at", "2026-03-01T00:00:00Z")).json;
+  assert.equal((await run("2026-03-01T00:00:00Z", "show", a.id)).json.expires, "2026-03-03T00:00:00Z");
+  const ids = async (now: string, ...extra: string[]) => (await run(now, "search", "staging password", ...extra)).json.hits.map((h: { id: string }) => h.id).sort();
+  assert.deepEqual(await ids("2026-03-02T00:00:00Z"), [a.id, b.id].sort(), "before its expiry it is found");
+  assert.deepEqual(await ids("2026-03-05T00:00:00Z"), [b.id], "after it, it is not");
+  assert.deepEqual(await ids("2026-03-05T00:00:00Z", "--include-expired"), [a.id, b.id].sort());
+  assert.deepEqual((await run("2026-03-05T00:00:00Z", "list")).json.memories.map((m: { id: string }) => m.id), [b.id]);
+  const dry = (await run("2026-03-05T00:00:00Z", "forget", "--expired", "--dry-run")).json;
   assert.deepEqual(dry.ids, [a.id]);
-  assert.equal(run("2026-03-05T00:00:00Z", "forget", "--expired").json.forgotten, 1);
-  assert.equal(run("2026-03-05T00:00:00Z", "show", a.id).status, 2);
-  const bad = cli(["--db", db, "add", "x", "--ttl", "soon"]);
+  assert.equal((await run("2026-03-05T00:00:00Z", "forget", "--expired")).json.forgotten, 1);
+  assert.equal((await run("2026-03-05T00:00:00Z", "show", a.id)).status, 2);
+  const bad = await cliHere(["--db", db, "add", "x", "--ttl", "soon"]);
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /ttl: "soon" is not a duration/);
 });

@@ -13,7 +13,7 @@ import { poolDatabase, type Database } from "../src/backends/postgres/connection
 import { newPglite } from "../src/backends/postgres/open.js";
 import { join } from "node:path";
 import { openMemory, parseInstant, type Engine } from "../src/index.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 let server: PGLiteSocketServer;
 let proxy: Server;
@@ -109,12 +109,12 @@ test("remember with a ref, retried after a lost commit answer, stores the memory
   }
 });
 
-test("add of a ref already stored says so and stores nothing new (SQLite, CLI)", () => {
+test("add of a ref already stored says so and stores nothing new (SQLite, CLI)", async () => {
   const db = join(tempDir(), "memory.db");
   const args = ["--db", db, "add", "Deploys are frozen on Fridays from noon", "--metadata", '{"ref": "ticket-4711"}'];
   const first = cli([...args, "--json"]);
   const again = cli(args);
   assert.equal(again.status, 0, again.stderr);
   assert.match(again.stdout, new RegExp(`^already stored \\(its ref\\), nothing new written: ${first.json.id} `));
-  assert.equal(cli(["--db", db, "stats", "--json"]).json.memories, 1);
+  assert.equal((await cliHere(["--db", db, "stats", "--json"])).json.memories, 1);
 });

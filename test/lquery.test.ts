@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import { CascadeError, openMemory } from "../src/index.js";
 import { join } from "node:path";
 import { matchesLquery, parseLquery } from "../src/topics/lquery.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 // The example table of PostgreSQL's ltree documentation (F.23.4) and the results it documents.
 const TREE = [
@@ -79,11 +79,12 @@ test("--match filters every channel to the matching topics (CLI)", async () => {
   } finally {
     await engine.close();
   }
-  const topics = (q: string) => cli(["search", "fusion retrieval notes", "--match", q, "--db", db, "--json"]).json.hits.map((h: { topic: string }) => h.topic).sort();
-  assert.deepEqual(topics("*.fusion.*"), ["ops.fusion.reactor", "retrieval.fusion.rrf"]);
-  assert.deepEqual(topics("retrieval.*"), ["retrieval", "retrieval.dense", "retrieval.fusion.rrf"]);
-  assert.deepEqual(topics("retrieval.!dense.*"), ["retrieval.fusion.rrf"]);
-  assert.deepEqual(topics("nothing.here"), []);
+  // the searches in this process (helpers cliHere: the same output and exit code), the refused one a CLI process
+  const topics = async (q: string) => (await cliHere(["search", "fusion retrieval notes", "--match", q, "--db", db, "--json"])).json.hits.map((h: { topic: string }) => h.topic).sort();
+  assert.deepEqual(await topics("*.fusion.*"), ["ops.fusion.reactor", "retrieval.fusion.rrf"]);
+  assert.deepEqual(await topics("retrieval.*"), ["retrieval", "retrieval.dense", "retrieval.fusion.rrf"]);
+  assert.deepEqual(await topics("retrieval.!dense.*"), ["retrieval.fusion.rrf"]);
+  assert.deepEqual(await topics("nothing.here"), []);
   const bad = cli(["search", "x", "--match", "a..b", "--db", db]);
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /match: "a..b": item 2 is empty/);

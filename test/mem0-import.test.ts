@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test } from "node:test";
 import { openMemory, parseInstant } from "../src/index.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 const FIXTURE = fileURLToPath(new URL("../../test/fixtures/mem0-get-all.json", import.meta.url));
 const NOW = "2026-06-20T09:00:00Z";
@@ -38,7 +38,7 @@ test("a Mem0 export imports with the documented mapping; a bad item is reported 
     await engine.close();
   }
 
-  const again = cli(["import", FIXTURE, "--format", "mem0", "--db", db, "--now", NOW, "--json"]);
+  const again = await cliHere(["import", FIXTURE, "--format", "mem0", "--db", db, "--now", NOW, "--json"]);
   assert.equal(again.json.imported, 0);
   assert.equal(again.json.skipped, 3);
 });

@@ -10,7 +10,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { before, test } from "node:test";
 import { CascadeError, DEMO_NOW, demoCorpus, demoQueries, migrateStore, openMemory, openStoreAt, parseInstant, type Engine, type MigrateReport } from "../src/index.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 const now = parseInstant("now", DEMO_NOW);
 const dir = tempDir();
@@ -125,27 +125,27 @@ test("refusals change nothing: a non-empty target, the source itself, a missing 
   assert.equal(existsSync(join(dir, "w.db")), false, "nothing was created");
 });
 
-test("cascade migrate: a table or JSON of both sides' counts; exit 2 naming the flag for a refused target or source", () => {
+test("cascade migrate: a table or JSON of both sides' counts; exit 2 naming the flag for a refused target or source", async () => {
   const target = join(dir, "cli.db");
   const ok = cli(["migrate", "--from", source, "--to", target, "--json"]);
   assert.equal(ok.status, 0, ok.stderr);
   assert.equal(ok.json.ok, true);
   assert.deepEqual(ok.json.namespaces[0].target, ok.json.namespaces[0].source);
 
-  const again = cli(["migrate", "--from", source, "--to", target]);
+  const again = await cliHere(["migrate", "--from", source, "--to", target]);
   assert.equal(again.status, 2);
   assert.equal(again.stderr.trim().split("\n").length, 1, again.stderr);
   assert.match(again.stderr, /--to: .* already holds a store/);
 
-  const missing = cli(["migrate", "--from", join(dir, "absent.db"), "--to", join(dir, "z.db")]);
+  const missing = await cliHere(["migrate", "--from", join(dir, "absent.db"), "--to", join(dir, "z.db")]);
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /--from: no store at/);
 
-  const same = cli(["migrate", "--from", source, "--to", source]);
+  const same = await cliHere(["migrate", "--from", source, "--to", source]);
   assert.equal(same.status, 2);
   assert.match(same.stderr, /--to: .* is the source itself/);
 
-  const table = cli(["migrate", "--from", source, "--to", join(dir, "table.db")]);
+  const table = await cliHere(["migrate", "--from", source, "--to", join(dir, "table.db")]);
   assert.equal(table.status, 0, table.stderr);
   assert.match(table.stdout, /memories\s+30\s+30/);
   assert.match(table.stdout, /every count agrees/);

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { MemorySpace } from "../src/index.js";
 import { startHttpServer } from "../src/surfaces/http/serve.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 async function call(url: string, method: string, path: string, namespace: string, body?: unknown) {
   const res = await fetch(url + path, {
@@ -58,14 +58,14 @@ test("reads of unknown namespaces create nothing; open stores stay bounded; the 
   }
 });
 
-test("the CLI too: a read of an unknown namespace is exit 2 and creates nothing; a write creates it", () => {
+test("the CLI too: a read of an unknown namespace is exit 2 and creates nothing; a write creates it", async () => {
   const db = join(tempDir(), "cli-ns.db");
   for (const args of [["search", "anything"], ["stats"], ["topics"]]) {
-    const r = cli(["--db", db, "--namespace", "ghost", ...args, "--json"]);
+    const r = await cliHere(["--db", db, "--namespace", "ghost", ...args, "--json"]);
     assert.equal(r.status, 2, r.stderr);
     assert.equal(r.json.error.code, "NOT_FOUND");
   }
   assert.equal(existsSync(`${db}.ns`), false);
   assert.equal(cli(["--db", db, "--namespace", "team", "add", "hello"]).status, 0);
-  assert.equal(cli(["--db", db, "--namespace", "team", "stats", "--json"]).json.memories, 1);
+  assert.equal((await cliHere(["--db", db, "--namespace", "team", "stats", "--json"])).json.memories, 1);
 });

@@ -8,7 +8,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { CascadeError, openMemory } from "../src/index.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 const READS: string[][] = [
   ["search", "x"],
@@ -25,11 +25,11 @@ const READS: string[][] = [
   ["retract", "e_x"],
 ];
 
-test("a read at a path with no store is one NOT_FOUND line, exit 2, and creates no folder or file", () => {
+test("a read at a path with no store is one NOT_FOUND line, exit 2, and creates no folder or file", async () => {
   const dir = tempDir();
   const db = join(dir, "nonexistent", "dir", "m.db");
   for (const args of READS) {
-    const r = cli([...args, "--db", db]);
+    const r = await cliHere([...args, "--db", db]);
     assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);
     assert.equal(r.stderr, `cascade: no store at ${JSON.stringify(db)} (a store is created by its first write: add, import or demo)\n`, args.join(" "));
     assert.equal(r.stdout, "");
@@ -48,11 +48,11 @@ test("a read in a folder without a store (the default ./.cascade/memory.db) crea
   assert.deepEqual(readdirSync(dir), []);
 });
 
-test("writing commands create the store; reads then work", () => {
+test("writing commands create the store; reads then work", async () => {
   const db = join(tempDir(), "new", "m.db");
   assert.equal(cli(["add", "The first memory.", "--db", db]).status, 0);
   assert.ok(existsSync(db));
-  const r = cli(["list", "--db", db]);
+  const r = await cliHere(["list", "--db", db]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /The first memory\./);
 });

@@ -5,12 +5,13 @@
  * zeroing freed slots (and deletes files set aside beside it). The threshold is lowered to 100 chunks
  * (CASCADE_APPROXIMATE_ABOVE) so the store stays small.
  */
+import "./fixtures/approximate-above-100.js";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import Database from "better-sqlite3";
-import { cli, rememberHere, tempDir } from "./helpers.js";
+import { cli, cliHere, rememberHere, tempDir } from "./helpers.js";
 
 const ENV = { CASCADE_APPROXIMATE_ABOVE: "100" };
 const WORDS = "pool config deploy cache latency ledger retry queue timeout shard replica index schema vacuum budget harbor lantern meadow orchard quarry".split(" ");
@@ -44,7 +45,7 @@ test("forget --purge leaves no vector of the forgotten memory in the saved graph
   const db = join(dir, "memory.db");
   // written in this process; the graph built and saved by a search, a CLI process
   await rememberHere(db, Array.from({ length: 300 }, (_, i) => ({ text: `note ${i} codeword3x${i}: ${Array.from({ length: 6 }, () => WORDS[Math.floor(next() * WORDS.length)]).join(" ")}`, at: "2026-05-01T10:00:00Z" })));
-  assert.equal(cli(["search", "harbor lantern", "--db", db], { env: ENV }).status, 0);
+  assert.equal((await cliHere(["search", "harbor lantern", "--db", db], { env: ENV })).status, 0);
   assert.ok(existsSync(`${db}.hnsw`));
 
   const reader = new Database(db, { readonly: true });
@@ -66,6 +67,6 @@ test("forget --purge leaves no vector of the forgotten memory in the saved graph
   const zero = Buffer.alloc(vectors[0].length);
   for (const v of vectors) assert.ok(!after.rows.some((row) => row.equals(v) && !row.equals(zero)), "no row of the saved graph holds the forgotten vector");
   assert.ok(!existsSync(`${db}.hnsw.invalid-checksum`), "the set-aside copy is deleted");
-  const doctor = cli(["doctor", "--db", db], { env: ENV });
+  const doctor = await cliHere(["doctor", "--db", db], { env: ENV });
   assert.match(doctor.stdout, /ok +approximate vector index: \d+ vectors, in step with the table/, doctor.stdout);
 });

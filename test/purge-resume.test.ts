@@ -15,7 +15,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { MemorySpace, openMemory, parseInstant, SqliteStore } from "../src/index.js";
 import { startHttpServer } from "../src/surfaces/http/serve.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 const MARKER = "Trevalquine";
 const NOW = "2026-06-20T09:00:00Z";
@@ -92,7 +92,7 @@ test("forget --purge killed after its delete: forget --purge again, then cascade
   assert.deepEqual([again.json.forgotten, again.json.purged.checkpointed], [false, true]);
   assert.equal(copies(a.db), 0);
   assert.match(dayText(a.db), /ledger migration/);
-  const human = cli(["--db", a.db, "forget", a.id, "--purge"]);
+  const human = await cliHere(["--db", a.db, "forget", a.id, "--purge"]);
   assert.equal(human.stdout.trim(), `${a.id} was not in the store (forgotten already); purged from the store's files`);
 
   const b = await interruptedForget("purge");
@@ -101,8 +101,8 @@ test("forget --purge killed after its delete: forget --purge again, then cascade
   assert.equal(purged.json.checkpointed, true);
   assert.equal(copies(b.db), 0);
   assert.match(dayText(b.db), /ledger migration/);
-  assert.equal(cli(["--db", b.db, "doctor"]).status, 0);
-  assert.match(cli(["--db", b.db, "purge"]).stdout, /^purged: \d+ unused words? dropped; nothing forgotten is left in the store's files$/m, "a second purge finds nothing to rebuild");
+  assert.equal((await cliHere(["--db", b.db, "doctor"])).status, 0);
+  assert.match((await cliHere(["--db", b.db, "purge"])).stdout, /^purged: \d+ unused words? dropped; nothing forgotten is left in the store's files$/m, "a second purge finds nothing to rebuild");
 });
 
 /** The state a kill after the delete leaves, made directly: the row gone, its windows dirty, nothing rebuilt or erased. */

@@ -10,7 +10,7 @@ import { test } from "node:test";
 import Database from "better-sqlite3";
 import { Engine, SqliteStore, defaultGloveEmbedder, openMemory, parseInstant } from "../src/index.js";
 import { CACHE_DECISION, DIARY_NOW, projectDiary } from "./fixtures/project-diary.js";
-import { cli, emptyEngine, tempDir } from "./helpers.js";
+import { cli, cliHere, emptyEngine, tempDir } from "./helpers.js";
 
 const LONG_NOTE = Array.from(
   { length: 21 },
@@ -224,8 +224,8 @@ test("CLI: search JSON carries context; human output shows it; --no-pyramid empt
   assert.equal(r.status, 0, r.stderr);
   assert.ok(Array.isArray(r.json.context) && r.json.context.length > 0);
   for (const c of r.json.context) assert.deepEqual(Object.keys(c).sort(), ["hits", "id", "level", "sentences", "sources", "text", "window"]);
-  const off = cli(["--db", db, "--json", "--now", DIARY_NOW, "search", "session cache", "--no-pyramid"]);
+  const off = await cliHere(["--db", db, "--json", "--now", DIARY_NOW, "search", "session cache", "--no-pyramid"]);
   assert.deepEqual(off.json.context, []);
-  const human = cli(["--db", db, "--now", DIARY_NOW, "search", "session cache"]);
+  const human = await cliHere(["--db", db, "--now", DIARY_NOW, "search", "session cache"]);
   assert.match(human.stdout, /context \(summaries of the top hits' windows\):\n {2}day 2026-05-1\d\.\.2026-05-1\d {2}p_day_/);
 });

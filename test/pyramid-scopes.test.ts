@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
 import { openMemory, parseInstant, type Engine, type MemoryInput } from "../src/index.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 const NOW = "2026-06-24T12:00:00Z";
 
@@ -129,7 +129,9 @@ test("no node built for one user holds another's text on PostgreSQL (PGlite) eit
 
 test("cascade pyramid show --filter user=bob prints only his nodes and sentences", async () => {
   const db = join(tempDir(), "household-cli.db");
-  const run = (...args: string[]) => cli([...args, "--db", db, "--now", NOW]);
+  // the first call a CLI process, the others in this process (helpers cliHere: the same output and exit code)
+  const proc = (...args: string[]) => cli([...args, "--db", db, "--now", NOW]);
+  const run = (...args: string[]) => cliHere([...args, "--db", db, "--now", NOW]);
   // the store is written in this process (what is tested is `pyramid show`; `add --user` has its tests in
   // test/scope): fourteen `cascade add` processes cost more than the rest of the file
   const engine = await openMemory({ path: db, now: parseInstant("now", NOW) });
@@ -138,17 +140,17 @@ test("cascade pyramid show --filter user=bob prints only his nodes and sentences
   } finally {
     await engine.close();
   }
-  const shown = run("pyramid", "show", "--filter", "user=bob");
+  const shown = proc("pyramid", "show", "--filter", "user=bob");
   assert.equal(shown.status, 0, shown.stderr);
   assert.match(shown.stdout, /Oslo/);
   assert.match(shown.stdout, /dentist/);
   assert.doesNotMatch(shown.stdout, ALICE_WORDS);
   assert.match(shown.stdout, /p_week_2026-W24~user:bob  user bob/);
-  const json = run("pyramid", "show", "--filter", "user=bob", "--json");
+  const json = await run("pyramid", "show", "--filter", "user=bob", "--json");
   assert.ok(json.json.nodes.length > 0 && json.json.nodes.every((n: { user: string | null }) => n.user === "bob"));
-  const all = run("pyramid", "show", "--level", "week", "--json");
+  const all = await run("pyramid", "show", "--level", "week", "--json");
   assert.deepEqual(all.json.nodes.map((n: { id: string }) => n.id).sort(), ["p_week_2026-W24", "p_week_2026-W24~user:alice", "p_week_2026-W24~user:bob"]);
-  const bad = run("pyramid", "show", "--filter", "user");
+  const bad = await run("pyramid", "show", "--filter", "user");
   assert.equal(bad.status, 2);
 });
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { Engine, SqliteStore, defaultGloveEmbedder, scratchStores, openMemory, parseInstant, runPyramidBench, type EngineConfig } from "../src/index.js";
 import { CACHE_DECISION, DEPLOYMENT_PLAN, DIARY_NOW, projectDiary } from "./fixtures/project-diary.js";
-import { cli, emptyEngine, tempDir } from "./helpers.js";
+import { cli, cliHere, emptyEngine, tempDir } from "./helpers.js";
 
 /** The project diary stored (ids in its order) and its pyramid built, with `config`. */
 async function diaryEngine(config: EngineConfig = {}): Promise<{ engine: Engine; ids: string[]; path: string }> {
@@ -159,29 +159,31 @@ test("cascade pyramid build / show and search over summaries, on the command lin
   const db = join(dir, "p.db");
   const file = join(dir, "diary.jsonl");
   writeFileSync(file, projectDiary().map((m) => JSON.stringify(m)).join("\n"));
-  const run = (...args: string[]) => cli([...args, "--db", db, "--now", DIARY_NOW]);
-  assert.equal(run("import", file, "--no-detect").status, 0);
-  const shown = run("pyramid", "show", "--json");
+  // the first call a CLI process, the others in this process (helpers cliHere: the same output and exit code)
+  const proc = (...args: string[]) => cli([...args, "--db", db, "--now", DIARY_NOW]);
+  const run = (...args: string[]) => cliHere([...args, "--db", db, "--now", DIARY_NOW]);
+  assert.equal(proc("import", file, "--no-detect").status, 0);
+  const shown = await run("pyramid", "show", "--json");
   assert.equal(shown.status, 0);
   assert.equal(shown.json.nodes.length, 100, "the import kept the pyramid current");
   assert.equal(shown.json.dirty, 0);
-  assert.match(run("pyramid", "build").stdout, /up to date/);
-  const built = run("pyramid", "build", "--full", "--json");
+  assert.match((await run("pyramid", "build")).stdout, /up to date/);
+  const built = await run("pyramid", "build", "--full", "--json");
   assert.equal(built.status, 0, built.stderr);
   assert.deepEqual(built.json.recomputed, { day: 80, week: 16, month: 4 });
-  const weeks = run("pyramid", "show", "--level", "week", "--json");
+  const weeks = await run("pyramid", "show", "--level", "week", "--json");
   assert.equal(weeks.json.nodes.length, 16);
   assert.deepEqual(Object.keys(weeks.json.nodes[0]).sort(), ["agent", "children", "end", "id", "level", "sentences", "start", "text", "user"]);
-  assert.equal(run("pyramid", "show", "--level", "year").status, 2);
-  const hits = run("search", "what happened last Tuesday", "--json");
+  assert.equal((await run("pyramid", "show", "--level", "year")).status, 2);
+  const hits = await run("search", "what happened last Tuesday", "--json");
   assert.equal(hits.json.context[0].level, "day");
   assert.equal(hits.json.time.phrase, "last Tuesday");
-  const summaries = run("search", "what happened last Tuesday", "--kind", "summary", "--json");
+  const summaries = await run("search", "what happened last Tuesday", "--kind", "summary", "--json");
   assert.equal(summaries.json.hits[0].level, "day");
-  assert.match(run("show", "p_week_2026-W20").stdout, /children\s+5: p_day_2026-05-11/);
-  const bad = run("search", "x", "--time", "sometimes");
+  assert.match((await run("show", "p_week_2026-W20")).stdout, /children\s+5: p_day_2026-05-11/);
+  const bad = await run("search", "x", "--time", "sometimes");
   assert.equal(bad.status, 2);
-  assert.equal(run("add", "x", "--kind", "summary").status, 2);
+  assert.equal((await run("add", "x", "--kind", "summary")).status, 2);
 });
 
 test("the pyramid bench builds a small synthetic span and refreshes exactly three windows (smoke test)", async () => {

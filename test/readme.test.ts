@@ -11,7 +11,7 @@ import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CHANNEL_NAMES, CHANNEL_SUMMARIES } from "../src/index.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 const root = new URL("../../", import.meta.url);
 const read = (path: string): string => readFileSync(new URL(path, root), "utf8");
@@ -112,7 +112,7 @@ test("Quick start, MCP: the client configuration starts a server whose search fi
   }
 });
 
-test("the README, the package description, cascade --help and the docs agree on the seven channels", () => {
+test("the README, the package description, cascade --help and the docs agree on the seven channels", async () => {
   const rows = [...README.matchAll(/^\| `(\w+)` \| (.+) \|$/gm)].map((m) => [m[1], m[2]]);
   assert.deepEqual(rows, CHANNEL_NAMES.map((c) => [c, CHANNEL_SUMMARIES[c]]), "the README's channel table is the channels' own summaries");
   const pkg = JSON.parse(read("package.json")) as { description: string };
@@ -120,7 +120,7 @@ test("the README, the package description, cascade --help and the docs agree on 
   assert.ok(pkg.description.includes(list), pkg.description);
   assert.ok(cli(["--help"]).stdout.replace(/\s+/g, " ").includes(list));
   assert.ok(read("docs/CLI.md").includes(list));
-  const search = cli(["search", "--help"]).stdout.replace(/\s+/g, " ");
+  const search = (await cliHere(["search", "--help"])).stdout.replace(/\s+/g, " ");
   for (const c of CHANNEL_NAMES) assert.ok(search.includes(`${c}, ${CHANNEL_SUMMARIES[c]}`), `search --help says what ${c} ranks`);
   assert.ok(read("docs/CONFIGURATION.md").includes(`all seven (${CHANNEL_NAMES.join(", ")})`));
   assert.match(README, /^`npm test` builds/m, "the README keeps the test command .ci/run runs");

@@ -8,7 +8,7 @@ import { changeCues } from "../src/graph/revision-cues.js";
 import { parseMemory } from "../src/graph/revision-parse.js";
 import { valueChange } from "../src/graph/revision-values.js";
 import { isStopWord } from "../src/text/stopwords.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 // the fixtures are JSONL beside the sources (tsc does not copy them into dist)
 const fixture = (name: string) => fileURLToPath(new URL(`../../test/fixtures/${name}`, import.meta.url));
@@ -33,17 +33,17 @@ test("both labelled sets, and a third written after the rule: edges at precision
   }
 });
 
-test("eval revisions on the CLI: one line per set and kind, a bad line named with its file and number", () => {
+test("eval revisions on the CLI: one line per set and kind, a bad line named with its file and number", async () => {
   const r = cli(["eval", "revisions", ...SETS]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /revisions-a \(168 pairs\)\n {2}edges: +precision 100\.0%/);
   assert.match(r.stdout, / {4}reschedule +20 revisions {2}linked \d+\/20/);
   const bad = join(tempDir(), "bad.jsonl");
-  const missing = cli(["eval", "revisions", bad]);
+  const missing = await cliHere(["eval", "revisions", bad]);
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /cannot read .*bad\.jsonl/);
   writeFileSync(bad, `{"older":"a","newer":"b","revises":true,"kind":"plan"}\n{"older":"a","newer":"b","revises":"yes","kind":"plan"}\n`);
-  const refused = cli(["eval", "revisions", bad]);
+  const refused = await cliHere(["eval", "revisions", bad]);
   assert.equal(refused.status, 2);
   assert.match(refused.stderr, /bad\.jsonl line 2: revises: /);
 });
@@ -135,14 +135,14 @@ describe("verdicts and their reasons", () => {
   });
 });
 
-test("the Lisbon case end to end: a reschedule told at the same instant as the plan supersedes it, and search --current-only shows December 27", () => {
+test("the Lisbon case end to end: a reschedule told at the same instant as the plan supersedes it, and search --current-only shows December 27", async () => {
   const db = join(tempDir(), "lisbon.db");
   // a fixed --now gives both memories one event time: the plan written first is the earlier one
-  const run = (...args: string[]) => cli([...args, "--db", db, "--now", "2026-12-01T09:00:00Z"]);
-  assert.equal(run("add", "Plan: Sam flies to Lisbon on December 20").status, 0);
-  const added = run("add", "Sam moved the Lisbon trip to December 27 because of a work deadline");
+  const run = (...args: string[]) => cliHere([...args, "--db", db, "--now", "2026-12-01T09:00:00Z"]);
+  assert.equal((await run("add", "Plan: Sam flies to Lisbon on December 20")).status, 0);
+  const added = await run("add", "Sam moved the Lisbon trip to December 27 because of a work deadline");
   assert.match(added.stdout, /supersedes m_\w+ \(detected, confidence 1\.00\)/);
-  const found = run("search", "travel plans", "--current-only");
+  const found = await run("search", "travel plans", "--current-only");
   assert.equal(found.status, 0, found.stderr);
   const hits = found.stdout.split("context (summaries")[0];
   assert.match(hits, /December 27/);

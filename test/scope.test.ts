@@ -9,23 +9,23 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { MemorySpace, openMemory, parseInstant } from "../src/index.js";
 import { startHttpServer, type RunningServer } from "../src/surfaces/http/serve.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 const NOW = "2026-06-20T09:00:00Z";
 
-test("Bob's revision of a preference leaves Alice's standing (as a user reported it on the CLI)", () => {
+test("Bob's revision of a preference leaves Alice's standing (as a user reported it on the CLI)", async () => {
   const db = join(tempDir(), "seats.db");
-  const run = (...args: string[]) => cli([...args, "--db", db, "--now", NOW]);
-  const alice = run("add", "Prefers window seats on flights", "--user", "alice", "--at", "2026-06-01", "--json").json.id as string;
-  const bob = run("add", "Actually no longer prefers window seats on flights; prefers aisle seats instead", "--user", "bob", "--at", "2026-06-02");
+  const run = (...args: string[]) => cliHere([...args, "--db", db, "--now", NOW]);
+  const alice = (await run("add", "Prefers window seats on flights", "--user", "alice", "--at", "2026-06-01", "--json")).json.id as string;
+  const bob = await run("add", "Actually no longer prefers window seats on flights; prefers aisle seats instead", "--user", "bob", "--at", "2026-06-02");
   assert.equal(bob.status, 0, bob.stderr);
   assert.doesNotMatch(bob.stdout, /supersedes/, "nothing of Alice's is superseded by Bob");
-  const found = run("search", "seat on flights", "--filter", "user=alice", "--current-only", "--json");
+  const found = await run("search", "seat on flights", "--filter", "user=alice", "--current-only", "--json");
   assert.equal(found.status, 0, found.stderr);
   assert.deepEqual(found.json.hits.map((h: any) => [h.id, h.status]), [[alice, "current"]]);
-  assert.deepEqual(run("history", alice, "--json").json.chain.map((c: any) => c.status), ["current"]);
+  assert.deepEqual((await run("history", alice, "--json")).json.chain.map((c: any) => c.status), ["current"]);
   // the same sentence said by Alice herself is her revision
-  const own = run("add", "Actually no longer prefers window seats on flights; prefers aisle seats instead", "--user", "alice", "--at", "2026-06-03");
+  const own = await run("add", "Actually no longer prefers window seats on flights; prefers aisle seats instead", "--user", "alice", "--at", "2026-06-03");
   assert.match(own.stdout, new RegExp(`supersedes ${alice} \\(detected`));
 });
 
@@ -49,13 +49,13 @@ describe("entities of one scope", () => {
     }
     const all = cli(["entities", "--db", db, "--json"]);
     assert.equal(counts(all.json.entities).Iberia, 3);
-    const alice = cli(["entities", "--filter", "user=alice", "--db", db, "--json"]);
+    const alice = await cliHere(["entities", "--filter", "user=alice", "--db", db, "--json"]);
     assert.equal(alice.status, 0, alice.stderr);
     const mine = counts(alice.json.entities);
     assert.equal(mine.Iberia, 2);
     assert.equal(mine.Lisbon, 2);
     for (const other of ["Madrid", "Hertz", "Oslo"]) assert.ok(!(other in mine), `${other} is not among Alice's entities`);
-    const bad = cli(["entities", "--filter", "user", "--db", db, "--json"]);
+    const bad = await cliHere(["entities", "--filter", "user", "--db", db, "--json"]);
     assert.equal(bad.status, 2);
     assert.equal(bad.json.error.code, "INVALID_INPUT");
   });

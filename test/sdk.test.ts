@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
 import { CascadeError, openMemory, parseInstant } from "../src/index.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 test("SDK: remember → recall → supersede → recall shows the new status, in one process", async () => {
   // detection would link this pair by itself (a habit's day: Fridays → every Monday, below); here the edge is drawn by hand
@@ -30,15 +30,15 @@ test("SDK: remember → recall → supersede → recall shows the new status, in
   await detected.close();
 });
 
-test("CLI --namespace keeps memories apart", () => {
+test("CLI --namespace keeps memories apart", async () => {
   const db = join(tempDir(), "ns.db");
   const a = cli(["add", "Project Falcon ships in May.", "--db", db, "--namespace", "team-a", "--json"]).json;
-  cli(["add", "Project Falcon was cancelled.", "--db", db, "--namespace", "team-b", "--json"]);
-  const hits = cli(["search", "Project Falcon", "--db", db, "--namespace", "team-a", "--json"]).json.hits;
+  (await cliHere(["add", "Project Falcon was cancelled.", "--db", db, "--namespace", "team-b", "--json"]));
+  const hits = (await cliHere(["search", "Project Falcon", "--db", db, "--namespace", "team-a", "--json"])).json.hits;
   assert.deepEqual(hits.map((h: { id: string }) => h.id), [a.id]);
   // the default namespace was never written: a read of it finds no store (and creates none)
-  assert.equal(cli(["search", "Project Falcon", "--db", db, "--json"]).json.error.code, "NOT_FOUND");
-  const bad = cli(["search", "x", "--db", db, "--namespace", "a/b"]);
+  assert.equal((await cliHere(["search", "Project Falcon", "--db", db, "--json"])).json.error.code, "NOT_FOUND");
+  const bad = await cliHere(["search", "x", "--db", db, "--namespace", "a/b"]);
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /namespace: "a\/b" must be 1–64 letters/);
 });

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CascadeError, STEP_NAMES, openMemory, type Engine, type SearchResult, type StepName } from "../src/index.js";
 import type { RunningServer } from "../src/surfaces/http/serve.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 import { openEverySurface, type EverySurface } from "./every-surface.js";
 
 /** What a search answers, without its timings. */
@@ -138,7 +138,7 @@ describe("an unknown step: one answer on every surface", () => {
     assert.equal(m.isError, true);
     assert.match(m.content[0].text, /unknown step "echo": a step is one of neighbours, /);
     // a known step, switched off from the CLI: the search runs
-    const ok = cli(["search", "deploy freeze", "--skip-step", "echoes,standing", "--json", "--db", db, "--now", NOW]);
+    const ok = await cliHere(["search", "deploy freeze", "--skip-step", "echoes,standing", "--json", "--db", db, "--now", NOW]);
     assert.equal(ok.status, 0, ok.stderr);
     const steps = JSON.parse(ok.stdout).steps;
     assert.equal(steps.echoes, "off");

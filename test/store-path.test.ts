@@ -7,16 +7,16 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import Database from "better-sqlite3";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
-test("another application's SQLite database is refused and left untouched", () => {
+test("another application's SQLite database is refused and left untouched", async () => {
   const path = join(tempDir(), "other_app.db");
   const other = new Database(path);
   other.exec("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users (name) VALUES ('ada')");
   other.close();
   const before = readFileSync(path);
   for (const args of [["stats"], ["add", "hello"]]) {
-    const r = cli(["--db", path, ...args, "--json"]);
+    const r = await cliHere(["--db", path, ...args, "--json"]);
     assert.equal(r.status, 2, r.stderr);
     assert.equal(r.json.error.code, "INVALID_INPUT");
     assert.match(r.stderr, /another application \(tables users\), not a Cascade store/);
@@ -24,7 +24,7 @@ test("another application's SQLite database is refused and left untouched", () =
   assert.deepEqual(readFileSync(path), before, "not one byte changed (no tables added, no switch to WAL)");
 });
 
-test("a file that is not SQLite, a directory and an empty path are refused", () => {
+test("a file that is not SQLite, a directory and an empty path are refused", async () => {
   const dir = tempDir();
   writeFileSync(join(dir, "notes.txt"), "just some text, long enough to have a header\n");
   mkdirSync(join(dir, "folder"));
@@ -34,19 +34,19 @@ test("a file that is not SQLite, a directory and an empty path are refused", () 
     ["", /the store path is empty/],
   ];
   for (const [db, message] of cases) {
-    const r = cli(["--db", db, "stats", "--json"]);
+    const r = await cliHere(["--db", db, "stats", "--json"]);
     assert.equal(r.status, 2, `${db}: ${r.stderr}`);
     assert.match(r.stderr, message);
   }
   assert.equal(readFileSync(join(dir, "notes.txt"), "utf8"), "just some text, long enough to have a header\n");
 });
 
-test("a new path, an empty file and an existing store all open", () => {
+test("a new path, an empty file and an existing store all open", async () => {
   const dir = tempDir();
   writeFileSync(join(dir, "empty.db"), "");
   for (const db of [join(dir, "new.db"), join(dir, "empty.db")]) {
     assert.equal(cli(["--db", db, "add", "a first memory"]).status, 0);
-    const again = cli(["--db", db, "stats", "--json"]);
+    const again = await cliHere(["--db", db, "stats", "--json"]);
     assert.equal(again.status, 0, again.stderr);
     assert.equal(again.json.memories, 1);
   }

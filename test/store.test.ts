@@ -6,7 +6,7 @@ import { CascadeError, DEMO_NOW, SqliteStore, defaultGloveEmbedder, openMemory, 
 import { SCHEMA_VERSION } from "../src/backends/sqlite/schema.js";
 import { OWNERS_SQL } from "../src/backends/sqlite/owner-cache.js";
 import type { Embedder } from "../src/index.js";
-import { demoEngine, emptyEngine, tempDir } from "./helpers.js";
+import { demoEngine, emptyEngine, tempDir, cliHere } from "./helpers.js";
 
 describe("the SQLite store", () => {
   test("runs in WAL mode at the current schema version", async () => {
@@ -200,13 +200,16 @@ test("filters give the same results applied in memory (selective) or by a join",
 });
 
 test("doctor finds indexes that disagree with the tables, and --repair rebuilds them (CLI)", async () => {
-  const { cli } = await import("./helpers.js");
+  const { cli, cliHere } = await import("./helpers.js");
   const dir = tempDir();
   const db = join(dir, "doctor.db");
-  const run = (...args: string[]) => cli([...args, "--db", db, "--now", "2026-06-20"]);
-  run("add", "The flamingo exhibit opens in May.", "--title", "Zoo news");
-  run("add", "Penguins are fed at noon.", "--tags", "zoo");
-  const healthy = run("doctor", "--json");
+  // the first add and the doctor that finds the damage CLI processes, the others the CLI in this process (helpers
+  // cliHere: the same output and exit code)
+  const proc = (...args: string[]) => cli([...args, "--db", db, "--now", "2026-06-20"]);
+  const run = (...args: string[]) => cliHere([...args, "--db", db, "--now", "2026-06-20"]);
+  proc("add", "The flamingo exhibit opens in May.", "--title", "Zoo news");
+  await run("add", "Penguins are fed at noon.", "--tags", "zoo");
+  const healthy = await run("doctor", "--json");
   assert.equal(healthy.status, 0, healthy.stdout);
   assert.equal(healthy.json.ok, true);
   assert.ok(healthy.json.checks.length >= 8);
@@ -218,20 +221,20 @@ test("doctor finds indexes that disagree with the tables, and --repair rebuilds 
   raw.prepare("UPDATE terms SET df = 42 WHERE term = 'penguins'").run();
   raw.prepare("UPDATE meta SET value = '7' WHERE key = 'chunk_count'").run();
   raw.close();
-  assert.deepEqual(run("search", "flamingo", "--channels", "bm25", "--json").json.hits, []);
-  const sick = run("doctor", "--json");
+  assert.deepEqual((await run("search", "flamingo", "--channels", "bm25", "--json")).json.hits, []);
+  const sick = proc("doctor", "--json");
   assert.equal(sick.status, 1);
   assert.equal(sick.json.ok, false);
   assert.deepEqual(
     sick.json.checks.filter((c: any) => !c.ok).map((c: any) => c.name),
     ["body index (bm25, late interaction)", "curated index (titles, descriptions, tags)", "vocabulary counts", "chunk count"],
   );
-  const repaired = run("doctor", "--repair", "--json");
+  const repaired = await run("doctor", "--repair", "--json");
   assert.equal(repaired.status, 0);
   assert.ok(repaired.json.checks.filter((c: any) => !c.ok).every((c: any) => c.repaired));
-  assert.equal(run("doctor", "--json").json.ok, true);
-  assert.equal(run("search", "flamingo", "--channels", "bm25", "--json").json.hits.length, 1);
-  assert.equal(run("search", "zoo news", "--channels", "curated", "--json").json.hits.length, 2);
+  assert.equal((await run("doctor", "--json")).json.ok, true);
+  assert.equal((await run("search", "flamingo", "--channels", "bm25", "--json")).json.hits.length, 1);
+  assert.equal((await run("search", "zoo news", "--channels", "curated", "--json")).json.hits.length, 2);
 });
 
 test("a batch counts each word once for every chunk that holds it, as one write at a time does", async () => {

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { formatInstant, parseInstant, parseJsonlLine, parseLocomoDate } from "../src/index.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 test("ISO instants: offsets within ±18:00, real dates, years 0001-0099 as written", () => {
   for (const bad of ["2026-06-03T10:00:00+99:99", "2026-06-03T10:00:00+19:00", "2026-06-03T10:00:00-05:60", "2026-02-30", "2026-06-03T24:00:00Z", "2026-06-03T10:61Z"]) {
@@ -37,7 +37,7 @@ test("JSONL lines: a byte-order mark is skipped; metadata must be an object even
   assert.equal(stringMeta.input.metadata, "abc", "left for validation to refuse, never spread into {0: 'a', ...}");
 });
 
-test("import: BOM files work, non-object metadata is a failed line, a directory is exit 2", () => {
+test("import: BOM files work, non-object metadata is a failed line, a directory is exit 2", async () => {
   const dir = tempDir();
   const db = join(dir, "p.db");
   writeFileSync(join(dir, "bom.jsonl"), '\uFEFF{"text": "the first line has a BOM"}\n{"text": "x", "ref": "r", "metadata": "abc"}\n{"text": "fine"}\n');
@@ -47,7 +47,7 @@ test("import: BOM files work, non-object metadata is a failed line, a directory 
   assert.deepEqual(r.json.failed, [{ line: 2, error: "metadata: must be a JSON object (got string)" }]);
   mkdirSync(join(dir, "folder"));
   for (const format of ["jsonl", "locomo"]) {
-    const d = cli(["--db", db, "import", join(dir, "folder"), "--format", format, "--json"]);
+    const d = await cliHere(["--db", db, "import", join(dir, "folder"), "--format", format, "--json"]);
     assert.equal(d.status, 2, `${format}: ${d.stderr}`);
     assert.match(d.stderr, /is a directory/);
   }

@@ -11,7 +11,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { MemorySpace, openMemory, parseInstant } from "../src/index.js";
 import { startHttpServer, type RunningServer } from "../src/surfaces/http/serve.js";
 import { BERLIN, OFFSITE_NOW, PRAGUE, offsiteNotes } from "./fixtures/offsite.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
 let db: string;
@@ -27,22 +27,22 @@ before(async () => {
   await engine.close();
 });
 
-test("CLI: search and pyramid show mark the superseded sentence; --filter user=bob quotes none of Alice's", () => {
+test("CLI: search and pyramid show mark the superseded sentence; --filter user=bob quotes none of Alice's", async () => {
   const human = cli(["search", "what was planned last week", "--db", db, "--now", OFFSITE_NOW]);
   assert.equal(human.status, 0, human.stderr);
   assert.ok(human.stdout.includes(`Alice: ${BERLIN}  ${mark}`), human.stdout);
-  const json = cli(["search", "what was planned last week", "--db", db, "--now", OFFSITE_NOW, "--json"]).json;
+  const json = (await cliHere(["search", "what was planned last week", "--db", db, "--now", OFFSITE_NOW, "--json"])).json;
   const week = json.context.find((c: any) => c.id === "p_week_2026-W23");
   assert.deepEqual(
     week.sentences.filter((s: any) => s.status === "superseded").map((s: any) => [s.text, s.superseded_by]),
     [[BERLIN, [prague]]],
   );
-  const bob = cli(["search", "what happened last week", "--db", db, "--now", OFFSITE_NOW, "--filter", "user=bob", "--json"]).json;
+  const bob = (await cliHere(["search", "what happened last week", "--db", db, "--now", OFFSITE_NOW, "--filter", "user=bob", "--json"])).json;
   assert.ok(bob.context.length > 0);
   assert.doesNotMatch(JSON.stringify(bob.context), /passport|X4417728|Alice/);
-  const pyramid = cli(["pyramid", "show", "--level", "week", "--db", db, "--now", OFFSITE_NOW]);
+  const pyramid = await cliHere(["pyramid", "show", "--level", "week", "--db", db, "--now", OFFSITE_NOW]);
   assert.ok(pyramid.stdout.includes(`    Alice: ${BERLIN}  ${mark}`), pyramid.stdout);
-  const shown = cli(["show", "p_week_2026-W23", "--db", db, "--now", OFFSITE_NOW]);
+  const shown = await cliHere(["show", "p_week_2026-W23", "--db", db, "--now", OFFSITE_NOW]);
   assert.ok(shown.stdout.includes(`\nAlice: ${BERLIN} ${mark}\n`), shown.stdout);
 });
 

@@ -1,21 +1,27 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import { CascadeError, Engine, SqliteStore, defaultGloveEmbedder, judgeRevision, openMemory, parseInstant } from "../src/index.js";
 import { revisionPairs } from "./fixtures/revision-pairs.js";
-import { cli, emptyEngine, tempDir } from "./helpers.js";
+import { cli, cliHere, emptyEngine, tempDir } from "./helpers.js";
 
 describe("the mission's scenario, end to end on the CLI", () => {
   const db = join(tempDir(), "scenario.db");
   const run = (...args: string[]) => cli([...args, "--db", db, "--now", "2026-06-20T09:00:00Z", "--json"]);
+  // the first add a CLI process, the other writes and the reads the CLI in this process (helpers cliHere: the same
+  // output and exit code)
+  const here = async (...args: string[]) => (await cliHere([...args, "--db", db, "--now", "2026-06-20T09:00:00Z", "--json"])).json;
+  let feb: { id: string };
+  let june: { id: string };
+  before(async () => {
+    feb = run("add", "Decision: raise the connection pool size in the service config from 20 to 50, to absorb the checkout peak.", "--topic", "ops.config", "--at", "2026-02-10T10:00:00Z").json;
+    await here("add", "Lunch order for Friday: pizza for the whole team.", "--at", "2026-03-02T12:00:00Z");
+    await here("add", "The service config now also sets the statement timeout.", "--topic", "ops.config", "--at", "2026-04-02T12:00:00Z");
+    june = await here("add", "We reverted the connection pool size in the service config back to 20: 50 connections overloaded the database.", "--topic", "ops.config", "--at", "2026-06-12T15:00:00Z");
+  });
 
-  const feb = run("add", "Decision: raise the connection pool size in the service config from 20 to 50, to absorb the checkout peak.", "--topic", "ops.config", "--at", "2026-02-10T10:00:00Z").json;
-  run("add", "Lunch order for Friday: pizza for the whole team.", "--at", "2026-03-02T12:00:00Z");
-  run("add", "The service config now also sets the statement timeout.", "--topic", "ops.config", "--at", "2026-04-02T12:00:00Z");
-  const june = run("add", "We reverted the connection pool size in the service config back to 20: 50 connections overloaded the database.", "--topic", "ops.config", "--at", "2026-06-12T15:00:00Z").json;
-
-  test("the reversal is detected without --supersedes", () => {
-    const h = run("history", june.id).json;
+  test("the reversal is detected without --supersedes", async () => {
+    const h = (await here("history", june.id));
     assert.deepEqual(h.chain.map((c: { id: string }) => c.id), [feb.id, june.id]);
     assert.deepEqual(h.chain.map((c: { status: string }) => c.status), ["superseded", "current"]);
     assert.equal(h.chain[0].valid_to, "2026-06-12T15:00:00Z");
@@ -25,8 +31,8 @@ describe("the mission's scenario, end to end on the CLI", () => {
     assert.match(h.edges[0].reason, /cue: reverted/);
   });
 
-  test("search returns June first, current, naming February; February marked superseded and below", () => {
-    const r = run("search", "what did we decide about the config change").json;
+  test("search returns June first, current, naming February; February marked superseded and below", async () => {
+    const r = (await here("search", "what did we decide about the config change"));
     const top = r.hits[0];
     assert.equal(top.id, june.id);
     assert.equal(top.status, "current");
@@ -38,16 +44,16 @@ describe("the mission's scenario, end to end on the CLI", () => {
     assert.deepEqual(r.hits[stale].adjustments, [{ reason: `superseded by ${june.id}`, factor: 0.5 }]);
   });
 
-  test("--as-of 2026-03-01: February is current and June is not returned", () => {
-    const r = run("search", "what did we decide about the config change", "--as-of", "2026-03-01").json;
+  test("--as-of 2026-03-01: February is current and June is not returned", async () => {
+    const r = (await here("search", "what did we decide about the config change", "--as-of", "2026-03-01"));
     assert.ok(!r.hits.some((h: { id: string }) => h.id === june.id));
     const f = r.hits.find((h: { id: string }) => h.id === feb.id);
     assert.equal(f.status, "current");
     assert.deepEqual(f.superseded_by, []);
   });
 
-  test("--current-only drops February", () => {
-    const r = run("search", "connection pool size", "--current-only").json;
+  test("--current-only drops February", async () => {
+    const r = (await here("search", "connection pool size", "--current-only"));
     assert.ok(r.hits.some((h: { id: string }) => h.id === june.id));
     assert.ok(!r.hits.some((h: { id: string }) => h.id === feb.id));
   });

@@ -8,7 +8,7 @@ import { after, before, describe, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CascadeError, type Engine } from "../src/index.js";
 import type { RunningServer } from "../src/surfaces/http/serve.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 import { openEverySurface, type EverySurface } from "./every-surface.js";
 
 const NOW = "2026-06-20T09:00:00Z";
@@ -38,7 +38,8 @@ describe("one verdict for one input on every surface", () => {
     test(`an empty query (${JSON.stringify(query)}) is a mistake: throw, exit 2, 400, tool error — one message`, async () => {
       const message = "query: must not be empty: say what to search for";
       await assert.rejects(engine.recall(query), (e: unknown) => e instanceof CascadeError && e.code === "INVALID_INPUT" && e.message === message);
-      const r = cli(["search", query, "--db", db]);
+      // the first a CLI process, the second the CLI in this process (helpers cliHere: the same output and exit code)
+      const r = await (query === "" ? cli : cliHere)(["search", query, "--db", db]);
       assert.equal(r.status, 2);
       assert.equal(r.stderr, `cascade: ${message}\n`);
       const h = await http("POST", "/v1/search", { query });

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
 import { DEMO_NOW, type Engine, type SearchResult } from "../src/index.js";
-import { cli, demoEngine, emptyEngine, tempDir } from "./helpers.js";
+import { cli, cliHere, demoEngine, emptyEngine, tempDir } from "./helpers.js";
 import { DAYS_NOW, contentAndTimeQuestions, datedDays, onlyTimeQuestions } from "./fixtures/dated-days.js";
 
 const README_NOW = "2026-06-20T00:00:00Z";
@@ -37,10 +37,10 @@ test("demo store: 'what happened last week' ranks that week's two turns first", 
   await engine.close();
 });
 
-test("the guide's command on the demo store prints the handbook first and no 'matched no memory'", () => {
+test("the guide's command on the demo store prints the handbook first and no 'matched no memory'", async () => {
   const db = join(tempDir(), "demo.db");
   assert.equal(cli(["demo", "--db", db]).status, 0);
-  const r = cli(["search", "what happened last Tuesday", "--now", "2026-06-20", "--db", db]);
+  const r = await cliHere(["search", "what happened last Tuesday", "--now", "2026-06-20", "--db", db]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout.split("\n")[0], /^ 1\. .*\[.*time#1.*\].*2026-06-16 .*ops\.runbooks/);
   assert.doesNotMatch(r.stdout, /matched no memory/);

@@ -4,7 +4,7 @@ import Database from "better-sqlite3";
 import { test } from "node:test";
 import { CascadeError, isAncestor, isDescendant, openMemory, parseInstant } from "../src/index.js";
 import { FITS_NOTHING, TO_PLACE, TOPICS } from "./fixtures/topic-placement.js";
-import { cli, emptyEngine, tempDir } from "./helpers.js";
+import { cli, cliHere, emptyEngine, tempDir } from "./helpers.js";
 
 const usage = (e: unknown) => e instanceof CascadeError && e.isUsageError;
 
@@ -195,7 +195,9 @@ test("placement.unsorted: true files a memory that fits no topic under `unsorted
 test("show says why a memory was not placed, for a new store and for an `unsorted` row of an older one", async () => {
   const dir = tempDir();
   const db = join(dir, "show.db");
-  const run = (...args: string[]) => cli([...args, "--db", db]);
+  // the first call a CLI process, the others in this process (helpers cliHere: the same output and exit code)
+  const proc = (...args: string[]) => cli([...args, "--db", db]);
+  const run = (...args: string[]) => cliHere([...args, "--db", db]);
   // the topics, their seeds and the two memories placed (or not) are written in this process (what is tested is
   // show; topic create and add have CLI tests of their own, and add --json prints what remember returns): eight
   // processes fewer
@@ -213,17 +215,17 @@ test("show says why a memory was not placed, for a new store and for an `unsorte
     await engine.close();
   }
   assert.equal(added.topic, null);
-  const shown = run("show", added.id).stdout;
+  const shown = proc("show", added.id).stdout;
   assert.match(shown, /^placement {3}not placed: nearest (eng\.databases|home\.cooking), similarity -?\d(\.\d+)?$/m);
   assert.doesNotMatch(shown, /^topic /m);
   assert.doesNotMatch(shown.split("\n").filter((l) => !l.startsWith("metadata")).join("\n"), /undefined|null|\[object|NaN/);
   assert.equal(placed.topic, "eng.databases");
-  assert.match(run("show", placed.id).stdout, /^placement {3}automatic, to eng\.databases, confidence \d(\.\d+)?, similarity \d(\.\d+)?$/m);
+  assert.match((await run("show", placed.id)).stdout, /^placement {3}automatic, to eng\.databases, confidence \d(\.\d+)?, similarity \d(\.\d+)?$/m);
   // a store written before abstention: the row stays under `unsorted`, its placement has no `abstained`
   const raw = new Database(db);
   raw.prepare("UPDATE memories SET topic = 'unsorted', metadata = ? WHERE id = ?").run(JSON.stringify({ placement: { topic: "unsorted", confidence: 0, similarity: 0.312, nearest: "home.cooking", runner_up: "eng.databases" } }), added.id);
   raw.close();
-  const old = run("show", added.id).stdout;
+  const old = (await run("show", added.id)).stdout;
   assert.match(old, /^topic {7}unsorted$/m);
   assert.match(old, /^placement {3}not placed: nearest home\.cooking, similarity 0\.31$/m);
 });
@@ -231,10 +233,12 @@ test("show says why a memory was not placed, for a new store and for an `unsorte
 test("invalid paths and patterns: clear errors, exit code 2, nothing written", async () => {
   const dir = tempDir();
   const db = join(dir, "t.db");
-  const run = (...args: string[]) => cli([...args, "--db", db]);
-  // one CLI process per command and flag; the other paths of the same flag go to the engine call the command makes
-  // with the flag's value as given (add → remember, search → recall), in this process: the same CascadeError,
-  // which the CLI prints as one line with exit 2
+  const proc = (...args: string[]) => cli([...args, "--db", db]);
+  const run = (...args: string[]) => cliHere([...args, "--db", db]);
+  // one CLI run per command and flag (the first a process, the others the CLI in this process, helpers cliHere: the
+  // same output and exit code); the other paths of the same flag go to the engine call the command makes with the
+  // flag's value as given (add → remember, search → recall), in this process: the same CascadeError, which the CLI
+  // prints as one line with exit 2
   const cases: [string[], RegExp][] = [
     [["add", "x", "--topic", "a..b"], /topic: label 2 of "a\.\.b" is empty/],
     [["topic", "create", "a..b"], /topic: label 2/],
@@ -242,8 +246,8 @@ test("invalid paths and patterns: clear errors, exit code 2, nothing written", a
     [["search", "x", "--match", "a.*{2"], /match: .*unbalanced braces/],
     [["search", "x", "--under", "a b"], /under: label 1/],
   ];
-  for (const [args, message] of cases) {
-    const r = run(...args);
+  for (const [i, [args, message]] of cases.entries()) {
+    const r = i === 0 ? proc(...args) : await run(...args);
     assert.equal(r.status, 2, args.join(" "));
     assert.match(r.stderr, message, args.join(" "));
     assert.equal(r.stderr.trim().split("\n").length, 1);
@@ -263,15 +267,17 @@ test("invalid paths and patterns: clear errors, exit code 2, nothing written", a
   } finally {
     await engine.close();
   }
-  const listed = run("topics", "--json");
+  const listed = await run("topics", "--json");
   assert.deepEqual(listed.json ?? JSON.parse(listed.stdout || '{"topics": []}'), { topics: [] });
 });
 
 test("topics --under draws the subtree on a terminal and lists it as JSON", async () => {
   const dir = tempDir();
   const db = join(dir, "tree.db");
-  const run = (...args: string[]) => cli([...args, "--db", db]);
-  assert.equal(run("topic", "create", "retrieval", "--description", "Finding memories").status, 0);
+  // the first call a CLI process, the others in this process (helpers cliHere: the same output and exit code)
+  const proc = (...args: string[]) => cli([...args, "--db", db]);
+  const run = (...args: string[]) => cliHere([...args, "--db", db]);
+  assert.equal(proc("topic", "create", "retrieval", "--description", "Finding memories").status, 0);
   // the memories under it are written in this process (what is tested is topics --under; add --topic has CLI tests
   // of its own, in cli and supersession): three processes fewer
   const engine = await openMemory({ path: db });
@@ -283,11 +289,11 @@ test("topics --under draws the subtree on a terminal and lists it as JSON", asyn
     await engine.close();
   }
   assert.equal(
-    run("topics", "--under", "retrieval").stdout.trim(),
+    (await run("topics", "--under", "retrieval")).stdout.trim(),
     ["retrieval  (0 here, 3 in all)  — Finding memories", "├── dense  (1)", "└── fusion  (1 here, 2 in all)", "    └── rrf  (1)"].join("\n"),
   );
-  const json = run("topics", "--under", "retrieval.fusion", "--json").json;
+  const json = (await run("topics", "--under", "retrieval.fusion", "--json")).json;
   assert.deepEqual(json.topics.map((t: any) => [t.path, t.count, t.total]), [["retrieval.fusion", 1, 2], ["retrieval.fusion.rrf", 1, 1]]);
-  const hit = run("search", "dense search", "--json").json.hits[0];
+  const hit = (await run("search", "dense search", "--json")).json.hits[0];
   assert.equal(hit.topic, "retrieval.dense");
 });

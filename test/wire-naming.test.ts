@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { MemorySpace, parseInstant } from "../src/index.js";
 import { startHttpServer, type RunningServer } from "../src/surfaces/http/serve.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 
 const NOW = "2026-06-20T09:00:00Z";
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
@@ -100,9 +100,11 @@ describe("snake_case on the wire, fields named as the caller spells them", () =>
     }
   });
 
-  test("CLI --json documents and errors", () => {
-    const run = (...args: string[]) => cli([...args, "--db", db, "--now", NOW, "--json"]);
-    const docs = [run("show", ids[0]), run("list"), run("search", "config"), run("history", ids[0]), run("update", ids[1], "--title", "Reversal"), run("stats"), run("topics")];
+  test("CLI --json documents and errors", async () => {
+    // the first call a CLI process, the others in this process (helpers cliHere: the same output and exit code)
+    const proc = (...args: string[]) => cli([...args, "--db", db, "--now", NOW, "--json"]);
+    const run = (...args: string[]) => cliHere([...args, "--db", db, "--now", NOW, "--json"]);
+    const docs = [proc("show", ids[0]), (await run("list")), (await run("search", "config")), (await run("history", ids[0])), (await run("update", ids[1], "--title", "Reversal")), (await run("stats")), (await run("topics"))];
     for (const d of docs) assert.equal(d.status, 0, d.stderr);
     assert.deepEqual(docs.flatMap((d) => camelKeys(d.json)), []);
     for (const [args, message] of [
@@ -110,7 +112,7 @@ describe("snake_case on the wire, fields named as the caller spells them", () =>
       [["list", "--known-at", "soon"], /^cascade: --known-at: /],
       [["add", "y", "--supersedes", "m_nope"], /^cascade: supersedes: no memory with id "m_nope"/],
     ] as const) {
-      const r = run(...args);
+      const r = await run(...args);
       assert.equal(r.status, 2);
       assert.match(r.stderr, message);
       assert.doesNotMatch(r.json.error.message, SDK_FIELD);

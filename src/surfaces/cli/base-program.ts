@@ -5,6 +5,7 @@
  * which command the arguments name.
  */
 import { Command } from "commander";
+import { io } from "./io.js";
 import { VERSION } from "./version.js";
 
 export function baseProgram(description: string): Command {
@@ -19,8 +20,15 @@ export function baseProgram(description: string): Command {
       .option("--namespace <name>", "a separate, isolated memory (one per user or agent); default: the default one")
       .showHelpAfterError(false)
       // Commander's own errors are reported by reportError as one line (and as JSON with --json); set before the
-      // subcommands are added, so that they inherit it.
-      .configureOutput({ outputError: () => {} })
+      // subcommands are added, so that they inherit it. Help and the version go to the run's streams (io.ts), read
+      // as Commander reads the process's own (colours stay Commander's: help is plain text but on a terminal).
+      .configureOutput({
+        outputError: () => {},
+        writeOut: (s) => void io().stdout.write(s),
+        writeErr: (s) => void io().stderr.write(s),
+        getOutHelpWidth: () => (io().stdout.isTTY ? io().stdout.columns : undefined) as number,
+        getErrHelpWidth: () => (io().stderr.isTTY ? io().stderr.columns : undefined) as number,
+      })
       .exitOverride()
   );
 }

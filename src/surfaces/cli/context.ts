@@ -7,6 +7,7 @@
 import type { Command } from "commander";
 import { configFilePath, defaultStorePath, openReader, parseInstant, type Engine, type StoreReader } from "../../light.js";
 import { globalFlags } from "./global-flags.js";
+import { io } from "./io.js";
 import type { OutputMode } from "./output.js";
 
 export { globalFlags, type GlobalFlags } from "./global-flags.js";
@@ -37,7 +38,7 @@ export const withReader: WithReader = async (cmd, fn) => {
   const flags = globalFlags(cmd);
   if (configFilePath(flags.config) !== null) return withEngine(cmd, fn);
   const now = flags.now !== undefined ? parseInstant("--now", flags.now) : undefined;
-  const reader = await openReader({ path: flags.db ?? (process.env.CASCADE_DB || undefined) ?? defaultStorePath(), namespace: flags.namespace, now });
+  const reader = await openReader({ path: flags.db ?? (io().env.CASCADE_DB || undefined) ?? defaultStorePath(), namespace: flags.namespace, now });
   if (reader === null) return withEngine(cmd, fn);
   try {
     return await fn(reader);

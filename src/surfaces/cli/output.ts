@@ -5,13 +5,14 @@
  */
 import { CommanderError, type Command } from "commander";
 import { CascadeError, respelled, storeFailure } from "../../light.js";
+import { io } from "./io.js";
 
 export interface OutputMode {
   json: boolean;
 }
 
 export function emit(mode: OutputMode, value: unknown, human: () => string): void {
-  process.stdout.write(mode.json ? JSON.stringify(value, null, 2) + "\n" : human() + "\n");
+  io().stdout.write(mode.json ? JSON.stringify(value, null, 2) + "\n" : human() + "\n");
 }
 
 /** SDK option names whose flag is not their kebab-case form. */
@@ -53,9 +54,9 @@ export function reportError(thrown: unknown, mode: OutputMode, spell: (field: st
     code = "INTERNAL";
     message = err instanceof Error ? err.message : String(err);
     exit = 1;
-    if (process.env.CASCADE_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+    if (io().env.CASCADE_DEBUG && err instanceof Error) io().stderr.write(`${err.stack}\n`);
   }
-  process.stderr.write(`cascade: ${message}\n`);
-  if (mode.json) process.stdout.write(JSON.stringify({ error: { code, message } }) + "\n");
+  io().stderr.write(`cascade: ${message}\n`);
+  if (mode.json) io().stdout.write(JSON.stringify({ error: { code, message } }) + "\n");
   return exit;
 }

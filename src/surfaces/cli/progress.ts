@@ -4,6 +4,7 @@
  */
 import { createRequire } from "node:module";
 import type * as CliProgress from "cli-progress";
+import { io } from "./io.js";
 
 /** cli-progress (CommonJS, a score of modules) is required when a bar is first drawn on a terminal, not at start-up. */
 const requireHere = createRequire(import.meta.url);
@@ -15,11 +16,12 @@ export interface Progress {
 }
 
 export function progressBar(label: string, unit: string, options: { rate?: boolean } = {}): Progress {
-  if (!process.stderr.isTTY) return { update() {}, stop() {} };
+  const stderr = io().stderr;
+  if (!stderr.isTTY) return { update() {}, stop() {} };
   const rate = options.rate ? ` | {rate} ${unit}/s` : "";
   const cliProgress = requireHere("cli-progress") as typeof CliProgress;
   const bar = new cliProgress.SingleBar(
-    { format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit}${rate} | {eta_formatted} left`, stream: process.stderr, hideCursor: true },
+    { format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit}${rate} | {eta_formatted} left`, stream: stderr as NodeJS.WritableStream, hideCursor: true },
     cliProgress.Presets.shades_classic,
   );
   let started = false;

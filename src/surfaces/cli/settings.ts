@@ -7,6 +7,7 @@
 import type { Command } from "commander";
 import { defaultStorePath, loadConfigFile, openMemory, parseInstant, type ConfigFile, type Engine, type EngineConfig } from "../../index.js";
 import { globalFlags, type GlobalFlags } from "./global-flags.js";
+import { io } from "./io.js";
 import { progressBar } from "./progress.js";
 
 /** Flags over the environment over the config file over the defaults, merged once for every command that opens a store. */
@@ -15,7 +16,7 @@ export function settings(flags: GlobalFlags): { path: string; now: number | unde
   return {
     // flag, then $CASCADE_DB, then the file's `db`, then the default (docs/CONFIGURATION.md): an environment
     // variable is set for this run, the file for every run in the folder
-    path: flags.db ?? (process.env.CASCADE_DB || undefined) ?? file.db ?? defaultStorePath(),
+    path: flags.db ?? (io().env.CASCADE_DB || undefined) ?? file.db ?? defaultStorePath(),
     now: flags.now !== undefined ? parseInstant("--now", flags.now) : undefined,
     engine: { search: file.search, ...file.engine },
     file,

@@ -7,6 +7,7 @@
  */
 import { createReadStream, statSync } from "node:fs";
 import { CascadeError, decodeUtf8, defaultLimits } from "../../index.js";
+import { io } from "./io.js";
 
 /** The most bytes read: every character of the longest memory in 4-byte UTF-8, and one byte over to say so. */
 const MAX_BYTES = 4 * defaultLimits.maxTextChars;
@@ -41,5 +42,5 @@ export async function addedText(text: string | undefined, file: string | undefin
   }
   if (text === undefined) throw refuse("text", "missing: give it as an argument, - to read standard input, or --file PATH");
   if (text !== "-") return text;
-  return withoutFinalNewline(decodeUtf8("text", await readBounded(process.stdin, "text")));
+  return withoutFinalNewline(decodeUtf8("text", await readBounded(io().stdin, "text")));
 }

@@ -11,6 +11,7 @@ import { progressBar } from "../progress.js";
 import { integer, storeFlag, type StoreFlag } from "../flags.js";
 import { boundHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT } from "../../heap.js";
 import { globalFlags, type CliContext } from "../context.js";
+import { io } from "../io.js";
 import { settings } from "../settings.js";
 
 export function registerEvalCommands(program: Command, { mode }: CliContext): void {
@@ -47,7 +48,7 @@ export function registerEvalCommands(program: Command, { mode }: CliContext): vo
       if (dataset === "mixed" && Object.keys(paths).length < 2) throw new CascadeError("INVALID_INPUT", `eval mixed: give at least two datasets (${DATASET_NAMES.map((n) => `--${n} PATH`).join(", ")})`, { field: "dataset" });
       const { engine } = settings(globalFlags(cmd));
       // a file the reader cannot use: one line on stderr, and the evaluation runs on the rest
-      const conversations = loadDatasets(paths, (line) => process.stderr.write(`cascade: ${line}\n`));
+      const conversations = loadDatasets(paths, (line) => io().stderr.write(`cascade: ${line}\n`));
       const embedder = defaultGloveEmbedder();
       const stores = scratchStores(o.store === "sqlite" ? "memory" : (o.store as Exclude<StoreFlag, "sqlite">));
       if (o.cv || o.grid) {

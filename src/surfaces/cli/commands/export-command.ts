@@ -6,6 +6,7 @@
 import { type Command } from "commander";
 import { FILTER_HELP, filterConditions, keepWhole } from "../filter-flag.js";
 import { type CliContext } from "../context.js";
+import { io } from "../io.js";
 
 export function registerExportCommand(program: Command, { withEngine }: CliContext): void {
   program
@@ -18,7 +19,8 @@ export function registerExportCommand(program: Command, { withEngine }: CliConte
       await withEngine(cmd, async (e) => {
         for await (const record of e.exportMemories({ where: await filterConditions(o), since: o.since, until: o.until })) {
           // a pipe that fills up (a slow reader) is waited for, so memory stays flat on a large store
-          if (!process.stdout.write(`${JSON.stringify(record)}\n`)) await new Promise((resolve) => process.stdout.once("drain", resolve));
+          const stdout = io().stdout;
+          if (!stdout.write(`${JSON.stringify(record)}\n`)) await new Promise<void>((resolve) => stdout.once("drain", resolve));
         }
       });
     });

@@ -12,6 +12,7 @@ import { FILTER_HELP, filterConditions, keepWhole } from "../filter-flag.js";
 import { collect } from "../flags.js";
 import { addedText } from "../text-input.js";
 import { type CliContext } from "../context.js";
+import { setExitCode } from "../io.js";
 import { registerShowCommand } from "./read-commands.js";
 
 /** `--metadata JSON`, parsed (the engine checks that it is an object). */
@@ -106,7 +107,7 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
         const warned = result.warnings.map((w) => `  line ${w.line}: warning: stored without ${w.step}: ${w.reason}`).join("\n");
         return `imported ${result.imported}, skipped ${result.skipped} already stored, failed ${result.failed.length}${failures ? `\n${failures}` : ""}${warned ? `\n${warned}` : ""}`;
       });
-      process.exitCode = importExitCode(result);
+      setExitCode(importExitCode(result));
     });
 
   registerShowCommand(program, context);

@@ -10,6 +10,7 @@ import { migrateStore, type MigrateReport } from "../../../index.js";
 import { integer } from "../flags.js";
 import { emit, reportError } from "../output.js";
 import type { CliContext } from "../context.js";
+import { io, setExitCode } from "../io.js";
 import { progressBar, type Progress } from "../progress.js";
 
 /** One block per namespace: each kind's count on both sides, and a mark where they differ. */
@@ -21,11 +22,11 @@ const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
  * to stop a copy at a page they choose rather than at a moment.
  */
 function pauseHook(signal: AbortSignal): () => Promise<void> {
-  const after = Number(process.env.CASCADE_MIGRATE_PAUSE_AFTER);
+  const after = Number(io().env.CASCADE_MIGRATE_PAUSE_AFTER);
   let pages = 0;
   return async () => {
     if (!(after > 0) || ++pages !== after) return;
-    process.stderr.write(`migrate: paused after page ${pages} (CASCADE_MIGRATE_PAUSE_AFTER)\n`);
+    io().stderr.write(`migrate: paused after page ${pages} (CASCADE_MIGRATE_PAUSE_AFTER)\n`);
     await new Promise<void>((resolve) => {
       const alive = setInterval(() => undefined, 1000);
       signal.addEventListener("abort", () => (clearInterval(alive), resolve()), { once: true });
@@ -89,13 +90,13 @@ export function registerMigrateCommand(program: Command, { mode }: CliContext): 
         if (stoppedBy === null) throw err;
         for (const bar of bars.values()) bar.stop();
         reportError(err, mode(cmd));
-        process.exitCode = SIGNAL_EXIT[stoppedBy];
+        setExitCode(SIGNAL_EXIT[stoppedBy]);
         return;
       } finally {
         for (const bar of bars.values()) bar.stop();
         for (const [signal, handler] of Object.entries(handlers)) process.off(signal, handler);
       }
       emit(mode(cmd), report, () => formatReport(report));
-      if (!report.ok) process.exitCode = 1;
+      if (!report.ok) setExitCode(1);
     });
 }

@@ -10,6 +10,7 @@ import { reembedStore, type EmbedderSpec, type ReembedReport } from "../../../in
 import { integer } from "../flags.js";
 import { emit } from "../output.js";
 import { globalFlags, type CliContext } from "../context.js";
+import { io } from "../io.js";
 import { settings } from "../settings.js";
 import { progressBar } from "../progress.js";
 
@@ -53,7 +54,7 @@ export function registerReembedCommand(program: Command, { mode }: CliContext): 
           embedder,
           batch: o.batch,
           onProgress: (p) => {
-            if (json) process.stderr.write(JSON.stringify({ event: "progress", done: p.done, total: p.total, rate: Math.round(p.rate * 10) / 10, eta_s: p.eta_s === null ? null : Math.round(p.eta_s) }) + "\n");
+            if (json) io().stderr.write(JSON.stringify({ event: "progress", done: p.done, total: p.total, rate: Math.round(p.rate * 10) / 10, eta_s: p.eta_s === null ? null : Math.round(p.eta_s) }) + "\n");
             else bar!.update(p.done, p.total, p.rate);
           },
         });

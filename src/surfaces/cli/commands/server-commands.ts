@@ -10,6 +10,7 @@ import { toolListText } from "../../mcp/tools.js";
 import { integer, collect } from "../flags.js";
 import { boundHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT } from "../../heap.js";
 import { globalFlags, type CliContext } from "../context.js";
+import { io } from "../io.js";
 import { settings } from "../settings.js";
 
 export function registerServerCommands(program: Command, { withEngine, mode }: CliContext): void {
@@ -31,7 +32,7 @@ export function registerServerCommands(program: Command, { withEngine, mode }: C
       if (workers > 1 && cluster.isPrimary) {
         // the workers run this same command line; the primary only supervises them
         const { superviseWorkers } = await import("../../http/workers.js");
-        await superviseWorkers(workers, (line) => process.stderr.write(`${line}\n`));
+        await superviseWorkers(workers, (line) => io().stderr.write(`${line}\n`));
         return;
       }
       // each worker runs this command line too, and sizes its own heap
@@ -45,7 +46,7 @@ export function registerServerCommands(program: Command, { withEngine, mode }: C
       await serveUntilSignal(space, {
         host: o.host,
         port: o.port,
-        token: o.token ?? process.env.CASCADE_TOKEN,
+        token: o.token ?? io().env.CASCADE_TOKEN,
         allowOrigins: o.allowOrigin ?? config.serve?.allowOrigins,
         allowHosts: o.allowHost ?? config.serve?.allowHosts,
       });

@@ -10,6 +10,7 @@ import { backupStore, countOf, DEMO_NOW, demoCorpus, demoQueries, inSpan } from 
 import { formatSearch } from "../format.js";
 import { emit } from "../output.js";
 import { globalFlags, type CliContext } from "../context.js";
+import { setExitCode } from "../io.js";
 import { settings } from "../settings.js";
 import { registerStatsCommand } from "./read-commands.js";
 
@@ -24,7 +25,7 @@ export function registerStoreCommands(program: Command, context: CliContext): vo
       emit(mode(cmd), r, () =>
         [...r.checks.map((c) => `${c.ok ? "ok      " : c.repaired ? "REPAIRED" : "FAILED  "}  ${c.name}: ${c.detail}`), r.ok ? "the store is healthy" : o.repair ? "problems remain that a repair cannot fix (FAILED above)" : "problems found: run cascade doctor --repair"].join("\n"),
       );
-      if (!r.ok) process.exitCode = 1;
+      if (!r.ok) setExitCode(1);
     });
 
   program

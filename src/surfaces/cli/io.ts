@@ -1,0 +1,50 @@
+/**
+ * @module surfaces/cli/io
+ * Where a CLI run writes and reads: its stdout, stderr and stdin, the environment it reads its variables from, and
+ * the exit code a command sets. The binary (main.ts) runs with the process's own; a test runs the CLI in its own
+ * process with sinks of its own (run.ts), several at once if it likes: each run's streams are found through an
+ * AsyncLocalStorage, so that the output layer and the commands need not be handed them.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Readable } from "node:stream";
+
+/** What the output layer needs of a stream: Node's own streams and a Writable that collects text both qualify. */
+export interface CliWritable {
+  write(chunk: string): boolean;
+  once(event: "drain", listener: () => void): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+export interface CliIo {
+  stdout: CliWritable;
+  stderr: CliWritable;
+  stdin: Readable;
+  /** The environment the CLI's own variables are read from (CASCADE_DB, CASCADE_TOKEN, CASCADE_DEBUG...). */
+  env: NodeJS.ProcessEnv;
+  /** The exit code a command set without failing (doctor's problems, an import with rejected lines, a signal). */
+  exitCode: number | undefined;
+}
+
+const current = new AsyncLocalStorage<CliIo>();
+
+/** The process's own streams and environment: the binary's, and anything run outside `withIo`. */
+export function processIo(): CliIo {
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, exitCode: undefined };
+}
+
+let fallback: CliIo | undefined;
+
+/** The streams of the run this code belongs to. */
+export function io(): CliIo {
+  return current.getStore() ?? (fallback ??= processIo());
+}
+
+export function withIo<T>(streams: CliIo, fn: () => Promise<T>): Promise<T> {
+  return current.run(streams, fn);
+}
+
+/** A command's exit code when it ends without an error (the run's code unless an error decides another). */
+export function setExitCode(code: number): void {
+  io().exitCode = code;
+}
