@@ -21,7 +21,7 @@ import { filterCondition, isEmptyFilter } from "./filter-sql.js";
 import { quoteFtsTerm } from "./fts-query.js";
 import { deeper, liveFilter } from "./expiry-sql.js";
 import type { OwnerCache } from "./owner-cache.js";
-import { pacer } from "../../event-loop.js";
+import { letIoInNow, pacer } from "../../event-loop.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -276,7 +276,7 @@ export async function wordsOf(stmt: Prepare, memoryIds: string[]): Promise<Map<s
   const slice = stmt(
     `SELECT c.ord, c.terms FROM chunks c WHERE c.memory_rowid = (SELECT rowid FROM memories WHERE id = ?) AND c.ord > ? ORDER BY c.ord LIMIT ${WORDS_SLICE}`,
   ).raw();
-  const pause = pacer();
+  const pause = pacer(undefined, letIoInNow);
   const byMemory = new Map<string, Set<string>>();
   for (const id of memoryIds) {
     let after = -1;
@@ -369,7 +369,7 @@ export function sqliteEntityReads(stmt: Prepare, owners: OwnerCache): EntityRead
       // one statement an entity: a seed memory of a megabyte mentions hundreds (438 entities, ~20-80 ms in one
       // stretch), so other requests are let in every 10 ms; each statement reads what is committed when it runs
       const out: MentioningMemory[] = [];
-      const pause = pacer();
+      const pause = pacer(undefined, letIoInNow);
       for (let i = 0; i < entityIds.length; i += MENTIONING_SLICE) {
         if (i > 0) await pause();
         out.push(...mentioning(stmt, entityIds.slice(i, i + MENTIONING_SLICE), limit, filter));
