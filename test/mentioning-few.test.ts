@@ -1,6 +1,7 @@
 /**
  * The SQLite store's `mentioning` reads entities mentioned by few memories in one statement that numbers each one's
- * mentions, and the others (over 256 mentions) a statement each (backends/sqlite/entities-sql.ts). Both must give
+ * mentions, and the others (over 256 mentions, or over 4 times the limit; every one for a limit under 4) a statement
+ * each (backends/sqlite/entities-sql.ts). Both must give
  * what one statement an entity gave: the memories mentioning it, most recently written first, the first `limit`
  * that pass the filter, entities in the order asked (a repeated one twice, an unknown one nothing).
  */
