@@ -56,8 +56,8 @@ export async function asSearch<T>(task: () => Promise<T>): Promise<T> {
 const ITEMS_BETWEEN_PAUSES = 64;
 
 /** A pause before item `i` of a loop every ITEMS_BETWEEN_PAUSES items (never before the first). */
-export function letIoInEvery(i: number): Promise<void> | undefined {
-  return i > 0 && i % ITEMS_BETWEEN_PAUSES === 0 ? letIoIn() : undefined;
+export function letIoInEvery(i: number, pause: () => Promise<void> = letIoIn): Promise<void> | undefined {
+  return i > 0 && i % ITEMS_BETWEEN_PAUSES === 0 ? pause() : undefined;
 }
 
 /** Longest stretch of work between two pauses of a pacer. */
