@@ -5,7 +5,8 @@
  * over HTTP, and the same with the CLI (`cascade add`, a new process, as a script would) after the big one and
  * on an empty store; then the same megabyte without full stops or line breaks (one "sentence") added with the
  * CLI, and a short memory after it. Reported: each write's time, time per MB, and the longest and median /health
- * and search answers while it ran and how many took over 100 ms (how long the server's one thread was held).
+ * and search answers while it ran and how many took over 100 ms (how long the server's one thread was held), and
+ * one search sent right after the batch has answered.
  *
  *   npm run build && node dist/bench/big-write.js
  */
@@ -89,6 +90,10 @@ try {
     report.big = { chars: text.length, ...big, ms_per_mb: Math.round(big.took_ms / (text.length / 1e6)) };
     const texts = Array.from({ length: 40 }, (_, i) => bigText(25_000, 100 + i));
     report.batch_40x25k = await whileWriting(url, () => post(url, "/v1/memories:batch", { memories: texts.map((t) => ({ text: t })) }));
+    // a search right after the batch waits for the pyramid's refresh of what it wrote (read-your-writes)
+    const s0 = performance.now();
+    await post(url, "/v1/search", { query: "Lisbon trip moved" });
+    report.search_after_batch_ms = Math.round(performance.now() - s0);
     const t0 = performance.now();
     await post(url, "/v1/memories", { text: short });
     report.http_add_after_ms = Math.round(performance.now() - t0);

@@ -7,6 +7,7 @@
  * refresh so that what was written is what is read. It holds the SDK's whole surface, one documented method of a
  * few lines per action: the place a reader looks to learn what the engine can do.
  */
+import { asSearch } from "../event-loop.js";
 import type { Channel } from "../channels/channel.js";
 import { graphChannel, type GraphChannel } from "../channels/graph.js";
 import type { Suggestion } from "../model/graph.js";
@@ -176,7 +177,11 @@ export class Engine {
       span.setAttributes({ "cascade.k": resolved.k, "cascade.channels": [...resolved.channels], "cascade.query.chars": query.length });
       const { recallChannels, runSearch } = await import("./search-actions.js");
       this.channels ??= recallChannels({ ...this.ports, store: this.searchStore }, this.config);
-      const result = await runSearch({ store: this.searchStore, embedder: this.ports.embedder, channels: this.channels, graph: this.graphWalk, config: this.config }, query, resolved);
+      // from here other work's pauses wait for this search (event-loop's asSearch); the pyramid refresh settled
+      // above did not: a search waiting for work that waits for the search would wait at every pause
+      const result = await asSearch(() =>
+        runSearch({ store: this.searchStore, embedder: this.ports.embedder, channels: this.channels!, graph: this.graphWalk, config: this.config }, query, resolved),
+      );
       span.setAttribute("cascade.hits", result.hits.length);
       return result;
     });

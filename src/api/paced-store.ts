@@ -12,7 +12,7 @@
  * was committed when it ran, and the search names its chunks after reading them.
  */
 import type { Store } from "../ports/store.js";
-import { pacer } from "../event-loop.js";
+import { letIoInNow, pacer } from "../event-loop.js";
 import { methodNames } from "./traced-store.js";
 
 function paced<T extends object>(target: T, pause: () => Promise<void> | undefined): T {
@@ -34,7 +34,7 @@ function paced<T extends object>(target: T, pause: () => Promise<void> | undefin
 /** The store with each call's answer held for one event-loop turn whenever 10 ms of work have passed without one. */
 export function pacedStore(store: Store): Store {
   // one pacer for the store and its entity reads: they are one search's work
-  const pause = pacer();
+  const pause = pacer(undefined, letIoInNow);
   const wrapper = paced(store, pause);
   Object.defineProperty(wrapper, "entities", { value: paced(store.entities, pause), enumerable: true });
   return wrapper;

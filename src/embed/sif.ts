@@ -11,7 +11,7 @@ import type { Embedder, TokenVectors } from "../ports/embedder.js";
 import { contentWords, words } from "../text/tokenize.js";
 import type { WordVectorTable } from "./glove-cache.js";
 import { dot, normalizeInPlace, removeComponentInPlace } from "../vectors/math.js";
-import { letIoInEvery } from "../event-loop.js";
+import { letIoInEvery, letIoInNow } from "../event-loop.js";
 
 export interface SifOptions {
   a: number;
@@ -127,7 +127,10 @@ export class SifEmbedder implements Embedder, TokenVectors {
   async embed(texts: string[]): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
     for (const [i, t] of texts.entries()) {
-      await letIoInEvery(i); // embedding runs on the one thread: a long call lets a write's answer in
+      // embedding runs on the one thread: a long call lets a write's answer in. A search embeds too (its context's
+      // sentences): this pause never waits for searches, or a search would wait for itself; a write's embedding
+      // slices (ingest/prepare) wait for them between slices
+      await letIoInEvery(i, letIoInNow);
       out.push(this.embedOne(t));
     }
     return out;

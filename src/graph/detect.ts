@@ -12,7 +12,7 @@ import type { RevisionJudge, Verdict } from "../ports/judge.js";
 import type { Ranked } from "../model/types.js";
 import type { Store } from "../ports/store.js";
 import { judgedStatements, judgeStatements, leadingSentences } from "./statements.js";
-import { judgeSlots } from "./slot-judge.js";
+import { judgeSlotsPaced } from "./slot-judge.js";
 import { attributeSearchWords, attributeValues, voiceOf, type Voice } from "./attributes.js";
 import { countedWords } from "./counts.js";
 
@@ -108,8 +108,8 @@ export async function detectRevisions(
       // and the values its statements give (graph/slots.ts); a model reads the whole texts and names the statement
       const heuristic = judge.provenance === "heuristic";
       let verdict: Verdict = heuristic ? await judgeStatements(judge, olderJudged, newerJudged, mayRevise, pause) : await judge.judge(olderJudged, newerJudged);
-      if (heuristic) verdict = withSlots(verdict, judgedStatements(older.text, SLOT_OLDER), judgedStatements(m.text, SLOT_NEWER + 1), { older: voiceOf(older), newer: voiceOf(m) });
-      if (verdict.confidence >= opts.edgeThreshold && heuristic && (await replacedBefore(store, edges, memories, id, verdict.statement ?? null, m))) continue;
+      if (heuristic) verdict = await withSlots(verdict, judgedStatements(older.text, SLOT_OLDER), judgedStatements(m.text, SLOT_NEWER + 1), { older: voiceOf(older), newer: voiceOf(m) }, pause);
+      if (verdict.confidence >= opts.edgeThreshold && heuristic && (await replacedBefore(store, edges, memories, id, verdict.statement ?? null, m, pause))) continue;
       if (verdict.confidence >= opts.edgeThreshold) {
         edges.push({
           type: verdict.type ?? "supersedes",
@@ -191,7 +191,15 @@ async function attributeStatements(store: Store, memories: [NewMemory, string[],
  * new number is …") is the common case. The later statement is read by the slots (graph/slot-judge): one that
  * gives a value of another thing in the same sentence ("I'm vegetarian, and I bus into town") keeps the edge.
  */
-async function replacedBefore(store: Store, found: EdgeDraft[], batch: NewMemory[], olderId: string, statement: string | null, m: NewMemory): Promise<boolean> {
+async function replacedBefore(
+  store: Store,
+  found: EdgeDraft[],
+  batch: NewMemory[],
+  olderId: string,
+  statement: string | null,
+  m: NewMemory,
+  pause: () => Promise<void> | undefined,
+): Promise<boolean> {
   if (statement === null) return false;
   const stored = (await store.edgesTouching([olderId], "supersedes")).filter((e) => e.to === olderId && e.retractedAt === null && e.validTo === null && e.statement === statement);
   const by = new Set([...stored.map((e) => e.from), ...found.filter((e) => e.type === "supersedes" && e.to === olderId && e.statement === statement).map((e) => e.from)]);
@@ -199,7 +207,8 @@ async function replacedBefore(store: Store, found: EdgeDraft[], batch: NewMemory
   for (const id of by) {
     const replacer = batch.find((b) => b.id === id) ?? (await store.getMemory(id));
     if (!replacer || Date.parse(replacer.at) > Date.parse(m.at)) continue;
-    const judged = judgeSlots(judgedStatements(replacer.text, SLOT_OLDER), judgedStatements(m.text, SLOT_NEWER + 1), { older: voiceOf(replacer), newer: voiceOf(m) });
+    // up to 400 sentences of the replacer read for their slots: paced, as the judging around it is
+    const judged = await judgeSlotsPaced(judgedStatements(replacer.text, SLOT_OLDER), judgedStatements(m.text, SLOT_NEWER + 1), { older: voiceOf(replacer), newer: voiceOf(m) }, pause);
     if (judged) return true;
   }
   return false;
@@ -226,10 +235,11 @@ const SLOT_NEWER = 48;
  * The cue judge's verdict with the slots' (graph/slots.ts): another value for an attribute of the same thing is a
  * revision whatever its wording; the same value again a confirmation, never a revision; a delay a refinement.
  */
-function withSlots(verdict: Verdict, older: string[], newer: string[], voices: { older: Voice; newer: Voice }): Verdict {
+async function withSlots(verdict: Verdict, older: string[], newer: string[], voices: { older: Voice; newer: Voice }, pause: () => Promise<void> | undefined): Promise<Verdict> {
   // a long reply or a pasted document gives many values of many things: its values are not one person's statements
   if (newer.length > SLOT_SENTENCES) return verdict;
-  const slots = judgeSlots(older.slice(0, SLOT_OLDER), newer.slice(0, SLOT_NEWER), voices);
+  // a short memory against a long one reads up to 400 of its sentences: paced like the judging
+  const slots = await judgeSlotsPaced(older.slice(0, SLOT_OLDER), newer.slice(0, SLOT_NEWER), voices, pause);
   if (!slots) return verdict;
   const statement = older.length > 1 && slots.statement ? slots.statement : undefined;
   if (slots.kind === "refines") return { confidence: slots.confidence, reason: slots.reason, statement, type: "refines" };

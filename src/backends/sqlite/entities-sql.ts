@@ -21,7 +21,7 @@ import { filterCondition, isEmptyFilter } from "./filter-sql.js";
 import { quoteFtsTerm } from "./fts-query.js";
 import { deeper, liveFilter } from "./expiry-sql.js";
 import type { OwnerCache } from "./owner-cache.js";
-import { pacer } from "../../event-loop.js";
+import { letIoInNow, pacer } from "../../event-loop.js";
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -214,22 +214,65 @@ export function mentionsOf(stmt: Prepare, memoryIds: string[], filter?: SearchFi
   return out;
 }
 
-/** The memories mentioning each entity (most recently written first, at most `limit` each) that pass the filter. */
+/**
+ * Entities mentioned by at most this many memories, and by at most FEW_PER_LIMIT times the rows asked for each, are
+ * read together, every mention numbered (see `mentioning`): numbering more rows than that costs more than the
+ * statement an entity it saves. Under TOGETHER_FROM (a write asking for one mention of each name it meets in a
+ * scope), every entity keeps its own statement, as always.
+ */
+const FEW_MENTIONS = 256;
+const FEW_PER_LIMIT = 4;
+const TOGETHER_FROM = 16;
+
+type MentionRow = { memoryId: string; chunkId: number | null };
+
+/**
+ * The memories mentioning each entity (most recently written first, at most `limit` each) that pass the filter.
+ * Entities mentioned by few memories (by their count: FEW_MENTIONS, FEW_PER_LIMIT) are read in one statement that
+ * numbers each one's mentions and keeps the first `limit`: a statement an entity cost ~25 µs each, and a search
+ * seeded by a megabyte memory walks its ~440 entities. The rest (a speaker in thousands of turns) keep a statement
+ * each, which stops at `limit` instead of numbering every mention. The same rows in the same order either way.
+ */
 export function mentioning(stmt: Prepare, entityIds: string[], limit: number, filter: SearchFilter = {}): MentioningMemory[] {
   const cond = filterCondition(filter);
-  const q = stmt(
+  const few = Math.min(FEW_MENTIONS, FEW_PER_LIMIT * limit);
+  const together = few >= TOGETHER_FROM ? readTogether(stmt, entityIds, limit, few, cond) : null;
+  const one = stmt(
     `SELECT m.id AS memoryId, (SELECT c.id FROM chunks c WHERE c.memory_rowid = m.rowid ORDER BY c.ord LIMIT 1) AS chunkId
      FROM mentions x JOIN memories m ON m.rowid = x.memory_rowid
      WHERE x.entity_rowid = (SELECT rowid FROM entities WHERE id = @entity) AND ${cond.sql}
      ORDER BY x.memory_rowid DESC LIMIT @limit`,
   );
   const out: MentioningMemory[] = [];
-  for (const entityId of entityIds) {
-    for (const r of q.all({ ...cond.params, entity: entityId, limit }) as { memoryId: string; chunkId: number | null }[]) {
-      if (r.chunkId !== null) out.push({ entityId, memoryId: r.memoryId, chunkId: r.chunkId });
-    }
-  }
+  entityIds.forEach((entityId, i) => {
+    const rows = together && !together.many.has(i) ? (together.byIndex.get(i) ?? []) : (one.all({ ...cond.params, entity: entityId, limit }) as MentionRow[]);
+    for (const r of rows) if (r.chunkId !== null) out.push({ entityId, memoryId: r.memoryId, chunkId: r.chunkId });
+  });
   return out;
+}
+
+/** The first `limit` mentions of each entity mentioned by at most `few` memories, by its index in `entityIds`; and the indexes of the others. */
+function readTogether(stmt: Prepare, entityIds: string[], limit: number, few: number, cond: { sql: string; params: Record<string, unknown> }) {
+  const ids = JSON.stringify(entityIds);
+  const rows = stmt(
+    `SELECT r.k, (SELECT id FROM memories WHERE rowid = r.memory_rowid) AS memoryId,
+       (SELECT c.id FROM chunks c WHERE c.memory_rowid = r.memory_rowid ORDER BY c.ord LIMIT 1) AS chunkId
+     FROM (SELECT j.key AS k, x.memory_rowid, row_number() OVER (PARTITION BY j.key ORDER BY x.memory_rowid DESC) AS n
+           FROM json_each(@ids) j JOIN entities e ON e.id = j.value JOIN mentions x ON x.entity_rowid = e.rowid
+           JOIN memories m ON m.rowid = x.memory_rowid
+           WHERE e.mentioned_by <= @few AND ${cond.sql}) r
+     WHERE r.n <= @limit ORDER BY r.k, r.n`,
+  ).all({ ...cond.params, ids, limit, few }) as (MentionRow & { k: number })[];
+  const byIndex = new Map<number, MentionRow[]>();
+  for (const r of rows) {
+    let list = byIndex.get(r.k);
+    if (!list) byIndex.set(r.k, (list = []));
+    list.push(r);
+  }
+  const many = new Set(
+    stmt("SELECT j.key FROM json_each(@ids) j JOIN entities e ON e.id = j.value WHERE e.mentioned_by > @few").pluck().all({ ids, few }) as number[],
+  );
+  return { byIndex, many };
 }
 
 export function entityById(stmt: Prepare, id: string): EntityInfo | undefined {
@@ -247,7 +290,7 @@ export async function wordsOf(stmt: Prepare, memoryIds: string[]): Promise<Map<s
   const slice = stmt(
     `SELECT c.ord, c.terms FROM chunks c WHERE c.memory_rowid = (SELECT rowid FROM memories WHERE id = ?) AND c.ord > ? ORDER BY c.ord LIMIT ${WORDS_SLICE}`,
   ).raw();
-  const pause = pacer();
+  const pause = pacer(undefined, letIoInNow);
   const byMemory = new Map<string, Set<string>>();
   for (const id of memoryIds) {
     let after = -1;
@@ -325,7 +368,7 @@ export function checkEntityCounts(stmt: Prepare, repair: boolean): { name: strin
 }
 
 /** Entities read between two chances to pause (one indexed statement each, a few tenths of a millisecond). */
-const MENTIONING_SLICE = 16;
+const MENTIONING_SLICE = 64;
 
 /** The store's entity reads over its statement cache. */
 export function sqliteEntityReads(stmt: Prepare, owners: OwnerCache): EntityReads {
@@ -340,7 +383,7 @@ export function sqliteEntityReads(stmt: Prepare, owners: OwnerCache): EntityRead
       // one statement an entity: a seed memory of a megabyte mentions hundreds (438 entities, ~20-80 ms in one
       // stretch), so other requests are let in every 10 ms; each statement reads what is committed when it runs
       const out: MentioningMemory[] = [];
-      const pause = pacer();
+      const pause = pacer(undefined, letIoInNow);
       for (let i = 0; i < entityIds.length; i += MENTIONING_SLICE) {
         if (i > 0) await pause();
         out.push(...mentioning(stmt, entityIds.slice(i, i + MENTIONING_SLICE), limit, filter));
