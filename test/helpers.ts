@@ -53,15 +53,17 @@ export function cli(args: string[], options: { input?: string; env?: Record<stri
     killSignal: "SIGKILL",
     env: { ...process.env, ...options.env },
   });
-  let json: unknown = undefined;
-  if (args.includes("--json")) {
-    try {
-      json = JSON.parse(r.stdout);
-    } catch {
-      json = undefined;
-    }
+  return { status: r.status, pid: r.pid, stdout: r.stdout, stderr: r.stderr, json: jsonOf(args, r.stdout) };
+}
+
+/** What a `--json` command printed, parsed (undefined when it printed no JSON, or was not asked for it). */
+function jsonOf(args: string[], stdout: string): unknown {
+  if (!args.includes("--json")) return undefined;
+  try {
+    return JSON.parse(stdout);
+  } catch {
+    return undefined;
   }
-  return { status: r.status, pid: r.pid, stdout: r.stdout, stderr: r.stderr, json };
 }
 
 /** The variables the CLI itself reads from its run's environment (surfaces/cli/io.ts); the SDK reads process.env. */
@@ -96,15 +98,7 @@ export async function cliHere(args: string[], options: { input?: string; env?: R
   const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
   const status = await run(args, { stdout: out, stderr: err, stdin, env: { ...process.env, ...options.env }, exitCode: undefined });
   const stdout = out.chunks.join("");
-  let json: unknown = undefined;
-  if (args.includes("--json")) {
-    try {
-      json = JSON.parse(stdout);
-    } catch {
-      json = undefined;
-    }
-  }
-  return { status, pid: undefined, stdout, stderr: err.chunks.join(""), json };
+  return { status, pid: undefined, stdout, stderr: err.chunks.join(""), json: jsonOf(args, stdout) };
 }
 
 /**
@@ -119,17 +113,7 @@ export function cliAsync(args: string[], options: { input?: string; env?: Record
     child.stdout!.setEncoding("utf8").on("data", (d) => (stdout += d));
     child.stderr!.setEncoding("utf8").on("data", (d) => (stderr += d));
     child.on("error", reject);
-    child.on("close", (status) => {
-      let json: unknown = undefined;
-      if (args.includes("--json")) {
-        try {
-          json = JSON.parse(stdout);
-        } catch {
-          json = undefined;
-        }
-      }
-      resolve({ status, pid: child.pid, stdout, stderr, json });
-    });
+    child.on("close", (status) => resolve({ status, pid: child.pid, stdout, stderr, json: jsonOf(args, stdout) }));
     child.stdin!.end(options.input);
   });
 }
