@@ -486,6 +486,8 @@ describe("web inspector in headless Chromium", { skip: BROWSER_SKIP }, () => {
       await until("the user form again", async () => (await page.locator("#now-name").count()) === 1);
       await page.locator("#now-name").fill("");
       await page.locator("#now-form button[type=submit]").click();
+      // the page shows the error once its handler has run, after the click returns: wait for it as for the others
+      await until("the missing-name error", async () => (await errorText()).includes("which user?"));
       assert.match(await errorText(), /^Error Name: which user\? Type a name or pick one/);
       await page.locator("#now-scope").selectOption("agent");
       await page.locator("#now-name").fill("planner");
