@@ -23,9 +23,13 @@ async function withEngine(run: (engine: Awaited<ReturnType<typeof openMemory>>) 
   }
 }
 
+/** One user's chat turns in one session: the user's own, or the assistant's reply. */
+const turnOf = (engine: Awaited<ReturnType<typeof openMemory>>, user: string) => (text: string, role: string, at: string) =>
+  engine.remember({ text, at, user, role, speaker: role === "user" ? user : "assistant", session: "s1" });
+
 test("an assistant's echo found through the turn before it ranks below that turn; a reply holding the question's words does not", async () => {
   await withEngine(async (engine) => {
-    const turn = (text: string, role: string, at: string) => engine.remember({ text, at, user: "noor", role, speaker: role === "user" ? "noor" : "assistant", session: "s1" });
+    const turn = turnOf(engine, "noor");
     // a long introduction: its first words are indexed with the short reply after it (ingest/context), which the
     // lexical channels then rank above it
     const intro = await turn(
@@ -54,7 +58,7 @@ test("an assistant's echo found through the turn before it ranks below that turn
 
 test("a reply that repeats the topics its source named, and no value of its own, ranks below the source; one with a value of its own does not", async () => {
   await withEngine(async (engine) => {
-    const turn = (text: string, role: string, at: string) => engine.remember({ text, at, user: "ade", role, speaker: role === "user" ? "ade" : "assistant", session: "s1" });
+    const turn = turnOf(engine, "ade");
     const intro = await turn(
       "hiya! intro time. i'm ade, pharmacist in headingley, hours are tue-sat 9 to 6. gym is puregym in kirkstall, 25 pounds a month, mon and wed evenings. phone is on EE. my mum flies in from lagos on 14 March",
       "user",
