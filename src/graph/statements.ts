@@ -158,7 +158,34 @@ export async function judgeStatements(
       if (olderSentences.length > 1) best.statement = olderSentences[match].trim();
     }
   }
-  return best;
+  const whole = await judgeMessage(judge, olderSentences, olderWords, older.at, newer);
+  return whole && whole.confidence > best.confidence ? whole : best;
+}
+
+/** Up to this many sentences, a newer memory is one message: its sentences are read together. */
+const MESSAGE_SENTENCES = 4;
+
+/**
+ * A short message tells one change over several sentences: "letter from kowalczyk. from april the flat is 2950 zł a
+ * month." names the landlord in one and the new amount in the other, and neither alone shares two words with "rent
+ * is 2800 zł to mr kowalczyk". The whole message is judged against the older statement sharing most words with it.
+ */
+async function judgeMessage(judge: RevisionJudge, olderSentences: string[], olderWords: Set<string>[], olderAt: string, newer: JudgedMemory): Promise<Verdict | null> {
+  // a message of one sentence was judged as that sentence
+  const count = leadingSentences(newer.text, MESSAGE_SENTENCES + 1).length;
+  if (count <= 1 || count > MESSAGE_SENTENCES) return null;
+  const text = bounded(newer.text);
+  const words = distinctContentWords(text);
+  let match = -1;
+  let most = MIN_SHARED_WORDS - 1;
+  olderWords.forEach((set, i) => {
+    const shared = words.reduce((n, w) => n + (set.has(w) ? 1 : 0), 0);
+    if (shared > most) [most, match] = [shared, i];
+  });
+  if (match < 0) return null;
+  const verdict = await judge.judge({ text: olderSentences[match], at: olderAt }, { text, at: newer.at });
+  if (verdict.confidence === 0) return null;
+  return { ...verdict, reason: `${verdict.reason}; in the whole message`, ...(olderSentences.length > 1 ? { statement: olderSentences[match].trim() } : {}) };
 }
 
 /** The one statement sharing more content words with the text than any other, or null when none stands out. */
