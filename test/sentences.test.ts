@@ -47,6 +47,15 @@ describe("sentence splitting", () => {
     assert.deepEqual(sentencesOf("J. R. R. Tolkien wrote it. It cost 3.5 dollars."), ["J. R. R. Tolkien wrote it.", "It cost 3.5 dollars."]);
   });
 
+  test("an address's abbreviations go on to the street or number they name; 'no.' before a word ends a sentence", () => {
+    assert.deepEqual(sentencesOf("Booked: Dr Nowak, ul. Długa 7, Monday 4 May at 10:00. The confirmation is in your email.", { chat: true }), [
+      "Booked: Dr Nowak, ul. Długa 7, Monday 4 May at 10:00.",
+      "The confirmation is in your email.",
+    ]);
+    assert.deepEqual(sentencesOf("we live at flat 2, no. 14 hyde street. call tel. 555 0142 first.", { chat: true }), ["we live at flat 2, no. 14 hyde street.", "call tel. 555 0142 first."]);
+    assert.deepEqual(sentencesOf("I said no. Then he left."), ["I said no.", "Then he left."]);
+  });
+
   test("spans are trimmed offsets into the text; blank text has none", () => {
     const text = "  One.  Two?\n\n Three  ";
     assert.deepEqual(sentenceSpans(text).map((s) => text.slice(s.start, s.end)), ["One.", "Two?", "Three"]);

@@ -27,6 +27,13 @@ export interface Span {
 const ABBREVIATIONS = new Set(
   "dr mr mrs ms mx prof st mt ft sr jr fr rev sgt capt lt col gen gov sen rep hon pres supt cmdr adm maj brig det insp vs e.g i.e cf approx dept est fig vol ch pp op viz al ca inc incl esp".split(" "),
 );
+/**
+ * Words of an address or a number written with a full stop, which go on to what they name: "ul. Kartuska 18",
+ * "flat 3, no. 22", "tel. 555 0142". Kept only before a number (the first set) or a number or a name (the second),
+ * since "no." and "pl." end sentences too ("I said no. Then…").
+ */
+const BEFORE_NUMBER = new Set("no nr nos tel apt ste".split(" "));
+const BEFORE_NAME = new Set("ul ave blvd str pl".split(" "));
 /** A terminator, then closing quotes or brackets; `g` so the scan resumes where the last one ended. */
 const TERMINATOR = /(\p{Sentence_Terminal}+)(["'”’»)\]]*)/gu;
 /** Terminators of scripts written without spaces (CJK, Ethiopic...): the sentence ends without a space after. */
@@ -34,10 +41,14 @@ const UNSPACED_TERMINATOR = /[。！？｡︒﹒．፧፨።]/u;
 const SPACED_AFTER = /^[ \t\u00a0\u2000-\u200b\u3000]+/;
 
 /** Whether the full stop at `dot` belongs to the word before it (an abbreviation, an initial, an acronym). */
-function keepsSentence(text: string, dot: number, next: string, lower = false): boolean {
+function keepsSentence(text: string, dot: number, after: string, lower = false): boolean {
   const word = /[\p{L}.]*$/u.exec(text.slice(Math.max(0, dot - 12), dot))![0];
   if (word.length === 0) return false;
-  if (ABBREVIATIONS.has(word.toLowerCase())) return true;
+  const lowered = word.toLowerCase();
+  if (ABBREVIATIONS.has(lowered)) return true;
+  if (BEFORE_NUMBER.has(lowered) && /^\d/.test(after)) return true;
+  if (BEFORE_NAME.has(lowered) && /^[\p{Lu}\d]/u.test(after)) return true;
+  const next = /^\p{L}*/u.exec(after)![0];
   if (/^\p{Lu}$/u.test(word)) return true; // an initial: "J. R. R. Tolkien"
   // a dotted acronym ("U.S.", "a.m."): the sentence goes on unless the next word is one that opens sentences
   if (/^(?:\p{L}\.)+\p{L}$/u.test(word) || /^\p{Lu}\p{L}*\.\p{Lu}$/u.test(word)) return lower || !isStopWord(next.toLowerCase());
@@ -101,7 +112,7 @@ export function* eachSentenceSpans(text: string, { chat = false }: SplitOptions 
       // U.S. in 2019")
       const lower = /^\p{Ll}/u.test(next);
       if (lower && (!chat || m[1] !== "." || m[2] !== "")) continue;
-      if (m[1] === "." && keepsSentence(line, m.index!, /^\p{L}*/u.exec(next)![0], lower)) continue;
+      if (m[1] === "." && keepsSentence(line, m.index!, next, lower)) continue;
       push(at + from, at + (from = end));
     }
     push(at + from, lineEnd);
