@@ -54,6 +54,8 @@ describe("sentence splitting", () => {
     ]);
     assert.deepEqual(sentencesOf("we live at flat 2, no. 14 hyde street. call tel. 555 0142 first.", { chat: true }), ["we live at flat 2, no. 14 hyde street.", "call tel. 555 0142 first."]);
     assert.deepEqual(sentencesOf("I said no. Then he left."), ["I said no.", "Then he left."]);
+    // titles of other languages keep their names as "Dr." does
+    assert.deepEqual(sentencesOf("My doctor is Dra. Paredes. She sees me on Mondays, Mme. Roux on Fridays."), ["My doctor is Dra. Paredes.", "She sees me on Mondays, Mme. Roux on Fridays."]);
   });
 
   test("spans are trimmed offsets into the text; blank text has none", () => {

@@ -25,7 +25,7 @@ export interface Span {
 
 /** Words written with a full stop that rarely end a sentence: titles before names, and Latin abbreviations. */
 const ABBREVIATIONS = new Set(
-  "dr mr mrs ms mx prof st mt ft sr jr fr rev sgt capt lt col gen gov sen rep hon pres supt cmdr adm maj brig det insp vs e.g i.e cf approx dept est fig vol ch pp op viz al ca inc incl esp".split(" "),
+  "dr dra mr mrs ms mx prof st mt ft sr sra srta jr fr mme mlle ing mgr rev sgt capt lt col gen gov sen rep hon pres supt cmdr adm maj brig det insp vs e.g i.e cf approx dept est fig vol ch pp op viz al ca inc incl esp".split(" "),
 );
 /**
  * Words of an address or a number written with a full stop, which go on to what they name: "ul. Kartuska 18",
