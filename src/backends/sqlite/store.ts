@@ -5,7 +5,8 @@
  * A thin class owning the connection, the statement cache and the transactions, one short method per port method
  * (about fifty); the SQL lives in the `*-sql.ts` modules beside it, the bodies of its larger write transactions
  * in memory-writes.ts and pyramid-writes.ts, the reads with expiry applied in live-search.ts, the dense index in
- * vector-index.ts, the worker threads in threads.ts.
+ * vector-index.ts, the worker threads in threads.ts. Just over 400 lines on purpose: one short method for each of
+ * the port's methods, so that the whole port reads in one file.
  */
 import { rmSync } from "node:fs";
 import type Database from "better-sqlite3";
