@@ -144,12 +144,7 @@ export async function judgeStatements(
   let best: Verdict = NO_REVISION;
   for (const { sentence, words } of judgedSentences(newer.text, mayRevise)) {
     await pause(); // up to MAX_JUDGED pairs, each a tagging of two sentences
-    let match = -1;
-    let most = MIN_SHARED_WORDS - 1;
-    olderWords.forEach((set, i) => {
-      const shared = words.reduce((n, w) => n + (set.has(w) ? 1 : 0), 0);
-      if (shared > most) [most, match] = [shared, i];
-    });
+    const match = mostShared(olderWords, words);
     if (match < 0) continue;
     const verdict = await judge.judge({ text: olderSentences[match], at: older.at }, { text: sentence, at: newer.at });
     if (verdict.confidence > best.confidence) {
@@ -160,6 +155,17 @@ export async function judgeStatements(
   }
   const whole = await judgeMessage(judge, olderSentences, olderWords, older.at, newer);
   return whole && whole.confidence > best.confidence ? whole : best;
+}
+
+/** The older statement sharing most of these words, at least MIN_SHARED_WORDS (the first of a tie); -1 when none does. */
+function mostShared(olderWords: Set<string>[], words: string[]): number {
+  let match = -1;
+  let most = MIN_SHARED_WORDS - 1;
+  olderWords.forEach((set, i) => {
+    const shared = words.reduce((n, w) => n + (set.has(w) ? 1 : 0), 0);
+    if (shared > most) [most, match] = [shared, i];
+  });
+  return match;
 }
 
 /** Up to this many sentences, a newer memory is one message: its sentences are read together. */
@@ -175,13 +181,7 @@ async function judgeMessage(judge: RevisionJudge, olderSentences: string[], olde
   const count = leadingSentences(newer.text, MESSAGE_SENTENCES + 1).length;
   if (count <= 1 || count > MESSAGE_SENTENCES) return null;
   const text = bounded(newer.text);
-  const words = distinctContentWords(text);
-  let match = -1;
-  let most = MIN_SHARED_WORDS - 1;
-  olderWords.forEach((set, i) => {
-    const shared = words.reduce((n, w) => n + (set.has(w) ? 1 : 0), 0);
-    if (shared > most) [most, match] = [shared, i];
-  });
+  const match = mostShared(olderWords, distinctContentWords(text));
   if (match < 0) return null;
   const verdict = await judge.judge({ text: olderSentences[match], at: olderAt }, { text, at: newer.at });
   if (verdict.confidence === 0) return null;
