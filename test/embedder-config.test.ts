@@ -3,21 +3,20 @@
  * loopback OpenAI-compatible server, the store keeps the embedder's spec (never a key), and `stats`, `serve` and
  * `mcp` then open the store with it without any flag or config.
  */
+import "./fixtures/embed-key-from-env.js";
 import assert from "node:assert/strict";
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { after, before, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { tempDir } from "./helpers.js";
+import { cliHere, tempDir } from "./helpers.js";
 
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
-const run = promisify(execFile);
 const DIMS = 64;
 let requests = 0;
 const keys = new Set<string>();
@@ -47,8 +46,17 @@ before(async () => {
 });
 after(() => new Promise<void>((r) => server.close(() => r())));
 
-const env = { ...process.env, CASCADE_EMBED_API_KEY: "sk-from-env", CASCADE_EMBED_URL: "", CASCADE_EMBED_MODEL: "", CASCADE_EMBED_DIMENSIONS: "" };
-const cascade = async (args: string[]) => JSON.parse((await run(process.execPath, [CLI, ...args, "--json"], { env })).stdout);
+// the key and the empty embedder variables are set for this process by its first import (fixtures/embed-key-from-env)
+const env = { ...process.env };
+/**
+ * import, search and stats through the CLI in this process (helpers cliHere: the same parsing, engine calls and
+ * output); serve and mcp below are processes, opening the store with no flag or config.
+ */
+const cascade = async (args: string[]) => {
+  const r = await cliHere([...args, "--json"]);
+  assert.equal(r.status, 0, r.stderr);
+  return r.json;
+};
 
 test("engine.embedder in a config file reaches import, search, stats, serve and mcp; the store remembers it", async () => {
   const dir = tempDir();
@@ -112,7 +120,7 @@ test("a bad embedder spec is one clear line naming the field, exit code 2", asyn
   const dir = tempDir();
   const config = join(dir, "c.json");
   writeFileSync(config, JSON.stringify({ engine: { embedder: { provider: "openai-compatible", baseURL: "not a url", model: "m", dimensions: 4 } } }));
-  const r = await run(process.execPath, [CLI, "--db", join(dir, "m.db"), "--config", config, "stats"], { env }).catch((e) => e);
-  assert.equal(r.code, 2);
+  const r = await cliHere(["--db", join(dir, "m.db"), "--config", config, "stats"]);
+  assert.equal(r.status, 2);
   assert.match(r.stderr, /embedder\.baseURL/);
 });

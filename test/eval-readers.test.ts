@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { DATASET_READERS, defaultGloveEmbedder, evaluate, scratchStores, updateFirst } from "../src/index.js";
-import { cli, cliHere, evalRefusedHere as refusedHere, tempDir } from "./helpers.js";
+import { cli, cliHere, evalRefusedHere as refusedHere, tempDir, type CliResult } from "./helpers.js";
 import { tinyLocomo } from "./fixtures/tiny-locomo.js";
 import { tinyLongMemEval } from "./fixtures/tiny-longmemeval.js";
 import { tinyMadialDialogues, tinyMadialMemories } from "./fixtures/tiny-madial.js";
@@ -14,7 +14,15 @@ const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n")
 
 /** Runs the CLI on a malformed input: exit 2 and one line on stderr matching `message`. */
 function refused(args: string[], message: RegExp): void {
-  const r = cli(args);
+  checkRefusal(args, cli(args), message);
+}
+
+/** refused() through the CLI in this process (helpers cliHere), for a refusal of the command line itself. */
+async function refusedInProcess(args: string[], message: RegExp): Promise<void> {
+  checkRefusal(args, await cliHere(args), message);
+}
+
+function checkRefusal(args: string[], r: CliResult, message: RegExp): void {
   assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);
   assert.match(r.stderr, message);
   assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
@@ -151,9 +159,10 @@ test("eval mixed --cv leaves one dataset out: each set's in-sample figure beside
   const text = await cliHere(["eval", "mixed", "--jsonl", mine, "--madial", writeMadial(), "--cv", "--grid", grid, "--no-ablation"]);
   assert.match(text.stdout, /leave-one-dataset-out/);
   assert.match(text.stdout, /\| madial \| 2 \|/);
-  refused(["eval", "mixed", "--jsonl", mine], /eval mixed: give at least two datasets/);
-  refused(["eval", "beam"], /eval beam: the dataset's path is missing/);
-  refused(["eval", "squad", "x"], /unknown dataset "squad"; known: locomo, beam, longmemeval, madial, jsonl, mixed/);
+  // the command line's refusals in this process: eval's processes above meet malformed files
+  await refusedInProcess(["eval", "mixed", "--jsonl", mine], /eval mixed: give at least two datasets/);
+  await refusedInProcess(["eval", "beam"], /eval beam: the dataset's path is missing/);
+  await refusedInProcess(["eval", "squad", "x"], /unknown dataset "squad"; known: locomo, beam, longmemeval, madial, jsonl, mixed/);
 });
 
 test("a JSONL question may mark a knowledge update; update_first skips a message that is both original and update", () => {

@@ -65,14 +65,6 @@ test("import --format locomo keeps speaker, session date, dia_id and captions, n
   });
 });
 
-test("bench runs (smoke test; timings are reported, not asserted: `cascade bench --chunks 100000` measures)", () => {
-  const r = cli(["bench", "--chunks", "300", "--queries", "3", "--json"]);
-  assert.equal(r.status, 0, r.stderr);
-  assert.equal(r.json.chunks, 300);
-  assert.equal(r.json["ann_recall@10"], 1);
-  for (const c of ["fused", "bm25", "dense", "curated", "colbert"]) assert.ok(r.json.latency_ms[c].p95 >= 0);
-});
-
 test("hits carry the source's own id: a LoCoMo import keeps conversation#dia_id as ref; two conversations do not collide", async () => {
   const dir = tempDir();
   const db = join(dir, "m.db");

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { boundHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT } from "../src/surfaces/heap.js";
-import { cli } from "./helpers.js";
 
 test("heap growth: sets V8's growth factor, leaves V8's own for 0 and a factor the user gave node", () => {
   const set: string[] = [];
@@ -18,14 +17,4 @@ test("heap growth: sets V8's growth factor, leaves V8's own for 0 and a factor t
   assert.throws(() => boundHeapGrowth(-1, [], setFlags), RangeError);
   assert.throws(() => boundHeapGrowth(1.5, [], setFlags), RangeError);
   assert.ok(DEFAULT_HEAP_GROWTH_PERCENT > 0);
-});
-
-test("bench reports the heap growth it ran with (--heap-growth, default, 0 for V8's own)", () => {
-  const run = (...extra: string[]) => cli(["bench", "--chunks", "300", "--queries", "3", "--json", ...extra]);
-  const byDefault = run();
-  assert.equal(byDefault.status, 0, byDefault.stderr);
-  assert.equal(byDefault.json.heap_growth_percent, DEFAULT_HEAP_GROWTH_PERCENT);
-  assert.equal(run("--heap-growth", "80").json.heap_growth_percent, 80);
-  assert.equal(run("--heap-growth", "0").json.heap_growth_percent, null);
-  assert.notEqual(run("--heap-growth", "-5").status, 0);
 });

@@ -51,6 +51,19 @@ describe("the validation gaps: one answer on every surface", () => {
   };
   const count = async () => (await engine.list({ limit: 1000 })).memories.length;
 
+  /**
+   * The lines the tests below send to `cascade mcp` raw, answered by one process (their ids differ): a bad byte in
+   * a tools/call, and tools/call without params or without a tool name. None of them writes.
+   */
+  const bad = Buffer.from([0x63, 0x61, 0x66, 0xe9]); // "caf" and a Latin-1 é
+  let mcpRaw: Map<unknown, any> | undefined;
+  const rawMcp = () =>
+    (mcpRaw ??= mcpAnswers(db, [
+      Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"memory_add","arguments":{"text":"'), bad, Buffer.from('"}}}')]),
+      Buffer.from('{"jsonrpc":"2.0","id":2,"method":"tools/call"}'),
+      Buffer.from('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{}}'),
+    ]));
+
   /** A memory the SDK, CLI (`add` with `cliArgs`, stdin `input`), HTTP and MCP all refuse with `message`, storing nothing. */
   async function refusedEverywhere(input: Record<string, unknown>, cliArgs: string[] | null, field: string, message: string, stdin?: string) {
     const before = await count();
@@ -88,7 +101,6 @@ describe("the validation gaps: one answer on every surface", () => {
 
   test("bytes that are not UTF-8: refused by import, HTTP, MCP and add - alike (HTTP and MCP stored U+FFFD)", async () => {
     const before = await count();
-    const bad = Buffer.from([0x63, 0x61, 0x66, 0xe9]); // "caf" and a Latin-1 é
     const body = Buffer.concat([Buffer.from('{"text":"'), bad, Buffer.from('"}')]);
     const h = await http("POST", "/v1/memories", new Uint8Array(body));
     assert.equal(h.status, 400);
@@ -96,8 +108,7 @@ describe("the validation gaps: one answer on every surface", () => {
     assert.equal(h.json.error.field, "body");
     assert.match(h.json.error.message, /^body: not valid UTF-8 \(byte 12 is not part of any character\)/);
 
-    const line = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"memory_add","arguments":{"text":"'), bad, Buffer.from('"}}}')]);
-    const answer = mcpAnswers(db, [line]).get(7);
+    const answer = rawMcp().get(7);
     assert.equal(answer.error.code, -32700);
     assert.match(answer.error.message, /^Parse error: message: not valid UTF-8 \(byte \d+ is not part of any character\)/);
 
@@ -119,7 +130,7 @@ describe("the validation gaps: one answer on every surface", () => {
   });
 
   test("MCP tools/call without params, or without a tool name: -32602 and one line (was -32603 with a zod dump)", () => {
-    const answers = mcpAnswers(db, [Buffer.from('{"jsonrpc":"2.0","id":2,"method":"tools/call"}'), Buffer.from('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{}}')]);
+    const answers = rawMcp();
     assert.deepEqual(answers.get(2).error, { code: -32602, message: "Invalid params: tools/call: params: Invalid input: expected object, received undefined" });
     assert.deepEqual(answers.get(3).error, { code: -32602, message: "Invalid params: tools/call: params.name: Invalid input: expected string, received undefined" });
   });

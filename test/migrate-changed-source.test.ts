@@ -13,7 +13,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { migrateStore, openMemory } from "../src/index.js";
-import { cli, rememberHere, tempDir } from "./helpers.js";
+import { cli, cliHere, rememberHere, tempDir } from "./helpers.js";
 
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
 
@@ -42,13 +42,15 @@ test("cascade migrate: a resume from a source that changed is refused in one lin
   await rememberHere(source, Array.from({ length: 120 }, (_, i) => ({ text: `Ops note ${i}: Rosalind moved the ${i % 7} service to rack ${i % 13}` })));
 
   assert.equal(await killedMigrate(source, target, 3, env), null);
-  assert.equal(cli(["add", "Rosalind moved the billing service to rack 99", "--db", source], { env }).status, 0);
+  // the change and the target's state through the CLI in this process (helpers cliHere: neither reads TMPDIR);
+  // the migrations, the subject, are processes
+  assert.equal((await cliHere(["add", "Rosalind moved the billing service to rack 99", "--db", source])).status, 0);
   const refused = cli(["migrate", "--from", source, "--to", target, "--batch", "20"], { env });
   assert.equal(refused.status, 2, refused.stderr);
   const lines = refused.stderr.trim().split("\n");
   assert.equal(lines.length, 1, refused.stderr);
   assert.match(lines[0], /^cascade: --from: \S*source\.db changed since the interrupted copy into \S*target\.db began \(namespace default: memories 120 → 121, last_memory \d+ → \d+, .*\); resuming would mix two states of it: remove \S*target\.db and run cascade migrate again to copy it from the start$/);
-  assert.match(cli(["stats", "--db", target], { env }).stderr, /incomplete copy/, "the target is as it was: marked");
+  assert.match((await cliHere(["stats", "--db", target])).stderr, /incomplete copy/, "the target is as it was: marked");
 
   // what the line says to do, with the source left alone this time: the resume goes on and ends equal
   rmSync(target);

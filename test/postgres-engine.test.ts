@@ -8,11 +8,26 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { CascadeError, DEMO_NOW, demoCorpus, demoQueries, openMemory, parseInstant, type Engine } from "../src/index.js";
 import { PG_URL } from "./pg-server.js";
 
 const now = parseInstant("now", DEMO_NOW);
+
+/**
+ * The demo corpus remembered on one PGlite, for the first two tests: the comparison with SQLite reads it, then the
+ * corrections test changes it (a PGlite costs seconds of CPU to start and fill). Closed after the file.
+ */
+let demoPg: Promise<{ engine: Engine; ids: string[]; imported: number }> | undefined;
+const demoOnPglite = () =>
+  (demoPg ??= (async () => {
+    const engine = await openMemory({ path: "pglite:memory", now });
+    const r = await engine.rememberMany(demoCorpus);
+    return { engine, ids: r.ids as string[], imported: r.imported };
+  })());
+after(async () => {
+  if (demoPg) await (await demoPg).engine.close();
+});
 
 const server = PG_URL;
 const locations: [string, string][] = [["PGlite", "pglite:memory"]];
@@ -20,10 +35,11 @@ if (server) locations.push(["the CASCADE_PG_URL server", `${server}#namespace=en
 
 for (const [name, location] of locations) test(`the demo queries find the same memories in the same order on PostgreSQL (${name}) as on SQLite`, async () => {
   const sqlite = await openMemory({ path: ":memory:", now });
-  const pg = await openMemory({ path: location, now });
+  const shared = location === "pglite:memory" ? await demoOnPglite() : undefined;
+  const pg = shared?.engine ?? (await openMemory({ path: location, now }));
   try {
     const a = await sqlite.rememberMany(demoCorpus);
-    const b = await pg.rememberMany(demoCorpus);
+    const b = shared ?? (await pg.rememberMany(demoCorpus));
     assert.equal(b.imported, a.imported);
     const idOf = new Map((b.ids as string[]).map((id, i) => [id, (a.ids as string[])[i]]));
     for (const q of demoQueries) {
@@ -45,27 +61,22 @@ for (const [name, location] of locations) test(`the demo queries find the same m
     assert.equal(pgStats.chunks, (await sqlite.stats()).chunks);
   } finally {
     await sqlite.close();
-    await pg.close();
+    if (!shared) await pg.close();
   }
 });
 
 test("corrections, forgetting, the pyramid and the doctor work on PostgreSQL (PGlite)", async () => {
-  const engine: Engine = await openMemory({ path: "pglite:memory", now });
-  try {
-    const r = await engine.rememberMany(demoCorpus);
-    const ids = r.ids as string[];
-    const updated = await engine.update(ids[0], { text: "A corrected note about zanzibar ferries." });
-    assert.equal(updated.text, "A corrected note about zanzibar ferries.");
-    assert.equal((await engine.recall("zanzibar ferries", { k: 3 })).hits[0].id, ids[0]);
-    await engine.forget(ids[1]);
-    assert.ok(!(await engine.recall(demoCorpus[1].text, { k: 10 })).hits.some((h) => h.id === ids[1]));
-    const pyramid = await engine.pyramid();
-    assert.ok(pyramid.nodes.length > 0, "the pyramid was built");
-    const doctor = await engine.doctor();
-    assert.ok(doctor.ok, JSON.stringify(doctor.checks.filter((c) => !c.ok)));
-  } finally {
-    await engine.close();
-  }
+  // the first test's PGlite, which it only read; the same store when this test runs alone
+  const { engine, ids } = await demoOnPglite();
+  const updated = await engine.update(ids[0], { text: "A corrected note about zanzibar ferries." });
+  assert.equal(updated.text, "A corrected note about zanzibar ferries.");
+  assert.equal((await engine.recall("zanzibar ferries", { k: 3 })).hits[0].id, ids[0]);
+  await engine.forget(ids[1]);
+  assert.ok(!(await engine.recall(demoCorpus[1].text, { k: 10 })).hits.some((h) => h.id === ids[1]));
+  const pyramid = await engine.pyramid();
+  assert.ok(pyramid.nodes.length > 0, "the pyramid was built");
+  const doctor = await engine.doctor();
+  assert.ok(doctor.ok, JSON.stringify(doctor.checks.filter((c) => !c.ok)));
 });
 
 test("namespaces share one PostgreSQL database and see only their own rows, exist once written; a PGlite data directory persists", async () => {

@@ -13,7 +13,7 @@ import { hnswIndexName } from "../src/backends/postgres/hnsw-sql.js";
 import { PostgresStore } from "../src/backends/postgres/store.js";
 import { TABLES } from "../src/backends/postgres/schema.js";
 import { prepared, queryVector, stamp } from "./contract/fixture.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, cliHere, tempDir } from "./helpers.js";
 import { withSharedPglite } from "./shared-pglite.js";
 import { tinyLocomo as conversation } from "./fixtures/tiny-locomo.js";
 import { PG_SKIP, PG_URL } from "./pg-server.js";
@@ -55,13 +55,14 @@ test("a store dropped on close leaves no row and no HNSW index of its namespace;
   }, "pglite (scratch test)");
 });
 
-test("a --store that is not sqlite, pglite or a postgres:// URL is refused: exit 2, one line naming --store", () => {
-  for (const args of [
-    ["bench", "--chunks", "10", "--store", "mysql"],
-    ["bench", "--chunks", "10", "--store", "postgres://localhost/db#namespace=a"],
-    ["eval", "locomo", tempDir(), "--store", "sqlite:memory"],
-  ]) {
-    const r = cli(args);
+test("a --store that is not sqlite, pglite or a postgres:// URL is refused: exit 2, one line naming --store", async () => {
+  // bench owns its process (helpers cliHere refuses it): a process; eval through the CLI in this process
+  for (const [args, run] of [
+    [["bench", "--chunks", "10", "--store", "mysql"], cli],
+    [["bench", "--chunks", "10", "--store", "postgres://localhost/db#namespace=a"], cli],
+    [["eval", "locomo", tempDir(), "--store", "sqlite:memory"], cliHere],
+  ] as const) {
+    const r = await run([...args]);
     assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);
     assert.match(r.stderr, /--store/);
     assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
@@ -75,7 +76,9 @@ test("eval and bench with --store postgres://… give SQLite's figures and leave
   writeFileSync(join(dir, "conv-2.json"), JSON.stringify({ ...conversation, session_1: conversation.session_1.slice(1) }));
   const db = poolDatabase(url!, { max: 1 });
   try {
-    const onSqlite = cli(["eval", "locomo", dir, "--no-ablation", "--json"]);
+    // the SQLite figures through the CLI in this process (helpers cliHere); the runs on the server are processes,
+    // their namespaces named after their pids
+    const onSqlite = await cliHere(["eval", "locomo", dir, "--no-ablation", "--json"]);
     assert.equal(onSqlite.status, 0, onSqlite.stderr);
     const onServer = cli(["eval", "locomo", dir, "--no-ablation", "--store", url!, "--json"]);
     assert.equal(onServer.status, 0, onServer.stderr);
