@@ -3,9 +3,10 @@
  * The SDK's front: one object over a store and the models, whose methods are the engine's actions. Each
  * action lives in a file of its own (write-path, remember-actions, recall-actions, revision-actions,
  * graph-actions, topic-actions, store-actions, list, forgetting, restore, pyramid/*, query/search); this class
- * resolves the configuration once, builds the channels, and makes every read wait for the pyramid's pending
- * refresh so that what was written is what is read. It holds the SDK's whole surface, one documented method of a
- * few lines per action: the place a reader looks to learn what the engine can do.
+ * resolves the configuration once, builds the channels, and makes every read but a search wait for the pyramid's
+ * pending refresh so that what was written is what is read (a search reads the pyramid as it stands and marks the
+ * summaries still being refreshed: api/stale-summaries.ts). It holds the SDK's whole surface, one documented method
+ * of a few lines per action: the place a reader looks to learn what the engine can do.
  */
 import { asSearch } from "../event-loop.js";
 import type { Channel } from "../channels/channel.js";
@@ -40,6 +41,7 @@ import * as topics from "./topic-actions.js";
 import { attributes, inSpan, type Span } from "../tracing.js";
 import { rememberOne } from "./remember-actions.js";
 import { showMemory, validateQuery } from "./recall-actions.js";
+import { markStaleSummaries } from "./stale-summaries.js";
 import { doctorChecks, refuseOtherEmbedder, vitals } from "./store-actions.js";
 import { tracedStore } from "./traced-store.js";
 import { pacedStore } from "./paced-store.js";
@@ -168,20 +170,25 @@ export class Engine {
 
   // ---- reading ----
 
-  /** Searches every selected channel and fuses their ranks. */
+  /**
+   * Searches every selected channel and fuses their ranks. It does not wait for the pyramid's refresh after a write
+   * (seconds after a batch of long texts): every committed memory is searchable, and a summary whose window was
+   * written to since it was computed is marked `stale`. `settlePyramid()` first waits for the refresh.
+   */
   async recall(query: string, options: RecallOptions = {}): Promise<SearchResult> {
     return this.span("cascade.recall", {}, async (span) => {
-      await this.keeper.settle();
       const resolved = resolveRecallOptions(options, this.config.search, this.clock.now());
       validateQuery(query);
       span.setAttributes({ "cascade.k": resolved.k, "cascade.channels": [...resolved.channels], "cascade.query.chars": query.length });
       const { recallChannels, runSearch } = await import("./search-actions.js");
       this.channels ??= recallChannels({ ...this.ports, store: this.searchStore }, this.config);
-      // from here other work's pauses wait for this search (event-loop's asSearch); the pyramid refresh settled
-      // above did not: a search waiting for work that waits for the search would wait at every pause
-      const result = await asSearch(() =>
-        runSearch({ store: this.searchStore, embedder: this.ports.embedder, channels: this.channels!, graph: this.graphWalk, config: this.config }, query, resolved),
-      );
+      // from here other work's pauses wait for this search (event-loop's asSearch), the pyramid's refresh among them
+      const result = await asSearch(async () => {
+        const found = await runSearch({ store: this.searchStore, embedder: this.ports.embedder, channels: this.channels!, graph: this.graphWalk, config: this.config }, query, resolved);
+        const stale = await markStaleSummaries(this.searchStore, found);
+        if (stale.size) span.setAttribute("cascade.stale_summaries", stale.size);
+        return found;
+      });
       span.setAttribute("cascade.hits", result.hits.length);
       return result;
     });
@@ -303,7 +310,10 @@ export class Engine {
     return this.config.pyramid.enabled;
   }
 
-  /** Runs the refresh the last writes scheduled, now; what it recomputed (null: nothing pending). */
+  /**
+   * Runs the refresh the last writes scheduled, now, or waits for the one running; what it recomputed (null:
+   * nothing pending). A search after it reads summaries that include every write before it.
+   */
   async settlePyramid(): Promise<RefreshReport | null> {
     return this.keeper.settle();
   }

@@ -2,10 +2,13 @@
  * @module pyramid/keeper
  * Keeps the pyramid current right after writes, once per burst. A write only notes what it touched (its windows
  * are already marked dirty in its own transaction); the refresh runs once no write has begun for `quietMs`, or at
- * once when something reads (a search, `pyramid show`, `show`, close). A write that begins holds the refresh back
- * (ingest yields to the event loop inside a batch, so a timer alone could fire mid-import). A bulk import therefore
- * recomputes each window once, at its end, instead of after every batch (a day of 1,440 turns imported in
- * batches of 2,000 was summarised 2.4 times); a single `add` is summarised before its caller can look.
+ * once when something reads the pyramid (`pyramid show`, `show`, export, close: `settle`). A write that begins
+ * holds the refresh back (ingest yields to the event loop inside a batch, so a timer alone could fire mid-import).
+ * A bulk import therefore recomputes each window once, at its end, instead of after every batch (a day of 1,440
+ * turns imported in batches of 2,000 was summarised 2.4 times). A search does not settle: the refresh after a
+ * batch of long texts takes seconds, and the memories are searchable without it; it reads the summaries as they
+ * stand, marked stale while their windows are dirty (api/stale-summaries.ts), and the refresh's pauses wait for
+ * searches (event-loop's asSearch).
  *
  * A refresh that fails (a chat summariser down, a full disk) never fails a write or the close after it: its windows
  * stay dirty and the next refresh, open or `pyramid build` retries them.
