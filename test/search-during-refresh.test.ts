@@ -42,12 +42,14 @@ const DAY_NODE = "p_day_2026-06-16";
 const SPAN_QUESTION = "What happened with the Lisbon trip on June 16?";
 /** Every window's summary as context, and summaries ranked in the hits for a question naming a span: both are read. */
 const CONTEXT = { windows: "always", minSimilarity: 0, timeSpan: "rank" } as const;
+/** 120 short notes in March 2025, far from the day searched: a batch past what a search waits for (100 memories). */
+const IMPORT = Array.from({ length: 120 }, (_, i) => ({ text: `Inventory note ${i}: shelf ${i % 12} restocked with paper towels.`, at: `2025-03-${String(1 + (i % 28)).padStart(2, "0")}T10:00:00Z` }));
 
-test("a search answers while the pyramid's refresh is held: the memory just written is a hit, its day's summary is marked stale until the refresh ends", { timeout: 120_000 }, async () => {
+test("a search after a large write answers while the pyramid's refresh is held: the memory just written is a hit, its day's summary is marked stale until the refresh ends", { timeout: 120_000 }, async () => {
   const summarizer = new HeldSummarizer();
   const engine = await openMemory({ path: join(tempDir(), "held.db"), now: NOW, summarizer, context: CONTEXT });
   try {
-    await engine.remember({ text: "Priya booked the Lisbon trip for the design offsite in July.", at: "2026-06-16T09:00:00Z" }, {});
+    await engine.remember({ text: "Priya booked the Lisbon trip for the design offsite in July.", at: "2026-06-16T09:00:00Z" });
     await engine.settlePyramid();
     const settled = await engine.recall("Lisbon trip");
     const dayBefore = settled.context.find((c) => c.id === DAY_NODE);
@@ -56,7 +58,9 @@ test("a search answers while the pyramid's refresh is held: the memory just writ
     for (const s of [...settled.hits, ...settled.context]) assert.equal("stale" in s, false, s.id);
 
     summarizer.hold();
-    const moved = await engine.remember({ text: "Priya moved the Lisbon trip to Friday because the venue was double-booked.", at: "2026-06-16T15:00:00Z" });
+    const moved = "Priya moved the Lisbon trip to Friday because the venue was double-booked.";
+    const written = await engine.rememberMany([...IMPORT, { text: moved, at: "2026-06-16T15:00:00Z" }]);
+    const movedId = written.ids.at(-1)!;
     let refreshEnded = false;
     const refresh = engine.settlePyramid().then((report) => {
       refreshEnded = true;
@@ -64,10 +68,10 @@ test("a search answers while the pyramid's refresh is held: the memory just writ
     });
     await summarizer.reached; // the refresh is under way, held inside the summariser
 
-    // before, recall settled the keeper first and this waited for the held refresh (the test timed out)
+    // before, recall settled the keeper first and this waited for the held refresh (the test never ended)
     const during = await engine.recall("Lisbon trip");
     assert.equal(refreshEnded, false, "the search answered while the refresh was still held");
-    assert.ok(during.hits.some((h) => h.id === moved.id), "the memory the write committed is searchable at once");
+    assert.ok(during.hits.some((h) => h.id === movedId), "the memory the write committed is searchable at once");
     const dayDuring = during.context.find((c) => c.id === DAY_NODE);
     assert.ok(dayDuring, "the day's summary as it stands is still given as context");
     assert.equal(dayDuring.stale, true, "and marked stale: its window was written to since it was computed");
@@ -81,7 +85,7 @@ test("a search answers while the pyramid's refresh is held: the memory just writ
     assert.ok(summaryHits.some((h) => h.id === DAY_NODE), "the day's summary ranks for a question naming it");
     for (const h of summaryHits) assert.equal(h.stale, true, h.id);
     for (const h of span.hits.filter((h) => h.kind !== "summary")) assert.equal("stale" in h, false, h.id);
-    assert.ok(span.hits.some((h) => h.id === moved.id));
+    assert.ok(span.hits.some((h) => h.id === movedId));
 
     summarizer.release();
     const report = await refresh;
@@ -99,26 +103,42 @@ test("a search answers while the pyramid's refresh is held: the memory just writ
   }
 });
 
-test("settlePyramid is the way to read summaries that include every write: a search after it sees none stale", { timeout: 120_000 }, async () => {
+test("a search after a small write waits for its refresh, and reads the summary it wrote", { timeout: 120_000 }, async () => {
   const summarizer = new HeldSummarizer();
-  const engine = await openMemory({ path: join(tempDir(), "settle.db"), now: NOW, summarizer, context: CONTEXT });
+  const engine = await openMemory({ path: join(tempDir(), "small.db"), now: NOW, summarizer, context: CONTEXT });
   try {
-    // held: whether or not the refresh the write scheduled (after a pause in writes) has begun, it cannot end
     summarizer.hold();
     await engine.remember({ text: "Marcus Okafor moved the quarterly review to Thursday.", at: "2026-06-16T10:00:00Z" });
-    const early = await engine.recall("quarterly review");
-    assert.ok(early.hits.some((h) => h.kind !== "summary"), "the memory is found before any summary exists");
-    assert.equal(early.context.some((c) => c.id === DAY_NODE), false, "no summary of its day yet");
+    let answered = false;
+    const search = engine.recall("quarterly review").then((r) => {
+      answered = true;
+      return r;
+    });
+    await summarizer.reached; // the search started the refresh, held
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(answered, false, "the search waits for the refresh of a small write");
     summarizer.release();
-    const report = await engine.settlePyramid();
-    // the report of the refresh settlePyramid ran, or null when the write's own had run (and ended) meanwhile
-    assert.ok(report === null || report.recomputed.day === 1);
-    const late = await engine.recall("quarterly review");
-    const day = late.context.find((c) => c.id === DAY_NODE);
-    assert.ok(day, "after settlePyramid the day's summary is there");
+    const r = await search;
+    const day = r.context.find((c) => c.id === DAY_NODE);
+    assert.ok(day, "the day's summary, written by the refresh it waited for");
+    assert.match(day.text, /quarterly review/);
     assert.equal("stale" in day, false);
   } finally {
     summarizer.release();
+    await engine.close();
+  }
+});
+
+test("settlePyramid is the way to read summaries that include every write: after a large write, a search after it sees none stale", { timeout: 120_000 }, async () => {
+  const engine = await openMemory({ path: join(tempDir(), "settle.db"), now: NOW, context: CONTEXT });
+  try {
+    await engine.rememberMany([...IMPORT, { text: "Marcus Okafor moved the quarterly review to Thursday.", at: "2026-06-16T10:00:00Z" }]);
+    await engine.settlePyramid();
+    const r = await engine.recall("quarterly review");
+    const day = r.context.find((c) => c.id === DAY_NODE);
+    assert.ok(day, "after settlePyramid the day's summary is there");
+    for (const s of [...r.hits, ...r.context]) assert.equal("stale" in s, false, s.id);
+  } finally {
     await engine.close();
   }
 });
