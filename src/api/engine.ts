@@ -3,10 +3,10 @@
  * The SDK's front: one object over a store and the models, whose methods are the engine's actions. Each
  * action lives in a file of its own (write-path, remember-actions, recall-actions, revision-actions,
  * graph-actions, topic-actions, store-actions, list, forgetting, restore, pyramid/*, query/search); this class
- * resolves the configuration once, builds the channels, and makes every read but a search wait for the pyramid's
- * pending refresh so that what was written is what is read (a search reads the pyramid as it stands and marks the
- * summaries still being refreshed: api/stale-summaries.ts). It holds the SDK's whole surface, one documented method
- * of a few lines per action: the place a reader looks to learn what the engine can do.
+ * resolves the configuration once, builds the channels, and makes every read wait for the pyramid's pending
+ * refresh so that what was written is what is read, but a search, which waits only for that of small writes and
+ * otherwise marks the summaries still being refreshed (api/stale-summaries.ts). It holds the SDK's whole surface,
+ * one documented method of a few lines per action: the place a reader looks to learn what the engine can do.
  */
 import { asSearch } from "../event-loop.js";
 import type { Channel } from "../channels/channel.js";
@@ -41,7 +41,7 @@ import * as topics from "./topic-actions.js";
 import { attributes, inSpan, type Span } from "../tracing.js";
 import { rememberOne } from "./remember-actions.js";
 import { showMemory, validateQuery } from "./recall-actions.js";
-import { markStaleSummaries } from "./stale-summaries.js";
+import { dirtyBeforeSearch, markStaleSummaries } from "./stale-summaries.js";
 import { doctorChecks, refuseOtherEmbedder, vitals } from "./store-actions.js";
 import { tracedStore } from "./traced-store.js";
 import { pacedStore } from "./paced-store.js";
@@ -129,7 +129,7 @@ export class Engine {
   async rememberMessages(messages: readonly MemoryInput[], options: { extract?: boolean } = {}): Promise<MessagesResult> {
     return this.span("cascade.write", { "cascade.memories": messages.length, "cascade.messages": true }, async () => {
       const result = await rememberMessages({ store: this.ports.store, writes: this.writes, extractor: this.config.facts, now: () => this.clock.now() }, messages, options);
-      if (result.facts.length) await this.afterWrite();
+      if (result.facts.length) await this.afterWrite(result.facts.length);
       return result;
     });
   }
@@ -170,7 +170,7 @@ export class Engine {
       await this.keeper.settle();
       const result = await forgetWhere(this.forgetDeps, options);
       span.setAttribute("cascade.forgotten", result.forgotten);
-      if (result.forgotten > 0) await this.afterWrite();
+      if (result.forgotten > 0) await this.afterWrite(result.forgotten);
       return result;
     });
   }
@@ -193,8 +193,9 @@ export class Engine {
       this.channels ??= recallChannels({ ...this.ports, store: this.searchStore }, this.config);
       // from here other work's pauses wait for this search (event-loop's asSearch), the pyramid's refresh among them
       const result = await asSearch(async () => {
+        const dirty = await dirtyBeforeSearch(this.searchStore, this.config.pyramid.enabled && resolved.pyramid);
         const found = await runSearch({ store: this.searchStore, embedder: this.ports.embedder, channels: this.channels!, graph: this.graphWalk, config: this.config }, query, resolved);
-        const stale = await markStaleSummaries(this.searchStore, found);
+        const stale = markStaleSummaries(dirty, found);
         if (stale.size) span.setAttribute("cascade.stale_summaries", stale.size);
         return found;
       });
@@ -229,7 +230,7 @@ export class Engine {
    * corrections and edges are kept; what the store already holds is skipped (api/restore.ts).
    */
   restorer(): { add: (records: unknown[]) => Promise<void>; finish: () => Promise<BatchResult> } {
-    return engineRestorer({ store: this.ports.store, embedder: this.ports.embedder, stamp: this.stamp }, () => this.keeper.settle(), () => this.afterWrite());
+    return engineRestorer({ store: this.ports.store, embedder: this.ports.embedder, stamp: this.stamp }, () => this.keeper.settle(), (memories) => this.afterWrite(memories));
   }
 
   // ---- what replaced what, and the graph ----
@@ -400,9 +401,10 @@ export class Engine {
   }
 
   /** Keeps the pyramid current after a write that is not a memory (an edge, a forget): see pyramid/keeper.ts. */
-  private async afterWrite(): Promise<void> {
+  private async afterWrite(memories = 1): Promise<void> {
     this.keeper.beginWrite();
-    await this.keeper.endWrite([], true);
+    // their characters are not counted: a search waits for the refresh of at most SEARCH_WAITS_FOR.memories
+    await this.keeper.endWrite([], true, { memories, chars: 0 });
   }
 
   /** Topic centroids and descriptions are read again by the next write that places memories. */
