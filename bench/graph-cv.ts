@@ -40,6 +40,7 @@ async function main() {
     const store = new SqliteStore(":memory:");
     const loader = await Engine.create({ store, embedder, tokens: embedder });
     const imported = await loader.rememberMany(conv.turns.map((t) => t.input));
+    await loader.settlePyramid(); // the settings' engines search what the loader's refresh summarised
     const dia = new Map<string, string>();
     imported.ids.forEach((id, i) => id && dia.set(id, conv.turns[i].id));
     const now = new Date(Math.max(...conv.turns.map((t) => Date.parse(t.input.at!))) + 86_400_000).toISOString();

@@ -45,6 +45,7 @@ try {
     refOf.set(r.id, String(m.ref));
     userOf.set(r.id, String(m.user));
   }
+  await engine.settlePyramid(); // the questions are asked of the whole pyramid (a search does not wait for it)
   const pair = (o: unknown, n: unknown) => `${n}>${o}`;
   const changes = new Set(lines.filter((l) => l.type === "change").map((l) => pair(l.old, l.new)));
   const notChanges = new Set(lines.filter((l) => ["confirmation", "refinement"].includes(l.type)).map((l) => pair(l.old, l.new)));

@@ -42,6 +42,7 @@ async function withChat<T>(fn: (memory: Awaited<ReturnType<typeof openMemory>>, 
   const memory = await openMemory({ path: join(tempDir(), "breadth.db"), now: NOW, ...config });
   try {
     const ids = (await memory.rememberMany(chat())).ids as string[];
+    await memory.settlePyramid(); // past what a search waits for: a refresh ending between two compared searches would change the second
     return await fn(
       memory,
       ids.filter((_, i) => i % 2 === 0),
@@ -132,6 +133,7 @@ test("an extract is never a line of code, even one holding the question's words"
     // a message that matches the question best is the first hit, read whole, so the code message is a later candidate
     const best = { speaker: "User", session: "s10", at: at(30, 0), text: "A comprehensive summary of how my garden plan has progressed: my garden plan progressed well." };
     const { ids } = await memory.rememberMany([...chat(), { speaker: "User", session: "s9", at: at(29, 0), text: code }, best]);
+    await memory.settlePyramid(); // the chat's 56,000 characters are past what a search waits for
     const r = await memory.recall(SUMMARY, { k: 20 });
     const id = ids.at(-2) as string;
     const mine = extractsOf(r).find((e) => e.id === id);
@@ -151,6 +153,7 @@ test("a message of one long sentence is named by its opening words, cut, not pas
       "need level ground but I'm not sure whether terracing with sleepers or just building the beds up on the low side " +
       "would be cheaper, so can you help me compare the two and maybe sketch what the materials would cost me";
     const { ids } = await memory.rememberMany([...chat(), { speaker: "User", session: "s20", at: at(28, 0), text: long }]);
+    await memory.settlePyramid(); // the chat's 56,000 characters are past what a search waits for
     const r = await memory.recall(SUMMARY, { k: 3 });
     const mine = extractsOf(r).find((e) => e.id === ids.at(-1));
     assert.ok(mine, `the long message has an extract (first hit: ${r.hits[0].id === ids.at(-1)})`);

@@ -19,6 +19,7 @@ const FILLER = "Sounds good. Let's keep going with the plan we discussed and che
 async function ask(chat: MemoryInput[], question: string, filter?: Record<string, string>) {
   const memory = await openMemory({ path: join(tempDir(), "later.db"), now: NOW, detection: { enabled: false } });
   await memory.rememberMany(chat);
+  await memory.settlePyramid(); // the store as it stands once summarised (its summaries count in the dense channel's sample)
   const r = await memory.recall(question, { k: 5, ...(filter ? { filter } : {}) });
   await memory.close();
   return r.hits;

@@ -37,6 +37,7 @@ for (const [backend, location] of BACKENDS) {
   test(`${backend}: in a session two users share, one user's turns neither raise the other's hits nor are indexed as their context`, async () => {
     const memory = await open();
     const ids = (await memory.rememberMany(sharedSession)).ids as string[];
+    await memory.settlePyramid(); // the dense channel's sample of the store counts the summaries: read them written
     const [quinnFirst, rosaFirst, rosaSecond, quinnSecond] = ids;
     // Rosa's question about firmware 2.4 came just before Quinn's reply: it is not Quinn's words
     const firmware = await memory.recall("firmware update 2.4", { k: 10, filter: { user: "quinn" }, pyramid: false });

@@ -34,6 +34,7 @@ async function engineAt(path: string, options: SqliteStoreOptions): Promise<Engi
     notes(300).map((text, i) => ({ text, at: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString(), topic: i % 3 ? "home" : "work" })),
     { detect: false },
   );
+  await engine.settlePyramid(); // 300 memories: past what a search waits for, and the two stores' searches are compared
   return engine;
 }
 

@@ -15,6 +15,7 @@ async function offsite(config: Parameters<typeof openMemory>[0] extends infer O 
   const path = join(tempDir(), "offsite.db");
   const engine = await openMemory({ path, now: parseInstant("now", OFFSITE_NOW), ...config });
   const { ids } = await engine.rememberMany(offsiteNotes(), { detect: false });
+  await engine.settlePyramid(); // the searches read the summaries (a search does not wait for their refresh)
   const id = (text: string) => ids[offsiteNotes().findIndex((m) => m.text === text)] as string;
   return { engine, path, berlin: id(BERLIN), prague: id(PRAGUE), passport: id(PASSPORT) };
 }

@@ -14,6 +14,7 @@ const topics = (r: SearchResult, n = r.hits.length) => r.hits.slice(0, n).map((h
 
 test("demo store: 'what happened last Tuesday' returns the handbook written that Tuesday first, and says so", async () => {
   const { engine } = await demoEngine();
+  await engine.settlePyramid(); // the day's summary is read (a search does not wait for the refresh)
   const r = await engine.recall("what happened last Tuesday", { now: README_NOW });
   assert.equal(r.hits[0].title, "On-call handbook: database failover", JSON.stringify(topics(r, 3)));
   assert.equal(r.hits[0].at.slice(0, 10), "2026-06-16");
@@ -29,6 +30,7 @@ test("demo store: 'what happened last Tuesday' returns the handbook written that
 
 test("demo store: 'what happened last week' ranks that week's two turns first", async () => {
   const { engine } = await demoEngine();
+  await engine.settlePyramid(); // the day's summary is read (a search does not wait for the refresh)
   const r = await engine.recall("what happened last week", { now: README_NOW });
   const inWeek = (at: string) => at >= "2026-06-08" && at < "2026-06-15";
   assert.deepEqual(r.hits.slice(0, 2).map((h) => inWeek(h.at)), [true, true], JSON.stringify(r.hits.map((h) => h.at)));

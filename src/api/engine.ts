@@ -4,8 +4,9 @@
  * action lives in a file of its own (write-path, remember-actions, recall-actions, revision-actions,
  * graph-actions, topic-actions, store-actions, list, forgetting, restore, pyramid/*, query/search); this class
  * resolves the configuration once, builds the channels, and makes every read wait for the pyramid's pending
- * refresh so that what was written is what is read. It holds the SDK's whole surface, one documented method of a
- * few lines per action: the place a reader looks to learn what the engine can do.
+ * refresh so that what was written is what is read, but a search, which waits only for that of small writes and
+ * otherwise marks the summaries still being refreshed (api/stale-summaries.ts). It holds the SDK's whole surface,
+ * one documented method of a few lines per action: the place a reader looks to learn what the engine can do.
  */
 import { asSearch } from "../event-loop.js";
 import type { Channel } from "../channels/channel.js";
@@ -40,6 +41,7 @@ import * as topics from "./topic-actions.js";
 import { attributes, inSpan, type Span } from "../tracing.js";
 import { rememberOne } from "./remember-actions.js";
 import { showMemory, validateQuery } from "./recall-actions.js";
+import { dirtyBeforeSearch, markStaleSummaries } from "./stale-summaries.js";
 import { doctorChecks, refuseOtherEmbedder, vitals } from "./store-actions.js";
 import { tracedStore } from "./traced-store.js";
 import { pacedStore } from "./paced-store.js";
@@ -50,6 +52,13 @@ export type { BatchOptions, BatchResult, MemoryChanges, Remembered } from "./wri
 export type { TopicJson } from "./topic-actions.js";
 export type { PyramidNodeJson } from "./pyramid-read.js";
 export type { EngineIdentity, EnginePorts } from "./engine-ports.js";
+
+/**
+ * The writes whose pyramid refresh a search waits for: a few windows of a few memories, tens of milliseconds (a
+ * refresh costs ~1 ms per 1,000 characters of new text at load 7 on 2 cores: 2 s after a batch of 40 × 25,000),
+ * so that a search right after an `add` or a small import reads its summaries, as every test and example expects.
+ */
+const SEARCH_WAITS_FOR = { memories: 100, chars: 20_000 };
 
 export class Engine {
   readonly searchDefaults: ResolvedEngineConfig["search"];
@@ -120,7 +129,7 @@ export class Engine {
   async rememberMessages(messages: readonly MemoryInput[], options: { extract?: boolean } = {}): Promise<MessagesResult> {
     return this.span("cascade.write", { "cascade.memories": messages.length, "cascade.messages": true }, async () => {
       const result = await rememberMessages({ store: this.ports.store, writes: this.writes, extractor: this.config.facts, now: () => this.clock.now() }, messages, options);
-      if (result.facts.length) await this.afterWrite();
+      if (result.facts.length) await this.afterWrite(result.facts.length);
       return result;
     });
   }
@@ -161,27 +170,35 @@ export class Engine {
       await this.keeper.settle();
       const result = await forgetWhere(this.forgetDeps, options);
       span.setAttribute("cascade.forgotten", result.forgotten);
-      if (result.forgotten > 0) await this.afterWrite();
+      if (result.forgotten > 0) await this.afterWrite(result.forgotten);
       return result;
     });
   }
 
   // ---- reading ----
 
-  /** Searches every selected channel and fuses their ranks. */
+  /**
+   * Searches every selected channel and fuses their ranks. It waits for the pyramid's refresh after small writes
+   * only (SEARCH_WAITS_FOR), not after large ones (seconds after a batch of long texts): every committed memory is
+   * searchable, and a summary whose window was written to since it was computed is marked `stale`.
+   * `settlePyramid()` first waits for any refresh.
+   */
   async recall(query: string, options: RecallOptions = {}): Promise<SearchResult> {
     return this.span("cascade.recall", {}, async (span) => {
-      await this.keeper.settle();
+      await this.keeper.settleSmall(SEARCH_WAITS_FOR);
       const resolved = resolveRecallOptions(options, this.config.search, this.clock.now());
       validateQuery(query);
       span.setAttributes({ "cascade.k": resolved.k, "cascade.channels": [...resolved.channels], "cascade.query.chars": query.length });
       const { recallChannels, runSearch } = await import("./search-actions.js");
       this.channels ??= recallChannels({ ...this.ports, store: this.searchStore }, this.config);
-      // from here other work's pauses wait for this search (event-loop's asSearch); the pyramid refresh settled
-      // above did not: a search waiting for work that waits for the search would wait at every pause
-      const result = await asSearch(() =>
-        runSearch({ store: this.searchStore, embedder: this.ports.embedder, channels: this.channels!, graph: this.graphWalk, config: this.config }, query, resolved),
-      );
+      // from here other work's pauses wait for this search (event-loop's asSearch), the pyramid's refresh among them
+      const result = await asSearch(async () => {
+        const dirty = await dirtyBeforeSearch(this.searchStore, this.config.pyramid.enabled && resolved.pyramid);
+        const found = await runSearch({ store: this.searchStore, embedder: this.ports.embedder, channels: this.channels!, graph: this.graphWalk, config: this.config }, query, resolved);
+        const stale = markStaleSummaries(dirty, found);
+        if (stale.size) span.setAttribute("cascade.stale_summaries", stale.size);
+        return found;
+      });
       span.setAttribute("cascade.hits", result.hits.length);
       return result;
     });
@@ -213,7 +230,7 @@ export class Engine {
    * corrections and edges are kept; what the store already holds is skipped (api/restore.ts).
    */
   restorer(): { add: (records: unknown[]) => Promise<void>; finish: () => Promise<BatchResult> } {
-    return engineRestorer({ store: this.ports.store, embedder: this.ports.embedder, stamp: this.stamp }, () => this.keeper.settle(), () => this.afterWrite());
+    return engineRestorer({ store: this.ports.store, embedder: this.ports.embedder, stamp: this.stamp }, () => this.keeper.settle(), (memories) => this.afterWrite(memories));
   }
 
   // ---- what replaced what, and the graph ----
@@ -303,7 +320,10 @@ export class Engine {
     return this.config.pyramid.enabled;
   }
 
-  /** Runs the refresh the last writes scheduled, now; what it recomputed (null: nothing pending). */
+  /**
+   * Runs the refresh the last writes scheduled, now, or waits for the one running; what it recomputed (null:
+   * nothing pending). A search after it reads summaries that include every write before it.
+   */
   async settlePyramid(): Promise<RefreshReport | null> {
     return this.keeper.settle();
   }
@@ -381,9 +401,10 @@ export class Engine {
   }
 
   /** Keeps the pyramid current after a write that is not a memory (an edge, a forget): see pyramid/keeper.ts. */
-  private async afterWrite(): Promise<void> {
+  private async afterWrite(memories = 1): Promise<void> {
     this.keeper.beginWrite();
-    await this.keeper.endWrite([], true);
+    // their characters are not counted: a search waits for the refresh of at most SEARCH_WAITS_FOR.memories
+    await this.keeper.endWrite([], true, { memories, chars: 0 });
   }
 
   /** Topic centroids and descriptions are read again by the next write that places memories. */

@@ -144,7 +144,7 @@ export class Restorer {
  * A Restorer as the Engine hands it out: each batch waits for the pyramid's pending refresh (`settle`) first, and
  * the pyramid is kept current (`afterWrite`) once the edges are in, when anything was written.
  */
-export function engineRestorer(deps: RestoreDeps, settle: () => Promise<unknown>, afterWrite: () => Promise<void>): { add: (records: unknown[]) => Promise<void>; finish: () => Promise<BatchResult> } {
+export function engineRestorer(deps: RestoreDeps, settle: () => Promise<unknown>, afterWrite: (memories: number) => Promise<void>): { add: (records: unknown[]) => Promise<void>; finish: () => Promise<BatchResult> } {
   const restorer = new Restorer(deps);
   return {
     add: async (records) => {
@@ -153,7 +153,7 @@ export function engineRestorer(deps: RestoreDeps, settle: () => Promise<unknown>
     },
     finish: async () => {
       const result = await restorer.finish();
-      if (restorer.wrote) await afterWrite();
+      if (restorer.wrote) await afterWrite(result.imported);
       return result;
     },
   };

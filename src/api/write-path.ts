@@ -10,6 +10,7 @@
  * write-batches.ts, revision detection write-detection.ts, the wording of failures write-failures.ts.
  */
 import { CascadeError, invalidInput, notFound } from "../errors.js";
+import type { WrittenSize } from "../pyramid/keeper.js";
 import type { EntityExtractor } from "../entities/extract.js";
 import { partitionByImportKey } from "../ingest/dedupe.js";
 import { attachEntities, extractEntities, keepKnownEntities } from "../ingest/entities.js";
@@ -72,7 +73,7 @@ export class WritePath {
     try {
       await this.deps.store.reviseMemory(next, this.deps.stamp, now);
     } finally {
-      await this.deps.keeper.endWrite(next.chunks.length > 1 ? [id] : [], true);
+      await this.deps.keeper.endWrite(next.chunks.length > 1 ? [id] : [], true, { memories: 1, chars: next.memory.text.length });
     }
     return (await this.deps.store.getMemory(id))!;
   }
@@ -148,7 +149,7 @@ export class WritePath {
       throw stoppedWrite(err, committed, inputs.length);
     } finally {
       // even a write that failed part-way may have committed batches: a refresh with nothing dirty costs one lookup
-      await this.deps.keeper.endWrite(longIds, true);
+      await this.deps.keeper.endWrite(longIds, true, writtenSize(inputs));
     }
   }
 
@@ -371,4 +372,14 @@ export class WritePath {
   private detect(memories: PreparedMemory[], now: number, indexes: number[], log: EnrichmentLog): Promise<{ edges: Edge[]; suggested: boolean }> {
     return detect(this.deps.store, this.config, memories, now, indexes, log);
   }
+}
+
+/** What a write asked to store (invalid items included: an upper bound), for the search's wait (pyramid/keeper). */
+function writtenSize(inputs: readonly unknown[]): WrittenSize {
+  let chars = 0;
+  for (const input of inputs) {
+    const text = (input as { text?: unknown } | null)?.text;
+    if (typeof text === "string") chars += text.length;
+  }
+  return { memories: inputs.length, chars };
 }

@@ -38,6 +38,7 @@ export async function runTopicBench(
       await engine.rememberMany(memories.slice(i, i + 2000), { batchSize: 2000, detect: false });
       options.onProgress?.("ingest", Math.min(i + 2000, memories.length), memories.length);
     }
+    await engine.settlePyramid(); // a search does not wait for the refresh: it belongs to the ingest, not the queries
     await store.settle();
     const under = "area3.group4";
     const plain: number[] = [];

@@ -120,8 +120,10 @@ export async function evaluate(
   for (const conv of conversations) {
     const store = await models.stores(conv.name);
     const engine = await Engine.create({ store, embedder: models.embedder, tokens: models.tokens }, engineConfig);
-    // the pyramid is maintained as the turns arrive (one refresh after the batch), as for any writer
+    // the pyramid is maintained as the turns arrive (one refresh after the batch), as for any writer; a search
+    // does not wait for that refresh, so the questions are asked once it has ended (the summaries are scored too)
     const imported = await engine.rememberMany(conv.turns.map((t) => t.input));
+    await engine.settlePyramid();
     const itemIdOf = new Map<string, string>();
     const sessionOfItem = new Map(conv.turns.map((t) => [t.id, t.input.session ?? ""]));
     imported.ids.forEach((id, i) => id && itemIdOf.set(id, conv.turns[i].id));

@@ -64,6 +64,8 @@ export interface ContextEntry {
   sources: string[];
   /** The hits (ids) whose window this summary covers, best first. */
   hits: string[];
+  /** Only when its window was written to since it was computed (its refresh has not ended): see Hit.stale. */
+  stale?: true;
 }
 
 export const SUMMARY_KIND = "summary";

@@ -215,6 +215,11 @@ export interface Hit {
   agent: string | null;
   /** Memories on the other side of a `contradicts` edge (either direction) at the query's time. */
   contradicts: string[];
+  /**
+   * Only on a summary whose window was written to since it was computed (its refresh is pending or running: a
+   * search does not wait for it): it may lack the newest memories, which are hits of their own.
+   */
+  stale?: true;
 }
 
 /** The time window a search read from its query. */

@@ -2,10 +2,13 @@
  * @module pyramid/keeper
  * Keeps the pyramid current right after writes, once per burst. A write only notes what it touched (its windows
  * are already marked dirty in its own transaction); the refresh runs once no write has begun for `quietMs`, or at
- * once when something reads (a search, `pyramid show`, `show`, close). A write that begins holds the refresh back
- * (ingest yields to the event loop inside a batch, so a timer alone could fire mid-import). A bulk import therefore
- * recomputes each window once, at its end, instead of after every batch (a day of 1,440 turns imported in
- * batches of 2,000 was summarised 2.4 times); a single `add` is summarised before its caller can look.
+ * once when something reads the pyramid (`pyramid show`, `show`, export, close: `settle`). A write that begins
+ * holds the refresh back (ingest yields to the event loop inside a batch, so a timer alone could fire mid-import).
+ * A bulk import therefore recomputes each window once, at its end, instead of after every batch (a day of 1,440
+ * turns imported in batches of 2,000 was summarised 2.4 times). A search waits only for the refresh of small writes
+ * (`settleSmall`): the refresh after a batch of long texts takes seconds, and the memories are searchable without
+ * it; the search then reads the summaries as they stand, marked stale while their windows are dirty
+ * (api/stale-summaries.ts), and the refresh's pauses wait for searches (event-loop's asSearch).
  *
  * A refresh that fails (a chat summariser down, a full disk) never fails a write or the close after it: its windows
  * stay dirty and the next refresh, open or `pyramid build` retries them.
@@ -16,6 +19,12 @@ import { inSpan } from "../tracing.js";
 
 export type RefreshReport = BuildReport & { turns: number };
 
+/** What the writes a refresh covers hold: the memories written and their characters. */
+export interface WrittenSize {
+  memories: number;
+  chars: number;
+}
+
 export class PyramidKeeper {
   private readonly longIds = new Set<string>();
   private pending = false;
@@ -25,6 +34,9 @@ export class PyramidKeeper {
   private running: Promise<RefreshReport | null> | null = null;
   /** A note of long memories without turn nodes that the store could not take (see noteBacklog). */
   private backlogUnnoted = false;
+  /** What the writes since the last refresh began hold, and what the running refresh covers. */
+  private pendingSize: WrittenSize = { memories: 0, chars: 0 };
+  private runningSize: WrittenSize = { memories: 0, chars: 0 };
 
   constructor(
     private readonly deps: () => BuildDeps,
@@ -39,15 +51,21 @@ export class PyramidKeeper {
     this.disarm();
   }
 
-  /** A write ended (committed or not); `longIds` are the memories it wrote that are longer than one chunk. */
-  async endWrite(longIds: string[], wrote: boolean): Promise<void> {
+  /**
+   * A write ended (committed or not); `longIds` are the memories it wrote that are longer than one chunk, `size`
+   * what it wrote (a search waits for the refresh of small writes only: settleSmall).
+   */
+  async endWrite(longIds: string[], wrote: boolean, size: WrittenSize = { memories: 0, chars: 0 }): Promise<void> {
     this.writing = Math.max(0, this.writing - 1);
     if (!this.opts.enabled) {
       if (longIds.length || this.backlogUnnoted) await this.noteBacklog();
       return;
     }
     for (const id of longIds) this.longIds.add(id);
-    if (wrote) this.pending = true;
+    if (wrote) {
+      this.pending = true;
+      this.pendingSize = { memories: this.pendingSize.memories + size.memories, chars: this.pendingSize.chars + size.chars };
+    }
     if (this.pending && this.writing === 0) this.arm();
   }
 
@@ -85,6 +103,8 @@ export class PyramidKeeper {
     const ids = [...this.longIds];
     this.longIds.clear();
     this.pending = false;
+    this.runningSize = this.pendingSize;
+    this.pendingSize = { memories: 0, chars: 0 };
     this.running = inSpan("cascade.maintenance", { "cascade.task": "pyramid_refresh", "cascade.memories": ids.length }, () => refreshPyramid(this.deps(), this.opts, ids)).catch(async () => {
       if (ids.length || this.backlogUnnoted) await this.noteBacklog();
       return null;
@@ -94,5 +114,22 @@ export class PyramidKeeper {
     } finally {
       this.running = null;
     }
+  }
+
+  /**
+   * A search's wait: the refresh running or pending, as `settle`, only when the writes it covers are small (at most
+   * `limit`); otherwise nothing (the search reads the pyramid as it stands). A small refresh is a few windows of a
+   * few memories, so a search right after an `add` reads its summaries as before, and one after a batch of long
+   * texts does not wait the seconds their refresh takes. What a window holds besides the new writes is not counted:
+   * a short write into a day of megabytes is waited for.
+   */
+  async settleSmall(limit: WrittenSize): Promise<void> {
+    const small = (s: WrittenSize) => s.memories <= limit.memories && s.chars <= limit.chars;
+    // one refresh at a time, each judged on its own: a large write that ends meanwhile is not waited for
+    while (this.running) {
+      if (!small(this.runningSize)) return;
+      await this.running;
+    }
+    if (this.pending && small(this.pendingSize)) await this.settle();
   }
 }

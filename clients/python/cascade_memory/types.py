@@ -234,6 +234,8 @@ class Hit:
     user: Optional[str]
     agent: Optional[str]
     contradicts: List[str]
+    # only on a summary whose window's refresh has not ended (a search does not wait for it)
+    stale: Optional[bool] = None
 
 
 @dataclass
@@ -259,6 +261,8 @@ class ContextSummary:
     sentences: List[Sentence]
     sources: List[str]
     hits: List[str]
+    # only when its window's refresh has not ended (a search does not wait for it)
+    stale: Optional[bool] = None
 
 
 @dataclass

@@ -53,6 +53,7 @@ export function registerStoreCommands(program: Command, context: CliContext): vo
           cmd,
           async (e) => {
             const imported = await e.rememberMany(demoCorpus);
+            await e.settlePyramid(); // the sample searches show the summaries of what was just loaded
             const answers = [];
             for (const q of demoQueries) answers.push({ ...q, result: await e.recall(q.query, { k: q.k }) });
             return { imported: imported.imported, store: flags.db ?? null, queries: answers };
