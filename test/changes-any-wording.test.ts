@@ -57,6 +57,22 @@ test("a value named again and set aside ends the statement that gave it; a perso
   assert.equal(judge("I use VS Code for everything.", "VS Code update broke my extensions again")?.kind, "confirms", "VS names the editor");
 });
 
+test("a name written in lowercase is a value too; a common word is not", () => {
+  const car = judge("car is a 2011 vauxhall corsa, red, bit rusty", "finally sold the corsa to my neighbour, using his van till sunday");
+  assert.equal(car?.kind, "revises");
+  assert.match(car!.reason, /corsa set aside/);
+  const gym = judge("gym is fitnessfirst on the high street, £30 a month", "cancelled fitnessfirst, the pool at the leisure centre is cheaper");
+  assert.match(gym?.reason ?? "", /fitnessfirst set aside/);
+  assert.equal(judge("i play football on tuesdays at the rec", "cancelled football tonight, pitch is flooded"), null, "a word any dictionary holds is no name");
+});
+
+test("a role's holder leaving, with the successor named by title a sentence later, hands the role over", () => {
+  const doctor = judge("My doctor is Dra. Quiroga.", "Dra. Quiroga is retiring in June. From July I see Dr. Salinas at the same clinic.");
+  assert.equal(doctor?.kind, "revises");
+  assert.match(doctor!.reason, /doctor: quiroga → salinas/, "the title is neither the holder nor the successor");
+  assert.equal(judge("My doctor is Dra. Quiroga.", "Dra. Quiroga is retiring in June. Should I ask for someone else?"), null, "no one is named after her");
+});
+
 test("phone numbers and email addresses are the speaker's attributes; someone else's are not", () => {
   assert.deepEqual(attributeValues("mobile 07700 900218, email callumreid34@outlook.com.").map((v) => [v.attribute, v.value]), [
     ["phone number", "07700900218"],

@@ -12,7 +12,7 @@
  * `payments-api`. A text that cannot name anything for sure (see mayNameSomething) skips the tagger entirely.
  */
 import { isStopWord } from "../text/stopwords.js";
-import { wink } from "../text/wink.js";
+import { inLexicon, wink } from "../text/wink.js";
 import { pacer } from "../event-loop.js";
 import { eachNameSpan, INNER_CAPITAL, isTimeWord, isTitle, SENTENCE_END, type Tagged } from "./names.js";
 
@@ -61,20 +61,6 @@ const opensSentenceAt = (text: string, index: number) => {
   return at === 0 || SENTENCE_END.has(text[at - 1]);
 };
 
-/** Whether wink knows a word in lowercase (a common word, not a name); cached, as tagging one word costs ~10 µs. */
-const lexiconCache = new Map<string, boolean>();
-function knownLowercase(word: string): boolean {
-  const w = word.toLowerCase();
-  let known = lexiconCache.get(w);
-  if (known === undefined) {
-    if (lexiconCache.size > 200_000) lexiconCache.clear();
-    const { nlp, its, lexiconSize } = wink();
-    known = (nlp.readDoc(w).tokens().out(its.uniqueId)[0] as unknown as number) < lexiconSize;
-    lexiconCache.set(w, known);
-  }
-  return known;
-}
-
 const CAPITALISED = /[\p{Lu}][\p{L}\p{N}]*/gu;
 
 /**
@@ -92,7 +78,7 @@ function* mayNameSomething(text: string): Paced<boolean> {
     const lower = word.toLowerCase();
     if (isStopWord(lower) || isTimeWord(lower)) continue;
     if (!opensSentenceAt(text, m.index!)) return true;
-    if (INNER_CAPITAL.test(word) || /^\s+(?:(?:and|&)\s+)?\p{Lu}/u.test(text.slice(m.index! + word.length)) || !knownLowercase(word)) return true;
+    if (INNER_CAPITAL.test(word) || /^\s+(?:(?:and|&)\s+)?\p{Lu}/u.test(text.slice(m.index! + word.length)) || !inLexicon(word)) return true;
   }
   return false;
 }
@@ -114,7 +100,7 @@ function* sentenceOpeners(text: string, named: [number, number][]): Paced<string
     while (next < named.length && named[next][1] <= m.index!) next++;
     if (next < named.length && named[next][0] <= m.index!) continue;
     if (/^(?:\s+\p{Lu}|-)/u.test(text.slice(m.index! + word.length))) continue; // the start of a longer name
-    if (knownLowercase(word)) out.push(word);
+    if (inLexicon(word)) out.push(word);
   }
   return out;
 }
@@ -263,7 +249,7 @@ function* extraction(text: string, speaker: string | null): Paced<ExtractedEntit
     const inIdentifier = covered;
     const skip = inIdentifier ? (i: number) => inIdentifier[starts[i]] === 1 : () => false;
     let read = 0;
-    for (const { first, last, tentative } of eachNameSpan({ values, pos, spaces }, { skip, knownLowercase })) {
+    for (const { first, last, tentative } of eachNameSpan({ values, pos, spaces }, { skip, knownLowercase: inLexicon })) {
       if (++read % WORDS_BETWEEN_PAUSES === 0) yield;
       let name = "";
       for (let k = first; k <= last; k++) name += (k > first ? spaces[k] : "") + values[k];

@@ -6,7 +6,8 @@
  * 25B" (after "I bus into town on the 25B"). The two share few words, so no similarity or cue judge sees one subject;
  * the value named again with a word that discards it says which statement no longer holds, whatever the domain.
  *
- * A value is a name the older statement gives (a capitalised word that does not open it, a code such as "25B") or a
+ * A value is a name the older statement gives (a capitalised word that does not open it, a word the tagger's lexicon
+ * does not hold, a code such as "25B") or a
  * standing attribute's value ("pixel"), never its subject: "Ffion's a paramedic" does not end when a dinner with
  * Ffion is cancelled. The discarding word must act on the value itself ("cancelled the ibis", "the ibis is
  * cancelled"), with at most an article or a possessive between, or compare it away ("vs 40 on the 25B", "instead of
@@ -15,6 +16,7 @@
 import { attributeValues, type Voice } from "./attributes.js";
 import { parseMemory } from "./revision-parse.js";
 import { isStopWord } from "../text/stopwords.js";
+import { inLexicon } from "../text/wink.js";
 
 export interface SetAside {
   /** The older statement that no longer holds. */
@@ -50,6 +52,11 @@ function valuesOf(sentence: string, voice: Voice): string[] {
     const word = m[1].replace(/['’]s$/, "");
     if (m.index! < subjectEnd || m.index === 0 || NOT_VALUE.test(word) || word.length < 3 || isStopWord(word.toLowerCase())) continue;
     out.add(word.toLowerCase());
+  }
+  // a name written in lowercase, as many chat in ("car is an old skoda octavia", "gym is puregym"): a word past the
+  // subject that the tagger's lexicon does not hold is a name, not a common word ("cancelled football" ends nothing)
+  for (const m of sentence.slice(subjectEnd).matchAll(/(?<![\p{L}\d'’-])(\p{Ll}{3,})(?![\p{L}\d'’-])/gu)) {
+    if (!isStopWord(m[1]) && !NOT_VALUE.test(m[1]) && !inLexicon(m[1])) out.add(m[1]);
   }
   for (const v of attributeValues(sentence, voice)) out.add(v.value.split(/\s+/)[0]);
   return [...out].filter((v) => v.length >= 3 && !isStopWord(v));

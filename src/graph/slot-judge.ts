@@ -9,7 +9,8 @@ import { parseMemory } from "./revision-parse.js";
 import { FRAGMENT_SENTENCES } from "../text/sentences.js";
 import type { Voice } from "./attributes.js";
 import { setAside } from "./set-aside.js";
-import { compareStatements, mayHold, MONTH, slotsOf, statementOf, type Slot, type SlotKind, type Statement } from "./slots.js";
+import { isStopWord } from "../text/stopwords.js";
+import { compareStatements, mayHold, MONTH, slotsOf, statementOf, TITLE, type Slot, type SlotKind, type Statement } from "./slots.js";
 
 /** Kinds that are a person's standing attributes; a date or a time of day more often belongs to one event of many. */
 const ATTRIBUTE_KINDS = new Set<SlotKind>(["amount", "dose", "address", "role", "attribute", "count"]);
@@ -93,8 +94,10 @@ function attributesOnly(sentence: string, voice: Voice): Read[] {
 
 /** Words that say the holder of a role left it or handed it on ("took over", "went to run the Bristol studio"). */
 const SUCCESSION = /\b(?:(?:took|taken|takes|taking) over|left|leaving|leaves|quit|retired|retiring|replaced|replacing|stepped down|handed over|moved on|(?:went|moved|moving|gone) to)\b/i;
-/** Capitalised words that are not names of someone: days, months, "I". */
-const NOT_A_NAME = new RegExp(`^(?:I|${MONTH}|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$`, "i");
+/** Sentences, from the one saying the holder left, within which the successor is named. */
+const SUCCESSOR_WITHIN = 3;
+/** Capitalised words that are not names of someone: days, months, "I", titles ("Dr." before the new doctor's name). */
+const NOT_A_NAME = new RegExp(`^(?:I|${MONTH}|(?:mon|tues|wednes|thurs|fri|satur|sun)day|${TITLE})$`, "i");
 
 /**
  * A role's holder replaced without the role named again: the newer memory names the old holder, says they left or
@@ -106,12 +109,14 @@ function succession(older: Read[], newerSentences: string[]): SlotJudgement | nu
     const { text: os, statement: o } = read;
     for (const slot of o.slots.filter((x) => x.kind === "role")) {
       const holders = [...slot.values];
-      for (const ns of newerSentences) {
+      for (const [j, ns] of newerSentences.entries()) {
         if (!SUCCESSION.test(ns) || parseMemory(ns).irrealis) continue;
         if (!holders.some((h) => new RegExp(`\\b${h.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`, "i").test(ns))) continue;
         const said = new Set((os.match(/\p{L}+/gu) ?? []).map((w) => w.toLowerCase()));
-        const fresh = [...new Set(ns.match(/(?<!\p{L})\p{Lu}[\p{L}'-]+/gu) ?? [])].filter(
-          (w) => !said.has(w.toLowerCase()) && !holders.includes(w.toLowerCase()) && !NOT_A_NAME.test(w),
+        // the successor is often named a sentence later: "Dra. Paredes is retiring … She passed my file to Dr. Fuentes"
+        const told = newerSentences.slice(j, j + SUCCESSOR_WITHIN).join(" ");
+        const fresh = [...new Set(told.match(/(?<!\p{L})\p{Lu}[\p{L}'-]+/gu) ?? [])].filter(
+          (w) => !said.has(w.toLowerCase()) && !holders.includes(w.toLowerCase()) && !NOT_A_NAME.test(w) && !isStopWord(w.toLowerCase()),
         );
         if (fresh.length === 0) continue;
         return { kind: "revises", confidence: 0.85, reason: `${slot.role}: ${holders.join("/")} → ${fresh.map((w) => w.toLowerCase()).join("/")} (handed over)`, statement: valueSentence(read, slot) };

@@ -57,11 +57,16 @@ const DOSE = /\b(\d+(?:\.\d+)?)\s?(mg|mcg|µg|ml|iu)\b/gi;
 const CLOCK = /\b(\d{1,2})(?:[:.](\d{2}))\s?(am|pm)?\b|\b(\d{1,2})\s?(am|pm)\b/gi;
 const WEEKDAY = /\b(mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day)?(s)?\b/gi;
 const ROLES = "manager|boss|line manager|team lead|supervisor|primary care (?:doctor|physician)|family doctor|pcp|gp|physician|doctor|dentist|landlord|landlady|therapist|physio|physiotherapist|mentor|trainer|coach|accountant|tutor|consultant|vet";
-const ROLE_NAMED = new RegExp(`\\b(?:[Mm]y|[Oo]ur|[Hh]er|[Hh]is|[Yy]our)\\s+(?:new\\s+)?(${ROLES})(?:'s|\\s+is|\\s*[:,-])?\\s+((?:Dr\\.?\\s+)?[A-Z][\\w'-]+)`, "g");
-const NAMED_ROLE = new RegExp(`\\b((?:Dr\\.?\\s+)?[A-Z][\\w'-]+)(?:\\s+[A-Z][\\w'-]+)?(?:\\s*\\(|,\\s*|\\s+is\\s+)(my|our|your)\\s+(?:new\\s+)?(${ROLES})\\b`, "g");
+/** A person's title before their name, in the languages people write to an assistant in ("Dra. Paredes", "Mme Roux"). */
+export const TITLE = "(?:Dr|Dra|Drs|Prof|Mr|Mrs|Ms|Mx|Sr|Sra|Srta|Mme|Mlle|Herr|Frau)";
+const TITLE_BEFORE = new RegExp(`^${TITLE}\\.?\\s+`);
+/** A name without its title: the holder of a role is Paredes, never "dra". */
+const untitled = (name: string) => name.replace(TITLE_BEFORE, "");
+const ROLE_NAMED = new RegExp(`\\b(?:[Mm]y|[Oo]ur|[Hh]er|[Hh]is|[Yy]our)\\s+(?:new\\s+)?(${ROLES})(?:'s|\\s+is|\\s*[:,-])?\\s+((?:${TITLE}\\.?\\s+)?[\\p{Lu}][\\p{L}\\d'-]+)`, "gu");
+const NAMED_ROLE = new RegExp(`\\b((?:${TITLE}\\.?\\s+)?[\\p{Lu}][\\p{L}\\d'-]+)(?:\\s+[\\p{Lu}][\\p{L}\\d'-]+)?(?:\\s*\\(|,\\s*|\\s+is\\s+)(my|our|your)\\s+(?:new\\s+)?(${ROLES})\\b`, "gu");
 /** A role given to someone named before it by title: "Dr. Luis Alvarez at Westover Hills … he's my PCP going forward". */
 const PRONOUN_ROLE = new RegExp(`\\b(?:he|she)(?:'s|’s|\\s+is)\\s+(?:now\\s+)?(?:my|our)\\s+(?:new\\s+)?(${ROLES})\\b`, "gi");
-const TITLED = /\b(?:Dr|Mr|Mrs|Ms|Mx)\.?\s+([A-Z][\w'-]+)/g;
+const TITLED = new RegExp(`\\b${TITLE}\\.?\\s+([\\p{Lu}][\\p{L}\\d'-]+)`, "gu");
 
 const WEEKDAYS: Record<string, string> = { mon: "monday", tue: "tuesday", tues: "tuesday", wed: "wednesday", wednes: "wednesday", thu: "thursday", thur: "thursday", thurs: "thursday", fri: "friday", sat: "saturday", satur: "saturday", sun: "sunday" };
 
@@ -212,7 +217,7 @@ export function slotsOf(sentence: string, voice: Voice = "speaker"): Slot[] {
     slot.per ??= c.per;
   }
   for (const v of attributeValues(sentence, voice)) add(slots, "attribute", [v.value], v.attribute, { index: v.index, length: v.length, words });
-  for (const m of sentence.matchAll(ROLE_NAMED)) add(slots, "role", [m[2].replace(/^Dr\.?\s+/, "").toLowerCase()], roleOf(m[1]));
+  for (const m of sentence.matchAll(ROLE_NAMED)) add(slots, "role", [untitled(m[2]).toLowerCase()], roleOf(m[1]));
   for (const v of namedRoles(sentence, voice)) add(slots, "role", [v.value], v.attribute);
   return slots;
 }
@@ -233,8 +238,8 @@ function namedRoles(sentence: string, voice: Voice): AttributeValue[] {
   for (const m of sentence.matchAll(NAMED_ROLE)) {
     if ((m[2] === "your") !== (voice === "assistant")) continue;
     // "Dr. Luis Alvarez at Westover Hills Family Medicine is your doctor": the titled name holds it, not the practice
-    const titled = /^Dr\b/.test(m[1]) ? undefined : [...sentence.slice(Math.max(0, m.index! - 80), m.index).matchAll(TITLED)].at(-1);
-    out.push({ attribute: roleOf(m[3]), value: (titled?.[1] ?? m[1].replace(/^Dr\.?\s+/, "")).toLowerCase(), index: m.index!, length: m[0].length });
+    const titled = TITLE_BEFORE.test(m[1]) ? undefined : [...sentence.slice(Math.max(0, m.index! - 80), m.index).matchAll(TITLED)].at(-1);
+    out.push({ attribute: roleOf(m[3]), value: (titled?.[1] ?? untitled(m[1])).toLowerCase(), index: m.index!, length: m[0].length });
   }
   if (voice === "speaker") {
     for (const m of sentence.matchAll(PRONOUN_ROLE)) {
@@ -253,7 +258,7 @@ export function roleValues(sentence: string, voice: Voice = "speaker"): Attribut
   const own = voice === "assistant" ? /^[Yy]our\b/ : /^(?:[Mm]y|[Oo]ur)\b/;
   const out: AttributeValue[] = [];
   for (const m of sentence.matchAll(ROLE_NAMED)) {
-    if (own.test(m[0])) out.push({ attribute: roleOf(m[1]), value: m[2].replace(/^Dr\.?\s+/, "").toLowerCase(), index: m.index!, length: m[0].length });
+    if (own.test(m[0])) out.push({ attribute: roleOf(m[1]), value: untitled(m[2]).toLowerCase(), index: m.index!, length: m[0].length });
   }
   return [...out, ...namedRoles(sentence, voice)];
 }
