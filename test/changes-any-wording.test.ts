@@ -71,6 +71,31 @@ test("a role's holder leaving, with the successor named by title a sentence late
   assert.equal(doctor?.kind, "revises");
   assert.match(doctor!.reason, /doctor: quiroga → salinas/, "the title is neither the holder nor the successor");
   assert.equal(judge("My doctor is Dra. Quiroga.", "Dra. Quiroga is retiring in June. Should I ask for someone else?"), null, "no one is named after her");
+
+  const boss = judge("my boss is kasia wrona, she's fine", "kasia is going, she got the warsaw office. from monday i report to tomek zielak");
+  assert.equal(boss?.kind, "revises", "a holder written in lowercase, and a successor no dictionary knows");
+  assert.match(boss!.reason, /manager: kasia → .*tomek/);
+  assert.equal(judge("my boss is away till friday", "kasia is going, she got the warsaw office. from monday i report to tomek zielak"), null, "a common word after the role is no holder");
+});
+
+test("the assistant's acknowledgement of a change the user just told does not replace the statement a second time", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "cascade-ack-"));
+  const engine = await openMemory({ path: join(dir, "m.db"), now: Date.parse("2026-05-30T00:00:00Z") });
+  try {
+    const said: [string, string, string][] = [
+      ["user", "hi! i'm ola. my manager is Kasia Wrona and I work from the Poznan office.", "2026-05-01T09:00:00Z"],
+      ["user", "Kasia is leaving for the Warsaw office, from Monday I report to Tomek Zielak.", "2026-05-12T09:00:00Z"],
+      ["assistant", "Noted - Tomek Zielak signs off your work from 12 May, and Kasia Wrona has gone to the Warsaw office.", "2026-05-12T09:01:00Z"],
+    ];
+    const ids: string[] = [];
+    for (const [role, text, at] of said) ids.push((await engine.remember({ text, at, user: "ola", role, speaker: role === "user" ? "ola" : "assistant", session: "s1" })).id);
+    const edges = (await engine.list({ limit: 100 })).edges.filter((e) => e.type === "supersedes");
+    assert.deepEqual(edges.map((e) => `${ids.indexOf(e.from)}>${ids.indexOf(e.to)}`), ["1>0"]);
+    assert.match(edges[0].reason ?? "", /manager: kasia → .*tomek/);
+  } finally {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("phone numbers and email addresses are the speaker's attributes; someone else's are not", () => {

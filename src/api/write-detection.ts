@@ -68,6 +68,7 @@ function detectAll(store: Store, config: DetectionConfig, memories: PreparedMemo
       agent: p.memory.agent,
       speaker: p.memory.speaker,
       role: p.memory.role,
+      session: p.memory.session,
       vector: p.chunks[0].vector,
     })),
     config.detection,

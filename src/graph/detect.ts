@@ -43,6 +43,8 @@ export interface NewMemory extends Scope {
   speaker: string | null;
   /** "user", "assistant", …: in one user's scope the assistant speaks for that user (a booking it made, moved). */
   role: string | null;
+  /** The conversation it was said in: an assistant's turn there acknowledges what the user just told. */
+  session: string | null;
   vector: Float32Array;
 }
 
@@ -207,6 +209,9 @@ async function replacedBefore(
   for (const id of by) {
     const replacer = batch.find((b) => b.id === id) ?? (await store.getMemory(id));
     if (!replacer || Date.parse(replacer.at) > Date.parse(m.at)) continue;
+    // the assistant acknowledging, in the same conversation, a change the user just told ("Noted - Ewelina signs off
+    // your inspections, and Bartek has gone to Gdynia") restates that change; it does not replace the statement again
+    if (m.role === "assistant" && m.session !== null && replacer.session === m.session && replacer.role !== "assistant") return true;
     // up to 400 sentences of the replacer read for their slots: paced, as the judging around it is
     const judged = await judgeSlotsPaced(judgedStatements(replacer.text, SLOT_OLDER), judgedStatements(m.text, SLOT_NEWER + 1), { older: voiceOf(replacer), newer: voiceOf(m) }, pause);
     if (judged) return true;

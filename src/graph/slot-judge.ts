@@ -10,6 +10,7 @@ import { FRAGMENT_SENTENCES } from "../text/sentences.js";
 import type { Voice } from "./attributes.js";
 import { setAside } from "./set-aside.js";
 import { isStopWord } from "../text/stopwords.js";
+import { inLexicon } from "../text/wink.js";
 import { compareStatements, mayHold, MONTH, slotsOf, statementOf, TITLE, type Slot, type SlotKind, type Statement } from "./slots.js";
 
 /** Kinds that are a person's standing attributes; a date or a time of day more often belongs to one event of many. */
@@ -93,7 +94,7 @@ function attributesOnly(sentence: string, voice: Voice): Read[] {
 }
 
 /** Words that say the holder of a role left it or handed it on ("took over", "went to run the Bristol studio"). */
-const SUCCESSION = /\b(?:(?:took|taken|takes|taking) over|left|leaving|leaves|quit|retired|retiring|replaced|replacing|stepped down|handed over|moved on|(?:went|moved|moving|gone) to)\b/i;
+const SUCCESSION = /\b(?:(?:took|taken|takes|taking) over|left|leaving|leaves|quit|retired|retiring|replaced|replacing|stepped down|handed over|moved on|(?:went|moved|moving|gone) to|(?:is|'s|’s) going(?=\s*[,.;!]|\s+away\b))/i;
 /** Sentences, from the one saying the holder left, within which the successor is named. */
 const SUCCESSOR_WITHIN = 3;
 /** Capitalised words that are not names of someone: days, months, "I", titles ("Dr." before the new doctor's name). */
@@ -115,7 +116,11 @@ function succession(older: Read[], newerSentences: string[]): SlotJudgement | nu
         const said = new Set((os.match(/\p{L}+/gu) ?? []).map((w) => w.toLowerCase()));
         // the successor is often named a sentence later: "Dra. Paredes is retiring … She passed my file to Dr. Fuentes"
         const told = newerSentences.slice(j, j + SUCCESSOR_WITHIN).join(" ");
-        const fresh = [...new Set(told.match(/(?<!\p{L})\p{Lu}[\p{L}'-]+/gu) ?? [])].filter(
+        // a name is capitalised, or in a chat written in lowercase, a word no dictionary holds ("signed off by ewelina")
+        // (a capitalised word opening a sentence is a name only if no dictionary holds it: "Noted - Ewelina …")
+        const capitalised = [...told.matchAll(/(?<!\p{L})\p{Lu}[\p{L}'-]+/gu)].filter((m) => !inLexicon(m[0]) || !/(?:^|[.!?…]\s+)$/.test(told.slice(0, m.index)));
+        const named = [...capitalised.map((m) => m[0]), ...(told.match(/(?<![\p{L}'’-])\p{Ll}{3,}(?![\p{L}'’-])/gu) ?? []).filter((w) => !inLexicon(w))];
+        const fresh = [...new Set(named)].filter(
           (w) => !said.has(w.toLowerCase()) && !holders.includes(w.toLowerCase()) && !NOT_A_NAME.test(w) && !isStopWord(w.toLowerCase()),
         );
         if (fresh.length === 0) continue;

@@ -10,6 +10,7 @@
 import type { Parsed } from "./revision-parse.js";
 import { parseMemory } from "./revision-parse.js";
 import { isStopWord } from "../text/stopwords.js";
+import { inLexicon } from "../text/wink.js";
 import { attributeValues, clauseBefore, someoneElse, type AttributeValue, type Voice } from "./attributes.js";
 import { countsIn, MAY_COUNT } from "./counts.js";
 import { addressesIn, isHome, mayNameStreet, sameStreet } from "./addresses.js";
@@ -62,7 +63,10 @@ export const TITLE = "(?:Dr|Dra|Drs|Prof|Mr|Mrs|Ms|Mx|Sr|Sra|Srta|Mme|Mlle|Herr|
 const TITLE_BEFORE = new RegExp(`^${TITLE}\\.?\\s+`);
 /** A name without its title: the holder of a role is Paredes, never "dra". */
 const untitled = (name: string) => name.replace(TITLE_BEFORE, "");
-const ROLE_NAMED = new RegExp(`\\b(?:[Mm]y|[Oo]ur|[Hh]er|[Hh]is|[Yy]our)\\s+(?:new\\s+)?(${ROLES})(?:'s|\\s+is|\\s*[:,-])?\\s+((?:${TITLE}\\.?\\s+)?[\\p{Lu}][\\p{L}\\d'-]+)`, "gu");
+// the holder's name is capitalised, or written in lowercase and held by no dictionary ("my boss is bartek nowicki"):
+// a common word after the role is no holder ("my boss is away"), which `holderNamed` checks
+const ROLE_NAMED = new RegExp(`\\b(?:[Mm]y|[Oo]ur|[Hh]er|[Hh]is|[Yy]our)\\s+(?:new\\s+)?(${ROLES})(?:'s|\\s+is|\\s*[:,-])?\\s+((?:${TITLE}\\.?\\s+)?\\p{L}[\\p{L}\\d'-]+)`, "gu");
+const holderNamed = (name: string) => /^\p{Lu}/u.test(name) || (!isStopWord(name) && !inLexicon(name));
 const NAMED_ROLE = new RegExp(`\\b((?:${TITLE}\\.?\\s+)?[\\p{Lu}][\\p{L}\\d'-]+)(?:\\s+[\\p{Lu}][\\p{L}\\d'-]+)?(?:\\s*\\(|,\\s*|\\s+is\\s+)(my|our|your)\\s+(?:new\\s+)?(${ROLES})\\b`, "gu");
 /** A role given to someone named before it by title: "Dr. Luis Alvarez at Westover Hills … he's my PCP going forward". */
 const PRONOUN_ROLE = new RegExp(`\\b(?:he|she)(?:'s|’s|\\s+is)\\s+(?:now\\s+)?(?:my|our)\\s+(?:new\\s+)?(${ROLES})\\b`, "gi");
@@ -217,7 +221,7 @@ export function slotsOf(sentence: string, voice: Voice = "speaker"): Slot[] {
     slot.per ??= c.per;
   }
   for (const v of attributeValues(sentence, voice)) add(slots, "attribute", [v.value], v.attribute, { index: v.index, length: v.length, words });
-  for (const m of sentence.matchAll(ROLE_NAMED)) add(slots, "role", [untitled(m[2]).toLowerCase()], roleOf(m[1]));
+  for (const m of sentence.matchAll(ROLE_NAMED)) if (holderNamed(m[2])) add(slots, "role", [untitled(m[2]).toLowerCase()], roleOf(m[1]));
   for (const v of namedRoles(sentence, voice)) add(slots, "role", [v.value], v.attribute);
   return slots;
 }
@@ -258,7 +262,7 @@ export function roleValues(sentence: string, voice: Voice = "speaker"): Attribut
   const own = voice === "assistant" ? /^[Yy]our\b/ : /^(?:[Mm]y|[Oo]ur)\b/;
   const out: AttributeValue[] = [];
   for (const m of sentence.matchAll(ROLE_NAMED)) {
-    if (own.test(m[0])) out.push({ attribute: roleOf(m[1]), value: untitled(m[2]).toLowerCase(), index: m.index!, length: m[0].length });
+    if (own.test(m[0]) && holderNamed(m[2])) out.push({ attribute: roleOf(m[1]), value: untitled(m[2]).toLowerCase(), index: m.index!, length: m[0].length });
   }
   return [...out, ...namedRoles(sentence, voice)];
 }
