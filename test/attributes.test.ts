@@ -100,6 +100,21 @@ test("a question names the attribute whose present value it asks for; a question
   assert.equal(attributeAsked("Where did I work in 2020?"), null);
   assert.equal(attributeAsked("Who's my manager these days?"), "manager", "a role asked for");
   assert.equal(attributeAsked("Who is my GP?"), "doctor", "a GP is the doctor role");
+  assert.equal(attributeAsked("what shift am i on this month?"), "working hours");
+  assert.equal(attributeAsked("when do I work these days?"), "working hours");
+});
+
+test("the hours someone works are a standing attribute: a new range replaces the old, a place's hours are nobody's", () => {
+  const hours = (s: string) => attributeValues(s).filter((v) => v.attribute === "working hours").map((v) => v.value);
+  assert.deepEqual(hours("new job at the bakery, shift is 5 to 1 wed-sun"), ["5-13"], "a day shift ending at a smaller hour ends after noon");
+  assert.deepEqual(hours("from friday we're on 19:00-03:00 every weekend"), ["19-3"]);
+  assert.deepEqual(hours("the pharmacy's opening hours are 9 to 5"), [], "a shop's hours");
+  assert.deepEqual(hours("my sister's shift is 7 to 3 this week"), [], "someone else's, for one week");
+  assert.deepEqual(hours("i'm on 2-3 coffees a day"), [], "a count, not hours");
+  const moved = judgeSlots(["my shift is 8 to 4 mon-fri at the depot."], ["they moved me to the late crew, 15:00 to 23:00 from monday"]);
+  assert.equal(moved?.kind, "revises");
+  assert.match(moved!.reason, /working hours: 8-16 → 15-23/);
+  assert.equal(judgeSlots(["my shift is 8 to 4 mon-fri"], ["noted, your shift is 08:00 to 16:00 on weekdays"], { older: "speaker", newer: "assistant" })?.kind, "confirms", "the same hours written on the 24-hour clock");
 });
 
 test("end to end: the latest statement of the attribute asked comes first, though it shares no word with the question", async () => {

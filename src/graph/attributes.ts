@@ -65,6 +65,20 @@ const NOT_ATTRIBUTE = new Set(
   point guess plan idea question problem bet excuse worry fault turn answer`.split(/\s+/),
 );
 
+/** An hour of the day as people write it in a range: "6", "06:00", "8.30", "22". */
+const HOUR = "(\\d{1,2}(?:[.:][0-5]\\d)?)";
+/**
+ * A range of hours on the 24-hour clock: "06:00 to 14:00" → "6-14", "8.30 to 5" → "8:30-17" (a day shift that ends
+ * at a smaller hour ends in the afternoon), "22:00 to 06:00" → "22-6" (a night shift); null past 24.
+ */
+function hoursOf(from: string, to: string): string | null {
+  const [[h1, m1], [h2, m2]] = [from, to].map((w) => w.split(/[.:]/).map(Number));
+  if (h1 > 24 || h2 > 24) return null;
+  const end = h1 <= 12 && h2 < h1 ? h2 + 12 : h2;
+  const hour = (h: number, min: number | undefined) => (min ? `${h}:${String(min).padStart(2, "0")}` : String(h));
+  return `${hour(h1, m1)}-${hour(end, m2)}`;
+}
+
 /** A name's first word stands for it: "Kestrel Labs" and "Kestrel" are one employer. */
 const firstWord = (name: string) => name.toLowerCase().replace(/^the\s+/, "").split(/\s+/)[0];
 
@@ -85,7 +99,7 @@ const CLASSES: ValueClass[] = [
     attribute: "commute",
     pattern: /\b(?:(driv(?:e|es|ing)|drove|cycl(?:e|es|ing|ed)|biking|walk(?:s|ing)?|e-?bike)|by (car|bike|bus|train|tube|metro)|(?:take|takes|took|taking|get|gets|getting|catch|catches|catching|on) the (?:\d+[a-z]?\s+)?(bus|train|tube|metro)|(bus|train|tube)s? (?:to|from|into|in)|the \d+[a-z]? (bus))\b/gi,
     value: (m) => MODES[(m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5]).toLowerCase()] ?? null,
-    context: /\b(?:work|office|school|college|uni|campus|town|commut\w*|most days|every day|each day|daily|work days|weekdays|(?:drive|cycle|bike|walk)\s+in)\b/i,
+    context: /\b(?:work|office|school|college|uni|campus|town|commut\w*|most days|every day|each day|daily|work days|weekdays|(?:drive|drove|cycled?|biked?|walk(?:ed)?)\s+in)\b/i,
   },
   {
     attribute: "code editor",
@@ -138,6 +152,14 @@ const CLASSES: ValueClass[] = [
     value: (m) => m[1].toLowerCase(),
   },
   {
+    // the hours someone works, said as a range after what they are hours of ("hours are tue-sat 9 to 6", "shift is
+    // 6 to 14", "the night crew …, 22:00 to 06:00", "i'm on 14-22 for the rest of the quarter"): one person works one
+    // pattern at a time. A shop's opening hours are not the speaker's (`context` is checked before, `OPENING` after)
+    attribute: "working hours",
+    pattern: new RegExp(`\\b(?:hours\\s*(?:are|is|:)|shifts?\\s*(?:is|are|:)|(?:i['’]?m|i am|we['’]?re)\\s+on|crew|shift|working)[^.!?\\d]{0,40}?${HOUR}\\s*(?:to|-|–|till|until)\\s*${HOUR}(?![\\d%]|[.:]\\d)(?=\\s*(?:$|[,.!;)]|(?:for|from|starting|shifts?|this|next|until|till|every|each|weekdays?|weekends?|on|at|plus|and|mon|tue|wed|thu|fri|sat|sun)))`, "gi"),
+    value: (m) => hoursOf(m[1], m[2]),
+  },
+  {
     attribute: possessed,
     pattern: new RegExp(`\\b(?:[Mm]y|[Oo]ur|[Yy]our)\\s+([a-z]+)\\s+(?:is|'s|’s)\\s+(?:now\\s+)?(with\\s+|at\\s+|in\\s+|a\\s+|an\\s+|the\\s+)?${NAME}`, "g"),
     value: (m) => firstWord(m[3]),
@@ -176,13 +198,16 @@ const ARRIVED = /^[\w\s]{0,12}\b(?:arrived|came|is here|turned up|delivered)\b/i
 /** A thing the speaker got, the subject dropped as chats drop it: "caved and got the iPhone 15", "picked up a Pixel". */
 const ACQUIRED = /(?:^|[,.!;]\s*|\band\s+)(?:got|bought|picked up|ordered|upgraded to|treated myself to)\s+(?:the\s+|a\s+|an\s+|my\s+|new\s+)*$/i;
 
+/** A place's hours, not a person's: "opening hours are 9 to 5", "the library is open 10-4". */
+const OPENING = /\b(?:opening|open|office|surgery|visiting|library|shop|store)\s+hours\b|\bopen\b/i;
+
 /** A value said for a day or a week only. */
 const TEMPORARY = /\b(?:today|tonight|tomorrow|this (?:morning|afternoon|evening|week|weekend)|for the day|for the week|while (?:the|my) \w+ (?:is|'s) (?:in|at|being))\b/i;
 /** Words after a name that make it a group or an app joined, not a workplace. */
 const GROUP_AFTER = /^\s*(?:club|group|call|meeting|app|channel|chat|server|community|class|league|waitlist|beta|trial|gym)\b/i;
 
 /** Words just before a value that set it aside: "better than driving", "not missing nvim", "instead of the bus". */
-const SET_ASIDE = /\b(?:than|instead of|rather than|not|no more|no longer|used to|switched from|moved from|from|ditched|dropped|quit|left|leaving|last day at|last day there at|without|over)\s+(?:\w+\s+){0,1}$/i;
+const SET_ASIDE = /\b(?:than|instead of|rather than|not|no more|no longer|used to|switched from|moved from|from(?!\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tomorrow|tonight|now|next|then)\b)|ditched|dropped|quit|left|leaving|last day at|last day there at|without|over)\s+(?:\w+\s+){0,1}$/i;
 /** Words before a value that make it not a statement of the present: "should I go keto", "thinking about the bus". */
 const NOT_STATED = /\b(?:should I|thinking (?:about|of)|considering|maybe|might|if I|whether|would you|could I|try(?:ing)?|recommend|suggest)\b[^.!?]*$/i;
 
@@ -204,6 +229,7 @@ export function attributeValues(sentence: string, voice: Voice = "speaker"): Att
       if (!value || !attribute) continue;
       const end = m.index! + m[0].length;
       if (c.attribute === "diet" && (FOOD_AFTER.test(sentence.slice(end)) || /\bthe\s+$/i.test(sentence.slice(0, m.index)))) continue;
+      if (c.attribute === "working hours" && OPENING.test(sentence.slice(Math.max(0, m.index! - 20), m.index! + 6))) continue;
       const clause = clauseBefore(sentence, m.index!);
       // a value asked about is not one stated ("are you still vegan?", "is the bus quicker?"), nor is one for a day
       // ("taking the bus to work today, the car's in the garage"): a standing attribute keeps its value
@@ -243,6 +269,8 @@ export function attributeSearchWords(attribute: string): string[] {
       return ["email", "mail", "address"];
     case "manager":
       return ["manager", "boss"];
+    case "working hours":
+      return ["hours", "shift", "shifts", "crew", "rota", "working"];
     case "employer":
       return ["work", "job", "dev", "developer", "engineer", "designer", "joined", "company", "start", "started", "starting", "first", "hired", "offer", "employer"];
     default:

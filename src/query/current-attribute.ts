@@ -26,6 +26,7 @@ const ASKED: [RegExp, string][] = [
   [/\bphone\b(?!\s+(?:contract|plan|bill|number|network|provider|carrier|tariff|deal))/i, "phone"],
   [/\blaptop\b/i, "laptop"],
   [/\boffice\b/i, "office"],
+  [/\bwhat hours\b|\b(?:my|your) (?:work(?:ing)? )?(?:hours|shifts?)\b|\bwhat shifts?\b|\bwhen (?:do|am) (?:i|you) (?:work|working|on shift)\b/i, "working hours"],
 ];
 
 /** Words that put a question in the past ("what was my diet before?", "where did I work in 2020?"). */
