@@ -98,6 +98,13 @@ test("the assistant's acknowledgement of a change the user just told does not re
   }
 });
 
+test("one of two dates moved and the other kept is a change, not a confirmation", () => {
+  const trip = judge("Booked your ferry to Bastia on Tuesday 4 June at 08:00, back Friday 7 June at 18:00.", "Sorted: the ferry to Bastia now leaves Wednesday 5 June at 08:00, and the way back stays Friday 7 June.");
+  assert.equal(trip?.kind, "revises");
+  assert.match(trip!.reason, /06-04\/06-07 → 06-05\/06-07/);
+  assert.equal(judge("Booked your ferry to Bastia on Tuesday 4 June at 08:00, back Friday 7 June at 18:00.", "Reminder: ferry to Bastia Tuesday 4 June, back Friday 7 June.")?.kind, "confirms");
+});
+
 test("phone numbers and email addresses are the speaker's attributes; someone else's are not", () => {
   assert.deepEqual(attributeValues("mobile 07700 900218, email callumreid34@outlook.com.").map((v) => [v.attribute, v.value]), [
     ["phone number", "07700900218"],

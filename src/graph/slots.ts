@@ -315,7 +315,11 @@ export function compareStatements(older: Statement, newer: Statement): SlotVerdi
   for (const n of newer.slots) {
     const o = older.slots.find((s) => s.kind === n.kind && s.role === n.role);
     if (!o) continue;
-    const same = [...n.values].some((v) => o.values.has(v) || sameDay(v, o.values) || (n.kind === "address" && sameStreet(v, o.values)));
+    const given = (v: string, values: Set<string>) => values.has(v) || sameDay(v, values) || (n.kind === "address" && sameStreet(v, values));
+    // one of two dates moved and the other kept ("Friday 20 March …, returning Sunday 22 March" → "Saturday 21 March …
+    // and the return stays Sunday 22 March") is a change of the one, not a confirmation by the other
+    const moved = o.values.size > 1 && n.values.size === o.values.size && [...n.values].some((v) => !given(v, o.values)) && [...o.values].some((v) => !given(v, n.values));
+    const same = !moved && [...n.values].some((v) => given(v, o.values));
     // (a value kept unchanged vouches for a change beside it, never for a confirmation)
     // two homes are one attribute; a venue's address is the venue's, and another venue is another thing
     const attribute = n.kind === "role" || n.kind === "attribute" ? n.role! : n.kind === "count" ? sameCount(o, n) : n.kind === "address" && o.home && n.home ? "address" : sameThing(o, n, kept && !same);
