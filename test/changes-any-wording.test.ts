@@ -92,6 +92,10 @@ test("the assistant's acknowledgement of a change the user just told does not re
     const edges = (await engine.list({ limit: 100 })).edges.filter((e) => e.type === "supersedes");
     assert.deepEqual(edges.map((e) => `${ids.indexOf(e.from)}>${ids.indexOf(e.to)}`), ["1>0"]);
     assert.match(edges[0].reason ?? "", /manager: kasia → .*tomek/);
+    // days later, in another conversation, the new value restated in words of its own
+    const later = await engine.remember({ text: "Reminder set: your 1:1 with your manager Tomek every Monday at 10:00.", at: "2026-05-20T09:00:00Z", user: "ola", role: "assistant", speaker: "assistant", session: "s2" });
+    const after = (await engine.list({ limit: 100 })).edges.filter((e) => e.type === "supersedes");
+    assert.ok(!after.some((e) => e.from === later.id && e.to === ids[0]), "the value that replaced it, given again, restates the change");
   } finally {
     await engine.close();
     rmSync(dir, { recursive: true, force: true });
@@ -103,6 +107,13 @@ test("one of two dates moved and the other kept is a change, not a confirmation"
   assert.equal(trip?.kind, "revises");
   assert.match(trip!.reason, /06-04\/06-07 → 06-05\/06-07/);
   assert.equal(judge("Booked your ferry to Bastia on Tuesday 4 June at 08:00, back Friday 7 June at 18:00.", "Reminder: ferry to Bastia Tuesday 4 June, back Friday 7 June.")?.kind, "confirms");
+});
+
+test("an amount in any currency's word, or paid by the month with the currency dropped, is an amount", () => {
+  const bill = judge("I pay the water to Aguas Andinas, 14.500 pesos a month.", "Aguas Andinas sent the new bill, now 16.200 a month for the water.");
+  assert.equal(bill?.kind, "revises");
+  assert.match(bill!.reason, /amount\): 14\.5 → 16\.2/);
+  assert.equal(judge("rent is 2400 zł a month", "rent stays 2400 zł a month, he says")?.kind, "confirms");
 });
 
 test("phone numbers and email addresses are the speaker's attributes; someone else's are not", () => {

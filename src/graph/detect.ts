@@ -111,7 +111,7 @@ export async function detectRevisions(
       const heuristic = judge.provenance === "heuristic";
       let verdict: Verdict = heuristic ? await judgeStatements(judge, olderJudged, newerJudged, mayRevise, pause) : await judge.judge(olderJudged, newerJudged);
       if (heuristic) verdict = await withSlots(verdict, judgedStatements(older.text, SLOT_OLDER), judgedStatements(m.text, SLOT_NEWER + 1), { older: voiceOf(older), newer: voiceOf(m) }, pause);
-      if (verdict.confidence >= opts.edgeThreshold && heuristic && (await replacedBefore(store, edges, memories, id, verdict.statement ?? null, m, pause))) continue;
+      if (verdict.confidence >= opts.edgeThreshold && heuristic && (await replacedBefore(store, edges, memories, id, verdict, m, pause))) continue;
       if (verdict.confidence >= opts.edgeThreshold) {
         edges.push({
           type: verdict.type ?? "supersedes",
@@ -198,12 +198,18 @@ async function replacedBefore(
   found: EdgeDraft[],
   batch: NewMemory[],
   olderId: string,
-  statement: string | null,
+  verdict: Verdict,
   m: NewMemory,
   pause: () => Promise<void> | undefined,
 ): Promise<boolean> {
+  const statement = verdict.statement ?? null;
   if (statement === null) return false;
   const stored = (await store.edgesTouching([olderId], "supersedes")).filter((e) => e.to === olderId && e.retractedAt === null && e.validTo === null && e.statement === statement);
+  // the value that replaced the statement given again ("Noted: a standing order of 2950 zł" after "from april the flat
+  // is 2950 zł") restates that change, though the two share no word the slots would tie them by
+  const given = newValues(verdict.reason);
+  const earlier = [...stored, ...found.filter((e) => e.to === olderId && e.statement === statement)].filter((e) => e.from !== m.id);
+  if (earlier.some((e) => newValues(e.reason ?? "").some((v) => given.includes(v)))) return true;
   const by = new Set([...stored.map((e) => e.from), ...found.filter((e) => e.type === "supersedes" && e.to === olderId && e.statement === statement).map((e) => e.from)]);
   by.delete(m.id);
   for (const id of by) {
@@ -218,6 +224,9 @@ async function replacedBefore(
   }
   return false;
 }
+
+/** The values a rule's reason says replaced the old one ("rent (amount): 2800 → 2950" → 2950; "kasia → tomek/zielak"). */
+const newValues = (reason: string): string[] => /→\s*([^\s,;()]+)/.exec(reason)?.[1].split("/") ?? [];
 
 /** Of these memories, those a supersedes edge replaces whole (stored, or found earlier in this batch). */
 async function whollySuperseded(store: Store, ids: string[], found: EdgeDraft[]): Promise<Set<string>> {

@@ -53,7 +53,9 @@ const DAY = "(\\d{1,2})(?:st|nd|rd|th)?";
 const DAY_MONTH = new RegExp(`\\b${DAY}(?:\\s*[-–]\\s*${DAY})?\\s+(?:of\\s+)?${MONTH}\\b`, "gi");
 const MONTH_DAY = new RegExp(`\\b${MONTH}\\.?\\s+${DAY}\\b(?!:)`, "gi");
 const ORDINAL = /\b(?:the\s+)?(\d{1,2})(st|nd|rd|th)\b/gi;
-const AMOUNT = /(?:[£$€]\s?(\d[\d,]*(?:\.\d+)?)\s?(k\b)?)|\b(\d[\d,]*(?:\.\d+)?)\s?(?:euros?|dollars?|pounds?|quid|bucks|eur|usd|gbp)\b/gi;
+// an amount with its currency's sign or word, or a sum paid by the month, week or year ("18.990 a month"): a chat
+// about a bill often drops the currency it named before
+const AMOUNT = /(?:[£$€]\s?(\d[\d,]*(?:\.\d+)?)\s?(k\b)?)|\b(\d[\d,]*(?:\.\d+)?)\s?(?:euros?|dollars?|pounds?|quid|bucks|eur|usd|gbp|pesos?|zł|zl|złoty|zloty|yen|rupees?|reais|kr|kroner|kronor|francs?|rand|baht|naira)(?!\p{L})|\b(\d{1,3}(?:[.,]\d{3})+|\d+(?:\.\d\d)?)\s?(?:a|per|\/)\s?(?:month|week|year)\b/giu;
 const DOSE = /\b(\d+(?:\.\d+)?)\s?(mg|mcg|µg|ml|iu)\b/gi;
 const CLOCK = /\b(\d{1,2})(?:[:.](\d{2}))\s?(am|pm)?\b|\b(\d{1,2})\s?(am|pm)\b/gi;
 const WEEKDAY = /\b(mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day)?(s)?\b/gi;
@@ -171,7 +173,7 @@ export function slotsOf(sentence: string, voice: Voice = "speaker"): Slot[] {
   }
   for (const m of sentence.matchAll(AMOUNT)) {
     if (!free(m.index, m[0].length) || denied(sentence, m)) continue;
-    const n = number(m[1] ?? m[3]) + (m[2] ? "000" : "");
+    const n = number(m[1] ?? m[3] ?? m[4]) + (m[2] ? "000" : "");
     add(slots, "amount", [n], undefined, at(m));
     take(m);
   }
