@@ -116,6 +116,17 @@ test("an amount in any currency's word, or paid by the month with the currency d
   assert.equal(judge("rent is 2400 zł a month", "rent stays 2400 zł a month, he says")?.kind, "confirms");
 });
 
+test("an offer taken up is so; a weekly habit moved to another day and hour is a standing change", () => {
+  const older = "my gym membership is £30 a month at the leisure centre.";
+  const offer = "the leisure centre offered me the gym membership at £22 a month if I sign for a year.";
+  assert.equal(judge(older, offer)?.kind, undefined, "an offer alone changes nothing");
+  const taken = judge(older, `${offer} I accepted.`);
+  assert.equal(taken?.kind, "revises");
+  assert.match(taken!.reason, /30 → 22/);
+  const choir = judge("I sing in the choir on Tuesdays at 19:00.", "new conductor, so we sing in the choir on Wednesdays at 18:30 these days.");
+  assert.equal(choir?.confidence, 0.85, "the habit's hour moved with its day");
+});
+
 test("phone numbers and email addresses are the speaker's attributes; someone else's are not", () => {
   assert.deepEqual(attributeValues("mobile 07700 900218, email callumreid34@outlook.com.").map((v) => [v.attribute, v.value]), [
     ["phone number", "07700900218"],

@@ -36,7 +36,10 @@ export interface SlotJudgement {
  * revision found, else a refinement, else a confirmation, else null. A question or a wish states no value.
  */
 export function judgeSlots(olderSentences: string[], newerSentences: string[], voices: { older: Voice; newer: Voice } = { older: "speaker", newer: "speaker" }): SlotJudgement | null {
-  const read = (ss: string[], voice: Voice): Read[] => ss.flatMap((s) => readSentence(s, voice));
+  const read = (ss: string[], voice: Voice): Read[] => {
+    const taken = acceptedOffers(ss);
+    return ss.flatMap((s) => readSentence(s, voice, taken.has(s)));
+  };
   return judgeRead(read(olderSentences, voices.older), read(newerSentences, voices.newer), olderSentences, newerSentences, voices);
 }
 
@@ -53,9 +56,10 @@ export async function judgeSlotsPaced(
 ): Promise<SlotJudgement | null> {
   const read = async (ss: string[], voice: Voice): Promise<Read[]> => {
     const out: Read[] = [];
+    const taken = acceptedOffers(ss);
     for (const s of ss) {
       await pause();
-      out.push(...readSentence(s, voice));
+      out.push(...readSentence(s, voice, taken.has(s)));
     }
     return out;
   };
@@ -64,10 +68,28 @@ export async function judgeSlotsPaced(
   return judgeRead(older, newer, olderSentences, newerSentences, voices);
 }
 
+/** A sentence that takes up what was offered or asked just before: "I accepted.", "I said yes, …", "we agreed". */
+const ACCEPTS = /^\s*(?:(?:and|so|ok|okay)\s*,?\s+)?(?:i|we)\s+(?:(?:said|told (?:her|him|them))\s+(?:yes|ok(?:ay)?|sure)|accepted|agreed|took it|signed(?: up)?)\b/i;
+/** Sentences after an offer or a request within which an acceptance makes it so. */
+const ACCEPTED_WITHIN = 2;
+
+/**
+ * The sentences of a message that offer or ask ("Movistar offered me 18.990 a month if I stay one more year", "the
+ * coordinator asked if I can do the reading on Fridays") and that a sentence just after accepts ("I accepted.", "I
+ * said yes"): what they give is then so, though each read alone is a condition or a question.
+ */
+function acceptedOffers(sentences: string[]): Set<string> {
+  const out = new Set<string>();
+  sentences.forEach((s, i) => {
+    if (ACCEPTS.test(s)) for (const before of sentences.slice(Math.max(0, i - ACCEPTED_WITHIN), i)) if (parseMemory(before).irrealis) out.add(before);
+  });
+  return out;
+}
+
 /** A sentence read for its slots (none when it cannot hold a value; a question's or a wish's attributes only). */
-function readSentence(s: string, voice: Voice): Read[] {
+function readSentence(s: string, voice: Voice, accepted = false): Read[] {
   if (!mayHold(s, voice)) return [];
-  return parseMemory(s).irrealis ? attributesOnly(s, voice) : [{ text: s, statement: statementOf(s, voice), whole: false, voice }];
+  return parseMemory(s).irrealis && !accepted ? attributesOnly(s, voice) : [{ text: s, statement: statementOf(s, voice), whole: false, voice }];
 }
 
 function judgeRead(older: Read[], newer: Read[], olderSentences: string[], newerSentences: string[], voices: { older: Voice; newer: Voice }): SlotJudgement | null {

@@ -332,9 +332,19 @@ export function compareStatements(older: Statement, newer: Statement): SlotVerdi
     }
     const shared = [...n.near].filter((w) => o.near.has(w));
     const named = shared.some((w) => n.nouns.has(w) && o.nouns.has(w) && KIND_NOUNS[n.kind]?.has(w));
-    return { kind: "revises", attribute, from: [...o.values].join("/"), to: [...n.values].join("/"), slot: n.kind, shared: shared.length, habit: Boolean(o.recurs && n.recurs), named };
+    // a weekly habit moved to another day and hour ("on Thursdays at 16:00" → "on Fridays at 15:00"): its hour is the
+    // habit's too, not one event's
+    const habit = Boolean(o.recurs && n.recurs) || (n.kind === "clock" && movedDay(older, newer));
+    return { kind: "revises", attribute, from: [...o.values].join("/"), to: [...n.values].join("/"), slot: n.kind, shared: shared.length, habit, named };
   }
   return confirmed ? { kind: "confirms", attribute: confirmed } : null;
+}
+
+/** Whether both statements give a day that recurs ("on Thursdays", "every monday"), and not the same one. */
+function movedDay(older: Statement, newer: Statement): boolean {
+  const days = (st: Statement) => st.slots.find((x) => x.kind === "weekday" && x.recurs)?.values;
+  const [o, n] = [days(older), days(newer)];
+  return Boolean(o && n && ![...n].some((d) => o.has(d)));
 }
 
 /** Stems of the parts of a day, near many values of a habit without naming what the habit is. */
