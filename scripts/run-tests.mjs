@@ -12,10 +12,11 @@
  * before its first test (Node, node:test, the SDK's modules, the tagger, the word vectors), which for most of them
  * is more than their tests. A shared process is a generated file that imports its files one after the other, so
  * their tests run one at a time, in the order of the files and of the tests in them, under their own names. A file
- * runs alone all the same when its compiled text changes what the process holds for the files after it: a hook at
- * the top level (it would be the whole process's), process.env written, a listener on the process, a global
- * tracer provider or context manager, or the fixture that sets a variable before the SDK loads
- * (OWN_PROCESS_IF, below).
+ * runs alone all the same when its compiled text changes what the process holds for the files after it: a
+ * beforeEach or afterEach at the top level (every later file's tests would run it), process.env written, a listener
+ * on the process, a global tracer provider or context manager, or the fixture that sets a variable before the SDK
+ * loads (OWN_PROCESS_IF, below). A `before` at the top level runs before the file's first test, and an `after` when
+ * the process's last file is done (its servers and folders stay until then).
  *
  * Usage (scripts/run-tests.sh calls it): node [NODE_TEST_FLAGS...] scripts/run-tests.mjs
  * The node flags (e.g. --test-name-pattern=doctor) reach every test file's process. CASCADE_TEST_CONCURRENCY=N
@@ -60,16 +61,6 @@ const SLOWEST_FIRST = [
   "mcp",
   "pyramid",
   "migrate-changed-source",
-  "readme",
-  "eval",
-  "pyramid-scopes",
-  "eval-readers",
-  "side-reader",
-  "http",
-  "beam-eval",
-  "idempotent-import",
-  "breadth",
-  "examples",
 ];
 
 const root = resolve(new URL("..", import.meta.url).pathname);
@@ -82,7 +73,7 @@ const first = SLOWEST_FIRST.map((name) => join(dir, `${name}.test.js`)).filter((
 
 /** What in a compiled test file makes it run in its own process (the header says why). */
 const OWN_PROCESS_IF = [
-  /^(before|after|beforeEach|afterEach)\(/m, // a hook of the process's root test
+  /^(beforeEach|afterEach)\(/m, // a hook of the process's root test that every later test would run
   /process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env/, // the environment written
   /process\.(on|once|chdir|exit)\(/, // the process's listeners, directory or end
   /setGlobal/, // OpenTelemetry's global tracer provider or context manager
