@@ -10,13 +10,15 @@
  *
  * The other files share processes, several to a process (SHARED): each test file's process costs 0.7-1.5 s of CPU
  * before its first test (Node, node:test, the SDK's modules, the tagger, the word vectors), which for most of them
- * is more than their tests. A shared process is a generated file that imports its files one after the other, so
- * their tests run one at a time, in the order of the files and of the tests in them, under their own names. A file
- * runs alone all the same when its compiled text changes what the process holds for the files after it: a
- * beforeEach or afterEach at the top level (every later file's tests would run it), process.env written, a listener
- * on the process, a global tracer provider or context manager, or the fixture that sets a variable before the SDK
- * loads (OWN_PROCESS_IF, below). A `before` at the top level runs before the file's first test, and an `after` when
- * the process's last file is done (its servers and folders stay until then).
+ * is more than their tests. A shared process is a generated file that imports its files statically: all of them
+ * are loaded, and all their tests registered, before the first test starts; the tests then run one at a time, in
+ * the order of the files and of the tests in them, under their own names. (A test registered once the run is under
+ * way starts at once, before the rest of its file's top-level code has run, so a file is never imported later.)
+ * A file runs alone all the same when it has a top-level await (the files after it would load late), or when its
+ * compiled text changes what the process holds for the other files: a beforeEach or afterEach at the top level
+ * (every file's tests would run it), process.env written, a listener on the process, a global tracer provider or
+ * context manager, or the fixture that sets a variable before the SDK loads (OWN_PROCESS_IF, below). A file's
+ * top-level `before` runs before the process's first test, and its `after` when the process's last one is done.
  *
  * Usage (scripts/run-tests.sh calls it): node [NODE_TEST_FLAGS...] scripts/run-tests.mjs
  * The node flags (e.g. --test-name-pattern=doctor) reach every test file's process. CASCADE_TEST_CONCURRENCY=N
@@ -51,16 +53,7 @@ const SLOWEST_FIRST = [
   "full-disk",
   "cli-pipes",
   "input-gaps",
-  "postgres-scratch",
-  "cli-here",
-  "migrate",
-  "scope-2",
   "cli-start",
-  "migrate-resume",
-  "purge-resume",
-  "mcp",
-  "pyramid",
-  "migrate-changed-source",
 ];
 
 const root = resolve(new URL("..", import.meta.url).pathname);
@@ -73,13 +66,14 @@ const first = SLOWEST_FIRST.map((name) => join(dir, `${name}.test.js`)).filter((
 
 /** What in a compiled test file makes it run in its own process (the header says why). */
 const OWN_PROCESS_IF = [
-  /^(beforeEach|afterEach)\(/m, // a hook of the process's root test that every later test would run
+  /^(await |(const|let|var) [^=\n]+= await |for await)/m, // a top-level await
+  /^(beforeEach|afterEach)\(/m, // a hook of the process's root test that every test would run
   /process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env/, // the environment written
   /process\.(on|once|chdir|exit)\(/, // the process's listeners, directory or end
   /setGlobal/, // OpenTelemetry's global tracer provider or context manager
   /approximate-above/, // a variable set before the SDK loads
 ];
-/** Files per shared process: about 8-15 CPU s each, so the shared ones still pack beside the long files. */
+/** Files per shared process: 4-30 CPU s each, under the longest files alone, so they still pack beside them. */
 const PER_SHARED = 8;
 
 const rest = all.filter((f) => !first.includes(f));
@@ -92,7 +86,7 @@ if (shareable.length > 0) {
   for (let i = 0; i < shareable.length; i += PER_SHARED) {
     const members = shareable.slice(i, i + PER_SHARED);
     const file = join(sharedDir, `shared-${String(shared.length + 1).padStart(2, "0")}.test.mjs`);
-    writeFileSync(file, members.map((f) => `await import(${JSON.stringify(pathToFileURL(f).href)}); // ${relative(dir, f)}\n`).join(""));
+    writeFileSync(file, members.map((f) => `import ${JSON.stringify(pathToFileURL(f).href)}; // ${relative(dir, f)}\n`).join(""));
     shared.push({ file, members });
   }
 }
