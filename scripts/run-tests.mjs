@@ -8,7 +8,7 @@
  * SLOWEST_FIRST is that order, from a run's own summary (the table this script prints); a name here that no longer
  * exists is skipped. Each of these files runs in its own process.
  *
- * The other files share processes, several to a process (SHARED): each test file's process costs 0.7-1.5 s of CPU
+ * The other files share processes, several to a process (below): each test file's process costs 0.7-1.5 s of CPU
  * before its first test (Node, node:test, the SDK's modules, the tagger, the word vectors), which for most of them
  * is more than their tests. A shared process is a generated file that imports its files statically: all of them
  * are loaded, and all their tests registered, before the first test starts; the tests then run one at a time, in
@@ -26,7 +26,7 @@
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join, relative, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { run } from "node:test";
 import { spec } from "node:test/reporters";
