@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the built suite (`npm test` builds first): every test file (dist/test/**/*.test.js; the helpers, fixtures
-# and child-process scripts beside them hold no tests), two files at a time, the slowest first
-# (scripts/run-tests.mjs, which ends by printing the slowest files' durations). The suite is CPU-bound: on two cores
+# and child-process scripts beside them hold no tests), two processes at a time, the slowest files first, each in
+# its own process, then the others several to a process (scripts/run-tests.mjs, which says why and ends by printing
+# the slowest processes' durations). The suite is CPU-bound: on two cores
 # a third file at a time made it slower (725 s of wall time and 1,380 s of CPU against 627 s and 1,166 s with two,
 # one whole run each, no PostgreSQL server): the files that wait on their processes are outweighed by the CPU
 # time three files at once lose to one another.

@@ -7,19 +7,23 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { openPglite } from "../src/backends/postgres/open.js";
 import { PG_SCHEMA_VERSION } from "../src/backends/postgres/schema.js";
 import { PostgresStore } from "../src/backends/postgres/store.js";
 import { CascadeError } from "../src/errors.js";
 import type { EdgeDraft } from "../src/model/graph.js";
 import { prepared, queryVector, stamp } from "./contract/fixture.js";
-import { withSharedPglite } from "./shared-pglite.js";
+import { pgliteSchemaPerTest } from "./shared-pglite.js";
+
+// the tests that need only a database share one PGlite, each in a schema of its own (test/shared-pglite)
+const schemas = pgliteSchemaPerTest();
+after(() => schemas.close());
 
 const at = (day: number) => new Date(Date.UTC(2026, 0, day, 12)).toISOString();
 
 test("namespaces in one database: each store sees only its own memories, words, vectors and counts", async () => {
-  await withSharedPglite(async (db) => {
+  await schemas.use(async (db) => {
     const a = await PostgresStore.open(db, { namespace: "alpha" });
     const b = await PostgresStore.open(db, { namespace: "beta'; DROP TABLE memories; --" });
     await a.writeMemories(await prepared([{ text: "Alpha deploys the billing service.", at: at(1) }]), stamp);
@@ -37,7 +41,7 @@ test("namespaces in one database: each store sees only its own memories, words, 
 });
 
 test("migrations are applied once; a second store on the same database finds them done; a newer schema is refused", async () => {
-  await withSharedPglite(async (db) => {
+  await schemas.use(async (db) => {
     await PostgresStore.open(db);
     await PostgresStore.open(db);
     const rows = await db.query<{ version: number }>("SELECT version FROM cascade_schema_version ORDER BY version");
@@ -53,7 +57,7 @@ test("migrations are applied once; a second store on the same database finds the
 });
 
 test("a store built with one embedder refuses vectors from another", async () => {
-  await withSharedPglite(async (db) => {
+  await schemas.use(async (db) => {
     const store = await PostgresStore.open(db);
     await store.writeMemories(await prepared([{ text: "first", at: at(1) }]), stamp);
     await assert.rejects(
@@ -65,7 +69,7 @@ test("a store built with one embedder refuses vectors from another", async () =>
 });
 
 test("the doctor finds damaged postings, counts and vocabulary, and repair rebuilds them from the tables", async () => {
-  await withSharedPglite(async (db) => {
+  await schemas.use(async (db) => {
     const store = await PostgresStore.open(db);
     await store.writeMemories(
       await prepared([
@@ -93,7 +97,7 @@ test("the doctor finds damaged postings, counts and vocabulary, and repair rebui
 });
 
 test("postings go with their chunk (no foreign key does it for them): a memory forgotten, a memory corrected", async () => {
-  await withSharedPglite(async (db) => {
+  await schemas.use(async (db) => {
     const store = await PostgresStore.open(db);
     const memories = await prepared([
       { text: "The billing cluster timed out twice.", at: at(1), session: "s" },
@@ -120,7 +124,7 @@ test("postings go with their chunk (no foreign key does it for them): a memory f
 });
 
 test("migration 6 lists each chunk's posting keys from its postings, so a store written before it deletes them all", async () => {
-  await withSharedPglite(async (db) => {
+  await schemas.use(async (db) => {
     const store = await PostgresStore.open(db);
     const memories = await prepared([
       { text: "The billing cluster timed out twice.", at: at(1) },
@@ -141,7 +145,7 @@ test("migration 6 lists each chunk's posting keys from its postings, so a store 
 });
 
 test("migration 7: summary links lose their foreign keys, go with their memory, and the doctor finds any left over", async () => {
-  await withSharedPglite(async (db) => {
+  await schemas.use(async (db) => {
     const store = await PostgresStore.open(db);
     const memories = await prepared([
       { text: "The day the billing cluster timed out.", at: at(1) },
@@ -191,7 +195,7 @@ test("stores of two namespaces open at once on one PGlite data directory share o
 });
 
 test("the store analyzes its tables once they have grown (PGlite has no autovacuum to do it)", async () => {
-  await withSharedPglite(async (db) => {
+  await schemas.use(async (db) => {
     const store = await PostgresStore.open(db);
     const reltuples = async () => (await db.query<{ n: number }>("SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'chunks'::regclass"))[0].n;
     await store.writeMemories(await prepared([{ text: "a few words", at: at(1) }]), stamp);
@@ -211,7 +215,7 @@ test("the store analyzes its tables once they have grown (PGlite has no autovacu
 test("a namespace the statistics have not seen is analyzed as it grows, however large the tables already are", async () => {
   // Tables are shared by namespaces and statistics are the table's: a new namespace was estimated at one row in
   // every table (a 450-memory conversation's searches took seconds beside a 100,000-memory namespace)
-  await withSharedPglite(async (db) => {
+  await schemas.use(async (db) => {
     const estimate = async (ns: string) => {
       const [row] = await db.query<Record<string, unknown>>(`EXPLAIN (FORMAT JSON) SELECT * FROM chunks WHERE namespace = '${ns}'`);
       const plan = Object.values(row)[0]; // the column is "QUERY PLAN": JSON text or parsed, by driver

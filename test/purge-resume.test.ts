@@ -78,9 +78,11 @@ async function interruptedForget(name: string): Promise<{ db: string; id: string
     if (!done) child.kill("SIGKILL");
     const signal = await exited;
     watcher.close();
-    if (signal === "SIGKILL" && copies(db) > 0) return { db, id };
+    // the kill must land before the summaries are rebuilt; on a busy machine it can land after (the text then
+    // lingers in free pages only): that copy is no interrupted forget of the kind under test, so try another
+    if (signal === "SIGKILL" && copies(db) > 0 && dayText(db).includes(MARKER)) return { db, id };
   }
-  throw new Error("the forget always finished before it could be killed");
+  throw new Error("the forget always got past its summaries before it could be killed");
 }
 
 test("forget --purge killed after its delete: forget --purge again, then cascade purge, leave 0 copies", async () => {
