@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { judgeSlots } from "../src/graph/slot-judge.js";
 import { attributeValues } from "../src/graph/attributes.js";
 import { countsIn } from "../src/graph/counts.js";
+import { addressesIn } from "../src/graph/addresses.js";
 import { sentencesOf } from "../src/text/sentences.js";
 import { openMemory } from "../src/index.js";
 
@@ -125,6 +126,15 @@ test("an offer taken up is so; a weekly habit moved to another day and hour is a
   assert.match(taken!.reason, /30 → 22/);
   const choir = judge("I sing in the choir on Tuesdays at 19:00.", "new conductor, so we sing in the choir on Wednesdays at 18:30 these days.");
   assert.equal(choir?.confidence, 0.85, "the habit's hour moved with its day");
+});
+
+test("a home's street written in lowercase is an address; words before 'road' are not", () => {
+  assert.deepEqual(addressesIn("first night at 27 quarrydale road 🏡 boxes everywhere").map((a) => a.value), ["27 quarrydale"]);
+  assert.deepEqual(addressesIn("i live in a flat on tennisfield road with my partner").map((a) => a.value), ["tennisfield"]);
+  assert.deepEqual(addressesIn("the bakery is 5 minutes down the road"), []);
+  const moved = judge("i live in a flat on tennisfield road with my partner", "first night at 27 quarrydale road 🏡 boxes everywhere");
+  assert.equal(moved?.kind, "revises");
+  assert.match(moved!.reason, /address/);
 });
 
 test("phone numbers and email addresses are the speaker's attributes; someone else's are not", () => {
