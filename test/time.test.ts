@@ -23,6 +23,7 @@ test("time expressions become windows relative to now, and leave the query", () 
     ["roadmap this quarter", "roadmap", "2026-04-01T00:00:00Z", "2026-07-01T00:00:00Z", "month"],
     ["how did the deployment plan evolve over the last 3 months", "how did the deployment plan evolve", "2026-03-20T00:00:00Z", "2026-06-21T00:00:00Z", "month"],
     ["two weeks ago", "", "2026-06-01T00:00:00Z", "2026-06-08T00:00:00Z", "week"],
+    ["what did I cook a fortnight ago", "what did I cook", "2026-06-01T00:00:00Z", "2026-06-08T00:00:00Z", "week"],
     ["anything from the week of March 2nd?", "anything from?", "2026-03-02T00:00:00Z", "2026-03-09T00:00:00Z", "week"],
     ["notes from the week of 8 June 2026", "notes from", "2026-06-08T00:00:00Z", "2026-06-15T00:00:00Z", "week"],
     ["the 2026-06-03 standup", "the standup", "2026-06-03T00:00:00Z", "2026-06-04T00:00:00Z", "day"],

@@ -7,7 +7,7 @@
  * <day> <Month> [<year>] (with "on"); the week of either (the Monday-to-Sunday week holding it); in/during
  * <Month> [<year>]; <Month> <year>; ISO dates (2026-06-03) and months (2026-06); last/this/past week, month,
  * quarter, year; Q1-Q4 [<year>]; over/in/for the last/past N days/weeks/months (N in digits or one to twelve);
- * N (or a) days/weeks/months ago; weekends (Saturday 00:00 to Monday 00:00): last/this past/this weekend, over the
+ * N (or a) days/weeks/months ago, a fortnight ago; weekends (Saturday 00:00 to Monday 00:00): last/this past/this weekend, over the
  * weekend, the weekend before last, N weekends ago; ranges of days: between November 9 and 11, November 9–11,
  * from 9 to 11 November (the first day's midnight to the end of the last); a weekday or the weekend in the week
  * N weeks ago ("two weeks ago on Saturday", "on Saturday last week"); the <weekday> before last, before a date,
@@ -200,6 +200,8 @@ const PATTERNS: [RegExp, Resolve][] = [
     const end = startOfDate({ ...t, d: t.d + 1 }, ctx.zone);
     return { start, end, level: levelFor(end - start) };
   }],
+  // a fortnight is two weeks: "a fortnight ago" is the week two weeks back
+  [/\b(?:a|one) fortnight ago\b/i, (_m, ctx) => weekOf({ ...ctx.today, d: ctx.today.d - 14 }, ctx)],
   [new RegExp(`\\b${COUNT_A} ${UNIT} ago\\b`, "i"), (m, ctx) => {
     const n = count(m[1]);
     const t = ctx.today;
