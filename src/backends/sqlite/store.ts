@@ -302,7 +302,8 @@ export class SqliteStore implements Store {
   }
 
   async setMeta(key: string, value: string): Promise<void> {
-    upkeep.setMeta(this.prepare, key, value);
+    // a transaction: a lock held too long is STORE_ERROR (connection.ts), which a store opened for reads tolerates
+    this.db.transaction(() => upkeep.setMeta(this.prepare, key, value))();
   }
 
   async memoriesWithoutTurnNode(): Promise<string[]> {
