@@ -3,8 +3,9 @@
  * The parts of the SQLite store (store.ts) that reading its rows does not use: the dense index, the lexical and
  * live searches, the worker threads, the copy and re-embedding ports, and the modules of its batch writes, topics,
  * doctor and purge. The store loads this module the first time one of its methods needs one of them, so that a
- * process that only opens a store to read it (`cascade stats`, `show`, `list`: api/reader.ts) does not load these
- * sixteen modules nor node:worker_threads. Built once per store; the store owns what is built here and closes it.
+ * process that only opens a store to read it (`cascade stats`, `show`, `list`: api/reader.ts) does not load the
+ * nineteen modules these import, nor stemmer or node:worker_threads. Built once per store; the store owns what is
+ * built here and closes it.
  */
 import { availableParallelism } from "node:os";
 import type { StoreCopy } from "../../ports/copy.js";

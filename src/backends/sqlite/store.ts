@@ -7,7 +7,8 @@
  * in memory-writes.ts and pyramid-writes.ts, the reads with expiry applied in live-search.ts, the dense index in
  * vector-index.ts, the worker threads in threads.ts. Those a read of the rows does not use (the dense index, the
  * searches, the threads, the copy, the doctor...) are built on first use from store-parts.ts, so that opening a
- * store to read it (`cascade stats`: api/reader.ts) loads sixteen modules fewer and no worker_threads.
+ * store to read it (`cascade stats`: api/reader.ts) loads nineteen modules fewer, and neither stemmer nor
+ * node:worker_threads.
  */
 import { rmSync } from "node:fs";
 import type Database from "better-sqlite3";
