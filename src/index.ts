@@ -79,6 +79,7 @@ export { crossValidate, leaveOneOut, type CvReport, type CvSetting, type CvFigur
 export { defaultCvGrid, parseCvGrid } from "./eval/cv-grid.js";
 export { withSpeaker } from "./text/speaker.js";
 export { sentenceLine, supersededMark } from "./query/summary-sentences.js";
+export { STALE_SUMMARY_NOTE } from "./api/stale-summaries.js";
 export { countOf } from "./text/plural.js";
 export { memoryInputSchema } from "./ingest/validate-memory.js";
 export { memoryChangesSchema, storedBeforeFailure } from "./api/write-path.js";

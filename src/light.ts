@@ -16,6 +16,7 @@ export { withSpeaker } from "./text/speaker.js";
 export { CHILD_NOUN } from "./model/pyramid.js";
 export type { ShownSentence } from "./model/pyramid.js";
 export { sentenceLine, supersededMark } from "./query/summary-sentences.js";
+export { STALE_SUMMARY_NOTE } from "./api/stale-summaries.js";
 export type { ListJson, ListedMemory } from "./api/list-page.js";
 export type { ListOptions } from "./api/list.js";
 export type { FieldCondition } from "./model/filter.js";

@@ -94,6 +94,31 @@ process.on("exit", () => appendFileSync(process.env.LOADED_OUT, Object.keys(requ
     }
   });
 
+  test("stats, list and show open the SQLite store without the parts a read of its rows does not use (store-parts.ts)", () => {
+    for (const args of [["stats"], ["list", "--limit", "5"], ["show", JSON.parse(cli(["list", "--json", "--limit", "1", "--db", db]).stdout).memories[0].id]]) {
+      const r = loaded([...args, "--db", db, "--now", NOW]);
+      assert.equal(r.status, 0, r.stderr);
+      assert.ok(r.files.some((f) => f.includes("/dist/src/backends/sqlite/store.js")), `${args[0]} opened the SQLite store`);
+      for (const part of [
+        "/dist/src/backends/sqlite/store-parts.js",
+        "/dist/src/backends/sqlite/vector-index.js",
+        "/dist/src/vectors/hnsw.js",
+        "/dist/src/backends/sqlite/threads.js",
+        "/dist/src/backends/sqlite/side-reader.js",
+        "/dist/src/backends/sqlite/write-thread.js",
+        "/dist/src/backends/sqlite/lexical-sql.js",
+        "/dist/src/backends/sqlite/live-search.js",
+        "/dist/src/backends/sqlite/copy-sql.js",
+        "/dist/src/backends/sqlite/reembed-sql.js",
+        "/dist/src/backends/sqlite/doctor-store.js",
+        "/dist/src/backends/sqlite/purge.js",
+        "/dist/src/backends/sqlite/topics-sql.js",
+        "/dist/src/backends/sqlite/write-batch.js",
+      ])
+        absent(r.files, part);
+    }
+  });
+
   test("a read that needs more than reading takes the engine's way: a --filter, a config file, a store whose pyramid is behind", () => {
     const filtered = loaded(["list", "--json", "--filter", "speaker=nobody", "--db", db, "--now", NOW]);
     assert.equal(filtered.status, 0, filtered.stderr);

@@ -112,3 +112,27 @@ test("a lock held longer than the busy timeout is STORE_ERROR, and the import ex
   assert.equal(after.status, 0, after.stderr);
   assert.equal(after.json.imported, 2);
 });
+
+test("a search on a store whose summaries are behind answers while another writer holds the lock: the open's catch-up gives way", async () => {
+  const dir = tempDir();
+  const db = join(dir, "behind.db");
+  const first = await openMemory({ path: db });
+  await first.remember({ text: "The deploy freeze ends on Friday.", at: "2026-06-16T09:00:00Z" });
+  await first.close();
+  // written with the pyramid off: its windows are left for the next open's catch-up
+  const off = await openMemory({ path: db, pyramid: { enabled: false } });
+  await off.remember({ text: "The deploy freeze was extended to Monday.", at: "2026-06-16T15:00:00Z" });
+  await off.close();
+  const { default: Database } = await import("better-sqlite3");
+  const holder = new Database(db);
+  holder.exec("BEGIN IMMEDIATE");
+  try {
+    // the catch-up's first write used to run outside a transaction: SQLite's own "database is locked", exit 1
+    const r = cli(["--db", db, "search", "deploy freeze", "--json"], { env: { CASCADE_BUSY_TIMEOUT_MS: "200" } });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.json.hits.length, 2);
+  } finally {
+    holder.exec("ROLLBACK");
+    holder.close();
+  }
+});

@@ -58,6 +58,29 @@ test("reads of unknown namespaces create nothing; open stores stay bounded; the 
   }
 });
 
+test("a store opened while every other open one is in use is not closed before its own lease is taken", async () => {
+  const space = new MemorySpace(join(tempDir(), "leased.db"), { limits: { openStores: 3, maxNamespaces: 12 } });
+  try {
+    // 50 uses of 10 namespaces begun at once: the fourth store opens while the first three are leased, and the
+    // cap's eviction used to pick it, the store just opened, whose caller had not yet taken its lease
+    const uses = await Promise.allSettled(
+      Array.from({ length: 50 }, async (_, i) => {
+        const lease = await space.acquire(`team${i % 10}`, { create: true });
+        try {
+          return await lease.engine.remember({ text: `note ${i} of team ${i % 10}` });
+        } finally {
+          lease.release();
+        }
+      }),
+    );
+    const failed = uses.filter((u) => u.status === "rejected").map((u) => String((u as PromiseRejectedResult).reason));
+    assert.deepEqual(failed, []);
+    assert.ok(space.openCount <= 3, `${space.openCount} stores open once every lease is released`);
+  } finally {
+    await space.close();
+  }
+});
+
 test("the CLI too: a read of an unknown namespace is exit 2 and creates nothing; a write creates it", async () => {
   const db = join(tempDir(), "cli-ns.db");
   for (const args of [["search", "anything"], ["stats"], ["topics"]]) {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
-import { ExtractiveSummarizer, defaultGloveEmbedder, openMemory, parseInstant, type Summarizer, type SummaryRequest } from "../src/index.js";
+import { ExtractiveSummarizer, defaultGloveEmbedder, openMemory, parseInstant, type Engine, type Summarizer, type SummaryRequest } from "../src/index.js";
+import type { PyramidKeeper } from "../src/pyramid/keeper.js";
 import type { SummarySentence } from "../src/model/pyramid.js";
 import { tempDir } from "./helpers.js";
 
@@ -105,7 +106,8 @@ test("a search after a large write answers while the pyramid's refresh is held: 
 
 test("a search after a small write waits for its refresh, and reads the summary it wrote", { timeout: 120_000 }, async () => {
   const summarizer = new HeldSummarizer();
-  const engine = await openMemory({ path: join(tempDir(), "small.db"), now: NOW, summarizer, context: CONTEXT });
+  // a wait bound far past the test's own ticks, so that what is seen is the wait, not its deadline (tested below)
+  const engine = await openMemory({ path: join(tempDir(), "small.db"), now: NOW, summarizer, context: CONTEXT, pyramid: { searchWaitMs: 60_000 } });
   try {
     summarizer.hold();
     await engine.remember({ text: "Marcus Okafor moved the quarterly review to Thursday.", at: "2026-06-16T10:00:00Z" });
@@ -139,6 +141,92 @@ test("settlePyramid is the way to read summaries that include every write: after
     assert.ok(day, "after settlePyramid the day's summary is there");
     for (const s of [...r.hits, ...r.context]) assert.equal("stale" in s, false, s.id);
   } finally {
+    await engine.close();
+  }
+});
+
+/** The engine's keeper, to hand its search wait a deadline the test resolves itself (the engine's is a timer). */
+const keeperOf = (engine: Engine) => (engine as unknown as { keeper: PyramidKeeper }).keeper;
+const SMALL = { memories: 100, chars: 20_000, ms: 50 };
+
+test("a search after a small write whose refresh is held answers at the wait's bound (50 ms by default): the day's summary marked stale, the refresh going on", { timeout: 120_000 }, async () => {
+  const summarizer = new HeldSummarizer();
+  const engine = await openMemory({ path: join(tempDir(), "bounded.db"), now: NOW, summarizer, context: CONTEXT });
+  try {
+    await engine.remember({ text: "Priya booked the Lisbon trip for the design offsite in July.", at: "2026-06-16T09:00:00Z" });
+    await engine.settlePyramid();
+    summarizer.hold();
+    // one short memory: a write whose refresh a search waits for, and which never ends while the summariser is held
+    const moved = await engine.remember({ text: "Priya moved the Lisbon trip to Friday.", at: "2026-06-16T15:00:00Z" });
+    let refreshEnded = false;
+    const search = engine.recall("Lisbon trip");
+    await summarizer.reached; // the search started the refresh, held
+    const r = await search; // answered only because the wait has a bound: the refresh cannot end while held
+    const refresh = engine.settlePyramid().then(() => (refreshEnded = true));
+    assert.equal(refreshEnded, false, "the refresh is still under way");
+    assert.ok(r.hits.some((h) => h.id === moved.id), "the memory just written is a hit");
+    const day = r.context.find((c) => c.id === DAY_NODE);
+    assert.ok(day, "the day's summary as it stands");
+    assert.equal(day.stale, true);
+    assert.doesNotMatch(day.text, /Friday/);
+    summarizer.release();
+    await refresh;
+    const after = await engine.recall("Lisbon trip");
+    const dayAfter = after.context.find((c) => c.id === DAY_NODE);
+    assert.match(dayAfter!.text, /Friday/, "the refresh went on and wrote the new summary");
+    assert.equal("stale" in dayAfter!, false);
+  } finally {
+    summarizer.release();
+    await engine.close();
+  }
+});
+
+test("the search's wait (keeper.settleSmall): a refresh that ends before the deadline is waited out; one still held at the deadline is left running", { timeout: 120_000 }, async () => {
+  const summarizer = new HeldSummarizer();
+  const engine = await openMemory({ path: join(tempDir(), "deadline.db"), now: NOW, summarizer, context: CONTEXT });
+  const keeper = keeperOf(engine);
+  const ticks = async () => {
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+  try {
+    // quick: the refresh ends (released) while the deadline has not come: the wait ends with the refresh
+    summarizer.hold();
+    await engine.remember({ text: "Marcus Okafor moved the quarterly review to Thursday.", at: "2026-06-16T10:00:00Z" });
+    let endWait!: () => void;
+    let quick: string | null = null;
+    const waiting = keeper.settleSmall(SMALL, () => new Promise<void>((resolve) => (endWait = resolve))).then((how) => (quick = how));
+    await summarizer.reached;
+    await ticks();
+    assert.equal(quick, null, "waiting for the refresh, the deadline not come");
+    summarizer.release();
+    await waiting;
+    assert.equal(quick, "settled");
+    endWait(); // (the deadline comes after: nothing changes)
+    assert.equal((await engine.pyramid()).dirty, 0, "the refresh it waited for is done");
+
+    // slow: the deadline comes while the refresh is held: the wait ends, the refresh does not
+    summarizer.hold();
+    await engine.remember({ text: "Marcus Okafor moved the quarterly review to Friday.", at: "2026-06-16T11:00:00Z" });
+    let late: string | null = null;
+    const waitingLate = keeper.settleSmall(SMALL, () => new Promise<void>((resolve) => (endWait = resolve))).then((how) => (late = how));
+    await summarizer.reached;
+    await ticks();
+    assert.equal(late, null);
+    endWait();
+    await waitingLate;
+    assert.equal(late, "late", "the wait ended at its deadline");
+    let refreshEnded = false;
+    const refresh = engine.settlePyramid().then(() => (refreshEnded = true));
+    await ticks();
+    assert.equal(refreshEnded, false, "the refresh is still held");
+    summarizer.release();
+    await refresh;
+    assert.equal((await engine.pyramid()).dirty, 0, "and ends once released");
+
+    // nothing pending: no wait at all
+    assert.equal(await keeper.settleSmall(SMALL, () => new Promise<void>(() => {})), "settled");
+  } finally {
+    summarizer.release();
     await engine.close();
   }
 });

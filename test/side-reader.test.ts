@@ -100,7 +100,8 @@ test("reader threads that die leave their reads to the store's own connection", 
   const engine = await Engine.create({ store, embedder, tokens: embedder });
   await engine.rememberMany(notes(50).map((text, i) => ({ text, at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString() })), { detect: false });
   const before = answer(await engine.recall("river bridge concert", { now }));
-  const sides = (store as unknown as { threads: { sides: SideReader[] } }).threads.sides; // the store keeps its threads in threads.ts
+  // the store keeps its threads in threads.ts, among the parts it loads on first use (store-parts.ts)
+  const sides = (await (store as unknown as { parts(): Promise<{ threads: { sides: SideReader[] } }> }).parts()).threads.sides;
   assert.equal(sides.length, 2, "the first search started the threads");
   // the ranking thread first: the posting lists still go to theirs
   const kill = (side: SideReader) => (side as unknown as { thread: { worker: { terminate(): Promise<number> } } }).thread.worker.terminate();

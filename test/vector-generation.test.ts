@@ -21,8 +21,10 @@ const glove = defaultGloveEmbedder();
 async function open(path: string): Promise<{ engine: Engine; store: SqliteStore; loads: () => number; dataVersion: () => number }> {
   const store = new SqliteStore(path, { approximate: false, sideReader: false });
   const engine = await Engine.create({ store, embedder: glove, tokens: glove });
-  const inside = store as unknown as { vectors: VectorIndex; db: Database.Database };
-  return { engine, store, loads: () => inside.vectors.loads, dataVersion: () => inside.db.pragma("data_version", { simple: true }) as number };
+  const inside = store as unknown as { parts(): Promise<{ vectors: VectorIndex }>; db: Database.Database };
+  // the dense index is among the parts the store loads on first use (store-parts.ts): the same one the store uses
+  const { vectors } = await inside.parts();
+  return { engine, store, loads: () => vectors.loads, dataVersion: () => inside.db.pragma("data_version", { simple: true }) as number };
 }
 
 const TEXTS = [

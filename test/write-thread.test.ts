@@ -91,11 +91,13 @@ test("a large memory written on the write thread is stored as on the store's own
   assert.deepEqual(await a.store.stats().then(({ bytes: _, ...s }) => s), await b.store.stats().then(({ bytes: _, ...s }) => s));
   const stored = await a.store.getMemory(viaThread.id);
   assert.equal(stored?.text, TEXT);
-  const loads = (a.store as unknown as { vectors: { loads: number } }).vectors.loads;
+  // the dense index is among the parts the store loads on first use (store-parts.ts)
+  const { vectors } = await (a.store as unknown as { parts(): Promise<{ vectors: { loads: number } }> }).parts();
+  const loads = vectors.loads;
   for (const q of ["Lisbon trip", "quarterly budget review", "Marcus invoice", "Travel notes"]) {
     assert.deepEqual(answer(await a.engine.recall(q, { now })), answer(await b.engine.recall(q, { now })), q);
   }
-  assert.equal((a.store as unknown as { vectors: { loads: number } }).vectors.loads, loads, "the matrix took the thread's chunks without reading the table");
+  assert.equal(vectors.loads, loads, "the matrix took the thread's chunks without reading the table");
   await a.engine.close();
   await b.engine.close();
 });
@@ -202,9 +204,11 @@ test("a write thread stopped mid-write leaves the memory whole or absent; the st
   const dir = tempDir();
   const path = join(dir, "stopped.db");
   const { engine, store } = await engineAt(path, {});
+  // the store's threads are among the parts it loads on first use (store-parts.ts); the writer starts with the write
+  const { threads } = await (store as unknown as { parts(): Promise<{ threads: { writer: { thread: { worker: { terminate(): Promise<number> } } } } }> }).parts();
   const { value: outcome } = await threaded(
     () => engine.remember({ text: TEXT }).then(() => "stored", (err: unknown) => (err instanceof CascadeError ? err.code : String(err))),
-    () => void (store as unknown as { threads: { writer: { thread: { worker: { terminate(): Promise<number> } } } } }).threads.writer.thread.worker.terminate(),
+    () => void threads.writer.thread.worker.terminate(),
   );
   const mid = held(path, TEXT);
   if (outcome !== "stored") assert.equal(outcome, "STORE_ERROR");

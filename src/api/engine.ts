@@ -57,7 +57,9 @@ export type { EngineIdentity, EnginePorts } from "./engine-ports.js";
 /**
  * The writes whose pyramid refresh a search waits for: a few windows of a few memories, tens of milliseconds (a
  * refresh costs ~1 ms per 1,000 characters of new text at load 7 on 2 cores: 2 s after a batch of 40 × 25,000),
- * so that a search right after an `add` or a small import reads its summaries, as every test and example expects.
+ * so that a search right after an `add` or a small import reads its summaries, as every test and example expects;
+ * and for at most `engine.pyramid.searchWaitMs` (SEARCH_WAIT_MS, 50 ms), past which it answers with the summaries
+ * as they stand, marked stale, while the refresh goes on.
  */
 const SEARCH_WAITS_FOR = { memories: 100, chars: 20_000 };
 
@@ -180,13 +182,15 @@ export class Engine {
 
   /**
    * Searches every selected channel and fuses their ranks. It waits for the pyramid's refresh after small writes
-   * only (SEARCH_WAITS_FOR), not after large ones (seconds after a batch of long texts): every committed memory is
-   * searchable, and a summary whose window was written to since it was computed is marked `stale`.
+   * only (SEARCH_WAITS_FOR), for 50 ms at most (`engine.pyramid.searchWaitMs`), not after large ones (seconds
+   * after a batch of long texts): every committed memory is searchable, and a summary whose window was written to
+   * since it was computed is marked `stale`.
    * `settlePyramid()` first waits for any refresh.
    */
   async recall(query: string, options: RecallOptions = {}): Promise<SearchResult> {
     return this.span("cascade.recall", {}, async (span) => {
-      await this.keeper.settleSmall(SEARCH_WAITS_FOR);
+      const waited = await this.keeper.settleSmall({ ...SEARCH_WAITS_FOR, ms: this.config.pyramid.searchWaitMs });
+      if (waited === "late") span.setAttribute("cascade.refresh_wait_ended", true);
       const resolved = resolveRecallOptions(options, this.config.search, this.clock.now());
       validateQuery(query);
       span.setAttributes({ "cascade.k": resolved.k, "cascade.channels": [...resolved.channels], "cascade.query.chars": query.length });

@@ -109,7 +109,9 @@ export class MemorySpace {
     const created = slot;
     slot.engine.catch(() => this.slots.get(name) === created && this.slots.delete(name));
     this.slots.set(name, slot);
-    this.closeIdle();
+    // not the slot just opened: its caller takes its lease only once this returns, and a store closed as it opens
+    // fails the request it was opened for ("The database connection is not open")
+    this.closeIdle(slot);
     return slot;
   }
 
@@ -121,12 +123,15 @@ export class MemorySpace {
     }
   }
 
-  /** Closes the least recently used stores nobody is using until at most `openStores` are open. */
-  private closeIdle(): void {
+  /**
+   * Closes the least recently used stores nobody is using until at most `openStores` are open (more stay open while
+   * more are in use; the next release closes them).
+   */
+  private closeIdle(opening?: Slot): void {
     let excess = this.slots.size - this.limits.openStores;
     for (const [name, slot] of this.slots) {
       if (excess <= 0) break;
-      if (slot.leases > 0 || slot.pinned) continue;
+      if (slot.leases > 0 || slot.pinned || slot === opening) continue;
       this.slots.delete(name);
       excess--;
       slot.engine.then((e) => e.close()).catch(() => undefined);

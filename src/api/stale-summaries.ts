@@ -13,6 +13,12 @@ import type { Store } from "../ports/store.js";
 type Dirty = { level: string; start: number }[];
 
 /**
+ * What the human-readable surfaces (the CLI's text, the MCP tools' text) say of a summary marked `stale`, in one
+ * wording: a reader (a person, a model) may otherwise take it for the whole of its window.
+ */
+export const STALE_SUMMARY_NOTE = "summary written before the latest memories of its window: it may be out of date";
+
+/**
  * The dirty windows, read before the search: a refresh that ends while the search reads can then only make a summary
  * look staler than it is, never hide one read before it was rewritten.
  */

@@ -55,6 +55,8 @@ export const engineConfigSchema = z
         enabled: z.boolean(),
         /** The old name of `enabled`. */
         onIngest: z.boolean(),
+        /** At most how long a search waits for the refresh of a small write (pyramid/build.ts SEARCH_WAIT_MS). */
+        searchWaitMs: z.number().int().min(0).max(60_000),
         limits: z.partialRecord(
           z.enum(["turn", "day", "week", "month"]),
           z.object({ maxSentences: z.number().int().min(1).max(100), maxChars: z.number().int().min(50).max(100_000) }).strict(),

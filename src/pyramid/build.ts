@@ -34,7 +34,21 @@ export interface PyramidOptions {
    * leaves summaries out.
    */
   enabled: boolean;
+  /**
+   * How long a search waits, at most, for the refresh of a small write (SEARCH_WAIT_MS; keeper.ts, settleSmall);
+   * 0: a search never waits, and reads the summaries as they stand (marked stale while their windows are dirty).
+   */
+  searchWaitMs: number;
 }
+
+/**
+ * A search waits at most this long for the refresh of a small write: long enough for the offline summariser's
+ * refresh of an `add` or a small import (a few windows, tens of milliseconds, so that the next search reads their
+ * summaries, as the examples and tests expect), short against a search's own time; a refresh that takes longer (a
+ * chat model as summariser, a short write into a day of megabytes) goes on after the search has answered, and the
+ * summaries it has not yet rewritten come back marked `stale`.
+ */
+export const SEARCH_WAIT_MS = 50;
 
 export const defaultPyramid: Readonly<PyramidOptions> = Object.freeze({
   zone: "UTC",
@@ -46,6 +60,7 @@ export const defaultPyramid: Readonly<PyramidOptions> = Object.freeze({
     month: { maxSentences: 12, maxChars: 2000 },
   },
   enabled: true,
+  searchWaitMs: SEARCH_WAIT_MS,
 });
 
 export interface BuildDeps {

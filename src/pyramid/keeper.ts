@@ -5,10 +5,10 @@
  * once when something reads the pyramid (`pyramid show`, `show`, export, close: `settle`). A write that begins
  * holds the refresh back (ingest yields to the event loop inside a batch, so a timer alone could fire mid-import).
  * A bulk import therefore recomputes each window once, at its end, instead of after every batch (a day of 1,440
- * turns imported in batches of 2,000 was summarised 2.4 times). A search waits only for the refresh of small writes
- * (`settleSmall`): the refresh after a batch of long texts takes seconds, and the memories are searchable without
- * it; the search then reads the summaries as they stand, marked stale while their windows are dirty
- * (api/stale-summaries.ts), and the refresh's pauses wait for searches (event-loop's asSearch).
+ * turns imported in batches of 2,000 was summarised 2.4 times). A search waits only for the refresh of small writes,
+ * and only so long (`settleSmall`): the refresh after a batch of long texts takes seconds, and the memories are
+ * searchable without it; the search then reads the summaries as they stand, marked stale while their windows are
+ * dirty (api/stale-summaries.ts), and the refresh's pauses wait for searches (event-loop's asSearch).
  *
  * A refresh that fails (a chat summariser down, a full disk) never fails a write or the close after it: its windows
  * stay dirty and the next refresh, open or `pyramid build` retries them.
@@ -23,6 +23,11 @@ export type RefreshReport = BuildReport & { turns: number };
 export interface WrittenSize {
   memories: number;
   chars: number;
+}
+
+/** What a search waits for (settleSmall): the refresh of writes at most this size, for at most `ms`. */
+export interface SearchWait extends WrittenSize {
+  ms: number;
 }
 
 export class PyramidKeeper {
@@ -118,18 +123,41 @@ export class PyramidKeeper {
 
   /**
    * A search's wait: the refresh running or pending, as `settle`, only when the writes it covers are small (at most
-   * `limit`); otherwise nothing (the search reads the pyramid as it stands). A small refresh is a few windows of a
-   * few memories, so a search right after an `add` reads its summaries as before, and one after a batch of long
-   * texts does not wait the seconds their refresh takes. What a window holds besides the new writes is not counted:
-   * a short write into a day of megabytes is waited for.
+   * `limit`), and for at most `limit.ms`; otherwise nothing (the search reads the pyramid as it stands). A small
+   * refresh is a few windows of a few memories, so a search right after an `add` reads its summaries as before, and
+   * one after a batch of long texts does not wait the seconds their refresh takes. What a window holds besides the
+   * new writes is not counted: a short write into a day of megabytes, or a slow summariser (a chat model), would
+   * hold the search for as long as its refresh takes, so past `limit.ms` the search goes on without it (its
+   * summaries marked stale) and the refresh goes on too. Resolves to how the wait ended: "settled" (nothing left
+   * to wait for), "late" (the deadline came first) or "not small". `deadline` ends the wait (a test hands in one
+   * it resolves itself).
    */
-  async settleSmall(limit: WrittenSize): Promise<void> {
+  async settleSmall(limit: SearchWait, deadline?: () => Promise<void>): Promise<"settled" | "late" | "not small"> {
     const small = (s: WrittenSize) => s.memories <= limit.memories && s.chars <= limit.chars;
-    // one refresh at a time, each judged on its own: a large write that ends meanwhile is not waited for
-    while (this.running) {
-      if (!small(this.runningSize)) return;
-      await this.running;
+    const nothingToWaitFor = !this.running && !this.pending;
+    const waited = (async () => {
+      // one refresh at a time, each judged on its own: a large write that ends meanwhile is not waited for
+      while (this.running) {
+        if (!small(this.runningSize)) return "not small" as const;
+        await this.running;
+      }
+      if (this.pending) {
+        if (!small(this.pendingSize)) return "not small" as const;
+        await this.settle();
+      }
+      return "settled" as const;
+    })();
+    if (nothingToWaitFor) return waited; // no timer set for the common case
+    // past the deadline the refresh is not stopped: it ends in its own time (a failed one is caught in settle)
+    void waited.catch(() => undefined);
+    // the timer holds the process open (a script awaiting the search while a held refresh holds nothing), and is
+    // cleared once the refresh is waited out
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = (deadline ? deadline() : new Promise<void>((resolve) => (timer = setTimeout(resolve, limit.ms)))).then(() => "late" as const);
+    try {
+      return await Promise.race([waited, late]);
+    } finally {
+      clearTimeout(timer);
     }
-    if (this.pending && small(this.pendingSize)) await this.settle();
   }
 }

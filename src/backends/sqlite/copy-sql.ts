@@ -10,11 +10,12 @@ import type Database from "better-sqlite3";
 import { CascadeError } from "../../errors.js";
 import type { CopyCounts, CopySection, CopySections, StoreCopy, StoredMemory } from "../../ports/copy.js";
 import {
-  COPY_MARK, ENGINE_META, paged, toStoredEntity, toStoredMemories, type CopiedChunkRow, type CopiedEntityRow, type CopiedMemoryRow, type CopiedNodeRow, type Page,
+  ENGINE_META, paged, toStoredEntity, toStoredMemories, type CopiedChunkRow, type CopiedEntityRow, type CopiedMemoryRow, type CopiedNodeRow, type Page,
 } from "../copy-rows.js";
 import { toEdge, toSuggestion, type EdgeRow, type SuggestionRow } from "../rows.js";
 import type { WindowLevel } from "../../time/windows.js";
 import { fromBlob } from "../../vectors/math.js";
+import { copyMark, setCopyMark } from "./copy-mark-sql.js";
 import { EDGE_SELECT, SUGGESTION_SELECT } from "./graph-sql.js";
 import { addToChunkCount, embedderStamp, checkStamp, insertMemory, MEMORY_COLUMNS } from "./memory-sql.js";
 import { insertNode, pyramidZone } from "./pyramid-sql.js";
@@ -204,17 +205,6 @@ const WRITERS: { [S in CopySection]: Writer<S> } = {
 /** Writes one page (inside the caller's transaction); returns the chunks added, for the dense index. */
 export function writeSection<S extends CopySection>(stmt: Prepare, section: S, records: CopySections[S][]): { chunkId: number; vector: Float32Array }[] {
   return WRITERS[section](stmt, records);
-}
-
-/** The copy mark (ports/copy), or null. */
-export function copyMark(stmt: Prepare): string | null {
-  return (stmt("SELECT value FROM meta WHERE key = ?").pluck().get(COPY_MARK) as string | undefined) ?? null;
-}
-
-/** Sets the copy mark, or removes it (null); inside the caller's transaction when there is one. */
-export function setCopyMark(stmt: Prepare, mark: string | null): void {
-  if (mark === null) stmt("DELETE FROM meta WHERE key = ?").run(COPY_MARK);
-  else stmt("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(COPY_MARK, mark);
 }
 
 /** See StoreCopy.fingerprint. */

@@ -5,8 +5,10 @@
  * A thin class owning the connection, the statement cache and the transactions, one short method per port method
  * (about fifty); the SQL lives in the `*-sql.ts` modules beside it, the bodies of its larger write transactions
  * in memory-writes.ts and pyramid-writes.ts, the reads with expiry applied in live-search.ts, the dense index in
- * vector-index.ts, the worker threads in threads.ts. Just over 400 lines on purpose: one short method for each of
- * the port's methods, so that the whole port reads in one file.
+ * vector-index.ts, the worker threads in threads.ts. Those a read of the rows does not use (the dense index, the
+ * searches, the threads, the copy, the doctor...) are built on first use from store-parts.ts, so that opening a
+ * store to read it (`cascade stats`: api/reader.ts) loads nineteen modules fewer, and neither stemmer nor
+ * node:worker_threads.
  */
 import { rmSync } from "node:fs";
 import type Database from "better-sqlite3";
@@ -16,7 +18,6 @@ import type { Memory, PreparedMemory, Ranked, SearchFilter, TurnContext } from "
 import type { Scope } from "../../model/scope.js";
 import type { DoctorCheck, EmbedderStamp, HydratedChunk, LexicalQuery, ListQuery, NodeQuery, SessionNeighbours, Store, StoreReembed, StoreStats } from "../../ports/store.js";
 import { listMemoryIds } from "./list-sql.js";
-import { doctorStore } from "./doctor-store.js";
 import type { PyramidNode } from "../../model/pyramid.js";
 import type { Window, WindowLevel } from "../../time/windows.js";
 import { fromBlob } from "../../vectors/math.js";
@@ -25,57 +26,28 @@ import { refuseWritesWhileDamaged } from "./damage.js";
 import * as graph from "./graph-sql.js";
 import { sqliteEntityReads } from "./entities-sql.js";
 import { sqliteEnrichmentFailures } from "./enrichment-sql.js";
-import { LexicalSql, SELECTIVE_CHUNKS } from "./lexical-sql.js";
 import * as rows from "./memory-sql.js";
 import * as writes from "./memory-writes.js";
 import * as pyramidWrites from "./pyramid-writes.js";
 import * as upkeep from "./upkeep-sql.js";
 import * as pyramid from "./pyramid-sql.js";
-import * as topics from "./topics-sql.js";
 import { migrate } from "./schema.js";
-import { LiveSearch } from "./live-search.js";
-import { availableParallelism } from "node:os";
-import { defaultApproximateSearch, VectorIndex, type ApproximateSearch } from "./vector-index.js";
 import { cachedStatement, StatementCache } from "./statement-cache.js";
-import { purgeDeleted, type PurgeReport } from "./purge.js";
-import { idsByImportKey } from "./import-keys-sql.js";
-import { sqliteStoreCopy } from "./copy-sql.js";
+import type { PurgeReport } from "./purge.js";
 import type { StoreCopy } from "../../ports/copy.js";
 import { OwnerCache } from "./owner-cache.js";
-import { chunkGeneration, withGenerations } from "./version.js";
-import { sqliteStoreReembed } from "./reembed-sql.js";
-import { writeBatch } from "./write-batch.js";
-import { StoreThreads, type SideReaderWanted, type WriteThreadWanted } from "./threads.js";
+import type { SqliteStoreOptions } from "./store-options.js";
+import type { StoreParts } from "./store-parts.js";
+import { lazyCopy, lazyReembed } from "./lazy-ports.js";
 
-export interface SqliteStoreOptions {
-  /** Largest filter result applied in memory rather than by a join (tests set 0 to exercise the join). */
-  selectiveChunks?: number;
-  /** A scratch store (bench, eval) alone in this folder: the folder is removed when the store closes. */
-  scratchDir?: string;
-  /** Approximate dense search for large stores (backends/sqlite/vector-index.ts); false: always exact. */
-  approximate?: Partial<Omit<ApproximateSearch, "path">> | false;
-  /**
-   * FTS5's reads on their own connections in worker threads (side-reader.ts) once the store holds `minChunks`
-   * chunks, so that a search's lexical and vector work run side by side: BM25's ranking on one thread and late
-   * interaction's posting lists on another (`threads`: 2, the default), or both on one; false: never.
-   */
-  sideReader?: SideReaderWanted;
-  /**
-   * New memories' batches of at least `minChunks` chunks are written on another connection in a worker thread
-   * (write-thread.ts), so that a large write's transaction does not hold the caller's thread; false: never.
-   */
-  writeThread?: WriteThreadWanted;
-}
-
-export { SIDE_READER_MIN_CHUNKS, WRITE_THREAD_MIN_CHUNKS } from "./threads.js";
+export type { SqliteStoreOptions } from "./store-options.js";
+export { SIDE_READER_MIN_CHUNKS, WRITE_THREAD_MIN_CHUNKS } from "./store-options.js";
 
 export class SqliteStore implements Store {
   private readonly db: Connection;
   private readonly statements = new StatementCache<Database.Statement>();
-  private readonly vectors: VectorIndex;
-  private readonly lexical: LexicalSql;
-  /** The channel reads with expiry applied (live-search.ts). */
-  private readonly live: LiveSearch;
+  /** The dense index, the searches, the threads and more (store-parts.ts): loaded by the first method that needs them. */
+  private partsLoading?: Promise<StoreParts>;
 
   constructor(readonly path: string, private readonly options: SqliteStoreOptions = {}) {
     try {
@@ -89,45 +61,20 @@ export class SqliteStore implements Store {
       if (code === "SQLITE_FULL" || code === "SQLITE_IOERR_SHMSIZE") throw storeFailure(err, `the store ${path}`)!;
       throw new CascadeError("STORE_ERROR", `cannot open the store at ${path}: ${(err as Error).message}`, { cause: err });
     }
-    this.threads = new StoreThreads(path, options, () => rows.chunkCount(this.prepare));
-    this.lexical = new LexicalSql(this.prepare, options.selectiveChunks ?? SELECTIVE_CHUNKS, this.owners, (job) => this.threads.sideReader(job));
-    this.vectors = new VectorIndex(
-      // a prepared statement: db.pragma() prepares anew on every call, and this is asked several times a search
-      () => this.stmt("SELECT data_version FROM pragma_data_version").pluck().get() as number,
-      () => chunkGeneration(this.prepare),
-      () => this.stmt("SELECT id, vector FROM chunks").raw().iterate() as Iterable<[number, Buffer]>,
-      () => rows.chunkCount(this.prepare),
-      options.approximate === false
-        ? null
-        : { ...defaultApproximateSearch, threads: availableParallelism(), ...options.approximate, path: path === ":memory:" ? null : `${path}.hnsw` },
-    );
-    this.live = new LiveSearch(this.prepare, this.lexical, this.vectors, this.owners, this.threads);
-    this.reembed = sqliteStoreReembed(this.db, () => {
-      // every vector changed (and perhaps their size): the matrix and the saved graph are rebuilt from the table
-      this.vectors.invalidate();
-    });
   }
 
   private readonly prepare = (sql: string) => this.stmt(sql);
   private readonly owners = new OwnerCache(this.prepare);
-  /** The reader threads and the write thread, each started the first time a large enough job comes (threads.ts). */
-  private readonly threads: StoreThreads;
   readonly entities = sqliteEntityReads(this.prepare, this.owners);
   readonly enrichment = sqliteEnrichmentFailures(this.prepare, (fn) => this.db.transaction(fn)());
 
-  readonly copy: StoreCopy = sqliteStoreCopy(this.prepare, (fn) => this.chunkWrite(fn), (added) => this.vectors.add(added));
+  readonly copy: StoreCopy = lazyCopy(this.prepare, () => this.parts());
+  readonly reembed: StoreReembed = lazyReembed(() => this.parts());
 
-  readonly reembed: StoreReembed;
-
-  /**
-   * A write transaction that adds or deletes chunks, whose chunks the caller then hands to the vector index (`add`,
-   * `forget`): the chunk generation is read at its start and its end, so that the index knows its own write from
-   * another connection's (vector-index.ts) and does not read the table again for it.
-   */
-  private chunkWrite<T>(fn: () => T): T {
-    const { result, before, after } = withGenerations(this.db, this.prepare, fn);
-    this.vectors.ownWrite(before, after);
-    return result;
+  /** The parts reading rows does not use (store-parts.ts), built on first use; a read-only open never loads them. */
+  private parts(): Promise<StoreParts> {
+    this.partsLoading ??= import("./store-parts.js").then((m) => m.storeParts({ path: this.path, options: this.options, db: this.db, prepare: this.prepare, owners: this.owners }));
+    return this.partsLoading;
   }
 
   /** A cached prepared statement in plain object mode (statement-cache.ts). */
@@ -140,15 +87,16 @@ export class SqliteStore implements Store {
   }
 
   async writeMemories(memories: PreparedMemory[], stamp: EmbedderStamp, edges: EdgeDraft[] = []): Promise<Edge[]> {
-    const thread = this.threads.writeThread(memories, stamp);
+    const { threads, vectors: index, chunkWrite, writeBatch } = await this.parts();
+    const thread = threads.writeThread(memories, stamp);
     if (thread) {
       const done = await thread.write(memories, stamp, edges);
       const vectors = memories.flatMap((p) => p.chunks.map((c) => c.vector));
-      this.vectors.addOwn(done.before, done.after, done.chunkIds.map((chunkId, i) => ({ chunkId, vector: vectors[i] })));
+      index.addOwn(done.before, done.after, done.chunkIds.map((chunkId, i) => ({ chunkId, vector: vectors[i] })));
       return done.edges;
     }
-    const { chunks, edges: written } = this.chunkWrite(() => writeBatch(this.prepare, memories, stamp, edges));
-    this.vectors.add(chunks);
+    const { chunks, edges: written } = chunkWrite(() => writeBatch(this.prepare, memories, stamp, edges));
+    index.add(chunks);
     return written;
   }
 
@@ -167,9 +115,10 @@ export class SqliteStore implements Store {
   }
 
   async reviseMemory(next: PreparedMemory, stamp: EmbedderStamp, recordedAt: number): Promise<void> {
-    const { removed, added } = this.chunkWrite(() => writes.reviseMemory(this.prepare, next, stamp, recordedAt));
-    this.vectors.forget(removed);
-    this.vectors.add(added);
+    const { vectors, chunkWrite } = await this.parts();
+    const { removed, added } = chunkWrite(() => writes.reviseMemory(this.prepare, next, stamp, recordedAt));
+    vectors.forget(removed);
+    vectors.add(added);
   }
 
   async memoryRevisions(id: string): Promise<{ recordedAt: number; memory: Memory }[]> {
@@ -184,20 +133,22 @@ export class SqliteStore implements Store {
 
   async deleteMemory(id: string): Promise<boolean> {
     const chunkIds: number[] = [];
-    const deleted = this.chunkWrite(() => writes.deleteMemory(this.prepare, id, chunkIds));
-    this.vectors.forget(chunkIds);
+    const { vectors, chunkWrite } = await this.parts();
+    const deleted = chunkWrite(() => writes.deleteMemory(this.prepare, id, chunkIds));
+    vectors.forget(chunkIds);
     return deleted;
   }
 
   async purgeDeleted(): Promise<PurgeReport> {
+    const { vectors, purgeDeleted } = await this.parts();
     const report = purgeDeleted(this.db);
     // the saved vector graph is a copy of the vectors too: rewritten without the forgotten ones
-    this.vectors.purge((await this.embedderStamp().catch(() => null))?.dimensions ?? null);
+    vectors.purge((await this.embedderStamp().catch(() => null))?.dimensions ?? null);
     return report;
   }
 
   async memoryIdsByImportKey(keys: string[]): Promise<Map<string, string>> {
-    return idsByImportKey(this.prepare, keys);
+    return (await this.parts()).idsByImportKey(this.prepare, keys);
   }
 
   async previousInSession(session: string, at: string, scope: Scope): Promise<TurnContext | null> {
@@ -209,33 +160,33 @@ export class SqliteStore implements Store {
   }
 
   async searchBody(query: LexicalQuery): Promise<Ranked[]> {
-    return this.live.searchBody(query);
+    return (await this.parts()).live.searchBody(query);
   }
 
   async indexKeys(words: string[]): Promise<Map<string, string>> {
-    return this.lexical.indexKeys(words);
+    return (await this.parts()).lexical.indexKeys(words);
   }
 
   async searchCurated(query: LexicalQuery): Promise<Ranked[]> {
-    return this.live.searchCurated(query);
+    return (await this.parts()).live.searchCurated(query);
   }
 
   async nearestChunks(query: { vector: Float32Array; depth: number; filter: SearchFilter; alongside?: boolean }): Promise<Ranked[]> {
-    return this.live.nearestChunks(query);
+    return (await this.parts()).live.nearestChunks(query);
   }
 
   async nearestChunksMany({ vectors, depth }: { vectors: Float32Array[]; depth: number }): Promise<Ranked[][]> {
-    return this.vectors.nearestMany(vectors, depth, (ids) => this.owners.ownersOf(ids));
+    return (await this.parts()).vectors.nearestMany(vectors, depth, (ids) => this.owners.ownersOf(ids));
   }
 
   async similarityNull(vector: Float32Array): Promise<{ mean: number; sd: number; rows: number }> {
-    return this.vectors.similarityNull(vector);
+    return (await this.parts()).vectors.similarityNull(vector);
   }
 
   /** Folds the write-ahead log into the database file (after a bulk load, before timing reads). */
   async settle(): Promise<void> {
     this.db.pragma("wal_checkpoint(TRUNCATE)");
-    this.vectors.persist();
+    (await this.parts()).vectors.persist();
   }
 
   async memoryIdsInOrder(): Promise<string[]> {
@@ -252,15 +203,15 @@ export class SqliteStore implements Store {
   }
 
   async termsAfter(afterId: number): Promise<{ id: number; term: string }[]> {
-    return this.lexical.termsAfter(afterId);
+    return (await this.parts()).lexical.termsAfter(afterId);
   }
 
   async chunksWithTerms(query: { terms: string[]; filter: SearchFilter }): Promise<Map<string, number[]>> {
-    return this.live.chunksWithTerms(query);
+    return (await this.parts()).live.chunksWithTerms(query);
   }
 
   async termStats(terms: string[]): Promise<{ chunks: number; df: Map<string, number> }> {
-    return this.lexical.termStats(terms);
+    return (await this.parts()).lexical.termStats(terms);
   }
 
   async sessionNeighbours(memoryIds: string[], window: number): Promise<Map<string, SessionNeighbours>> {
@@ -317,8 +268,9 @@ export class SqliteStore implements Store {
   }
 
   async setPyramidZone(zone: string): Promise<void> {
-    const removed = this.chunkWrite(() => pyramidWrites.setPyramidZone(this.prepare, zone));
-    this.vectors.forget(removed);
+    const { vectors, chunkWrite } = await this.parts();
+    const removed = chunkWrite(() => pyramidWrites.setPyramidZone(this.prepare, zone));
+    vectors.forget(removed);
   }
 
   async windowInputs(window: Window): Promise<Memory[]> {
@@ -328,15 +280,17 @@ export class SqliteStore implements Store {
   async writeSummary(node: PreparedMemory, window: Window | { level: "turn"; start: number; end: number }, childIds: string[], stamp: EmbedderStamp, sources: string[] = []): Promise<boolean> {
     const added: { chunkId: number; vector: Float32Array }[] = [];
     const removed: number[] = [];
-    const written = this.chunkWrite(() => pyramidWrites.writeSummary(this.prepare, node, window, childIds, stamp, sources, added, removed));
-    this.vectors.forget(removed);
-    this.vectors.add(added);
+    const { vectors, chunkWrite } = await this.parts();
+    const written = chunkWrite(() => pyramidWrites.writeSummary(this.prepare, node, window, childIds, stamp, sources, added, removed));
+    vectors.forget(removed);
+    vectors.add(added);
     return written;
   }
 
   async deleteSummary(id: string): Promise<boolean> {
-    const removed = this.chunkWrite(() => pyramidWrites.deleteSummary(this.prepare, id));
-    this.vectors.forget(removed);
+    const { vectors, chunkWrite } = await this.parts();
+    const removed = chunkWrite(() => pyramidWrites.deleteSummary(this.prepare, id));
+    vectors.forget(removed);
     return removed.length > 0;
   }
 
@@ -349,7 +303,8 @@ export class SqliteStore implements Store {
   }
 
   async setMeta(key: string, value: string): Promise<void> {
-    upkeep.setMeta(this.prepare, key, value);
+    // a transaction: a lock held too long is STORE_ERROR (connection.ts), which a store opened for reads tolerates
+    this.db.transaction(() => upkeep.setMeta(this.prepare, key, value))();
   }
 
   async memoriesWithoutTurnNode(): Promise<string[]> {
@@ -361,32 +316,36 @@ export class SqliteStore implements Store {
   }
 
   async topicRows(under?: string): Promise<{ path: string; description: string | null }[]> {
-    return topics.topicRows(this.prepare, under);
+    return (await this.parts()).topics.topicRows(this.prepare, under);
   }
 
   async saveTopic(path: string, description: string | null, at: number): Promise<void> {
+    const { topics } = await this.parts();
     this.db.transaction(() => topics.upsertTopic(this.prepare, path, description, at))(); // a transaction: a lock held too long is STORE_ERROR
   }
 
   async moveTopic(from: string, to: string, options: { merge: boolean }): Promise<number> {
+    const { topics } = await this.parts();
     return this.db.transaction(() => topics.repath(this.prepare, from, to, options.merge))();
   }
 
   async deleteTopic(path: string): Promise<number> {
+    const { topics } = await this.parts();
     return this.db.transaction(() => topics.deleteTopic(this.prepare, path))();
   }
 
   async topicVectorSums(): Promise<Map<string, { count: number; sum: Float32Array }>> {
-    return topics.topicVectorSums(this.prepare);
+    return (await this.parts()).topics.topicVectorSums(this.prepare);
   }
 
   async topicCounts(under?: string): Promise<{ path: string; count: number }[]> {
-    return topics.topicCounts(this.prepare, under);
+    return (await this.parts()).topics.topicCounts(this.prepare, under);
   }
 
   async doctor(repair: boolean, options: { signal?: AbortSignal } = {}): Promise<DoctorCheck[]> {
     const dimensions = (await this.embedderStamp().catch(() => null))?.dimensions ?? null; // a damaged page: checked below
-    return doctorStore(this.db, this.prepare, this.path, this.vectors, dimensions, repair, options.signal);
+    const { doctorStore, vectors } = await this.parts();
+    return doctorStore(this.db, this.prepare, this.path, vectors, dimensions, repair, options.signal);
   }
 
   async stats(): Promise<StoreStats> {
@@ -394,8 +353,10 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    await this.threads.close();
-    if (this.db.open) this.vectors.persist();
+    // (parts never loaded: no thread started, no index built, nothing to persist)
+    const parts = await this.partsLoading?.catch(() => undefined);
+    await parts?.threads.close();
+    if (this.db.open) parts?.vectors.persist();
     if (this.db.open) this.db.close();
     if (this.options.scratchDir) rmSync(this.options.scratchDir, { recursive: true, force: true });
   }

@@ -10,23 +10,9 @@ import type { EmbedderStamp } from "../../ports/store.js";
 import { SideReader, type SideJob } from "./side-reader.js";
 import { WriteThread } from "./write-thread.js";
 
-/**
- * Below this many chunks the reader threads are not started: at 100,000 chunks they changed fused latency by less
- * than this machine's noise (p95 21-26 against 25-28 ms), and a server's workers already use the cores.
- */
-export const SIDE_READER_MIN_CHUNKS = 200_000;
+import { SIDE_READER_MIN_CHUNKS, WRITE_THREAD_MIN_CHUNKS, type SideReaderWanted, type WriteThreadWanted } from "./store-options.js";
 
-/**
- * Chunks from which a batch of new memories is written on the write thread: ~0.2 ms of statements a chunk in
- * one transaction (a 975,000-character memory's 1,252 chunks, its FTS rows and mentions: ~250 ms), so a batch this
- * size holds a thread ~25 ms, less than a message each way and a thread's start are worth.
- */
-export const WRITE_THREAD_MIN_CHUNKS = 128;
-
-/** The reader threads wanted (SqliteStoreOptions.sideReader): from how many chunks, and how many; false: never. */
-export type SideReaderWanted = { minChunks: number; threads?: 1 | 2 } | false;
-/** The write thread wanted (SqliteStoreOptions.writeThread): from how many chunks a batch; false: never. */
-export type WriteThreadWanted = { minChunks: number } | false;
+export { SIDE_READER_MIN_CHUNKS, WRITE_THREAD_MIN_CHUNKS, type SideReaderWanted, type WriteThreadWanted };
 
 /** The worker threads of one store on a file. */
 export class StoreThreads {

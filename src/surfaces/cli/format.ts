@@ -2,7 +2,7 @@
  * @module surfaces/cli/format
  * Human-readable renderings of engine results for a terminal.
  */
-import { CHILD_NOUN, countOf, sentenceLine, supersededMark, withSpeaker, type ShownSentence } from "../../light.js";
+import { CHILD_NOUN, countOf, sentenceLine, STALE_SUMMARY_NOTE, supersededMark, withSpeaker, type ShownSentence } from "../../light.js";
 import type { BenchReport, PyramidBenchReport, TopicBenchReport, FilterBenchReport, TopicJson, EvalReport, HistoryJson, ListedMemory, Metrics, PyramidNodeJson, SearchResult } from "../../index.js";
 
 /**
@@ -29,13 +29,15 @@ export function formatSearch(r: SearchResult): string {
     const status = h.status === "superseded" ? `  SUPERSEDED by ${h.superseded_by.join(", ")}` : h.supersedes.length ? `  (supersedes ${h.supersedes.join(", ")})` : "";
     const revised = h.revised.map((r) => `\n    partly revised: "${oneLine(r.statement, 100)}" replaced by ${r.by}`).join("");
     const adjusted = h.adjustments.map((a) => `${a.reason}${"factor" in a ? ` ×${rounded(a.factor)}` : ` +${a.delta.toFixed(4)}`}`).join("; ");
-    return `${String(i + 1).padStart(2)}. ${h.score.toFixed(4)}  [${channels || "no channel"}]  ${where}  ${h.id}${status}${adjusted ? `\n    adjusted: ${adjusted}` : ""}${revised}\n    ${oneLine(shown, 150)}`;
+    // a summary whose window was written to since it was computed says so (Hit.stale), on a line of its own
+    const stale = h.stale ? `\n    ${STALE_SUMMARY_NOTE}` : "";
+    return `${String(i + 1).padStart(2)}. ${h.score.toFixed(4)}  [${channels || "no channel"}]  ${where}  ${h.id}${status}${adjusted ? `\n    adjusted: ${adjusted}` : ""}${revised}${stale}\n    ${oneLine(shown, 150)}`;
   });
   const timing = Object.entries(r.channels)
     .map(([c, rep]) => `${c} ${rep!.candidates} in ${rep!.ms.toFixed(1)} ms${rep!.agreement ? ` (weight ${rounded(rep!.agreement.base)} × ${rep!.agreement.factor}: ${rep!.agreement.shared}/${rep!.agreement.of} of its top shared)` : ""}`)
     .join(", ");
   // context: each summary's level and window, then its sentences, one a line
-  const context = (r.context ?? []).map((c) => `  ${c.level} ${c.window.start.slice(0, 10)}${c.level === "turn" ? "" : `..${c.window.end.slice(0, 10)}`}  ${c.id}\n${c.sentences.map((s) => `    ${sentence(s)}`).join("\n")}`);
+  const context = (r.context ?? []).map((c) => `  ${c.level} ${c.window.start.slice(0, 10)}${c.level === "turn" ? "" : `..${c.window.end.slice(0, 10)}`}  ${c.id}${c.stale ? `  (${STALE_SUMMARY_NOTE})` : ""}\n${c.sentences.map((s) => `    ${sentence(s)}`).join("\n")}`);
   const contextBlock = context.length ? `\ncontext (summaries of the top hits' windows):\n${context.join("\n")}` : "";
   return `${note}${lines.join("\n")}${contextBlock}\n(${r.took_ms.toFixed(1)} ms; ${timing}${stepsNote(r)})`;
 }

@@ -28,19 +28,28 @@ export interface CliIo {
 
 const current = new AsyncLocalStorage<CliIo>();
 
-/** The process's own streams and environment: the binary's, and anything run outside `withIo`. */
+/** A new record of the process's own streams and environment. */
 export function processIo(): CliIo {
   return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, exitCode: undefined };
 }
 
 let fallback: CliIo | undefined;
 
+/** The process's own streams, one record a process: the binary's (main.ts), and what code outside `withIo` writes to. */
+export function ownIo(): CliIo {
+  return (fallback ??= processIo());
+}
+
 /** The streams of the run this code belongs to. */
 export function io(): CliIo {
-  return current.getStore() ?? (fallback ??= processIo());
+  return current.getStore() ?? ownIo();
 }
 
 export function withIo<T>(streams: CliIo, fn: () => Promise<T>): Promise<T> {
+  // The process's own streams are what io() answers outside any run, so the binary's run enters no
+  // AsyncLocalStorage: once one is entered, every promise made afterwards pays its hook, the ES module loader's
+  // included, and a `cascade stats` paid some 0.03-0.05 s of CPU for it (docs/benchmark-notes.md, CLI start-up).
+  if (streams === fallback && current.getStore() === undefined) return fn();
   return current.run(streams, fn);
 }
 

@@ -13,7 +13,7 @@ import { registerGraphTools } from "./graph-tools.js";
 import { MCP_TOOLS } from "./tools.js";
 import { registerStrictTool } from "./strict-tool.js";
 import { answerInvalidParams } from "./invalid-params.js";
-import { CascadeError, CHILD_NOUN, countOf, respelled, storeFailure, sentenceLine, wireName, recallOptionsFromWire, recallWireShape, whereSchema, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
+import { CascadeError, CHILD_NOUN, countOf, STALE_SUMMARY_NOTE, respelled, storeFailure, sentenceLine, wireName, recallOptionsFromWire, recallWireShape, whereSchema, type Engine, type HistoryJson, type SearchResult } from "../../index.js";
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
 
@@ -35,7 +35,7 @@ export function renderHits(r: SearchResult): string {
   if (r.hits.length === 0) return `${note}No memory matches "${r.query}".`;
   const context = r.context.length
     ? "\n\nContext — summaries of the periods of the top results (a sentence marked [superseded by …] was replaced later: do not act on it):\n" +
-      r.context.map((c) => `- [${c.id}] ${c.level} summary of ${c.window.start} to ${c.window.end}:\n${c.text}`).join("\n")
+      r.context.map((c) => `- [${c.id}] ${c.level} summary of ${c.window.start} to ${c.window.end}${c.stale ? ` (${STALE_SUMMARY_NOTE})` : ""}:\n${c.text}`).join("\n")
     : "";
   return note + r.hits
     .map((h, i) => {
@@ -47,7 +47,10 @@ export function renderHits(r: SearchResult): string {
       const found = h.sources_hit.length ? h.sources_hit.map((c) => `${c} #${h.ranks[c]}`).join(", ") : "brought in as the current version";
       const when = h.window ? `${h.level} summary of ${h.window.start} to ${h.window.end}` : h.at;
       const where = [when, h.topic && `topic ${h.topic}`, h.speaker && `speaker ${h.speaker}`, h.user && `user ${h.user}`, h.agent && `agent ${h.agent}`].filter(Boolean).join("; ");
-      return `${i + 1}. [${h.id}] (${status}${disputed}; ${where}; found by ${found}; score ${h.score.toFixed(4)})\n${h.title ? `${h.title}: ` : ""}${h.text}`;
+      // a summary whose window was written to since it was computed says so (Hit.stale): a model reading it
+      // might otherwise take it for all that window holds
+      const stale = h.stale ? `; ${STALE_SUMMARY_NOTE}` : "";
+      return `${i + 1}. [${h.id}] (${status}${disputed}; ${where}${stale}; found by ${found}; score ${h.score.toFixed(4)})\n${h.title ? `${h.title}: ` : ""}${h.text}`;
     })
     .join("\n\n") + context;
 }

@@ -56,7 +56,9 @@ export async function mcpReference(): Promise<string> {
       "How to register the server with a client: [README](../README.md#mcp).",
     "`cascade mcp` speaks the Model Context Protocol on stdio (`--db` and `--namespace` choose the memory). Results are " +
       "text for a model: each hit with its id, `current` or `SUPERSEDED by … — do not act on it`, its time and topic, and " +
-      "the channels that found it. An argument a tool does not know is refused, and an error comes back as a tool " +
+      "the channels that found it; a summary written before the latest memories of its window (its refresh after a " +
+      "write has not ended) says so in its hit and its context line. An argument a tool does not know is refused, and " +
+      "an error comes back as a tool " +
       "error naming its code.",
     table(["tool", "does", "hints"], tools.map((t) => [`[${t.name}](#${anchor(t.name)})`, MCP_TOOLS[t.name as McpToolName].summary, hints(t)])),
     ...tools.map(section),
