@@ -23,6 +23,7 @@ const demoOnPglite = () =>
   (demoPg ??= (async () => {
     const engine = await openMemory({ path: "pglite:memory", now });
     const r = await engine.rememberMany(demoCorpus);
+    await engine.settlePyramid();
     return { engine, ids: r.ids as string[], imported: r.imported };
   })());
 after(async () => {
@@ -40,6 +41,10 @@ for (const [name, location] of locations) test(`the demo queries find the same m
   try {
     const a = await sqlite.rememberMany(demoCorpus);
     const b = shared ?? (await pg.rememberMany(demoCorpus));
+    // the same summaries on both: a search waits for a refresh only so long (engine.pyramid.searchWaitMs), and a
+    // server's refresh may take longer than SQLite's in process
+    await sqlite.settlePyramid();
+    if (!shared) await pg.settlePyramid();
     assert.equal(b.imported, a.imported);
     const idOf = new Map((b.ids as string[]).map((id, i) => [id, (a.ids as string[])[i]]));
     for (const q of demoQueries) {
