@@ -16,7 +16,7 @@
 import { attributeValues, type Voice } from "./attributes.js";
 import { parseMemory } from "./revision-parse.js";
 import { isStopWord } from "../text/stopwords.js";
-import { inLexicon } from "../text/wink.js";
+import { lowercaseNames } from "../text/wink.js";
 
 export interface SetAside {
   /** The older statement that no longer holds. */
@@ -55,9 +55,7 @@ function valuesOf(sentence: string, voice: Voice): string[] {
   }
   // a name written in lowercase, as many chat in ("car is an old skoda octavia", "gym is puregym"): a word past the
   // subject that the tagger's lexicon does not hold is a name, not a common word ("cancelled football" ends nothing)
-  for (const m of sentence.slice(subjectEnd).matchAll(/(?<![\p{L}\d'’-])(\p{Ll}{3,})(?![\p{L}\d'’-])/gu)) {
-    if (!isStopWord(m[1]) && !NOT_VALUE.test(m[1]) && !inLexicon(m[1])) out.add(m[1]);
-  }
+  for (const w of lowercaseNames(sentence.slice(subjectEnd))) if (!isStopWord(w) && !NOT_VALUE.test(w)) out.add(w);
   for (const v of attributeValues(sentence, voice)) out.add(v.value.split(/\s+/)[0]);
   return [...out].filter((v) => v.length >= 3 && !isStopWord(v));
 }

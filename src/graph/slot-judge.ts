@@ -10,7 +10,7 @@ import { FRAGMENT_SENTENCES } from "../text/sentences.js";
 import type { Voice } from "./attributes.js";
 import { setAside } from "./set-aside.js";
 import { isStopWord } from "../text/stopwords.js";
-import { inLexicon } from "../text/wink.js";
+import { inLexicon, lowercaseNames } from "../text/wink.js";
 import { compareStatements, mayHold, MONTH, slotsOf, statementOf, TITLE, type Slot, type SlotKind, type Statement } from "./slots.js";
 
 /** Kinds that are a person's standing attributes; a date or a time of day more often belongs to one event of many. */
@@ -141,7 +141,7 @@ function succession(older: Read[], newerSentences: string[]): SlotJudgement | nu
         // a name is capitalised, or in a chat written in lowercase, a word no dictionary holds ("signed off by ewelina")
         // (a capitalised word opening a sentence is a name only if no dictionary holds it: "Noted - Ewelina …")
         const capitalised = [...told.matchAll(/(?<!\p{L})\p{Lu}[\p{L}'-]+/gu)].filter((m) => !inLexicon(m[0]) || !/(?:^|[.!?…]\s+)$/.test(told.slice(0, m.index)));
-        const named = [...capitalised.map((m) => m[0]), ...(told.match(/(?<![\p{L}'’-])\p{Ll}{3,}(?![\p{L}'’-])/gu) ?? []).filter((w) => !inLexicon(w))];
+        const named = [...capitalised.map((m) => m[0]), ...lowercaseNames(told)];
         const fresh = [...new Set(named)].filter(
           (w) => !said.has(w.toLowerCase()) && !holders.includes(w.toLowerCase()) && !NOT_A_NAME.test(w) && !isStopWord(w.toLowerCase()),
         );

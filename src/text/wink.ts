@@ -51,3 +51,9 @@ export function inLexicon(word: string): boolean {
   }
   return known;
 }
+
+/** Words of three letters or more, written in lowercase, that the lexicon does not hold: names in a chat written
+ * without capitals ("sold the skoda", "signed off by ewelina"). */
+export function lowercaseNames(text: string): string[] {
+  return (text.match(/(?<![\p{L}\d'’-])\p{Ll}{3,}(?![\p{L}\d'’-])/gu) ?? []).filter((w) => !inLexicon(w));
+}
