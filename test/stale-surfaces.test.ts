@@ -9,13 +9,13 @@
  * api/open.ts). Each surface runs as its own process (the busy timeout is read when a process starts).
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import Database from "better-sqlite3";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { openMemory, parseInstant, STALE_SUMMARY_NOTE } from "../src/index.js";
+import { spawnServer } from "../bench/spawn-server.js";
 import { cli, tempDir } from "./helpers.js";
 
 const CLI = new URL("../src/surfaces/cli/main.js", import.meta.url).pathname;
@@ -95,16 +95,7 @@ describe("every surface says when a summary is stale", () => {
 
   test("HTTP's search answer has stale: true on the stale summary", async () => {
     const server = await whileLocked(db, async () => {
-      const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--db", db, "--now", NOW], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...SHORT_LOCK } });
-      const url = await new Promise<string>((resolve, reject) => {
-        let err = "";
-        child.stderr!.on("data", (d) => {
-          err += d;
-          const m = /serving (http:\/\/\S+)/.exec(err);
-          if (m) resolve(m[1]);
-        });
-        child.once("exit", () => reject(new Error(`cascade serve exited: ${err}`)));
-      });
+      const { child, url } = await spawnServer(db, 1, { args: ["--now", NOW], env: SHORT_LOCK });
       // the store opens with the first request: it too meets the lock
       const res = await fetch(`${url}/v1/search`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: QUESTION, kinds: ["summary"] }) });
       return { child, status: res.status, body: (await res.json()) as { hits: { id: string; stale?: true }[] } };
