@@ -137,6 +137,24 @@ test("end to end: the latest statement of the attribute asked comes first, thoug
   }
 });
 
+test("end to end: the memory that handed a role over is the present holder, though it never says 'my manager is'", async () => {
+  const memory = await openMemory({ path: join(tempDir(), "handover.db"), now: Date.parse("2026-10-25T12:00:00Z") });
+  try {
+    const say = (text: string, at: string) => memory.remember({ text, at, user: "ines", role: "user", speaker: "ines" });
+    await say("Quick intro: I'm Ines, QA lead at Portline. My manager is Tomas Berg. I take the tram in.", "2026-10-01T09:00:00Z");
+    await say("manager wants the regression report by friday, long week ahead", "2026-10-06T09:00:00Z");
+    await say("my manager said the release slips a week, fine by me", "2026-10-09T09:00:00Z");
+    const handover = await say("1:1 with Sofia Lindqvist today, she's taken over the QA group since Tomas left for the Oslo office.", "2026-10-15T09:00:00Z");
+    const edges = (await memory.list({ limit: 50 })).edges.filter((e) => e.type === "supersedes");
+    assert.ok(edges.some((e) => e.from === handover.id), "the hand-over replaced the statement of the manager");
+    const hits = (await memory.recall("Who's my manager these days?", { k: 5, filter: { user: "ines" } })).hits;
+    assert.equal(hits[0].id, handover.id, hits.map((h) => h.text).join(" | "));
+    assert.match(JSON.stringify(hits[0].adjustments), /replaced the latest statement of manager/);
+  } finally {
+    await memory.close();
+  }
+});
+
 test("the current-state view gives each holder's standing attributes, the value now and the values before it", async () => {
   const memory = await openMemory({ path: join(tempDir(), "state.db"), now: Date.parse("2026-11-20T12:00:00Z") });
   try {

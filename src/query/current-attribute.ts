@@ -77,9 +77,18 @@ export async function currentAttributeFirst(
     const known = byId.get(m.id);
     const status = known ?? reached.get(m.id);
     if (!status) continue;
-    // a statement replaced (the whole memory, or the sentence giving this value) is history, not the present
+    // a statement replaced (the whole memory, or the sentence giving this value) is history, not the present; the
+    // memory that replaced the latest statement is the present when it stands, though it states the value in words
+    // not read here ("he's taken over our team since Priya went to run the Bristol studio")
     const said = m.text.slice(value!.index, value!.index + value!.length);
-    if (!stillStands(status, said)) continue;
+    if (!stillStands(status, said)) {
+      const by = status.revised.find((r) => r.statement.includes(said))?.by ?? status.supersededBy[0];
+      const successor = by ? await standingSuccessor(store, by, byId, time, admissible) : null;
+      if (!successor) continue;
+      if (!byId.has(successor.memoryId)) ranked.push(successor);
+      raiseAboveHead(ranked, successor, `replaced the latest statement of ${attribute} (${value!.value})`);
+      return ranked.sort((x, y) => y.score - x.score);
+    }
     const hit: Annotated = known ?? { memoryId: m.id, ranks: {}, sourcesHit: [], rrf: 0, ...reached.get(m.id)!, score: 0, adjustments: [] };
     if (!known) ranked.push(hit);
     // it goes above what was said before it, and above later memories that speak of something else; a later one
@@ -98,4 +107,28 @@ export async function currentAttributeFirst(
     return ranked.sort((x, y) => y.score - x.score);
   }
   return ranked;
+}
+
+/** The memory that replaced a statement, as a hit, when it still stands and may be shown; else null. */
+async function standingSuccessor(
+  store: Store,
+  id: string,
+  byId: Map<string, Annotated>,
+  time: GraphTime,
+  admissible: (memoryIds: string[]) => Promise<Set<string>>,
+): Promise<Annotated | null> {
+  const known = byId.get(id);
+  if (known) return known.status === "superseded" ? null : known;
+  const reached = (await readReached(store, [id], time, admissible)).get(id);
+  if (!reached || reached.status === "superseded") return null;
+  return { memoryId: id, ranks: {}, sourcesHit: [], rrf: 0, ...reached, score: 0, adjustments: [] };
+}
+
+/** Raises a hit just above the first of the ranking when it is not already first. */
+function raiseAboveHead(ranked: Annotated[], hit: Annotated, reason: string): void {
+  const head = ranked.filter((a) => a !== hit).reduce<Annotated | null>((best, a) => (!best || a.score > best.score ? a : best), null);
+  if (!head || hit.score > head.score) return;
+  const delta = head.score - hit.score + Number.EPSILON * Math.max(1, head.score) * 4;
+  hit.score += delta;
+  hit.adjustments.push({ reason, delta });
 }
