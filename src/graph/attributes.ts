@@ -154,7 +154,7 @@ const CLASSES: ValueClass[] = [
   {
     // the hours someone works, said as a range after what they are hours of ("hours are tue-sat 9 to 6", "shift is
     // 6 to 14", "the night crew …, 22:00 to 06:00", "i'm on 14-22 for the rest of the quarter"): one person works one
-    // pattern at a time. A shop's opening hours are not the speaker's (`context` is checked before, `OPENING` after)
+    // pattern at a time. A shop's opening hours are not the speaker's (OPENING, checked in attributeValues)
     attribute: "working hours",
     pattern: new RegExp(`\\b(?:hours\\s*(?:are|is|:)|shifts?\\s*(?:is|are|:)|(?:i['’]?m|i am|we['’]?re)\\s+on|crew|shift|working)[^.!?\\d]{0,40}?${HOUR}\\s*(?:to|-|–|till|until)\\s*${HOUR}(?![\\d%]|[.:]\\d)(?=\\s*(?:$|[,.!;)]|(?:for|from|starting|shifts?|this|next|until|till|every|each|weekdays?|weekends?|on|at|plus|and|mon|tue|wed|thu|fri|sat|sun)))`, "gi"),
     value: (m) => hoursOf(m[1], m[2]),

@@ -207,12 +207,10 @@ async function replacedBefore(
   const stored = (await store.edgesTouching([olderId], "supersedes")).filter((e) => e.to === olderId && e.retractedAt === null && e.validTo === null && e.statement === statement);
   // the value that replaced the statement given again ("Noted: a standing order of 2950 zł" after "from april the flat
   // is 2950 zł") restates that change, though the two share no word the slots would tie them by
+  const earlier = [...stored, ...found.filter((e) => e.type === "supersedes" && e.to === olderId && e.statement === statement)].filter((e) => e.from !== m.id);
   const given = newValues(verdict.reason);
-  const earlier = [...stored, ...found.filter((e) => e.to === olderId && e.statement === statement)].filter((e) => e.from !== m.id);
   if (earlier.some((e) => newValues(e.reason ?? "").some((v) => given.includes(v)))) return true;
-  const by = new Set([...stored.map((e) => e.from), ...found.filter((e) => e.type === "supersedes" && e.to === olderId && e.statement === statement).map((e) => e.from)]);
-  by.delete(m.id);
-  for (const id of by) {
+  for (const id of new Set(earlier.map((e) => e.from))) {
     const replacer = batch.find((b) => b.id === id) ?? (await store.getMemory(id));
     if (!replacer || Date.parse(replacer.at) > Date.parse(m.at)) continue;
     // the assistant acknowledging, in the same conversation, a change the user just told ("Noted - Ewelina signs off
