@@ -48,13 +48,15 @@ export const STALE_SPAN_QUESTION = "What happened with the Lisbon trip on June 1
 /** 120 short notes in March 2025, far from the day searched: a batch past what a search waits for (100 memories). */
 const IMPORT = Array.from({ length: 120 }, (_, i) => ({ text: `Inventory note ${i}: shelf ${i % 12} restocked with paper towels.`, at: `2025-03-${String(1 + (i % 28)).padStart(2, "0")}T10:00:00Z` }));
 
+/** Every window's summary as context, and summaries ranked in the hits for a question naming a span. */
+export const STALE_CONTEXT = { windows: "always", minSimilarity: 0, timeSpan: "rank" } as const;
+
 /**
- * An engine whose 2026-06-16 day summary is stale until `finish` is called: a memory on that day is written in a
- * large batch after the summary was computed, and the refresh that would rewrite it is held.
+ * Makes the 2026-06-16 day summary of `engine` (opened with `summarizer`, now STALE_NOW) stale until `release` is
+ * called: a memory on that day is written in a large batch after the summary was computed, and the refresh that
+ * would rewrite it is held. `release` lets the refresh end and waits for it.
  */
-export async function heldStaleEngine(): Promise<{ engine: Engine; movedId: string; finish: () => Promise<void> }> {
-  const summarizer = new HeldSummarizer();
-  const engine = await openMemory({ path: join(tempDir(), "held.db"), now: STALE_NOW, summarizer, context: { windows: "always", minSimilarity: 0, timeSpan: "rank" } });
+export async function makeDayStale(engine: Engine, summarizer: HeldSummarizer): Promise<{ movedId: string; release: () => Promise<void> }> {
   await engine.remember({ text: "Priya booked the Lisbon trip for the design offsite in July.", at: "2026-06-16T09:00:00Z" });
   await engine.settlePyramid();
   summarizer.hold();
@@ -62,11 +64,24 @@ export async function heldStaleEngine(): Promise<{ engine: Engine; movedId: stri
   const refresh = engine.settlePyramid();
   await summarizer.reached;
   return {
-    engine,
     movedId: written.ids.at(-1)!,
-    finish: async () => {
+    release: async () => {
       summarizer.release();
       await refresh;
+    },
+  };
+}
+
+/** An engine of its own with a stale day summary (makeDayStale); `finish` releases the refresh and closes it. */
+export async function heldStaleEngine(): Promise<{ engine: Engine; movedId: string; finish: () => Promise<void> }> {
+  const summarizer = new HeldSummarizer();
+  const engine = await openMemory({ path: join(tempDir(), "held.db"), now: STALE_NOW, summarizer, context: STALE_CONTEXT });
+  const { movedId, release } = await makeDayStale(engine, summarizer);
+  return {
+    engine,
+    movedId,
+    finish: async () => {
+      await release();
       await engine.close();
     },
   };
