@@ -9,6 +9,8 @@ import { CascadeChatMessageHistory, CascadeRetriever, cascadeTools } from "../sr
 import { QUESTION, SCOPE, SEARCH_ARGS, assertRemembered, rememberArgs, seededEngine } from "./agent-scenario.js";
 import { ScriptedChatModel, runAgent } from "../examples/langchain-agent/tool-loop.js";
 import { emptyEngine } from "./helpers.js";
+import { STALE_SUMMARY_NOTE } from "../src/index.js";
+import { STALE_DAY_NODE, STALE_SPAN_QUESTION, heldStaleEngine } from "./stale-summary-scenario.js";
 
 const toolAnswers = (messages: BaseMessage[]) => messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m)).map((m) => JSON.parse(m.text));
 
@@ -72,4 +74,24 @@ test("LangChain: the chat history stores a conversation as turns of its session,
   assert.deepEqual(await history.getMessages(), []);
   assert.deepEqual((await other.getMessages()).map((m) => m.text), ["And a hotel in Rome."], "another session is untouched");
   await engine.close();
+});
+
+test("LangChain: a stale summary's document says so in its text and metadata; the memory tool's JSON too", { timeout: 120_000 }, async () => {
+  const s = await heldStaleEngine();
+  try {
+    const docs = await new CascadeRetriever({ engine: s.engine }).invoke(STALE_SPAN_QUESTION);
+    const day = docs.find((d) => d.id === STALE_DAY_NODE);
+    assert.ok(day, JSON.stringify(docs.map((d) => d.id)));
+    assert.equal(day.metadata.stale, true);
+    assert.ok(day.pageContent.endsWith(`\n(${STALE_SUMMARY_NOTE})`), day.pageContent);
+    const moved = docs.find((d) => d.id === s.movedId);
+    assert.ok(moved, "the memory just written is a document");
+    assert.equal(moved.metadata.stale, false);
+    assert.equal(moved.pageContent, "Priya moved the Lisbon trip to Friday because the venue was double-booked.");
+    const search = cascadeTools(s.engine).find((t) => t.name === "memory_search")!;
+    const text = String(await search.invoke({ query: STALE_SPAN_QUESTION }));
+    assert.ok(text.includes(`"stale_note":"${STALE_SUMMARY_NOTE}"`), text);
+  } finally {
+    await s.finish();
+  }
 });

@@ -5,7 +5,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { memoryTools } from "../src/adapters/tools.js";
+import { STALE_SUMMARY_NOTE } from "../src/index.js";
 import { SCOPE, seededEngine } from "./agent-scenario.js";
+import { STALE_DAY_NODE, STALE_SPAN_QUESTION, heldStaleEngine } from "./stale-summary-scenario.js";
 
 test("agent tools: history shows the chain; forget erases within the scope and refuses another user's memory", async () => {
   const s = await seededEngine();
@@ -39,4 +41,29 @@ test("agent tools: a mistake comes back as a value naming the field as the tool 
   const all = (await tools.search.run({ query: "Lufthansa Berlin" })) as { hits: { id: string }[] };
   assert.deepEqual(new Set(all.hits.map((h) => h.id)), new Set([s.alexOld, s.bobs]));
   await s.engine.close();
+});
+
+test("agent tools: a stale summary says so in the search answer, in the words the CLI and MCP use; a memory never does", { timeout: 120_000 }, async () => {
+  const s = await heldStaleEngine();
+  try {
+    type Found = { id: string; stale?: boolean; stale_note?: string };
+    const found = (await memoryTools(s.engine).search.run({ query: STALE_SPAN_QUESTION })) as { hits: Found[]; context: Found[] };
+    const day = found.hits.find((h) => h.id === STALE_DAY_NODE);
+    assert.ok(day, JSON.stringify(found.hits.map((h) => h.id)));
+    assert.equal(day.stale, true);
+    assert.equal(day.stale_note, STALE_SUMMARY_NOTE);
+    // a question not naming the day gets the day's summary as context rather than as a hit
+    const plain = (await memoryTools(s.engine).search.run({ query: "Lisbon trip" })) as { context: Found[] };
+    const dayContext = plain.context.find((c) => c.id === STALE_DAY_NODE);
+    assert.ok(dayContext, JSON.stringify(plain.context.map((c) => c.id)));
+    assert.equal(dayContext.stale, true);
+    assert.equal(dayContext.stale_note, STALE_SUMMARY_NOTE);
+    const moved = found.hits.find((h) => h.id === s.movedId);
+    assert.ok(moved, "the memory just written is a hit");
+    assert.equal("stale" in moved || "stale_note" in moved, false, "a memory is never stale");
+    // what a model reads is the answer as JSON text (cascadeTools, the AI SDK and OpenAI Agents pass it on so)
+    assert.ok(JSON.stringify(found).includes(`"stale_note":"${STALE_SUMMARY_NOTE}"`));
+  } finally {
+    await s.finish();
+  }
 });

@@ -1,42 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
-import { ExtractiveSummarizer, defaultGloveEmbedder, openMemory, parseInstant, type Engine, type Summarizer, type SummaryRequest } from "../src/index.js";
+import { openMemory, parseInstant, type Engine } from "../src/index.js";
 import type { PyramidKeeper } from "../src/pyramid/keeper.js";
-import type { SummarySentence } from "../src/model/pyramid.js";
 import { tempDir } from "./helpers.js";
-
-/**
- * The offline summariser, whose calls can be held on a promise the test releases: a pyramid refresh that is under
- * way for as long as the test wants, with no clock involved.
- */
-class HeldSummarizer implements Summarizer {
-  private readonly inner = new ExtractiveSummarizer(defaultGloveEmbedder());
-  readonly id = this.inner.id;
-  private gate: Promise<void> | null = null;
-  private open: () => void = () => {};
-  private entered: () => void = () => {};
-  /** Resolves when a refresh has reached the summariser while it is held. */
-  reached: Promise<void> = Promise.resolve();
-
-  hold(): void {
-    this.gate = new Promise((resolve) => (this.open = resolve));
-    this.reached = new Promise((resolve) => (this.entered = resolve));
-  }
-
-  release(): void {
-    this.gate = null;
-    this.open();
-  }
-
-  async summarize(request: SummaryRequest): Promise<SummarySentence[]> {
-    if (this.gate) {
-      this.entered();
-      await this.gate;
-    }
-    return this.inner.summarize(request);
-  }
-}
+import { HeldSummarizer } from "./stale-summary-scenario.js";
 
 const NOW = parseInstant("now", "2026-06-20T12:00:00Z");
 const DAY_NODE = "p_day_2026-06-16";

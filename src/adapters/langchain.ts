@@ -2,7 +2,7 @@
  * @module adapters/langchain
  * `cascade-memory/langchain`, for LangChain.js (`@langchain/core`, an optional peer dependency: only this file
  * imports it):
- *  - CascadeRetriever: a search as a retriever; each Document carries the hit's ids, time, status, channels and
+ *  - CascadeRetriever: a search as a retriever; each Document carries the hit's ids, time, status, staleness, channels and
  *    ranks as metadata, so a chain can leave out (or flag) what was superseded;
  *  - CascadeChatMessageHistory: a conversation's messages stored as turns (kind `turn`, one session), read back
  *    in order, and searchable like any memory;
@@ -13,7 +13,7 @@ import { Document } from "@langchain/core/documents";
 import { AIMessage, ChatMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { BaseRetriever, type BaseRetrieverInput } from "@langchain/core/retrievers";
 import { tool } from "@langchain/core/tools";
-import { CascadeError, defaultListLimits, type Engine, type Hit, type ListOptions, type MemoryInput, type RecallOptions } from "../index.js";
+import { CascadeError, defaultListLimits, STALE_SUMMARY_NOTE, type Engine, type Hit, type ListOptions, type MemoryInput, type RecallOptions } from "../index.js";
 import { memoryToolList, type MemoryScope, type MemoryTool, type MemoryToolOptions } from "./tools.js";
 
 export type { MemoryScope, MemoryToolOptions } from "./tools.js";
@@ -37,7 +37,18 @@ export function hitMetadata(h: Hit) {
     ranks: h.ranks,
     rrf: h.rrf,
     score: h.score,
+    /** A summary written before the latest memories of its window (false on everything else): see pageContent. */
+    stale: h.stale === true,
   };
+}
+
+/**
+ * What a chain puts in front of a model: the hit's text, and for a stale summary the note the CLI and MCP print
+ * (STALE_SUMMARY_NOTE), since a prompt template rarely shows metadata.
+ */
+function pageContent(h: Hit): string {
+  const text = h.title ? `${h.title}: ${h.text}` : h.text;
+  return h.stale ? `${text}\n(${STALE_SUMMARY_NOTE})` : text;
 }
 
 export type HitMetadata = ReturnType<typeof hitMetadata>;
@@ -67,7 +78,7 @@ export class CascadeRetriever extends BaseRetriever<HitMetadata> {
 
   override async _getRelevantDocuments(query: string): Promise<Document<HitMetadata>[]> {
     const r = await this.engine.recall(query, this.search);
-    return r.hits.map((h) => new Document({ id: h.id, pageContent: h.title ? `${h.title}: ${h.text}` : h.text, metadata: hitMetadata(h) }));
+    return r.hits.map((h) => new Document({ id: h.id, pageContent: pageContent(h), metadata: hitMetadata(h) }));
   }
 }
 

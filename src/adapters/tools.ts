@@ -10,7 +10,7 @@
  * Expected misses (an unknown id, a bad date) come back as `{ error: { code, message } }` for the model to read.
  */
 import { z } from "zod";
-import { CascadeError, memoryInputSchema, notFound, recallOptionsFromWire, recallWireShape, respelled, wireName, type Engine, type Hit, type SearchResult } from "../index.js";
+import { CascadeError, memoryInputSchema, notFound, recallOptionsFromWire, recallWireShape, respelled, STALE_SUMMARY_NOTE, wireName, type Engine, type Hit, type SearchResult } from "../index.js";
 
 /** Who the tools act for; every field optional. */
 export interface MemoryScope {
@@ -24,6 +24,12 @@ export interface MemoryToolOptions {
   scope?: MemoryScope;
 }
 
+/**
+ * A summary written before the latest memories of its window (`stale`), said in the words the CLI and MCP use: a
+ * model may otherwise take it for the whole of its window. Absent on everything else, as the search JSON has it.
+ */
+const staleMark = (s: { stale?: true }) => (s.stale ? { stale: true as const, stale_note: STALE_SUMMARY_NOTE } : {});
+
 /** What the search tool returns for a hit: what an agent acts on (text, time, status), and where it came from. */
 function agentHit(h: Hit) {
   return {
@@ -36,6 +42,7 @@ function agentHit(h: Hit) {
     superseded_by: h.superseded_by,
     supersedes: h.supersedes,
     ...(h.revised.length ? { replaced_statements: h.revised } : {}),
+    ...staleMark(h),
     sources_hit: h.sources_hit,
     score: Number(h.score.toFixed(4)),
   };
@@ -107,12 +114,13 @@ export function memoryTools(engine: Engine, options: MemoryToolOptions = {}) {
     name: "memory_search",
     description:
       "Search long-term memory. Returns the most relevant memories; each says whether it is current or superseded (never act " +
-      "on a superseded one: use the memory in its superseded_by) and which retrieval channels found it.",
+      "on a superseded one: use the memory in its superseded_by) and which retrieval channels found it. A summary marked stale was " +
+      "written before the latest memories of its window: it may be out of date.",
     input: searchInput,
     run: ({ query, ...wire }) =>
       answer(async () => {
         const r: SearchResult = await engine.recall(query, { ...recallOptionsFromWire(wire), ...(scoped ? { filter: scope } : {}) });
-        return { hits: r.hits.map(agentHit), context: r.context.map((c) => ({ id: c.id, level: c.level, window: c.window, text: c.text })), time_note: r.time_note };
+        return { hits: r.hits.map(agentHit), context: r.context.map((c) => ({ id: c.id, level: c.level, window: c.window, text: c.text, ...staleMark(c) })), time_note: r.time_note };
       }),
   };
 

@@ -3,7 +3,12 @@
  * The inspector's HTML shell. It holds no data: every panel fills itself from the JSON API, with the bearer
  * token the person typed (kept in sessionStorage, so it lasts for the tab and no longer). Scripts and styles
  * come only from this server (see the Content-Security-Policy in inspector.ts): nothing is fetched from a CDN.
+ * The one wording the page shares with the other surfaces (STALE_SUMMARY_NOTE) rides on <body> as a data attribute:
+ * the browser code cannot import the SDK.
  */
+import { STALE_SUMMARY_NOTE } from "../../light.js";
+
+const attribute = (text: string) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
 export const INSPECTOR_HTML = `<!doctype html>
 <html lang="en">
@@ -15,7 +20,7 @@ export const INSPECTOR_HTML = `<!doctype html>
 <link rel="icon" href="data:,">
 <script type="module" src="/assets/main.js"></script>
 </head>
-<body>
+<body data-stale-note="${attribute(STALE_SUMMARY_NOTE)}">
 <a class="skip" href="#panel">Skip to the panel</a>
 <header>
   <h1>Cascade <span>inspector</span></h1>
@@ -78,6 +83,7 @@ ol.hits { list-style:none; padding:0; margin:0; }
 .hit { border:1px solid var(--line); border-radius:8px; padding:10px 12px; margin:8px 0; display:grid; grid-template-columns:1fr 260px; gap:12px; }
 .hit .text { white-space:pre-wrap; }
 .badge { display:inline-block; font-size:12px; padding:0 6px; border-radius:9px; border:1px solid currentColor; margin-right:4px; }
+.stale-note { color:var(--old); font-style:italic; margin:2px 0; }
 .status-current { color:#17753a; } .status-superseded { color:var(--old); }
 .bars { position:relative; font-size:12px; }
 .bar-row { display:grid; grid-template-columns:60px 1fr 34px; align-items:center; gap:6px; height:17px; }

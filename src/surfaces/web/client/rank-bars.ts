@@ -25,6 +25,8 @@ export interface HitJson {
   superseded_by: string[];
   supersedes: string[];
   chunk?: { text: string };
+  /** A summary written before the latest memories of its window (absent otherwise). */
+  stale?: true;
 }
 
 export interface ChannelsJson {

@@ -172,6 +172,14 @@ export async function renderSearch(root: HTMLElement, ctx: PanelContext): Promis
   if (ctx.params.has("query")) await run();
 }
 
+/**
+ * Under a summary marked `stale`, the words the CLI and MCP print (STALE_SUMMARY_NOTE, which the page carries on
+ * <body>): a person may otherwise take it for the whole of its window.
+ */
+function staleNote(s: { stale?: true }): HTMLElement | null {
+  return s.stale ? h("p", { class: "stale-note", role: "note" }, document.body.dataset.staleNote ?? "may be out of date") : null;
+}
+
 function showResults(root: HTMLElement, r: any, roundTrip: number, filterTopic: (topic: string) => void): void {
   clear(root);
   const channels = r.channels as ChannelsJson;
@@ -188,7 +196,7 @@ function showResults(root: HTMLElement, r: any, roundTrip: number, filterTopic: 
       h("h3", {}, "Context (summaries)"),
       // spread: the DOM's append turns an array into the text "[object HTMLDivElement]"
       ...r.context.map((s: any) =>
-        h("div", { class: "context", "data-id": s.id }, h("span", { class: "badge" }, s.level ?? "summary"), " ", s.window ? `${s.window.start ?? s.window} ` : "", sentenceList(s.sentences ?? [])),
+        h("div", { class: "context", "data-id": s.id }, h("span", { class: "badge" }, s.level ?? "summary"), " ", s.window ? `${s.window.start ?? s.window} ` : "", staleNote(s), sentenceList(s.sentences ?? [])),
       ),
     );
   }
@@ -216,6 +224,7 @@ function hitCard(hit: HitJson, position: number, channels: ChannelsJson, rrfK: n
         h("span", { class: "muted" }, [hit.kind, hit.level, hit.at, hit.speaker].filter(Boolean).join(" · ")),
       ),
       h("div", { class: "text" }, hit.text.length > 600 ? `${hit.text.slice(0, 600)}…` : hit.text),
+      staleNote(hit),
       h(
         "div",
         { class: "row muted" },
