@@ -11,6 +11,7 @@ import type { Store } from "../ports/store.js";
 import { sentencesAndWhole, sentencesOf } from "../text/sentences.js";
 import { askedStems, asksForCurrentValue, kindsAsked, stems, valuesIn } from "./later-values.js";
 import type { Annotated } from "./supersession.js";
+import { raiseAbove } from "./raise.js";
 
 /** How many of the first hits are reordered: a memory further down does not answer better for giving a value. */
 const HEAD = 5;
@@ -36,9 +37,7 @@ export async function answerKindFirst(store: Pick<Store, "hydrate">, question: s
   for (let i = order.length - 2; i >= 0; i--) {
     const [a, next] = [order[i], order[i + 1]];
     if (a.score > next.score) continue;
-    const delta = next.score - a.score + Number.EPSILON * Math.max(1, next.score) * 4;
-    a.score += delta;
-    a.adjustments.push({ reason: "gives the kind of value the question asks for", delta });
+    raiseAbove(a, next.score, "gives the kind of value the question asks for");
   }
   return ranked.sort((x, y) => y.score - x.score);
 }

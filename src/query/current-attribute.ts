@@ -16,6 +16,7 @@ import type { Store } from "../ports/store.js";
 import { stillStands } from "../graph/status.js";
 import { readReached } from "./reached.js";
 import type { Annotated } from "./supersession.js";
+import { raiseAbove } from "./raise.js";
 
 /** Questions that name an attribute, with the attribute they ask for. */
 const ASKED: [RegExp, string][] = [
@@ -99,11 +100,7 @@ export async function currentAttributeFirst(
       const other = memories.get(a.memoryId);
       return !other || Date.parse(other.at) < at || !words.test(other.text);
     });
-    if (passed && hit.score <= passed.score) {
-      const delta = passed.score - hit.score + Number.EPSILON * Math.max(1, passed.score) * 4;
-      hit.score += delta;
-      hit.adjustments.push({ reason: `the latest statement of ${attribute} (${value!.value})`, delta });
-    }
+    if (passed && hit.score <= passed.score) raiseAbove(hit, passed.score, `the latest statement of ${attribute} (${value!.value})`);
     return ranked.sort((x, y) => y.score - x.score);
   }
   return ranked;
@@ -127,8 +124,5 @@ async function standingSuccessor(
 /** Raises a hit just above the first of the ranking when it is not already first. */
 function raiseAboveHead(ranked: Annotated[], hit: Annotated, reason: string): void {
   const head = ranked.filter((a) => a !== hit).reduce<Annotated | null>((best, a) => (!best || a.score > best.score ? a : best), null);
-  if (!head || hit.score > head.score) return;
-  const delta = head.score - hit.score + Number.EPSILON * Math.max(1, head.score) * 4;
-  hit.score += delta;
-  hit.adjustments.push({ reason, delta });
+  if (head && hit.score <= head.score) raiseAbove(hit, head.score, reason);
 }

@@ -24,6 +24,7 @@ import { distinctContentWords } from "../text/tokenize.js";
 import { bringIn } from "./bring-in.js";
 import { askedStems, asksForCurrentValue, held, stems } from "./later-values.js";
 import type { Annotated } from "./supersession.js";
+import { raiseAbove } from "./raise.js";
 
 /** How many of the first hits are looked at for one that answers the question. */
 const HEAD = 3;
@@ -115,9 +116,7 @@ export async function laterMentionsFirst(
       const raised = byId.get(x.id);
       if (!raised || raised.status !== "current") return ranked;
       if (raised.score > hit.score) return ranked;
-      const delta = hit.score - raised.score + Number.EPSILON * Math.max(1, hit.score) * 4;
-      raised.score += delta;
-      raised.adjustments.push({ reason: `a later mention of what the answer names (${rare.filter((w) => naming.some((s) => s.toLowerCase().includes(w))).join(", ")}) with a word of change (${change})`, delta });
+      raiseAbove(raised, hit.score, `a later mention of what the answer names (${rare.filter((w) => naming.some((s) => s.toLowerCase().includes(w))).join(", ")}) with a word of change (${change})`);
       return ranked.sort((a, b) => b.score - a.score);
     }
     return ranked;

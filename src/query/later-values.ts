@@ -28,6 +28,7 @@ import { sentencesAndWhole, sentencesOf } from "../text/sentences.js";
 import { words } from "../text/tokenize.js";
 import { MONTH_NAME } from "../time/expressions.js";
 import type { Annotated } from "./supersession.js";
+import { raiseAbove } from "./raise.js";
 
 export interface LaterValueOptions {
   /** How far below the k results a later statement is looked for, as a multiple of k (0: off). */
@@ -252,9 +253,7 @@ export async function orderLaterValues(store: Pick<Store, "hydrate">, question: 
       if (whoSaid(cl) !== whoSaid(ce) || !sameScope(cl.memory, ce.memory)) continue;
       const change = changedValue(e, l, kinds, fixed);
       if (!change || !sameSlot(e, l, change.kind, asked, names)) continue;
-      const delta = earlier.score - later.score + Number.EPSILON * Math.max(1, earlier.score) * 4;
-      later.score += delta;
-      later.adjustments.push({ reason: `a later value than ${earlier.memoryId} gives (${change.text})`, delta });
+      raiseAbove(later, earlier.score, `a later value than ${earlier.memoryId} gives (${change.text})`);
       moved = true;
     }
   }

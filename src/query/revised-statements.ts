@@ -17,6 +17,7 @@ import { FRAGMENT_SENTENCES, sentencesOf } from "../text/sentences.js";
 import { askedStems, asksForCurrentValue, held } from "./later-values.js";
 import { bringIn } from "./bring-in.js";
 import type { Annotated } from "./supersession.js";
+import { raiseAbove } from "./raise.js";
 
 /** How many of the head's partly current hits are looked at: the revised one must be near the top to matter. */
 const HEAD = 10;
@@ -66,9 +67,7 @@ export async function raiseRevisedStatements(
   for (const [id, hit] of present) {
     const a = byId.get(id);
     if (!a || a.status === "superseded" || a.score > hit.score) continue;
-    const delta = hit.score - a.score + Number.EPSILON * Math.max(1, hit.score) * 4;
-    a.score += delta;
-    a.adjustments.push({ reason: `revises the statement of ${hit.memoryId} that answers the question`, delta });
+    raiseAbove(a, hit.score, `revises the statement of ${hit.memoryId} that answers the question`);
     moved = true;
   }
   return moved ? ranked.sort((x, y) => y.score - x.score) : ranked;
